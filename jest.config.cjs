@@ -1,0 +1,21 @@
+// Jest runs in its native ESM mode (NestJS 12 is ESM-only); see ../shared/TOOLCHAIN.md.
+const { imports } = require('./package.json');
+
+// Map every "#lib" subpath import to its TypeScript source, so tests never need a build.
+const libMappers = Object.fromEntries(
+  Object.entries(imports).map(([alias, target]) => [`^${alias}$`, `<rootDir>/${target.types.replace(/^\.\//, '')}`]),
+);
+
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { ...libMappers, '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }] },
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', rootDir: __dirname, testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', rootDir: __dirname, testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], maxWorkers: 1 },
+  ],
+};
