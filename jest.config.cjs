@@ -6,16 +6,14 @@ const libMappers = Object.fromEntries(
   Object.entries(imports).map(([alias, target]) => [`^${alias}$`, `<rootDir>/${target.types.replace(/^\.\//, '')}`]),
 );
 
-const common = {
+const unit = {
+  displayName: 'unit',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { ...libMappers, '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }] },
   testEnvironment: 'node',
 };
 
-module.exports = {
-  projects: [
-    { ...common, displayName: 'unit', rootDir: __dirname, testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', rootDir: __dirname, testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], maxWorkers: 1 },
-  ],
-};
+module.exports = { projects: [unit] };

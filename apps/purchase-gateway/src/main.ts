@@ -1,11 +1,10 @@
-import 'reflect-metadata';
-import { Module, Controller, Get } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { hello } from '#money';
-@Controller()
-class C { @Get('/x') x() { return { v: hello() }; } }
-@Module({ controllers: [C] })
-class M {}
-const app = await NestFactory.create(M);
-await app.listen(3000);
-console.log('listening', hello());
+import { startHttpService } from '#observability';
+import { PURCHASE_HTTP_OPTIONS } from './http-options.js';
+import { PurchaseGatewayModule } from './purchase-gateway.module.js';
+
+await startHttpService({
+  name: 'purchase-gateway',
+  defaultPort: 3000,
+  module: (config) => PurchaseGatewayModule.register(config),
+  http: PURCHASE_HTTP_OPTIONS,
+});

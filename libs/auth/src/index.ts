@@ -1,1 +1,10 @@
-export {};
+export * from './access/abilities.js';
+export * from './access/access.decorators.js';
+export * from './access/access.guard.js';
+export * from './access/principal.js';
+export * from './tokens/api-token.entity.js';
+export * from './tokens/token.service.js';
+export * from './tokens/token-secret.js';
+export * from './vendors/vendor.entity.js';
+export * from './vendors/vendor.service.js';
+export * from './auth.module.js';

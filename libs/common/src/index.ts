@@ -1,1 +1,10 @@
-export {};
+export * from './errors/index.js';
+export * from './http/envelope-style.js';
+export * from './http/skip-envelope.decorator.js';
+export * from './http/envelope.interceptor.js';
+export * from './http/api-exception.filter.js';
+export * from './http/validation.js';
+export * from './http/api-surface.module.js';
+export * from './http/configure-http-app.js';
+export * from './time/johannesburg-day.js';
+export * from './time/time.errors.js';

@@ -1,1 +1,3 @@
-export {};
+export * from './gateway-env.js';
+export * from './load-config.js';
+export * from './config.module.js';

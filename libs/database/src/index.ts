@@ -1,1 +1,5 @@
-export {};
+export * from './data-source-options.js';
+export * from './database.module.js';
+export * from './ensure-database.js';
+export * from './run-migrations.js';
+export * from './entities.js';

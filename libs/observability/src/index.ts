@@ -1,1 +1,5 @@
-export {};
+export * from './logging.js';
+export * from './metrics.js';
+export * from './health.js';
+export * from './observability.module.js';
+export * from './start-service.js';

@@ -1,1 +1,2 @@
-export {};
+export * from './payout-errors.js';
+export * from './validation/rsa-id-number.js';

@@ -1,1 +1,1 @@
-export {};
+export * from './purchase-errors.js';

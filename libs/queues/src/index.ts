@@ -1,1 +1,10 @@
-export {};
+export * from './queue-registry.js';
+export * from './redis-connection.js';
+export * from './redis.module.js';
+export * from './outbox/outbox-message.entity.js';
+export * from './outbox/outbox.js';
+export * from './outbox/outbox-relay.js';
+export * from './runtime/job-handler.registry.js';
+export * from './runtime/queue-producer.js';
+export * from './runtime/worker-runtime.js';
+export * from './queues.module.js';

@@ -1,0 +1,10 @@
+import { startHttpService } from '#observability';
+import { PAYOUT_HTTP_OPTIONS } from './http-options.js';
+import { PayoutGatewayModule } from './payout-gateway.module.js';
+
+await startHttpService({
+  name: 'payout-gateway',
+  defaultPort: 3001,
+  module: (config) => PayoutGatewayModule.register(config),
+  http: PAYOUT_HTTP_OPTIONS,
+});

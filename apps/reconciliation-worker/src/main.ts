@@ -1,0 +1,10 @@
+import { startHttpService } from '#observability';
+import { ReconciliationWorkerModule } from './reconciliation-worker.module.js';
+
+// HTTP serves only health and metrics; the work happens in the BullMQ consumers.
+await startHttpService({
+  name: 'reconciliation-worker',
+  defaultPort: 3002,
+  module: (config) => ReconciliationWorkerModule.register(config),
+  http: { bodyLimit: '16kb' },
+});

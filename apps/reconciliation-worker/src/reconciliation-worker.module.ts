@@ -1,0 +1,26 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, type GatewayEnv } from '#config';
+import { DatabaseModule } from '#database';
+import { ObservabilityModule } from '#observability';
+import { RedisModule, WorkerQueuesModule } from '#queues';
+
+/**
+ * BullMQ consumers and the outbox relay. Job handlers come from the domain modules imported
+ * here; WorkerRuntime refuses to start while any registered job lacks one.
+ */
+@Module({})
+export class ReconciliationWorkerModule {
+  static register(config: GatewayEnv, handlerModules: DynamicModule['imports'] = []): DynamicModule {
+    return {
+      module: ReconciliationWorkerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        ObservabilityModule.forRoot('reconciliation-worker'),
+        DatabaseModule.forRoot('reconciliation-worker'),
+        RedisModule,
+        WorkerQueuesModule,
+        ...(handlerModules ?? []),
+      ],
+    };
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { ForbiddenError, UnauthenticatedError } from '#common';
+import type { AuthenticatedToken } from '../tokens/token.service.js';
+import { ACCESS_REQUIREMENT, type AccessRequirement } from './access.decorators.js';
+
+/**
+ * Global guard, deny by default: a route is reachable only if it declares @Public(),
+ * @RequireAbilities(...) or @RequireScopes(...). A required ability must be on the token and
+ * still enabled on the vendor at the moment of use.
+ */
+@Injectable()
+export class AccessGuard extends AuthGuard('bearer') {
+  private readonly logger = new Logger(AccessGuard.name);
+
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_REQUIREMENT, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!requirement) {
+      this.logger.error(`Route ${context.getClass().name}.${context.getHandler().name} declares no access requirement; denied`);
+      throw new ForbiddenError();
+    }
+    if (requirement.kind === 'public') return true;
+
+    const request = context.switchToHttp().getRequest<Request>();
+    // passport-http-bearer also reads access_token from the query string and body; tokens in
+    // URLs end up in proxy logs, so only the Authorization header is accepted.
+    if (request.query?.access_token !== undefined || (request.body as Record<string, unknown> | undefined)?.access_token !== undefined) {
+      throw new UnauthenticatedError();
+    }
+    await super.canActivate(context);
+    const principal = request.user as AuthenticatedToken;
+    const missing = requirement.required.filter((ability) => !principal.abilities.includes(ability));
+    if (missing.length > 0) throw new ForbiddenError(missing);
+    return true;
+  }
+
+  override handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
+    if (error || !user) throw new UnauthenticatedError();
+    return user;
+  }
+}

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessGuard } from './access/access.guard.js';
+import { BearerStrategy } from './access/bearer.strategy.js';
+import { ApiTokenEntity } from './tokens/api-token.entity.js';
+import { TokenService } from './tokens/token.service.js';
+import { VendorEntity } from './vendors/vendor.entity.js';
+import { VendorService } from './vendors/vendor.service.js';
+
+/** Vendors and their API tokens, without the HTTP guard (for the operator CLI and the worker). */
+@Module({
+  imports: [TypeOrmModule.forFeature([VendorEntity, ApiTokenEntity])],
+  providers: [TokenService, VendorService],
+  exports: [TokenService, VendorService, TypeOrmModule],
+})
+export class VendorAccountsModule {}
+
+/** Installs the deny-by-default guard on every route of the HTTP app that imports it. */
+@Module({
+  imports: [VendorAccountsModule, PassportModule],
+  providers: [BearerStrategy, { provide: APP_GUARD, useClass: AccessGuard }],
+  exports: [VendorAccountsModule],
+})
+export class AuthModule {}

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { NotFoundError, ValidationFailedError } from '#common';
+import { ALL_ABILITIES, isAbility } from '../access/abilities.js';
+import { VendorEntity } from './vendor.entity.js';
+
+@Injectable()
+export class VendorService {
+  constructor(@InjectRepository(VendorEntity) private readonly vendors: Repository<VendorEntity>) {}
+
+  /** New vendors start with every ability enabled; staff narrow them with setAbilities. */
+  async create(name: string): Promise<VendorEntity> {
+    const trimmed = name.trim();
+    if (trimmed.length === 0 || trimmed.length > 200) throw new ValidationFailedError({ name: ['name must be 1 to 200 characters'] });
+    const base = trimmed.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'vendor';
+    const slug = `${base}-${randomBytes(3).toString('hex')}`;
+    return this.vendors.save(this.vendors.create({ name: trimmed, slug, enabledAbilities: [...ALL_ABILITIES], productionReleasedAt: null }));
+  }
+
+  async get(vendorId: string): Promise<VendorEntity> {
+    const vendor = await this.vendors.findOneBy({ id: vendorId });
+    if (!vendor) throw new NotFoundError('vendor');
+    return vendor;
+  }
+
+  async setAbilities(vendorId: string, enable: string[], disable: string[]): Promise<VendorEntity> {
+    const unknown = [...enable, ...disable].filter((ability) => !isAbility(ability));
+    if (unknown.length > 0) throw new ValidationFailedError({ abilities: [`unknown abilities: ${unknown.join(', ')}`] });
+    const vendor = await this.get(vendorId);
+    const next = new Set(vendor.enabledAbilities);
+    enable.forEach((ability) => next.add(ability));
+    disable.forEach((ability) => next.delete(ability));
+    vendor.enabledAbilities = ALL_ABILITIES.filter((ability) => next.has(ability));
+    return this.vendors.save(vendor);
+  }
+
+  async release(vendorId: string): Promise<VendorEntity> {
+    const vendor = await this.get(vendorId);
+    vendor.productionReleasedAt ??= new Date();
+    return this.vendors.save(vendor);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Base of every error a vendor may see. The code is stable API; each service's exception
+ * filter maps codes to an HTTP status and its own envelope, so services never pick statuses
+ * or build error bodies by hand.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string = code,
+    /** Extra fields the envelope carries next to the code (e.g. remaining_minor). */
+    readonly details: Record<string, unknown> = {},
+    /** Per-field messages, keyed by field path such as `recipient.id_number`. */
+    readonly fieldErrors: Record<string, string[]> = {},
+    /** Seconds for the Retry-After header on 429 answers. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationFailedError extends DomainError {
+  constructor(fieldErrors: Record<string, string[]>) {
+    super('VALIDATION_FAILED', 'The request is invalid', {}, fieldErrors);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(what = 'resource') {
+    super('NOT_FOUND', `${what} not found`);
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor() {
+    super('UNAUTHENTICATED', 'A valid bearer token is required');
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(readonly missing: string[] = []) {
+    super('FORBIDDEN', 'The token or vendor lacks the required access');
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  constructor() {
+    super('PAYLOAD_TOO_LARGE', 'The request body is too large');
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  constructor(code: string, retryAfterSeconds: number) {
+    super(code, code, {}, {}, retryAfterSeconds);
+  }
+}

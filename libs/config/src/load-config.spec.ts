@@ -1,0 +1,33 @@
+import { ConfigValidationError, loadConfig } from './load-config.js';
+
+describe('loadConfig', () => {
+  it('gives working developer defaults', () => {
+    const config = loadConfig({});
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/gateway');
+    expect(config.DATABASE_POOL_SIZE).toBe(10);
+    expect(config.CALLBACK_TOKEN).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('never applies development secrets in production', () => {
+    const config = loadConfig({ APP_ENV: 'production' });
+    expect(config.CALLBACK_TOKEN).toBeUndefined();
+    expect(config.ENCRYPTION_KEYS).toBeUndefined();
+    expect(config.PURCHASE_PROVIDER_API_KEY).toBeUndefined();
+  });
+
+  it('fails fast with a readable message naming every bad variable', () => {
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: 'lots', CALLBACK_TOKEN: 'ABC' })).toThrow(ConfigValidationError);
+    try {
+      loadConfig({ DATABASE_POOL_SIZE: 'lots', CALLBACK_TOKEN: 'ABC', APP_ENV: 'staging' });
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('DATABASE_POOL_SIZE');
+      expect(message).toContain('CALLBACK_TOKEN must be 64 lowercase hexadecimal characters');
+      expect(message).toContain('APP_ENV');
+    }
+  });
+
+  it('rejects an active key id that is not among the keys', () => {
+    expect(() => loadConfig({ ENCRYPTION_ACTIVE_KEY_ID: 'other' })).toThrow(/ENCRYPTION_ACTIVE_KEY_ID/);
+  });
+});

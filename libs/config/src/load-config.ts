@@ -1,0 +1,50 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { GatewayEnv } from './gateway-env.js';
+
+/** Development-only values; never used when APP_ENV=production (see applyDevelopmentDefaults). */
+const DEVELOPMENT_DEFAULTS: Partial<Record<keyof GatewayEnv, string>> = {
+  PURCHASE_PROVIDER_BASE_URL: 'http://127.0.0.1:3100/dvs/v1',
+  PURCHASE_PROVIDER_API_KEY: 'sandbox-key',
+  PAYOUT_PROVIDER_BASE_URL: 'http://127.0.0.1:3100',
+  PAYOUT_PROVIDER_API_KEY: 'sandbox-key',
+  CALLBACK_BASE_URL: 'http://127.0.0.1:3000/api/v1/provider/callback',
+  CALLBACK_TOKEN: 'de7e10de7e10de7e10de7e10de7e10de7e10de7e10de7e10de7e10de7e10de7e',
+  ENCRYPTION_KEYS: 'dev1:ZGV2LW9ubHkta2V5LW5ldmVyLWluLXByb2R1Y3Rpb24=',
+  ENCRYPTION_ACTIVE_KEY_ID: 'dev1',
+};
+
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigValidationError';
+  }
+}
+
+function flatten(errors: ValidationError[]): string[] {
+  return errors.flatMap((error) =>
+    Object.values(error.constraints ?? {}).map((message) => `${error.property}: ${message}`),
+  );
+}
+
+/**
+ * Validates the environment once at start. Apps call this in main.ts; libs receive the typed
+ * result through injection and never read process.env themselves.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<string, string>> = {}): GatewayEnv {
+  const raw: Record<string, string | undefined> = { ...source, ...overrides };
+  const appEnv = raw.APP_ENV ?? 'development';
+  if (appEnv !== 'production') {
+    for (const [key, value] of Object.entries(DEVELOPMENT_DEFAULTS)) raw[key] ??= value;
+  }
+  const known = new Set(Object.keys(new GatewayEnv()).concat(Object.keys(DEVELOPMENT_DEFAULTS), ['PORT']));
+  const picked = Object.fromEntries(Object.entries(raw).filter(([key, value]) => known.has(key) && value !== undefined && value !== ''));
+  const config = plainToInstance(GatewayEnv, picked, { exposeDefaultValues: true });
+  const problems = flatten(validateSync(config, { forbidUnknownValues: false }));
+  if (config.ENCRYPTION_KEYS && config.ENCRYPTION_ACTIVE_KEY_ID) {
+    const ids = config.ENCRYPTION_KEYS.split(',').map((entry) => entry.split(':')[0]);
+    if (!ids.includes(config.ENCRYPTION_ACTIVE_KEY_ID)) problems.push('ENCRYPTION_ACTIVE_KEY_ID: must name one of the ENCRYPTION_KEYS ids');
+  }
+  if (problems.length > 0) throw new ConfigValidationError(problems);
+  return config;
+}

@@ -1,0 +1,32 @@
+import type { DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export interface DatabaseSettings {
+  url: string;
+  poolSize: number;
+  applicationName: string;
+}
+
+/** The one TypeORM configuration: apps, the migration CLI and the tests all build it here. */
+export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: settings.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    // Schema changes happen only through committed migrations.
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    applicationName: settings.applicationName,
+    extra: {
+      max: settings.poolSize,
+      // A request should fail fast with a 503 rather than hang when the database is unreachable.
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: 15_000,
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import type { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { configureHttpApp, type HttpAppOptions } from '#common';
+import { ConfigValidationError, loadConfig, type GatewayEnv } from '#config';
+
+export interface ServiceDefinition {
+  name: string;
+  defaultPort: number;
+  module: (config: GatewayEnv) => DynamicModule;
+  http: HttpAppOptions;
+}
+
+/** Validates the environment or exits with a readable message instead of a stack trace. */
+export function loadConfigOrExit(): GatewayEnv {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigValidationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
+/** The whole of every HTTP deployable's main.ts. */
+export async function startHttpService(definition: ServiceDefinition): Promise<INestApplication> {
+  const config = loadConfigOrExit();
+  const app = await NestFactory.create(definition.module(config), { bufferLogs: true, bodyParser: false });
+  app.useLogger(app.get(Logger));
+  configureHttpApp(app, definition.http);
+  await app.listen(config.PORT ?? definition.defaultPort, '0.0.0.0');
+  app.get(Logger).log(`${definition.name} listening on port ${config.PORT ?? definition.defaultPort} (APP_ENV=${config.APP_ENV})`);
+  return app;
+}
+
+export type { INestApplicationContext };

@@ -1,0 +1,14 @@
+import { HttpStatus } from '@nestjs/common';
+import type { ErrorCatalogue } from '#common';
+
+/** Payout codes with their HTTP status and the fixed, user-safe message the contract requires. */
+export const PAYOUT_ERRORS: ErrorCatalogue = {
+  REFERENCE_CONFLICT: { status: HttpStatus.CONFLICT, message: 'This reference was already used with different details.' },
+  AMOUNT_INCREMENT_INVALID: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'The amount is not a multiple of the method increment.' },
+  INSUFFICIENT_FUNDS: { status: HttpStatus.CONFLICT, message: 'The account balance does not cover the amount plus fee.' },
+  PROVIDER_REJECTED: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'The provider rejected the payout.' },
+  RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, message: 'Too many requests. Retry after the indicated time.' },
+  METHOD_UNAVAILABLE: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'This method is not available for this operation.' },
+  PROVIDER_NOT_CONFIGURED: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'The payout provider is not configured.' },
+  VENDOR_NOT_RELEASED: { status: HttpStatus.CONFLICT, message: 'The account is not yet accepted for production.' },
+};

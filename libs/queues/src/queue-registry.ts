@@ -1,0 +1,44 @@
+import type { JobsOptions } from 'bullmq';
+
+/**
+ * Every queue and job of the system. Redis keys are prefixed with a hash tag so that all keys
+ * of a queue land in one Redis Cluster slot, as BullMQ requires.
+ */
+export const QUEUE_PREFIX = '{gw}';
+
+export interface JobPayloads {
+  'purchase.submit': { transactionId: string };
+  'purchase.verify': { transactionId: string; reason: 'submission' | 'callback' | 'poll' | 'reversal-watch' };
+  'payout.batch-item': { payoutId: string };
+  'payout.poll-status': { payoutId: string };
+}
+
+export type JobName = keyof JobPayloads;
+
+export const QUEUES = {
+  'purchase-submission': ['purchase.submit'],
+  'purchase-verification': ['purchase.verify'],
+  'payout-batch': ['payout.batch-item'],
+  'payout-status': ['payout.poll-status'],
+} as const satisfies Record<string, readonly JobName[]>;
+
+export type QueueName = keyof typeof QUEUES;
+
+export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
+
+export function queueOf(job: JobName): QueueName {
+  const found = QUEUE_NAMES.find((queue) => (QUEUES[queue] as readonly JobName[]).includes(job));
+  if (!found) throw new Error(`Job ${job} belongs to no queue`);
+  return found;
+}
+
+/**
+ * Explicit attempts, backoff and bounded retention for every job; money jobs keep their
+ * failures for a week so staff can inspect them.
+ */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: { age: 3_600, count: 10_000 },
+  removeOnFail: { age: 7 * 86_400, count: 50_000 },
+};

@@ -1,0 +1,33 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { GatewayEnv } from '#config';
+import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, QUEUE_PREFIX, queueOf, type JobName, type JobPayloads, type QueueName } from '../queue-registry.js';
+import { createRedisConnection } from '../redis-connection.js';
+
+/** Typed access to the BullMQ queues; used by the outbox relay and by idempotent re-schedulers. */
+@Injectable()
+export class QueueProducer implements OnApplicationShutdown {
+  private readonly connection;
+  private readonly queues: Map<QueueName, Queue>;
+
+  constructor(config: GatewayEnv) {
+    this.connection = createRedisConnection(config.REDIS_URL, 'client');
+    this.connection.on('error', () => undefined);
+    this.queues = new Map(
+      QUEUE_NAMES.map((name) => [name, new Queue(name, { connection: this.connection, prefix: QUEUE_PREFIX, defaultJobOptions: DEFAULT_JOB_OPTIONS })]),
+    );
+  }
+
+  queue(name: QueueName): Queue {
+    return this.queues.get(name)!;
+  }
+
+  async add<J extends JobName>(jobName: J, jobId: string, payload: JobPayloads[J], delayMs = 0): Promise<void> {
+    await this.queue(queueOf(jobName)).add(jobName, payload, { jobId, delay: Math.max(0, delayMs) });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    await this.connection.quit().catch(() => this.connection.disconnect());
+  }
+}

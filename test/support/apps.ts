@@ -1,0 +1,50 @@
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import supertest from 'supertest';
+import { configureHttpApp, type HttpAppOptions } from '#common';
+import type { GatewayEnv } from '#config';
+import { PURCHASE_HTTP_OPTIONS } from '../../apps/purchase-gateway/src/http-options.js';
+import { PurchaseGatewayModule } from '../../apps/purchase-gateway/src/purchase-gateway.module.js';
+import { PAYOUT_HTTP_OPTIONS } from '../../apps/payout-gateway/src/http-options.js';
+import { PayoutGatewayModule } from '../../apps/payout-gateway/src/payout-gateway.module.js';
+import { testConfig } from './test-config.js';
+
+export interface RunningApp {
+  app: INestApplication;
+  http: () => ReturnType<typeof supertest>;
+  /** Base URL when started with listen: true (for clients that need a real socket, e.g. callbacks). */
+  url?: string;
+  close: () => Promise<void>;
+}
+
+export interface StartOptions {
+  config?: Record<string, string>;
+  /** Extra controllers or modules, e.g. a probe controller in the auth tests. */
+  extraImports?: DynamicModule['imports'];
+  extraControllers?: Type[];
+  listen?: boolean;
+}
+
+async function start(root: (config: GatewayEnv) => DynamicModule, http: HttpAppOptions, options: StartOptions): Promise<RunningApp> {
+  const config = testConfig(options.config);
+  const rootModule = root(config);
+  const moduleRef = await Test.createTestingModule({
+    imports: [rootModule, ...(options.extraImports ?? [])],
+    controllers: options.extraControllers ?? [],
+  }).compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+  configureHttpApp(app, http);
+  let url: string | undefined;
+  if (options.listen) {
+    await app.listen(0, '127.0.0.1');
+    url = await app.getUrl();
+    url = url.replace('[::1]', '127.0.0.1');
+  } else {
+    await app.init();
+  }
+  const server = app.getHttpServer();
+  return { app, url, http: () => supertest(server), close: () => app.close() };
+}
+
+export const startPurchaseGateway = (options: StartOptions = {}) => start((config) => PurchaseGatewayModule.register(config), PURCHASE_HTTP_OPTIONS, options);
+export const startPayoutGateway = (options: StartOptions = {}) => start((config) => PayoutGatewayModule.register(config), PAYOUT_HTTP_OPTIONS, options);
