@@ -11,6 +11,8 @@ export default async function globalSetup(): Promise<void> {
   const name = `gateway_e2e_${Date.now()}_${process.pid}`;
   url.pathname = `/${name}`;
   process.env.E2E_DATABASE_URL = url.toString();
+  // Queues of this run are invisible to any other worker sharing the Redis server.
+  process.env.E2E_QUEUE_PREFIX = `{e2e-${process.pid}-${Date.now()}}`;
   process.env.E2E_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const admin = new URL(base);
   admin.pathname = '/postgres';

@@ -101,6 +101,13 @@ export class GatewayEnv {
   @IsString()
   SANDBOX_API_KEY = 'sandbox-key';
 
+  /**
+   * Redis key prefix of every BullMQ queue. The braces are a Redis Cluster hash tag; separate
+   * environments sharing one Redis (or test runs) use separate prefixes.
+   */
+  @Matches(/^\{[A-Za-z0-9_-]{1,40}\}$/, { message: 'QUEUE_PREFIX must look like {name}' })
+  QUEUE_PREFIX = '{gw}';
+
   /** Jobs each worker process runs at once per queue. */
   @Transform(toInt)
   @IsInt()

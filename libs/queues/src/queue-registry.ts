@@ -1,10 +1,9 @@
 import type { JobsOptions } from 'bullmq';
 
 /**
- * Every queue and job of the system. Redis keys are prefixed with a hash tag so that all keys
- * of a queue land in one Redis Cluster slot, as BullMQ requires.
+ * Every queue and job of the system. Redis keys are prefixed with a hash tag (GatewayEnv
+ * QUEUE_PREFIX, default `{gw}`) so that all keys of a queue land in one Redis Cluster slot.
  */
-export const QUEUE_PREFIX = '{gw}';
 
 export interface JobPayloads {
   'purchase.submit': { transactionId: string };

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { GatewayEnv } from '#config';
-import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, QUEUE_PREFIX, queueOf, type JobName, type JobPayloads, type QueueName } from '../queue-registry.js';
+import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, queueOf, type JobName, type JobPayloads, type QueueName } from '../queue-registry.js';
 import { createRedisConnection } from '../redis-connection.js';
 
 /** Typed access to the BullMQ queues; used by the outbox relay and by idempotent re-schedulers. */
@@ -14,7 +14,7 @@ export class QueueProducer implements OnApplicationShutdown {
     this.connection = createRedisConnection(config.REDIS_URL, 'client');
     this.connection.on('error', () => undefined);
     this.queues = new Map(
-      QUEUE_NAMES.map((name) => [name, new Queue(name, { connection: this.connection, prefix: QUEUE_PREFIX, defaultJobOptions: DEFAULT_JOB_OPTIONS })]),
+      QUEUE_NAMES.map((name) => [name, new Queue(name, { connection: this.connection, prefix: config.QUEUE_PREFIX, defaultJobOptions: DEFAULT_JOB_OPTIONS })]),
     );
   }
 

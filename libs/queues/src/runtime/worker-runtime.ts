@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { GatewayEnv } from '#config';
-import { QUEUE_NAMES, QUEUE_PREFIX, QUEUES, type JobName } from '../queue-registry.js';
+import { QUEUE_NAMES, QUEUES, type JobName } from '../queue-registry.js';
 import { createRedisConnection, reportEvictionPolicy } from '../redis-connection.js';
 import { JobHandlerRegistry } from './job-handler.registry.js';
 
@@ -34,7 +34,7 @@ export class WorkerRuntime implements OnApplicationBootstrap, OnApplicationShutd
     for (const queue of QUEUE_NAMES) {
       const worker = new Worker(queue, (job) => this.dispatch(job), {
         connection: createRedisConnection(this.config.REDIS_URL, 'worker'),
-        prefix: QUEUE_PREFIX,
+        prefix: this.config.QUEUE_PREFIX,
         concurrency: this.config.WORKER_CONCURRENCY,
         // A job whose worker died is retried after this long; handlers are idempotent.
         lockDuration: 30_000,
