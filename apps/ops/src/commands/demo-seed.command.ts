@@ -1,0 +1,32 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { Command } from 'commander';
+import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
+import { runCommand } from '../ops-context.js';
+
+/** Steps that later capabilities add to the demo vendor (catalogue, pricing, funding...). */
+export type DemoSeedStep = (context: INestApplicationContext, vendorId: string) => Promise<void>;
+
+export function registerDemoSeedCommand(program: Command, steps: DemoSeedStep[]): void {
+  program
+    .command('demo:seed')
+    .description('Create a ready-to-use demo vendor and print its tokens')
+    .option('--vendor-name <name>', 'vendor name', 'Demo vendor')
+    .option('--purchase-base-url <url>', 'purchase base URL to print', 'http://127.0.0.1:3000/api/v1')
+    .option('--payout-base-url <url>', 'payout base URL to print', 'http://127.0.0.1:3001')
+    .action((options: { vendorName: string; purchaseBaseUrl: string; payoutBaseUrl: string }) =>
+      runCommand(async (context) => {
+        const vendor = await context.get(VendorService).create(options.vendorName);
+        for (const step of steps) await step(context, vendor.id);
+        await context.get(VendorService).release(vendor.id);
+        const tokens = context.get(TokenService);
+        const lifetime = 30 * 86_400;
+        const purchase = await tokens.issue(vendor.id, [...ALL_ABILITIES], lifetime);
+        const payout = await tokens.issue(vendor.id, [...ALL_ABILITIES], lifetime);
+        return {
+          vendor_id: vendor.id,
+          purchase: { base_url: options.purchaseBaseUrl, token: purchase.token },
+          payout: { base_url: options.payoutBaseUrl, token: payout.token },
+        };
+      }),
+    );
+}

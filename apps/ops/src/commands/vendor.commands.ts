@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { parseLifetime, TokenService, VendorService } from '#auth';
+import { OpsInputError, requireUuid, runCommand, splitList } from '../ops-context.js';
+
+export function registerVendorCommands(program: Command): void {
+  program
+    .command('vendor:create')
+    .description('Create a vendor')
+    .requiredOption('--name <name>', 'vendor name')
+    .action((options: { name: string }) =>
+      runCommand(async (context) => {
+        const vendor = await context.get(VendorService).create(options.name);
+        return { id: vendor.id, name: vendor.name };
+      }),
+    );
+
+  program
+    .command('vendor:abilities')
+    .description('Enable or disable abilities and scopes on a vendor; every token is checked against them')
+    .requiredOption('--vendor <id>', 'vendor id')
+    .option('--enable <list>', 'comma-separated abilities to enable')
+    .option('--disable <list>', 'comma-separated abilities to disable')
+    .action((options: { vendor: string; enable?: string; disable?: string }) =>
+      runCommand(async (context) => {
+        const vendor = await context.get(VendorService).setAbilities(requireUuid(options.vendor, '--vendor'), splitList(options.enable), splitList(options.disable));
+        return { id: vendor.id, enabled_abilities: vendor.enabledAbilities };
+      }),
+    );
+
+  program
+    .command('vendor:release')
+    .description('Accept a vendor for production money movements')
+    .requiredOption('--vendor <id>', 'vendor id')
+    .action((options: { vendor: string }) =>
+      runCommand(async (context) => {
+        const vendor = await context.get(VendorService).release(requireUuid(options.vendor, '--vendor'));
+        return { id: vendor.id, production_released_at: vendor.productionReleasedAt?.toISOString() ?? null };
+      }),
+    );
+
+  program
+    .command('token:create')
+    .description('Issue an API token; the secret is printed once and only its hash is stored')
+    .requiredOption('--vendor <id>', 'vendor id')
+    .requiredOption('--abilities <list>', 'comma-separated purchase abilities and payout scopes')
+    .option('--expires-in <lifetime>', 'lifetime such as 30d, 12h, 90m', '30d')
+    .action((options: { vendor: string; abilities: string; expiresIn: string }) =>
+      runCommand(async (context) => {
+        let lifetime: number;
+        try {
+          lifetime = parseLifetime(options.expiresIn);
+        } catch (error) {
+          throw new OpsInputError((error as Error).message);
+        }
+        return context.get(TokenService).issue(requireUuid(options.vendor, '--vendor'), splitList(options.abilities), lifetime);
+      }),
+    );
+
+  program
+    .command('token:revoke')
+    .description('Revoke a token at once')
+    .requiredOption('--id <tokenId>', 'token id')
+    .action((options: { id: string }) => runCommand((context) => context.get(TokenService).revoke(requireUuid(options.id, '--id'))));
+}

@@ -1,0 +1,42 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DomainError } from '#common';
+import { loadConfigOrExit } from '#observability';
+import { OpsModule } from './ops.module.js';
+
+export class OpsInputError extends Error {}
+
+/** Boots the domain services, runs one command, prints exactly one JSON object, exits. */
+export async function runCommand(action: (context: INestApplicationContext) => Promise<unknown>): Promise<void> {
+  const config = loadConfigOrExit();
+  const context = await NestFactory.createApplicationContext(OpsModule.register(config), { logger: ['error'], abortOnError: false });
+  try {
+    const result = await action(context);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } catch (error) {
+    process.exitCode = 1;
+    process.stderr.write(`${describe(error)}\n`);
+  } finally {
+    await context.close();
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof DomainError) {
+    const fields = Object.entries(error.fieldErrors).map(([field, messages]) => `${field}: ${messages.join('; ')}`);
+    return `error: ${error.code}${fields.length ? ` (${fields.join(', ')})` : ` (${error.message})`}`;
+  }
+  if (error instanceof OpsInputError) return `error: ${error.message}`;
+  return `error: ${(error as Error).message ?? String(error)}`;
+}
+
+export function splitList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function requireUuid(value: string, option: string): string {
+  if (!UUID.test(value)) throw new OpsInputError(`${option} must be a UUID`);
+  return value.toLowerCase();
+}

@@ -1,0 +1,15 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { VendorAccountsModule } from '#auth';
+import { ConfigModule, type GatewayEnv } from '#config';
+import { DatabaseModule } from '#database';
+
+/** The operator CLI's application context: domain services, no HTTP. */
+@Module({})
+export class OpsModule {
+  static register(config: GatewayEnv): DynamicModule {
+    return {
+      module: OpsModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot('ops'), VendorAccountsModule],
+    };
+  }
+}

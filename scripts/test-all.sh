@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: type-check, lint, build, unit tests, e2e tests against
+# real PostgreSQL and Redis. Ends with one line `tests: N passed, N failed`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+results=$(mktemp -d)
+status=0
+step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
+
+step "services"; bash scripts/ensure-services.sh || status=1
+step "type-check"; npx tsc -p tsconfig.json --noEmit || status=1
+step "lint"; npx eslint . || status=1
+step "build"; npx tsc -p tsconfig.build.json || status=1
+step "unit tests"
+node --experimental-vm-modules node_modules/jest/bin/jest.js --config jest.config.cjs --json --outputFile="$results/unit.json" || status=1
+step "e2e tests"
+node --experimental-vm-modules node_modules/jest/bin/jest.js --config test/jest-e2e.config.cjs --runInBand --json --outputFile="$results/e2e.json" || status=1
+
+counts=$(node -e '
+  const fs = require("fs");
+  let passed = 0, failed = 0;
+  for (const file of ["unit.json", "e2e.json"]) {
+    const path = process.argv[1] + "/" + file;
+    if (!fs.existsSync(path)) { failed += 1; continue; }
+    const report = JSON.parse(fs.readFileSync(path, "utf8"));
+    passed += report.numPassedTests;
+    failed += report.numFailedTests + report.numRuntimeErrorTestSuites;
+  }
+  console.log(passed + " " + failed);
+' "$results")
+read -r passed failed <<<"$counts"
+# A failing type-check, lint or build counts as a failed test so the summary never hides it.
+if [[ $status -ne 0 && $failed -eq 0 ]]; then failed=1; fi
+rm -rf "$results"
+echo "tests: ${passed} passed, ${failed} failed"
+[[ $status -eq 0 && $failed -eq 0 ]]
