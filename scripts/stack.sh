@@ -11,7 +11,7 @@ export APP_ENV="${APP_ENV:-development}"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
 log() { printf '\033[1m[stack]\033[0m %s\n' "$*" >&2; }
 
-[[ -d node_modules ]] || { log "installing dependencies (npm ci)"; npm ci --no-audit --no-fund; }
+[[ -d node_modules ]] || { log "installing the locked dependencies"; npm install --no-audit --no-fund; }
 bash scripts/ensure-services.sh
 log "building"
 npm run --silent build
