@@ -1,1 +1,41 @@
-export {};
+export {
+  ProviderError,
+  ProviderTimeoutError,
+  ProviderNetworkError,
+  ProviderHttpError,
+  ProviderRejectedError,
+  ProviderNotConfiguredError,
+} from './provider-errors.js';
+export { SecretValue } from './secret-value.js';
+export {
+  type ProviderClientOptions,
+  LOCAL_SANDBOX_BASE_URL,
+  LOCAL_SANDBOX_API_KEY,
+} from './http/provider-client-options.js';
+export { type PurchaseOutcome, purchaseOutcomeOf } from './purchase/purchase-outcome.js';
+export type * from './purchase/purchase-provider.wire.js';
+export {
+  PurchaseProviderClient,
+  type ProductListQuery,
+  type ProductPage,
+  type IdentifierFields,
+  type CreatePurchaseTransaction,
+  type PurchaseFulfilment,
+  type PurchaseProviderTransaction,
+  type PurchaseTransactionLookup,
+  type StatementLookupRequest,
+  type IdentifierLookupRequest,
+} from './purchase/purchase-provider.client.js';
+export { type PayoutOutcome, payoutOutcomeOf } from './payout/payout-outcome.js';
+export {
+  PayoutProviderClient,
+  CASH_SEND_RAILS,
+  type CashSendRail,
+  type PayoutChannel,
+  type CashSendRecipient,
+  type CashSendSubmission,
+  type RtcEftSubmission,
+  type VoucherSubmission,
+  type PayoutDelivery,
+  type PayoutProviderPayment,
+} from './payout/payout-provider.client.js';

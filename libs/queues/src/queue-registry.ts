@@ -7,7 +7,8 @@ import type { JobsOptions } from 'bullmq';
 
 export interface JobPayloads {
   'purchase.submit': { transactionId: string };
-  'purchase.verify': { transactionId: string; reason: 'submission' | 'callback' | 'poll' | 'reversal-watch' };
+  /** `check` is the transaction's check_seq when scheduled as part of its polling chain. */
+  'purchase.verify': { transactionId: string; reason: 'submission' | 'callback' | 'poll' | 'reversal-watch' | 'manual'; check?: number };
   'payout.batch-item': { payoutId: string };
   'payout.poll-status': { payoutId: string };
 }
@@ -41,3 +42,14 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnComplete: { age: 3_600, count: 10_000 },
   removeOnFail: { age: 7 * 86_400, count: 50_000 },
 };
+
+export class InvalidJobIdError extends Error {
+  constructor(jobId: string) {
+    super(`Invalid job id "${jobId}": BullMQ custom job ids cannot contain ":"; use "-" or "." as separators`);
+  }
+}
+
+/** Fails at the call site, inside the caller's transaction, instead of in the relay later. */
+export function assertValidJobId(jobId: string): void {
+  if (jobId.length === 0 || jobId.includes(':')) throw new InvalidJobIdError(jobId);
+}

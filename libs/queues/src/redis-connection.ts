@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Logger } from '@nestjs/common';
 import { Redis, type RedisOptions } from 'ioredis';
 
@@ -18,6 +19,9 @@ export function createRedisConnection(url: string, purpose: 'worker' | 'client')
  */
 export async function reportEvictionPolicy(redis: Redis, logger: Logger): Promise<string | null> {
   try {
+    if (redis.status !== 'ready') {
+      await Promise.race([once(redis, 'ready'), new Promise((_, reject) => setTimeout(() => reject(new Error('Redis not ready after 5 s')), 5_000).unref())]);
+    }
     const [, policy] = (await redis.config('GET', 'maxmemory-policy')) as [string, string];
     if (policy !== 'noeviction') {
       logger.error(

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { JobName, JobPayloads } from '../queue-registry.js';
+import { assertValidJobId, type JobName, type JobPayloads } from '../queue-registry.js';
 import { OutboxMessageEntity } from './outbox-message.entity.js';
 
 /** Records a job inside the caller's database transaction; the relay enqueues it after commit. */
@@ -10,6 +10,7 @@ export async function enqueueInTransaction<J extends JobName>(
   payload: JobPayloads[J],
   runAt: Date = new Date(),
 ): Promise<void> {
+  assertValidJobId(jobId);
   await manager
     .createQueryBuilder()
     .insert()

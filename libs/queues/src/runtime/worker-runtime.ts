@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { Worker, type Job } from 'bullmq';
 import { GatewayEnv } from '#config';
 import { QUEUE_NAMES, QUEUES, type JobName } from '../queue-registry.js';
-import { createRedisConnection, reportEvictionPolicy } from '../redis-connection.js';
+import { createRedisConnection } from '../redis-connection.js';
 import { JobHandlerRegistry } from './job-handler.registry.js';
 
 export class MissingJobHandlerError extends Error {
@@ -26,10 +26,6 @@ export class WorkerRuntime implements OnApplicationBootstrap, OnApplicationShutd
     const expected = QUEUE_NAMES.flatMap((queue) => QUEUES[queue] as readonly JobName[]);
     const missing = this.registry.missing(expected);
     if (missing.length > 0) throw new MissingJobHandlerError(missing);
-
-    const probe = createRedisConnection(this.config.REDIS_URL, 'client');
-    await reportEvictionPolicy(probe, this.logger);
-    await probe.quit();
 
     for (const queue of QUEUE_NAMES) {
       const worker = new Worker(queue, (job) => this.dispatch(job), {

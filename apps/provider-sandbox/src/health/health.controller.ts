@@ -1,0 +1,17 @@
+import { Controller, Get } from '@nestjs/common';
+import { PublicRoute } from '../api-key/public-route.decorator.js';
+
+/** The sandbox holds no connections, so being up is being ready. */
+@Controller('health')
+@PublicRoute()
+export class HealthController {
+  @Get('live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  ready() {
+    return { status: 'ok' };
+  }
+}

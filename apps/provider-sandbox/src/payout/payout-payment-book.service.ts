@@ -1,0 +1,109 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SANDBOX_OPTIONS, type SandboxOptions } from '../sandbox-options.js';
+import { SandboxScheduler } from '../sandbox-scheduler.js';
+import { testValueSuffix } from '../test-value-suffix.js';
+import { SubmissionWitness } from '../witness/submission-witness.service.js';
+import {
+  payoutScenarioFor,
+  type PayoutDelivery,
+  type PayoutPayment,
+  type PayoutProviderName,
+} from './payout-payment.js';
+
+export interface PayoutSubmission {
+  provider: PayoutProviderName;
+  merchantReference: string;
+  /** Builds the rest of the request; runs only for a reference the provider has not seen, so a replay skips validation. */
+  accept(): AcceptedPayout;
+}
+
+export interface AcceptedPayout {
+  amount: string;
+  productCode?: string;
+  /** The identifier whose last two digits pick the test value. */
+  testValue: string;
+  providerReference: string;
+  /** Cash-send and vouchers are paid at submission; RTC EFT settles after a delay. */
+  settlement: 'at_submission' | 'after_settle_delay';
+  issueDelivery: (() => PayoutDelivery) | null;
+}
+
+export interface SubmittedPayout {
+  payment: PayoutPayment;
+  /** True when the merchant reference was already known and the existing payment came back. */
+  replayed: boolean;
+}
+
+/**
+ * The payments every payout provider holds. A merchant reference is idempotent per provider:
+ * submitting it again returns the payment the provider already has and moves no more money.
+ */
+@Injectable()
+export class PayoutPaymentBook {
+  private readonly payments = new Map<string, PayoutPayment>();
+
+  constructor(
+    private readonly witness: SubmissionWitness,
+    private readonly scheduler: SandboxScheduler,
+    @Inject(SANDBOX_OPTIONS) private readonly options: SandboxOptions,
+  ) {}
+
+  async submit(submission: PayoutSubmission): Promise<SubmittedPayout> {
+    const key = keyOf(submission.provider, submission.merchantReference);
+    const existing = this.payments.get(key);
+    this.witness.record('merchant_reference', submission.merchantReference, existing !== undefined);
+    if (existing) return { payment: existing, replayed: true };
+
+    const accepted = submission.accept();
+    const scenario = payoutScenarioFor(testValueSuffix(accepted.testValue));
+    const payment: PayoutPayment = {
+      provider: submission.provider,
+      merchantReference: submission.merchantReference,
+      providerReference: accepted.providerReference,
+      amount: accepted.amount,
+      productCode: accepted.productCode ?? null,
+      status: 'PENDING',
+      rejectionReason: null,
+      delivery: null,
+      createdAt: this.options.clock.now(),
+      paidAt: null,
+      reversedAt: null,
+    };
+    this.payments.set(key, payment);
+
+    if (scenario.outcome === 'reject') {
+      payment.status = 'REJECTED';
+      payment.rejectionReason = 'DECLINED_BY_PROVIDER';
+    } else if (scenario.outcome === 'pay') {
+      const pay = () => {
+        this.markPaid(payment, accepted);
+        if (scenario.reverseAfterPayment) this.scheduler.after(this.options.reversalDelayMs, () => this.markReversed(payment));
+      };
+      if (accepted.settlement === 'at_submission') pay();
+      else this.scheduler.after(this.options.rtcSettleDelayMs, pay);
+    }
+    // 'never_known' stays PENDING for ever.
+
+    if (scenario.submission === 'hangs') await this.scheduler.hold(this.options.timeoutHangMs);
+    return { payment, replayed: false };
+  }
+
+  find(provider: PayoutProviderName, merchantReference: string): PayoutPayment | undefined {
+    return this.payments.get(keyOf(provider, merchantReference));
+  }
+
+  private markPaid(payment: PayoutPayment, accepted: AcceptedPayout): void {
+    payment.status = 'PAID';
+    payment.paidAt = this.options.clock.now();
+    payment.delivery = accepted.issueDelivery?.() ?? null;
+  }
+
+  private markReversed(payment: PayoutPayment): void {
+    payment.status = 'REVERSED';
+    payment.reversedAt = this.options.clock.now();
+  }
+}
+
+function keyOf(provider: PayoutProviderName, merchantReference: string): string {
+  return `${provider}\u0000${merchantReference}`;
+}

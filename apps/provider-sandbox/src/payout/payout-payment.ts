@@ -1,0 +1,64 @@
+/** The four payout providers the sandbox plays; each keeps its own merchant-reference namespace. */
+export type PayoutProviderName = 'bank_a_instant_money' | 'bank_b_cardless' | 'rtc_eft' | 'voucher';
+
+export type PayoutPaymentStatus = 'PENDING' | 'PAID' | 'REJECTED' | 'REVERSED';
+
+export interface PayoutDelivery {
+  pin: string;
+  serial: string;
+  expiresAt: Date;
+}
+
+export interface PayoutPayment {
+  provider: PayoutProviderName;
+  merchantReference: string;
+  providerReference: string;
+  amount: string;
+  /** Voucher product code; null for cash-send and bank payments. */
+  productCode: string | null;
+  status: PayoutPaymentStatus;
+  rejectionReason: string | null;
+  /** Issued when the payment is paid (cash-send and vouchers); shown only while it stays PAID. */
+  delivery: PayoutDelivery | null;
+  createdAt: Date;
+  paidAt: Date | null;
+  reversedAt: Date | null;
+}
+
+/** What a payout test value makes the provider do (DESIGN.md, "Provider sandbox test values"). */
+export interface PayoutScenario {
+  outcome: 'pay' | 'reject' | 'never_known';
+  submission: 'answers' | 'hangs';
+  reverseAfterPayment: boolean;
+}
+
+const ORDINARY: PayoutScenario = { outcome: 'pay', submission: 'answers', reverseAfterPayment: false };
+
+const PAYOUT_TEST_VALUES: Record<string, PayoutScenario> = {
+  '01': { ...ORDINARY, outcome: 'reject' },
+  '02': { ...ORDINARY, submission: 'hangs' },
+  '03': { ...ORDINARY, reverseAfterPayment: true },
+  '04': { ...ORDINARY, outcome: 'never_known' },
+};
+
+export function payoutScenarioFor(suffix: string | null): PayoutScenario {
+  return (suffix !== null ? PAYOUT_TEST_VALUES[suffix] : undefined) ?? ORDINARY;
+}
+
+/** Fields every payout provider view shares; the delivery only while the payment stays PAID. */
+export function payoutPaymentView(payment: PayoutPayment) {
+  const delivery = payment.status === 'PAID' ? payment.delivery : null;
+  return {
+    merchant_reference: payment.merchantReference,
+    status: payment.status,
+    amount: payment.amount,
+    currency: 'ZAR',
+    rejection_reason: payment.rejectionReason,
+    pin: delivery?.pin ?? null,
+    serial: delivery?.serial ?? null,
+    expires_at: delivery?.expiresAt.toISOString() ?? null,
+    created_at: payment.createdAt.toISOString(),
+    paid_at: payment.paidAt?.toISOString() ?? null,
+    reversed_at: payment.reversedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,56 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyGuard } from './api-key/api-key.guard.js';
+import { CallbackSender } from './callbacks/callback-sender.service.js';
+import { HealthController } from './health/health.controller.js';
+import { CashSendController } from './payout/cash-send/cash-send.controller.js';
+import { CashSendPayments } from './payout/cash-send/cash-send.service.js';
+import { PayoutPaymentBook } from './payout/payout-payment-book.service.js';
+import { RtcEftController } from './payout/rtc-eft/rtc-eft.controller.js';
+import { RtcEftPayments } from './payout/rtc-eft/rtc-eft.service.js';
+import { VouchersController } from './payout/vouchers/vouchers.controller.js';
+import { VoucherPayments } from './payout/vouchers/vouchers.service.js';
+import { PurchaseCatalogueController } from './purchase/catalogue/purchase-catalogue.controller.js';
+import { PurchaseCatalogue } from './purchase/catalogue/purchase-catalogue.service.js';
+import { PurchaseLookupsController } from './purchase/lookups/purchase-lookups.controller.js';
+import { PurchaseLookups } from './purchase/lookups/purchase-lookups.service.js';
+import { PurchaseTransactionsController } from './purchase/transactions/purchase-transactions.controller.js';
+import { PurchaseTransactions } from './purchase/transactions/purchase-transactions.service.js';
+import { SANDBOX_OPTIONS, resolveSandboxOptions, type SandboxOptions } from './sandbox-options.js';
+import { SandboxScheduler } from './sandbox-scheduler.js';
+import { SubmissionWitnessController } from './witness/submission-witness.controller.js';
+import { SubmissionWitness } from './witness/submission-witness.service.js';
+
+/** The whole provider sandbox; state lives in memory for the life of the module. */
+@Module({})
+export class ProviderSandboxModule {
+  static register(options: Partial<SandboxOptions> = {}): DynamicModule {
+    return {
+      module: ProviderSandboxModule,
+      controllers: [
+        HealthController,
+        PurchaseCatalogueController,
+        PurchaseLookupsController,
+        PurchaseTransactionsController,
+        CashSendController,
+        RtcEftController,
+        VouchersController,
+        SubmissionWitnessController,
+      ],
+      providers: [
+        { provide: SANDBOX_OPTIONS, useValue: resolveSandboxOptions(options) },
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        SandboxScheduler,
+        SubmissionWitness,
+        CallbackSender,
+        PurchaseCatalogue,
+        PurchaseLookups,
+        PurchaseTransactions,
+        PayoutPaymentBook,
+        CashSendPayments,
+        RtcEftPayments,
+        VoucherPayments,
+      ],
+    };
+  }
+}

@@ -1,0 +1,381 @@
+import { DecimalAmount, formatCents, wholesaleCentsFor } from '#money';
+
+/**
+ * The purchase provider's catalogue, generated from these tables in a fixed order so every
+ * start (and every test run) sees the same ids, prices and requirements.
+ */
+
+export type ProductType =
+  | 'FIXED_VALUE_RECHARGE'
+  | 'RANGED_VALUE_RECHARGE'
+  | 'FIXED_VALUE_PIN_PURCHASE'
+  | 'FIXED_VALUE_ESIM_PURCHASE'
+  | 'RANGED_VALUE_PAYMENT';
+
+export type ProductLookup = 'statement' | 'account' | 'esim-benefits' | 'esim-status';
+
+export interface Country {
+  iso_code: string;
+  name: string;
+  currency: string;
+}
+
+export interface Service {
+  id: number;
+  name: string;
+}
+
+export interface Operator {
+  id: number;
+  name: string;
+  country: { iso_code: string; name: string };
+  /** International prefixes without '+', matched against the start of a mobile number. */
+  mobile_prefixes: string[];
+}
+
+export interface Benefit {
+  type: 'CREDITS' | 'DATA' | 'VALIDITY' | 'BILL_PAYMENT';
+  unit: string;
+  /** For ranged products the benefit scales with the amount; listed at the minimum. */
+  amount: string;
+}
+
+/** Each inner array is one complete alternative set of fields; an empty outer array needs nothing. */
+export type RequiredFieldSets = string[][];
+
+export const REQUIREMENT_GROUPS = [
+  'credit_party_identifier',
+  'debit_party_identifier',
+  'sender',
+  'beneficiary',
+  'statement_identifier',
+  'additional_identifier',
+] as const;
+export type RequirementGroup = (typeof REQUIREMENT_GROUPS)[number];
+
+export interface Product {
+  id: number;
+  name: string;
+  description: string;
+  type: ProductType;
+  service: Service;
+  operator: { id: number; name: string; country: { iso_code: string; name: string } };
+  destination_currency: string;
+  /** Fixed products only. */
+  destination_amount: string | null;
+  /** Ranged products only; valid amounts are min + n × step, up to max. */
+  destination_range: { min: string; max: string; step: string } | null;
+  wholesale_currency: 'ZAR';
+  /** Fixed products: what we pay, exact decimal ZAR. */
+  wholesale_price: string | null;
+  /** Ranged products: ZAR per destination unit; the charge is amount × rate rounded up to a cent. */
+  wholesale_rate: string | null;
+  benefits: Benefit[];
+  fulfilment: 'NONE' | 'PIN' | 'ESIM';
+  supported_lookups: ProductLookup[];
+  required_credit_party_identifier_fields: RequiredFieldSets;
+  required_debit_party_identifier_fields: RequiredFieldSets;
+  required_sender_fields: RequiredFieldSets;
+  required_beneficiary_fields: RequiredFieldSets;
+  required_statement_identifier_fields: RequiredFieldSets;
+  required_additional_identifier_fields: RequiredFieldSets;
+}
+
+export function requiredFieldSets(product: Product, group: RequirementGroup): RequiredFieldSets {
+  switch (group) {
+    case 'credit_party_identifier':
+      return product.required_credit_party_identifier_fields;
+    case 'debit_party_identifier':
+      return product.required_debit_party_identifier_fields;
+    case 'sender':
+      return product.required_sender_fields;
+    case 'beneficiary':
+      return product.required_beneficiary_fields;
+    case 'statement_identifier':
+      return product.required_statement_identifier_fields;
+    case 'additional_identifier':
+      return product.required_additional_identifier_fields;
+  }
+}
+
+export const SERVICES = {
+  airtime: { id: 1, name: 'Airtime' },
+  data: { id: 2, name: 'Data' },
+  pin: { id: 3, name: 'PIN vouchers' },
+  esim: { id: 4, name: 'eSIM' },
+  billPayment: { id: 5, name: 'Bill payment' },
+} as const satisfies Record<string, Service>;
+
+interface CountryPricing extends Country {
+  /** ZAR the provider charges per destination unit for airtime, data and PINs. */
+  zarPerUnit: string;
+  airtime: string[];
+  data: Array<{ megabytes: number; days: number; amount: string }>;
+  range: { min: string; max: string; step: string };
+}
+
+const ZAF: CountryPricing = {
+  iso_code: 'ZAF',
+  name: 'South Africa',
+  currency: 'ZAR',
+  zarPerUnit: '0.965',
+  airtime: ['10.00', '29.00', '55.00'],
+  data: [
+    { megabytes: 500, days: 30, amount: '49.00' },
+    { megabytes: 1024, days: 30, amount: '85.00' },
+  ],
+  range: { min: '5.00', max: '1000.00', step: '1.00' },
+};
+
+const NGA: CountryPricing = {
+  iso_code: 'NGA',
+  name: 'Nigeria',
+  currency: 'NGN',
+  zarPerUnit: '0.0118',
+  airtime: ['500.00', '1000.00', '2000.00'],
+  data: [
+    { megabytes: 1024, days: 30, amount: '1000.00' },
+    { megabytes: 2048, days: 30, amount: '1800.00' },
+  ],
+  range: { min: '100.00', max: '50000.00', step: '50.00' },
+};
+
+const KEN: CountryPricing = {
+  iso_code: 'KEN',
+  name: 'Kenya',
+  currency: 'KES',
+  zarPerUnit: '0.1425',
+  airtime: ['50.00', '100.00', '250.00'],
+  data: [
+    { megabytes: 1024, days: 30, amount: '250.00' },
+    { megabytes: 5120, days: 30, amount: '1000.00' },
+  ],
+  range: { min: '10.00', max: '10000.00', step: '10.00' },
+};
+
+const MOBILE_COUNTRIES = [ZAF, NGA, KEN];
+
+const MOBILE_OPERATORS: Array<{ id: number; name: string; country: CountryPricing; prefixes: string[]; pins: string[] }> = [
+  { id: 101, name: 'Vodacom ZA', country: ZAF, prefixes: ['2782', '2772', '2776', '2779', '2771'], pins: ['12.00', '30.00'] },
+  { id: 102, name: 'MTN ZA', country: ZAF, prefixes: ['2783', '2773', '2778', '2763'], pins: ['15.00', '30.00'] },
+  { id: 103, name: 'Cell C', country: ZAF, prefixes: ['2784', '2774'], pins: ['10.00', '25.00'] },
+  { id: 104, name: 'Telkom Mobile', country: ZAF, prefixes: ['2781', '2761'], pins: ['10.00', '30.00'] },
+  { id: 201, name: 'MTN Nigeria', country: NGA, prefixes: ['234803', '234806', '234703', '234706', '234813'], pins: [] },
+  { id: 202, name: 'Airtel Nigeria', country: NGA, prefixes: ['234802', '234808', '234708', '234812'], pins: [] },
+  { id: 301, name: 'Safaricom', country: KEN, prefixes: ['254722', '254721', '254710', '254711', '254700'], pins: [] },
+  { id: 302, name: 'Airtel Kenya', country: KEN, prefixes: ['254733', '254734', '254750', '254780'], pins: [] },
+];
+
+const BILLERS = [
+  { id: 110, name: 'City Power Johannesburg' },
+  { id: 111, name: 'City of Cape Town Municipal' },
+];
+
+const ESIM_OPERATOR = { id: 120, name: 'Orbit eSIM' };
+const ESIM_PLANS = [
+  { megabytes: 1024, days: 7, amount: '99.00' },
+  { megabytes: 3072, days: 30, amount: '249.00' },
+  { megabytes: 10240, days: 30, amount: '599.00' },
+];
+const ESIM_ZAR_PER_UNIT = '0.90';
+const BILL_ZAR_PER_UNIT = '1.00';
+const BILL_RANGE = { min: '10.00', max: '5000.00', step: '0.01' };
+
+const MOBILE_NUMBER: RequiredFieldSets = [['mobile_number']];
+const ACCOUNT_NUMBER: RequiredFieldSets = [['account_number']];
+
+function countryRef(country: Country) {
+  return { iso_code: country.iso_code, name: country.name };
+}
+
+function wholesaleFor(amount: string, zarPerUnit: string): string {
+  const centsPerUnit = DecimalAmount.parse(zarPerUnit).timesInteger(100n);
+  return formatCents(wholesaleCentsFor(DecimalAmount.parse(amount), centsPerUnit));
+}
+
+function gigabytesLabel(megabytes: number): string {
+  return megabytes >= 1024 ? `${megabytes / 1024}GB` : `${megabytes}MB`;
+}
+
+type ProductDraft = Omit<
+  Product,
+  | 'wholesale_currency'
+  | 'required_debit_party_identifier_fields'
+  | 'required_sender_fields'
+  | 'required_beneficiary_fields'
+  | 'required_statement_identifier_fields'
+  | 'required_additional_identifier_fields'
+> &
+  Partial<Product>;
+
+function product(draft: ProductDraft): Product {
+  return {
+    ...draft,
+    wholesale_currency: 'ZAR',
+    required_credit_party_identifier_fields: draft.required_credit_party_identifier_fields,
+    required_debit_party_identifier_fields: draft.required_debit_party_identifier_fields ?? [],
+    required_sender_fields: draft.required_sender_fields ?? [],
+    required_beneficiary_fields: draft.required_beneficiary_fields ?? [],
+    required_statement_identifier_fields: draft.required_statement_identifier_fields ?? [],
+    required_additional_identifier_fields: draft.required_additional_identifier_fields ?? [],
+  };
+}
+
+function buildProducts(): Product[] {
+  const products: Product[] = [];
+  for (const operator of MOBILE_OPERATORS) {
+    const country = operator.country;
+    const operatorRef = { id: operator.id, name: operator.name, country: countryRef(country) };
+    let sequence = 0;
+    const nextId = () => operator.id * 100 + ++sequence;
+    const fixed = (amount: string, zarPerUnit: string) => ({
+      destination_currency: country.currency,
+      destination_amount: amount,
+      destination_range: null,
+      wholesale_price: wholesaleFor(amount, zarPerUnit),
+      wholesale_rate: null,
+    });
+
+    for (const amount of country.airtime) {
+      products.push(
+        product({
+          id: nextId(),
+          name: `${operator.name} Airtime ${amount} ${country.currency}`,
+          description: `Prepaid airtime top-up of ${amount} ${country.currency}`,
+          type: 'FIXED_VALUE_RECHARGE',
+          service: SERVICES.airtime,
+          operator: operatorRef,
+          ...fixed(amount, country.zarPerUnit),
+          benefits: [{ type: 'CREDITS', unit: country.currency, amount }],
+          fulfilment: 'NONE',
+          supported_lookups: ['account'],
+          required_credit_party_identifier_fields: MOBILE_NUMBER,
+        }),
+      );
+    }
+    for (const bundle of country.data) {
+      products.push(
+        product({
+          id: nextId(),
+          name: `${operator.name} Data ${gigabytesLabel(bundle.megabytes)} ${bundle.days} days`,
+          description: `Data bundle, valid ${bundle.days} days`,
+          type: 'FIXED_VALUE_RECHARGE',
+          service: SERVICES.data,
+          operator: operatorRef,
+          ...fixed(bundle.amount, country.zarPerUnit),
+          benefits: [
+            { type: 'DATA', unit: 'MB', amount: String(bundle.megabytes) },
+            { type: 'VALIDITY', unit: 'DAYS', amount: String(bundle.days) },
+          ],
+          fulfilment: 'NONE',
+          supported_lookups: ['account'],
+          required_credit_party_identifier_fields: MOBILE_NUMBER,
+        }),
+      );
+    }
+    products.push(
+      product({
+        id: nextId(),
+        name: `${operator.name} Airtime ${country.range.min}-${country.range.max} ${country.currency}`,
+        description: `Prepaid airtime of any amount from ${country.range.min} to ${country.range.max} in steps of ${country.range.step}`,
+        type: 'RANGED_VALUE_RECHARGE',
+        service: SERVICES.airtime,
+        operator: operatorRef,
+        destination_currency: country.currency,
+        destination_amount: null,
+        destination_range: { ...country.range },
+        wholesale_price: null,
+        wholesale_rate: country.zarPerUnit,
+        benefits: [{ type: 'CREDITS', unit: country.currency, amount: country.range.min }],
+        fulfilment: 'NONE',
+        supported_lookups: ['account'],
+        required_credit_party_identifier_fields: MOBILE_NUMBER,
+      }),
+    );
+    for (const amount of operator.pins) {
+      products.push(
+        product({
+          id: nextId(),
+          name: `${operator.name} Airtime PIN ${amount} ${country.currency}`,
+          description: 'Airtime voucher delivered as a PIN and serial number',
+          type: 'FIXED_VALUE_PIN_PURCHASE',
+          service: SERVICES.pin,
+          operator: operatorRef,
+          ...fixed(amount, country.zarPerUnit),
+          benefits: [{ type: 'CREDITS', unit: country.currency, amount }],
+          fulfilment: 'PIN',
+          supported_lookups: [],
+          required_credit_party_identifier_fields: MOBILE_NUMBER,
+        }),
+      );
+    }
+  }
+
+  const esimOperator = { id: ESIM_OPERATOR.id, name: ESIM_OPERATOR.name, country: countryRef(ZAF) };
+  ESIM_PLANS.forEach((plan, index) => {
+    products.push(
+      product({
+        id: ESIM_OPERATOR.id * 100 + index + 1,
+        name: `${ESIM_OPERATOR.name} ${gigabytesLabel(plan.megabytes)} ${plan.days} days`,
+        description: 'Data eSIM delivered as an activation code (LPA string) and ICCID',
+        type: 'FIXED_VALUE_ESIM_PURCHASE',
+        service: SERVICES.esim,
+        operator: esimOperator,
+        destination_currency: 'ZAR',
+        destination_amount: plan.amount,
+        destination_range: null,
+        wholesale_price: wholesaleFor(plan.amount, ESIM_ZAR_PER_UNIT),
+        wholesale_rate: null,
+        benefits: [
+          { type: 'DATA', unit: 'MB', amount: String(plan.megabytes) },
+          { type: 'VALIDITY', unit: 'DAYS', amount: String(plan.days) },
+        ],
+        fulfilment: 'ESIM',
+        supported_lookups: ['esim-benefits', 'esim-status'],
+        // A new eSIM is bound to the buyer's number; an existing one is topped up by ICCID.
+        required_credit_party_identifier_fields: [['mobile_number'], ['account_number']],
+      }),
+    );
+  });
+
+  for (const biller of BILLERS) {
+    products.push(
+      product({
+        id: biller.id * 100 + 1,
+        name: `${biller.name} account payment`,
+        description: 'Pays any amount towards a municipal account; look up the statement first',
+        type: 'RANGED_VALUE_PAYMENT',
+        service: SERVICES.billPayment,
+        operator: { id: biller.id, name: biller.name, country: countryRef(ZAF) },
+        destination_currency: 'ZAR',
+        destination_amount: null,
+        destination_range: { ...BILL_RANGE },
+        wholesale_price: null,
+        wholesale_rate: BILL_ZAR_PER_UNIT,
+        benefits: [{ type: 'BILL_PAYMENT', unit: 'ZAR', amount: BILL_RANGE.min }],
+        fulfilment: 'NONE',
+        supported_lookups: ['statement', 'account'],
+        // The statement lookup takes the same account number; the payment needs nothing more.
+        required_credit_party_identifier_fields: ACCOUNT_NUMBER,
+      }),
+    );
+  }
+  return products;
+}
+
+function buildOperators(): Operator[] {
+  return [
+    ...MOBILE_OPERATORS.map((operator) => ({
+      id: operator.id,
+      name: operator.name,
+      country: countryRef(operator.country),
+      mobile_prefixes: [...operator.prefixes],
+    })),
+    ...BILLERS.map((biller) => ({ id: biller.id, name: biller.name, country: countryRef(ZAF), mobile_prefixes: [] })),
+    { id: ESIM_OPERATOR.id, name: ESIM_OPERATOR.name, country: countryRef(ZAF), mobile_prefixes: [] },
+  ].sort((a, b) => a.id - b.id);
+}
+
+export const COUNTRIES: readonly Country[] = MOBILE_COUNTRIES.map(({ iso_code, name, currency }) => ({ iso_code, name, currency }));
+export const OPERATORS: readonly Operator[] = buildOperators();
+export const PRODUCTS: readonly Product[] = buildProducts();

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { COUNTRIES, OPERATORS, PRODUCTS, SERVICES, type Operator, type Product } from './purchase-catalogue.data.js';
+
+export interface ProductFilter {
+  type?: string;
+  countryIsoCode?: string;
+  operatorId?: number;
+  serviceId?: number;
+}
+
+@Injectable()
+export class PurchaseCatalogue {
+  private readonly productsById = new Map(PRODUCTS.map((product) => [product.id, product]));
+
+  services() {
+    return Object.values(SERVICES);
+  }
+
+  countries() {
+    return COUNTRIES;
+  }
+
+  operators() {
+    return OPERATORS;
+  }
+
+  products(filter: ProductFilter): Product[] {
+    return PRODUCTS.filter(
+      (product) =>
+        (filter.type === undefined || product.type === filter.type) &&
+        (filter.countryIsoCode === undefined || product.operator.country.iso_code === filter.countryIsoCode) &&
+        (filter.operatorId === undefined || product.operator.id === filter.operatorId) &&
+        (filter.serviceId === undefined || product.service.id === filter.serviceId),
+    );
+  }
+
+  product(id: number): Product | undefined {
+    return this.productsById.get(id);
+  }
+
+  /** Operators whose prefix starts the number, longest prefix first (the likeliest operator). */
+  operatorsForMobileNumber(mobileNumber: string): Operator[] {
+    const digits = mobileNumber.replace(/\D/g, '');
+    return OPERATORS.map((operator) => ({
+      operator,
+      longest: Math.max(0, ...operator.mobile_prefixes.filter((prefix) => digits.startsWith(prefix)).map((prefix) => prefix.length)),
+    }))
+      .filter(({ longest }) => longest > 0)
+      .sort((a, b) => b.longest - a.longest)
+      .map(({ operator }) => operator);
+  }
+}
