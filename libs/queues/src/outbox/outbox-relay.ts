@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { queueOf, type JobName } from '../queue-registry.js';
 import { QueueProducer } from '../runtime/queue-producer.js';
@@ -12,7 +12,7 @@ const IDLE_POLL_MS = 100;
  * after BullMQ accepted it, and deterministic job ids make a repeat harmless.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private running = false;
   private loop?: Promise<void>;
@@ -27,7 +27,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.loop = this.run();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  // Runs before any connection closes, so in-flight jobs finish with the database still open.
+  async beforeApplicationShutdown(): Promise<void> {
     this.running = false;
     await this.loop;
   }

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { GatewayEnv } from '#config';
 import { QUEUE_NAMES, QUEUES, type JobName } from '../queue-registry.js';
@@ -13,7 +13,7 @@ export class MissingJobHandlerError extends Error {
 
 /** Consumes every registered queue and dispatches each job to its handler by name. */
 @Injectable()
-export class WorkerRuntime implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WorkerRuntime implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WorkerRuntime.name);
   private readonly workers: Worker[] = [];
 
@@ -62,7 +62,8 @@ export class WorkerRuntime implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** Stops taking new jobs and waits for the ones in flight (bounded by the shutdown grace). */
-  async onApplicationShutdown(): Promise<void> {
+  // Runs before any connection closes, so in-flight jobs finish with the database still open.
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.close()));
   }
 }
