@@ -1,6 +1,20 @@
-import { createSandboxApp } from './create-sandbox-app.js';
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger, LoggerModule } from 'nestjs-pino';
+import { buildLoggerParams } from '#observability';
+import { ProviderSandboxModule } from './provider-sandbox.module.js';
 import { sandboxOptionsFromEnvironment } from './sandbox-options.js';
 
-const app = await createSandboxApp(sandboxOptionsFromEnvironment(process.env));
+// The sandbox logs like every other deployable: pino JSON with the shared redaction list.
+@Module({
+  imports: [LoggerModule.forRoot(buildLoggerParams('provider-sandbox', process.env.LOG_LEVEL ?? 'info')), ProviderSandboxModule.register(sandboxOptionsFromEnvironment(process.env))],
+})
+class SandboxMainModule {}
+
+const app = await NestFactory.create(SandboxMainModule, { bufferLogs: true, forceCloseConnections: true });
+app.useLogger(app.get(Logger));
 app.enableShutdownHooks();
-await app.listen(Number(process.env.PORT ?? 3100));
+const port = Number(process.env.PORT ?? 3100);
+await app.listen(port, '0.0.0.0');
+app.get(Logger).log(`provider-sandbox listening on port ${port}`);
