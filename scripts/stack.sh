@@ -21,7 +21,8 @@ node dist/libs/database/src/migrate.js --create-database
 pids=()
 cleanup() {
   log "stopping"
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  # Each app runs in its own session, so one signal reaches node and its log pipeline alike.
+  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
 }
 trap cleanup EXIT INT TERM
@@ -34,8 +35,8 @@ wait_for() { # name url
 # Readable, prefixed logs: each app's JSON lines go through pino-pretty.
 run_app() { # name entry
   local name=$1 entry=$2
-  ( node "$entry" 2>&1 | node_modules/.bin/pino-pretty --singleLine --colorize --ignore pid,hostname,service \
-      | sed -u "s/^/[$name] /" ) &
+  setsid bash -c "node '$entry' 2>&1 | node_modules/.bin/pino-pretty --singleLine --colorize --ignore pid,hostname,service \
+      | sed -u 's/^/[$name] /'" &
   pids+=($!)
 }
 
