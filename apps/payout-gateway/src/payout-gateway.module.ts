@@ -4,8 +4,12 @@ import { ApiSurfaceModule } from '#common';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PAYOUT_ERRORS } from '#payout';
+import { PAYOUT_ERRORS, PayoutDomainModule } from '#payout';
 import { RedisModule } from '#queues';
+import { AccountController } from './account/account.controller.js';
+import { BatchesController } from './batches/batches.controller.js';
+import { MethodsController } from './methods/methods.controller.js';
+import { PayoutsController } from './payouts/payouts.controller.js';
 
 @Module({})
 export class PayoutGatewayModule {
@@ -19,7 +23,9 @@ export class PayoutGatewayModule {
         RedisModule,
         AuthModule,
         ApiSurfaceModule.forRoot('payout', PAYOUT_ERRORS),
+        PayoutDomainModule,
       ],
+      controllers: [AccountController, MethodsController, PayoutsController, BatchesController],
     };
   }
 }

@@ -1,11 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthModule } from '#auth';
-import { ApiSurfaceModule } from '#common';
+import { ApiSurfaceModule, RateLimitModule } from '#common';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PURCHASE_ERRORS } from '#purchase';
-import { RedisModule } from '#queues';
+import { REDIS_CLIENT, RedisModule } from '#queues';
+import { PurchaseApiModule } from './purchase-api.module.js';
 
 @Module({})
 export class PurchaseGatewayModule {
@@ -19,6 +20,13 @@ export class PurchaseGatewayModule {
         RedisModule,
         AuthModule,
         ApiSurfaceModule.forRoot('purchase', PURCHASE_ERRORS),
+        RateLimitModule.forRoot({
+          code: 'API_RATE_LIMITED',
+          readPerMinute: config.RATE_LIMIT_READ_PER_MINUTE,
+          writePerMinute: config.RATE_LIMIT_WRITE_PER_MINUTE,
+          redis: REDIS_CLIENT,
+        }),
+        PurchaseApiModule,
       ],
     };
   }

@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
+import { PayoutWorkerModule } from '#payout';
+import { PurchaseWorkerModule } from '#purchase';
 import { RedisModule, WorkerQueuesModule } from '#queues';
 
 /**
@@ -19,6 +21,8 @@ export class ReconciliationWorkerModule {
         DatabaseModule.forRoot('reconciliation-worker'),
         RedisModule,
         WorkerQueuesModule,
+        PayoutWorkerModule,
+        PurchaseWorkerModule,
         ...(handlerModules ?? []),
       ],
     };

@@ -8,3 +8,5 @@ export * from './http/api-surface.module.js';
 export * from './http/configure-http-app.js';
 export * from './time/johannesburg-day.js';
 export * from './time/time.errors.js';
+export * from './crypto/field-encryption.js';
+export * from './rate-limit/index.js';

@@ -115,6 +115,95 @@ export class GatewayEnv {
   @Max(200)
   WORKER_CONCURRENCY = 16;
 
+  // ---- Purchase worker and gateway timing (owned by the purchase capability; see docs/PURCHASE.md) ----
+
+  /** Per-attempt timeout of every purchase-provider HTTP call; an unanswered create is resolved by lookup. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  PURCHASE_PROVIDER_TIMEOUT_MS = 10_000;
+
+  /** First verification lookup after submission; later ones back off (doubling) up to the maximum. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  PURCHASE_VERIFY_INITIAL_DELAY_MS = 2_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  PURCHASE_VERIFY_MAX_DELAY_MS = 60_000;
+
+  /** A transaction still unresolved this long after admission goes to `review` for staff. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  PURCHASE_VERIFICATION_WINDOW_MS = 900_000;
+
+  /**
+   * After a create attempt that may have reached the provider, a "not found" search counts only
+   * when made at least this long after the attempt ended (and seen twice in a row).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  PURCHASE_NOT_FOUND_SETTLE_MS = 60_000;
+
+  /** How long after completion the worker keeps re-verifying to catch reversals. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  PURCHASE_REVERSAL_WATCH_MS = 86_400_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  PURCHASE_REVERSAL_WATCH_INTERVAL_MS = 900_000;
+
+  /** How often the worker re-enqueues overdue checks from PostgreSQL (covers lost Redis jobs). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  PURCHASE_SWEEP_INTERVAL_MS = 30_000;
+
+  // ---- Payout domain (issue 4) ----
+
+  /** Per payout-provider call; an unanswered submission stays pending and is resolved by status polls. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  PAYOUT_PROVIDER_TIMEOUT_MS = 10_000;
+
+  /** First status poll after a submission's provider call has surely ended; later polls double up to the max interval. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  PAYOUT_POLL_INITIAL_DELAY_MS = 5_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  PAYOUT_POLL_MAX_INTERVAL_MS = 300_000;
+
+  /** A payout whose outcome is still unknown this long after submission moves to needs_review (funds stay reserved). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  PAYOUT_REVIEW_AFTER_MS = 259_200_000;
+
+  /** How long a paid payout is watched for a provider reversal. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  PAYOUT_REVERSAL_WATCH_MS = 7_200_000;
+
+  /** How often the worker re-enqueues overdue payout work from PostgreSQL (covers lost Redis jobs). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  PAYOUT_SWEEP_INTERVAL_MS = 30_000;
+
   get isProduction(): boolean {
     return this.APP_ENV === 'production';
   }

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import type { ErrorCatalogue } from '#common';
+import { DomainError, type ErrorCatalogue } from '#common';
 
 /** Payout codes with their HTTP status and the fixed, user-safe message the contract requires. */
 export const PAYOUT_ERRORS: ErrorCatalogue = {
@@ -11,4 +11,43 @@ export const PAYOUT_ERRORS: ErrorCatalogue = {
   METHOD_UNAVAILABLE: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'This method is not available for this operation.' },
   PROVIDER_NOT_CONFIGURED: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'The payout provider is not configured.' },
   VENDOR_NOT_RELEASED: { status: HttpStatus.CONFLICT, message: 'The account is not yet accepted for production.' },
+  PAYOUT_NOT_PAID: { status: HttpStatus.CONFLICT, message: 'The payout is not paid, so this is not available yet.' },
+  PROVIDER_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'The provider did not answer. Retry later.' },
 };
+
+export class ReferenceConflictError extends DomainError {
+  constructor() {
+    super('REFERENCE_CONFLICT', 'Reference reused with a different payload');
+  }
+}
+
+export class AmountIncrementInvalidError extends DomainError {
+  constructor(fieldErrors: Record<string, string[]>) {
+    super('AMOUNT_INCREMENT_INVALID', 'Amount is not a multiple of the method increment', {}, fieldErrors);
+  }
+}
+
+export class MethodUnavailableError extends DomainError {
+  constructor(fieldErrors: Record<string, string[]> = {}) {
+    super('METHOD_UNAVAILABLE', 'Method not available for this operation', {}, fieldErrors);
+  }
+}
+
+/** Delivery and SMS resend exist only once the provider paid. */
+export class PayoutNotPaidError extends DomainError {
+  constructor() {
+    super('PAYOUT_NOT_PAID', 'Payout is not paid');
+  }
+}
+
+export class ProviderRejectedRequestError extends DomainError {
+  constructor() {
+    super('PROVIDER_REJECTED', 'The provider refused the request');
+  }
+}
+
+export class ProviderUnavailableError extends DomainError {
+  constructor() {
+    super('PROVIDER_UNAVAILABLE', 'The provider did not answer');
+  }
+}

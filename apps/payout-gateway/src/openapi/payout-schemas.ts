@@ -1,0 +1,161 @@
+import { applyDecorators, type Type } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { COMMON_ERRORS } from '#common';
+import { BATCH_STATUSES, PAYOUT_ERRORS, PAYOUT_METHODS, PAYOUT_STATUSES } from '#payout';
+
+/** Response shapes of the payout contract, for the OpenAPI document only (services return plain views). */
+
+export class DeliverySchema {
+  @ApiProperty({ type: String, nullable: true, description: 'Collection PIN or voucher PIN' })
+  pin: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  serial: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Voucher redemption instructions' })
+  instructions: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  expires_at: string | null;
+}
+
+export class PayoutSchema {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty()
+  reference: string;
+  @ApiProperty({ enum: PAYOUT_STATUSES, description: 'Only `paid` completes a withdrawal' })
+  status: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected`; reversed: `reversed_by_provider`; ' +
+      'needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; null otherwise',
+  })
+  status_reason: string | null;
+  @ApiProperty({ enum: PAYOUT_METHODS })
+  method: string;
+  @ApiProperty({ example: '150.00' })
+  amount: string;
+  @ApiProperty({ example: '5.00', description: 'Snapshotted at creation and reserved with the amount' })
+  fee: string;
+  @ApiProperty({ enum: ['ZAR'] })
+  currency: string;
+  @ApiProperty({ example: 'GW_PO_8F14E45FCEEA4E3A9D1B2C3D4E5F6A7B', description: 'Sent to the provider; statement narration for rtc_eft' })
+  merchant_reference: string;
+  @ApiProperty({ type: String, nullable: true, description: "The provider's id; for vouchers the voucher gateway's transaction UUID" })
+  provider_reference: string | null;
+  @ApiProperty({ type: DeliverySchema, nullable: true, description: 'Only for a token with payouts:delivery and a paid payout with codes; reads are audited' })
+  delivery: DeliverySchema | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Echoed as sent' })
+  metadata: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  paid_at: string | null;
+}
+
+export class BatchSchema {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty()
+  reference: string;
+  @ApiProperty({
+    enum: BATCH_STATUSES,
+    description:
+      'Derived from the items: processing while any item is pending; then needs_review if any needs review; cancelled if all were cancelled; ' +
+      'completed if all are paid; otherwise completed_with_failures',
+  })
+  status: string;
+  @ApiProperty({ example: '15000.00' })
+  total_amount: string;
+  @ApiProperty({ example: '500.00' })
+  total_fee: string;
+  @ApiProperty()
+  item_count: number;
+  @ApiProperty({ type: [PayoutSchema] })
+  payouts: PayoutSchema[];
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+  @ApiProperty({ enum: ['ZAR'] })
+  currency: string;
+}
+
+export class AccountSchema {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty()
+  name: string;
+  @ApiProperty({ example: '10000.00', description: 'Must cover payout amount plus the effective fee' })
+  available: string;
+  @ApiProperty({ example: '155.00', description: 'Held for unfinished payouts' })
+  reserved: string;
+  @ApiProperty({ example: '5.00' })
+  fee_per_payout: string;
+  @ApiProperty({ enum: ['ZAR'] })
+  currency: string;
+}
+
+export class MethodSchema {
+  @ApiProperty({ enum: PAYOUT_METHODS })
+  method: string;
+  @ApiProperty()
+  name: string;
+  @ApiProperty({ example: '10.00' })
+  minimum: string;
+  @ApiProperty({ example: '3000.00' })
+  maximum: string;
+  @ApiProperty({ example: '10.00', description: 'Amounts must be multiples of this step' })
+  increment: string;
+  @ApiProperty({ description: 'False while the service cannot move money (provider or encryption not configured)' })
+  available: boolean;
+  @ApiProperty()
+  requires_bank_account: boolean;
+  @ApiProperty({ enum: ['cash', 'bank', 'voucher'] })
+  kind: string;
+  @ApiProperty({ type: String, nullable: true, enum: ['pin'], description: 'null for bank transfers' })
+  delivery: string | null;
+  @ApiProperty({ example: '5.00', description: 'Effective fee in ZAR' })
+  fee: string;
+}
+
+export class ErrorEnvelopeSchema {
+  @ApiProperty({ enum: [false] })
+  success: boolean;
+  @ApiProperty({ enum: Object.keys({ ...COMMON_ERRORS, ...PAYOUT_ERRORS }) })
+  code: string;
+  @ApiProperty({ description: 'Fixed per code, user-safe' })
+  message: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, example: { 'recipient.id_number': ['id_number is not a valid South African ID number'] } })
+  errors: Record<string, string[]>;
+  @ApiPropertyOptional({ description: 'Only on 5xx answers, for support' })
+  request_id?: string;
+}
+
+/** `{success: true, data: <schema>}` (or an array of it). */
+export function ApiEnvelope(status: number, schema: Type<unknown> | null, options: { isArray?: boolean; description?: string } = {}) {
+  const data = schema === null ? { type: 'object', nullable: true, example: null } : options.isArray ? { type: 'array', items: { $ref: getSchemaPath(schema) } } : { $ref: getSchemaPath(schema) };
+  return applyDecorators(
+    ...(schema ? [ApiExtraModels(schema)] : []),
+    ApiResponse({
+      status,
+      description: options.description,
+      schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data } },
+    }),
+  );
+}
+
+/** Error answers by status, each listing its codes (the catalogue fixes status and message per code). */
+export function ApiPayoutErrors(...codes: Array<keyof typeof PAYOUT_ERRORS | keyof typeof COMMON_ERRORS>) {
+  const catalogue = { ...COMMON_ERRORS, ...PAYOUT_ERRORS };
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) byStatus.set(catalogue[code].status, [...(byStatus.get(catalogue[code].status) ?? []), code]);
+  return applyDecorators(
+    ApiExtraModels(ErrorEnvelopeSchema),
+    ...[...byStatus].map(([status, statusCodes]) =>
+      ApiResponse({
+        status,
+        description: statusCodes.map((code) => `\`${code}\`: ${catalogue[code].message}`).join(' | '),
+        schema: { $ref: getSchemaPath(ErrorEnvelopeSchema) },
+      }),
+    ),
+  );
+}

@@ -1,0 +1,85 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
+import { PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutView } from '#payout';
+import { ApiEnvelope, ApiPayoutErrors, DeliverySchema, PayoutSchema } from '../openapi/payout-schemas.js';
+import { PayoutRequestDto } from './dto/payout-request.dto.js';
+
+const REFERENCE_PARAM = ApiParam({
+  name: 'reference',
+  description: "The vendor's own reference; URL-encode reserved characters (`/` as %2F, `:` as %3A)",
+  example: 'order-1042',
+});
+
+@ApiTags('payouts')
+@Controller('payouts')
+export class PayoutsController {
+  constructor(
+    private readonly payouts: PayoutsService,
+    private readonly delivery: PayoutDeliveryService,
+    private readonly smsResends: PayoutSmsResendService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @RequireScopes('payouts:write')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Send a payout',
+    description:
+      'Submitted to the provider inside the request; the verdict comes back with HTTP 200: `paid`, `failed` (status_reason ' +
+      '`provider_rejected`: the provider refused it and the hold was released), or `pending` (rtc_eft, or a provider that did ' +
+      'not answer in time; poll GET /payouts/{reference}). The same reference and payload replays the stored payout without a ' +
+      'second payment; a different payload is REFERENCE_CONFLICT. Amount plus fee is reserved at creation.',
+  })
+  @ApiEnvelope(200, PayoutSchema)
+  @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
+  createPayout(@CurrentVendor() vendor: VendorPrincipal, @Body() body: PayoutRequestDto): Promise<PayoutView> {
+    return this.payouts.createPayout(vendor, body);
+  }
+
+  @Get(':reference')
+  @RequireScopes('payouts:read')
+  @Header('Cache-Control', 'no-store')
+  @REFERENCE_PARAM
+  @ApiOperation({ summary: 'The current payout', description: 'Never submits anything. Another vendor\'s reference answers 404.' })
+  @ApiEnvelope(200, PayoutSchema)
+  @ApiPayoutErrors('NOT_FOUND')
+  getPayout(@CurrentVendor() vendor: VendorPrincipal, @Param('reference') reference: string): Promise<PayoutView> {
+    return this.payouts.getPayout(vendor, reference);
+  }
+
+  @Get(':reference/delivery')
+  @RequireScopes('payouts:delivery')
+  @Header('Cache-Control', 'no-store')
+  @REFERENCE_PARAM
+  @ApiOperation({
+    summary: 'PIN, serial and voucher details of a paid payout',
+    description:
+      'Only for paid payouts (PAYOUT_NOT_PAID otherwise); rtc_eft is a bank credit without codes (METHOD_UNAVAILABLE). ' +
+      'Every read is audited with the token id.',
+  })
+  @ApiEnvelope(200, DeliverySchema)
+  @ApiPayoutErrors('NOT_FOUND', 'PAYOUT_NOT_PAID', 'METHOD_UNAVAILABLE')
+  getDelivery(@CurrentVendor() vendor: VendorPrincipal, @Param('reference') reference: string): Promise<DeliveryView> {
+    return this.delivery.readDelivery(vendor, reference);
+  }
+
+  @Post(':reference/resend-sms')
+  @HttpCode(200)
+  @RequireScopes('payouts:write')
+  @Header('Cache-Control', 'no-store')
+  @REFERENCE_PARAM
+  @ApiOperation({
+    summary: 'Send the collection SMS again',
+    description:
+      'Cash rails only (METHOD_UNAVAILABLE otherwise), paid payouts only. The provider caps resends and then applies a 30-minute ' +
+      'cooldown: RATE_LIMITED with Retry-After. Never creates a payout.',
+  })
+  @ApiEnvelope(200, null)
+  @ApiPayoutErrors('NOT_FOUND', 'METHOD_UNAVAILABLE', 'PAYOUT_NOT_PAID', 'RATE_LIMITED', 'PROVIDER_REJECTED', 'PROVIDER_UNAVAILABLE')
+  async resendSms(@CurrentVendor() vendor: VendorPrincipal, @Param('reference') reference: string): Promise<null> {
+    await this.smsResends.resendSms(vendor, reference);
+    return null;
+  }
+}

@@ -1,0 +1,130 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class ServiceSchema {
+  @ApiProperty({ example: 3 })
+  id: number;
+  @ApiProperty({ example: 'PIN vouchers' })
+  name: string;
+}
+
+export class CountrySchema {
+  @ApiProperty({ example: 'ZAF', description: 'ISO 3166 alpha-3' })
+  iso_code: string;
+  @ApiProperty({ example: 'South Africa' })
+  name: string;
+  @ApiProperty({ type: String, nullable: true, example: 'ZAR' })
+  currency: string | null;
+}
+
+export class OperatorSchema {
+  @ApiProperty({ example: 101 })
+  id: number;
+  @ApiProperty({ example: 'Vodacom ZA' })
+  name: string;
+  @ApiProperty({ example: 'ZAF' })
+  country_iso_code: string;
+}
+
+export class OperatorRefSchema {
+  @ApiProperty({ example: 101 })
+  id: number;
+  @ApiProperty({ example: 'Vodacom ZA' })
+  name: string;
+}
+
+export class BenefitSchema {
+  @ApiProperty({ example: 'CREDITS', description: 'CREDITS, DATA, VALIDITY, BILL_PAYMENT, ...' })
+  type: string;
+  @ApiProperty({ example: 'ZAR' })
+  unit: string;
+  @ApiProperty({ example: '10.00', description: 'Decimal string' })
+  amount: string;
+}
+
+export class DestinationRangeSchema {
+  @ApiProperty({ example: '5.00' })
+  min: string;
+  @ApiProperty({ example: '1000.00' })
+  max: string;
+  @ApiProperty({ example: '1.00', description: 'Valid amounts are min + n × step' })
+  step: string;
+}
+
+export class ProductPriceSchema {
+  @ApiProperty({ example: 1014, description: 'ZAR cents charged to the vendor; ranged products: at the minimum amount' })
+  charge_minor: number;
+  @ApiProperty({ enum: ['ZAR'] })
+  currency: string;
+  @ApiProperty({ example: 1 })
+  pricing_version_id: number;
+  @ApiProperty({ example: '10.00', description: 'Destination amount this price buys' })
+  destination_amount: string;
+}
+
+const FIELD_SETS = {
+  type: 'array',
+  items: { type: 'array', items: { type: 'string' } },
+  description: 'Alternative complete field sets; one must be provided in full. Empty: nothing required.',
+  example: [['mobile_number'], ['account_number']],
+} as const;
+
+export class RequirementsSchema {
+  @ApiProperty(FIELD_SETS)
+  credit_party_identifier: string[][];
+  @ApiProperty(FIELD_SETS)
+  debit_party_identifier: string[][];
+  @ApiProperty(FIELD_SETS)
+  sender: string[][];
+  @ApiProperty(FIELD_SETS)
+  beneficiary: string[][];
+  @ApiProperty(FIELD_SETS)
+  statement_identifier: string[][];
+  @ApiProperty(FIELD_SETS)
+  additional_identifier: string[][];
+}
+
+export class ProductSchema {
+  @ApiProperty({ example: 10109 })
+  id: number;
+  @ApiProperty({ example: 'Vodacom ZA Airtime PIN 12.00 ZAR' })
+  name: string;
+  @ApiProperty()
+  description: string;
+  @ApiProperty({ enum: ['fixed', 'ranged'], description: 'fixed: quote without amount; ranged: quote with destination_amount or budget_minor' })
+  type: string;
+  @ApiProperty({ example: 'FIXED_VALUE_PIN_PURCHASE', description: "The provider's product type" })
+  provider_type: string;
+  @ApiProperty({ type: ServiceSchema })
+  service: ServiceSchema;
+  @ApiProperty({ type: OperatorRefSchema })
+  operator: OperatorRefSchema;
+  @ApiProperty({ example: 'ZAF' })
+  country_iso_code: string;
+  @ApiProperty({ enum: ['none', 'pin', 'esim'], description: 'pin and esim: delivery data from GET /transactions/{id}/fulfilment' })
+  fulfilment: string;
+  @ApiProperty({ example: 'ZAR' })
+  destination_currency: string;
+  @ApiProperty({ type: String, nullable: true, example: '12.00', description: 'Fixed products only' })
+  destination_amount: string | null;
+  @ApiProperty({ type: DestinationRangeSchema, nullable: true, description: 'Ranged products only' })
+  destination_range: DestinationRangeSchema | null;
+  @ApiProperty({ type: ProductPriceSchema, nullable: true, description: 'Null when no published pricing prices it' })
+  price: ProductPriceSchema | null;
+  @ApiProperty({ type: [BenefitSchema] })
+  benefits: BenefitSchema[];
+  @ApiProperty({ type: RequirementsSchema })
+  requirements: RequirementsSchema;
+  @ApiProperty({ type: [String], example: ['account'], description: 'Lookups this product supports' })
+  lookups: string[];
+}
+
+export class ProductPageSchema {
+  @ApiProperty({ type: [ProductSchema] })
+  items: ProductSchema[];
+  @ApiProperty({ example: 1 })
+  page: number;
+  @ApiProperty({ example: 42 })
+  total: number;
+  @ApiProperty({ example: 3 })
+  last_page: number;
+}

@@ -1,0 +1,74 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { OperatorRefSchema, OperatorSchema } from '../../catalogue/dto/catalogue.schemas.js';
+
+export class OperatorPageSchema {
+  @ApiProperty({ type: [OperatorSchema] })
+  items: OperatorSchema[];
+  @ApiProperty()
+  page: number;
+  @ApiProperty()
+  total: number;
+  @ApiProperty()
+  last_page: number;
+}
+
+export class StatementLookupSchema {
+  @ApiProperty()
+  product_id: number;
+  @ApiProperty()
+  account_number: string;
+  @ApiProperty({ example: 'T***** M******', description: 'Masked' })
+  account_holder: string;
+  @ApiProperty({ example: 'ZAR' })
+  currency: string;
+  @ApiProperty({ example: '1234.56' })
+  amount_due: string;
+  @ApiProperty({ format: 'date' })
+  statement_date: string;
+  @ApiProperty({ format: 'date' })
+  due_date: string;
+}
+
+export class AccountLookupSchema {
+  @ApiProperty()
+  product_id: number;
+  @ApiProperty()
+  valid: boolean;
+  @ApiProperty({ example: 'ACTIVE' })
+  status: string;
+  @ApiProperty({ description: 'Masked' })
+  account_holder: string;
+  @ApiProperty({ type: OperatorRefSchema })
+  operator: OperatorRefSchema;
+}
+
+export class RemainingBenefitSchema {
+  @ApiProperty({ example: 'DATA' })
+  type: string;
+  @ApiProperty({ example: 'MB' })
+  unit: string;
+  @ApiProperty({ example: '1024' })
+  total: string;
+  @ApiProperty({ example: '512' })
+  remaining: string;
+}
+
+export class EsimBenefitsLookupSchema {
+  @ApiProperty()
+  product_id: number;
+  @ApiProperty({ type: [RemainingBenefitSchema] })
+  benefits: RemainingBenefitSchema[];
+  @ApiProperty({ format: 'date-time' })
+  expires_at: string;
+}
+
+export class EsimStatusLookupSchema {
+  @ApiProperty()
+  product_id: number;
+  @ApiProperty({ example: 'INSTALLED' })
+  status: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  installation_date: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  activation_date: string | null;
+}

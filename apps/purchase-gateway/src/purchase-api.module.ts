@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { PurchaseDomainModule } from '#purchase';
+import { ProviderCallbackController } from './callbacks/provider-callback.controller.js';
+import { CatalogueController } from './catalogue/catalogue.controller.js';
+import { LimitsController } from './limits/limits.controller.js';
+import { LookupsController } from './lookups/lookups.controller.js';
+import { QuotesController } from './quotes/quotes.controller.js';
+import { ReportsController } from './reports/reports.controller.js';
+import { TransactionsController } from './transactions/transactions.controller.js';
+
+/** Every vendor endpoint of the purchase contract, plus the provider callback. */
+@Module({
+  imports: [PurchaseDomainModule],
+  controllers: [
+    CatalogueController,
+    LookupsController,
+    QuotesController,
+    TransactionsController,
+    LimitsController,
+    ReportsController,
+    ProviderCallbackController,
+  ],
+})
+export class PurchaseApiModule {}

@@ -1,0 +1,25 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { BenefitSchema } from '../../catalogue/dto/catalogue.schemas.js';
+
+export class QuoteSchema {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ example: 10109 })
+  product_id: number;
+  @ApiProperty({ example: 1, description: 'The pricing version this quote is pinned to' })
+  pricing_version_id: number;
+  @ApiProperty({ example: 1260, description: 'ZAR cents charged to the vendor' })
+  charge_minor: number;
+  @ApiProperty({ example: 'ZAR' })
+  currency: string;
+  @ApiProperty({ example: '12.00', description: 'Exact decimal string' })
+  destination_amount: string;
+  @ApiProperty({ example: 'ZAR' })
+  destination_unit: string;
+  @ApiProperty({ type: [BenefitSchema] })
+  benefits: BenefitSchema[];
+  @ApiProperty({ example: 0, description: 'Budget quotes: budget_minor minus charge_minor; otherwise 0' })
+  unused_budget_minor: number;
+  @ApiProperty({ format: 'date-time', description: 'Five minutes after creation' })
+  expires_at: string;
+}

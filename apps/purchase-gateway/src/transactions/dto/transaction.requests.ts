@@ -1,0 +1,64 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { TRANSACTION_STATUSES } from '#purchase';
+import { IsIsoDay } from '../../validation/iso-day.validator.js';
+import { PaginationQuery } from '../../validation/pagination.query.js';
+
+const REFERENCE_RULE = /^[A-Za-z0-9_.:-]{1,128}$/;
+const REFERENCE_MESSAGE = 'reference must be 1 to 128 letters, digits or the characters _ . : -';
+
+export class CreateTransactionBody {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all')
+  quote_id: string;
+
+  @ApiProperty({ maxLength: 128, example: 'order-2026-0001', description: 'Your reference, unique per vendor; letters, digits, _ . : -' })
+  @IsString()
+  @MaxLength(128)
+  @Matches(REFERENCE_RULE, { message: REFERENCE_MESSAGE })
+  reference: string;
+}
+
+export class TransactionListQuery extends PaginationQuery {
+  @ApiPropertyOptional({ enum: TRANSACTION_STATUSES })
+  @IsOptional()
+  @IsIn(TRANSACTION_STATUSES)
+  status?: (typeof TRANSACTION_STATUSES)[number];
+
+  @ApiPropertyOptional({ description: 'Exact match' })
+  @IsOptional()
+  @IsString()
+  @Matches(REFERENCE_RULE, { message: REFERENCE_MESSAGE })
+  reference?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  product_id?: number;
+
+  @ApiPropertyOptional({ format: 'date', description: 'Admitted on or after this Africa/Johannesburg day (whole day)' })
+  @IsOptional()
+  @IsIsoDay()
+  date_from?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'Admitted on or before this Africa/Johannesburg day (whole day)' })
+  @IsOptional()
+  @IsIsoDay()
+  date_to?: string;
+}
+
+export class DateRangeQuery {
+  @ApiPropertyOptional({ format: 'date', description: 'First Africa/Johannesburg day included; omitted: unbounded' })
+  @IsOptional()
+  @IsIsoDay()
+  date_from?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'Last Africa/Johannesburg day included; omitted: unbounded' })
+  @IsOptional()
+  @IsIsoDay()
+  date_to?: string;
+}

@@ -1,0 +1,84 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { TRANSACTION_STATUSES } from '#purchase';
+
+export class TransactionSchema {
+  @ApiProperty({ format: 'uuid', description: 'Gateway id (also the provider’s external id)' })
+  id: string;
+  @ApiProperty({ example: 'order-2026-0001' })
+  reference: string;
+  @ApiProperty({
+    enum: TRANSACTION_STATUSES,
+    description:
+      'pending (admitted; submission or verification under way, or outcome unknown), completed, failed, reversed, review (automatic verification gave up; staff act). Moves: pending → completed | failed | review; review → completed | failed; completed → reversed. Only a verified provider lookup moves it.',
+  })
+  status: string;
+  @ApiProperty({ example: 10109 })
+  product_id: number;
+  @ApiProperty({ format: 'uuid' })
+  quote_id: string;
+  @ApiProperty({ example: 1260, description: 'ZAR cents' })
+  charge_minor: number;
+  @ApiProperty({ example: 'ZAR' })
+  currency: string;
+  @ApiProperty({ example: '12.00' })
+  destination_amount: string;
+  @ApiProperty({ example: 'ZAR' })
+  destination_unit: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['PROVIDER_DECLINED', 'PROVIDER_REJECTED', 'PROVIDER_NOT_CREATED', 'NOT_SUBMITTED', null],
+    description: 'Why a transaction failed; null otherwise',
+  })
+  error_code: string | null;
+  @ApiProperty({ description: 'True while completed with PIN or eSIM data to fetch from /transactions/{id}/fulfilment' })
+  fulfilment_available: boolean;
+  @ApiProperty({ format: 'date-time', description: 'Admission time' })
+  created_at: string;
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'Verified completion' })
+  completed_at: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  reversed_at: string | null;
+}
+
+export class TransactionPageSchema {
+  @ApiProperty({ type: [TransactionSchema] })
+  items: TransactionSchema[];
+  @ApiProperty()
+  page: number;
+  @ApiProperty()
+  total: number;
+  @ApiProperty()
+  last_page: number;
+}
+
+export class PinDeliverySchema {
+  @ApiProperty({ example: '1234567890123456' })
+  code: string;
+  @ApiProperty({ example: 'SN000000000001' })
+  serial: string;
+}
+
+export class EsimDeliverySchema {
+  @ApiProperty()
+  iccid: string;
+  @ApiProperty({ example: 'smdp.example' })
+  smdp_address: string;
+  @ApiProperty({ example: 'LPA:1$smdp.example$ABCD-EF01-2345-6789' })
+  activation_code: string;
+  @ApiProperty({ description: 'Content of the QR code to show the customer' })
+  qr_code_payload: string;
+}
+
+export class FulfilmentSchema {
+  @ApiProperty({ format: 'uuid' })
+  transaction_id: string;
+  @ApiProperty({ enum: ['pin', 'esim'] })
+  kind: string;
+  @ApiProperty({ type: PinDeliverySchema, nullable: true })
+  pin: PinDeliverySchema | null;
+  @ApiProperty({ type: EsimDeliverySchema, nullable: true })
+  esim: EsimDeliverySchema | null;
+}

@@ -1,0 +1,116 @@
+import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
+import { ValidationFailedError } from '#common';
+import { AdmitPurchaseUseCase, FulfilmentService, TransactionQueryService } from '#purchase';
+import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
+import { CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
+import { FulfilmentSchema, TransactionPageSchema, TransactionSchema } from './dto/transaction.schemas.js';
+
+@ApiTags('transactions')
+@Controller('transactions')
+export class TransactionsController {
+  constructor(
+    private readonly admission: AdmitPurchaseUseCase,
+    private readonly transactions: TransactionQueryService,
+    private readonly fulfilments: FulfilmentService,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  @RequireAbilities('transactions:write')
+  @ApiOperation({
+    operationId: 'createTransaction',
+    summary: 'Buy a quote, once',
+    description:
+      '202 means durably accepted (the purchase and its submission are committed), not delivered: poll GET /transactions/{id}. ' +
+      'An exact replay (same Idempotency-Key, quote_id and reference) returns the same transaction in its current state with 202, even after the quote expired or purchases were paused (header `Idempotent-Replayed: true`). ' +
+      'A key reused with another quote or reference, or a reference reused under another key, answers IDEMPOTENCY_CONFLICT. A rejected request (any error) stores nothing, so the same key may be retried.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1 to 128 letters, digits or _ . : -; keep it stable across retries' })
+  @ApiEnvelope(202, TransactionSchema)
+  @ApiPurchaseErrors(
+    'VALIDATION_FAILED',
+    'NOT_FOUND',
+    'IDEMPOTENCY_CONFLICT',
+    'QUOTE_ALREADY_USED',
+    'QUOTE_EXPIRED',
+    'PURCHASES_PAUSED',
+    'SPEND_CONTROLS_NOT_CONFIGURED',
+    'PRICING_UNPUBLISHED',
+    'VENDOR_NOT_RELEASED',
+    'TRANSACTION_MAXIMUM_EXCEEDED',
+    'DAILY_CAP_EXCEEDED',
+    'VELOCITY_LIMIT_EXCEEDED',
+    RATE_LIMITED,
+    'PROVIDER_NOT_CONFIGURED',
+  )
+  async create(
+    @CurrentVendor() vendor: VendorPrincipal,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Body() body: CreateTransactionBody,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    const result = await this.admission.execute(vendor.vendorId, { idempotencyKey, quoteId: body.quote_id.toLowerCase(), reference: body.reference });
+    if (result.replayed) response.setHeader('Idempotent-Replayed', 'true');
+    return result.transaction;
+  }
+
+  @Get()
+  @RequireAbilities('transactions:read')
+  @ApiOperation({ operationId: 'listTransactions', summary: 'The vendor’s transactions, newest first' })
+  @ApiEnvelope(200, TransactionPageSchema)
+  @ApiPurchaseErrors('VALIDATION_FAILED', RATE_LIMITED)
+  list(@CurrentVendor() vendor: VendorPrincipal, @Query() query: TransactionListQuery) {
+    if (query.date_from && query.date_to && query.date_from > query.date_to) {
+      throw new ValidationFailedError({ date_to: ['date_to must not be before date_from'] });
+    }
+    return this.transactions.list(vendor.vendorId, {
+      status: query.status,
+      reference: query.reference,
+      productId: query.product_id,
+      dateFrom: query.date_from,
+      dateTo: query.date_to,
+      page: query.page,
+      perPage: query.per_page,
+    });
+  }
+
+  @Get('by-reference/:reference')
+  @RequireAbilities('transactions:read')
+  @ApiOperation({ operationId: 'getTransactionByReference', summary: 'Recover a purchase by your reference' })
+  @ApiParam({ name: 'reference' })
+  @ApiEnvelope(200, TransactionSchema)
+  @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
+  byReference(@CurrentVendor() vendor: VendorPrincipal, @Param('reference') reference: string) {
+    return this.transactions.getByReference(vendor.vendorId, reference);
+  }
+
+  @Get(':id')
+  @RequireAbilities('transactions:read')
+  @ApiOperation({ operationId: 'getTransaction', summary: 'One of the vendor’s transactions' })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiEnvelope(200, TransactionSchema)
+  @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
+  get(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string) {
+    return this.transactions.get(vendor.vendorId, id.toLowerCase());
+  }
+
+  @Get(':id/fulfilment')
+  @RequireAbilities('fulfilment:read')
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @ApiOperation({
+    operationId: 'getTransactionFulfilment',
+    summary: 'PIN or eSIM delivery data of a completed transaction',
+    description: 'Restricted to `fulfilment:read`; every read is audited (token, transaction, time); served with `Cache-Control: no-store`. 404 until the transaction is completed with delivery data, and after a reversal.',
+  })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiEnvelope(200, FulfilmentSchema)
+  @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
+  fulfilment(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Res({ passthrough: true }) response: Response) {
+    response.setHeader('Cache-Control', 'no-store');
+    return this.fulfilments.read({ vendorId: vendor.vendorId, tokenId: vendor.tokenId }, id.toLowerCase());
+  }
+}

@@ -1,0 +1,2 @@
+export * from './rate-limit.interceptor.js';
+export * from './rate-limit.module.js';

@@ -1,0 +1,76 @@
+import { Inject, Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { from, switchMap, type Observable } from 'rxjs';
+import type { Request, Response } from 'express';
+import { RateLimitedError } from '../errors/domain-error.js';
+
+export const RATE_LIMIT_OPTIONS = Symbol('RATE_LIMIT_OPTIONS');
+export const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
+
+export interface RateLimitSettings {
+  /** Error code of a refused request: `API_RATE_LIMITED` (purchase) or `RATE_LIMITED` (payout). */
+  code: string;
+  readPerMinute: number;
+  writePerMinute: number;
+}
+
+/** The two Redis commands the limiter needs (an ioredis client satisfies it). */
+export interface RateLimitRedis {
+  multi(): RateLimitPipeline;
+}
+
+interface RateLimitPipeline {
+  incr(key: string): RateLimitPipeline;
+  pexpire(key: string, ms: number): RateLimitPipeline;
+  exec(): Promise<Array<[Error | null, unknown]> | null>;
+}
+
+const WINDOW_MS = 60_000;
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Per-token fixed one-minute windows in Redis, with separate read and write buckets, so a burst
+ * of polling cannot starve purchases and the other way round. It runs as an interceptor, i.e.
+ * after the authentication guard, and only for authenticated requests (public routes such as
+ * health and the provider callback are not counted). If Redis fails the request is let through:
+ * money limits live in PostgreSQL, this is only a throttle.
+ */
+@Injectable()
+export class RateLimitInterceptor implements NestInterceptor {
+  private readonly logger = new Logger(RateLimitInterceptor.name);
+
+  constructor(
+    @Inject(RATE_LIMIT_OPTIONS) private readonly settings: RateLimitSettings,
+    @Inject(RATE_LIMIT_REDIS) private readonly redis: RateLimitRedis,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const request = context.switchToHttp().getRequest<Request & { user?: { tokenId?: string } }>();
+    const tokenId = request.user?.tokenId;
+    if (!tokenId) return next.handle();
+    const response = context.switchToHttp().getResponse<Response>();
+    return from(this.admit(tokenId, READ_METHODS.has(request.method) ? 'read' : 'write', response)).pipe(switchMap(() => next.handle()));
+  }
+
+  private async admit(tokenId: string, bucket: 'read' | 'write', response: Response): Promise<void> {
+    const limit = bucket === 'read' ? this.settings.readPerMinute : this.settings.writePerMinute;
+    const now = Date.now();
+    const window = Math.floor(now / WINDOW_MS);
+    const key = `gw:rate:${bucket}:${tokenId}:${window}`;
+    let count: number;
+    try {
+      const results = await this.redis.multi().incr(key).pexpire(key, 2 * WINDOW_MS).exec();
+      count = Number(results?.[0]?.[1]);
+      if (!Number.isFinite(count)) throw new Error('unexpected INCR reply');
+    } catch (error) {
+      this.logger.warn({ err: (error as Error).message }, 'Rate limiter unavailable; request let through');
+      return;
+    }
+    response.setHeader('X-RateLimit-Limit', String(limit));
+    response.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
+    if (count > limit) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
+      throw new RateLimitedError(this.settings.code, retryAfterSeconds);
+    }
+  }
+}

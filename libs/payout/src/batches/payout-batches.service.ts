@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { FieldEncryption, NotFoundError, ValidationFailedError } from '#common';
+import { centsFromDbValue, formatCents } from '#money';
+import { VendorService, type VendorPrincipal } from '#auth';
+import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
+import { PayoutLedger } from '../ledger/payout-ledger.js';
+import { PayoutMethodsService } from '../methods/payout-methods.service.js';
+import { ReferenceConflictError } from '../payout-errors.js';
+import { PayoutReadiness } from '../payout-readiness.js';
+import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../payouts/payout-admission.js';
+import { holdOf, recipientContext } from '../payouts/payout-record.js';
+import { batchFingerprint, payoutFingerprint, storedRecipientOf, type PayoutRequestInput } from '../payouts/payout-request.js';
+import { payoutViewOf, type PayoutView } from '../payouts/payout-view.js';
+import { PayoutRepository, type NewPayout } from '../payouts/payout.repository.js';
+import { merchantReferenceOf } from '../payouts/payouts.service.js';
+import { batchItemJobId } from '../submission/payout-submitter.js';
+import { batchStatusOf, type BatchStatus } from './batch-status.js';
+
+export const MAX_BATCH_ITEMS = 500;
+
+export interface BatchRequestInput {
+  reference: string;
+  payouts: PayoutRequestInput[];
+}
+
+/** Batch (payout contract). */
+export interface BatchView {
+  id: string;
+  reference: string;
+  status: BatchStatus;
+  total_amount: string;
+  total_fee: string;
+  item_count: number;
+  payouts: PayoutView[];
+  created_at: string;
+  currency: 'ZAR';
+}
+
+interface BatchRow {
+  id: string;
+  vendor_id: string;
+  reference: string;
+  request_fingerprint: string;
+  item_count: number;
+  total_amount_cents: string;
+  total_fee_cents: string;
+  created_at: Date;
+}
+
+class ItemReferenceRaceError extends Error {}
+
+@Injectable()
+export class PayoutBatchesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly payouts: PayoutRepository,
+    private readonly methods: PayoutMethodsService,
+    private readonly ledger: PayoutLedger,
+    private readonly encryption: FieldEncryption,
+    private readonly vendors: VendorService,
+    private readonly readiness: PayoutReadiness,
+    private readonly delivery: PayoutDeliveryService,
+  ) {}
+
+  /**
+   * `POST /api/v1/batches`: the whole batch is validated, then inserted and reserved in ONE
+   * transaction (one bad row or a balance that does not cover the total rejects everything and
+   * reserves nothing). Each item gets an outbox job; the worker submits items one by one.
+   */
+  async createBatch(principal: VendorPrincipal, request: BatchRequestInput): Promise<BatchView> {
+    const vendorId = principal.vendorId;
+    const fingerprint = batchFingerprint(request.reference, request.payouts);
+    const existing = await this.findBatch(vendorId, request.reference);
+    if (existing) return this.replay(principal, existing, fingerprint);
+
+    this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
+    const admitted = await this.admitItems(vendorId, request.payouts);
+
+    const batchId = randomUUID();
+    const items: NewPayout[] = request.payouts.map((item, position) => {
+      const id = randomUUID();
+      return {
+        id,
+        vendorId,
+        reference: item.reference,
+        batchId,
+        batchPosition: position,
+        method: admitted[position].method,
+        amountCents: admitted[position].amountCents,
+        feeCents: admitted[position].feeCents,
+        merchantReference: merchantReferenceOf(id),
+        recipientEncrypted: this.encryption.encryptJson(storedRecipientOf(item.recipient), recipientContext(id)),
+        metadata: item.metadata ?? {},
+        requestFingerprint: payoutFingerprint(item),
+        statusReason: 'queued',
+        submissionStartedAt: null,
+        nextPollAt: null,
+      };
+    });
+    const totalAmount = items.reduce((sum, item) => sum + item.amountCents, 0n);
+    const totalFee = items.reduce((sum, item) => sum + item.feeCents, 0n);
+
+    let created: boolean;
+    try {
+      created = await this.dataSource.transaction(async (manager) => {
+        const inserted: unknown[] = await manager.query(
+          `INSERT INTO payout_batches (id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (vendor_id, reference) DO NOTHING RETURNING id`,
+          [batchId, vendorId, request.reference, fingerprint, items.length, totalAmount.toString(), totalFee.toString()],
+        );
+        if (inserted.length === 0) return false;
+        try {
+          await this.payouts.insert(manager, items, false);
+        } catch (error) {
+          if ((error as { code?: string }).code === '23505') throw new ItemReferenceRaceError();
+          throw error;
+        }
+        await this.ledger.reserve(manager, vendorId, items.map(holdOf));
+        await enqueueBatchItems(manager, items.map((item) => item.id));
+        return true;
+      });
+    } catch (error) {
+      // Another request took one of the item references between our check and our insert.
+      if (error instanceof ItemReferenceRaceError) throw new ValidationFailedError(await this.usedReferenceErrors(vendorId, request.payouts));
+      throw error;
+    }
+    if (!created) return this.replay(principal, (await this.findBatch(vendorId, request.reference))!, fingerprint);
+    return this.viewOf(principal, (await this.findBatch(vendorId, request.reference))!);
+  }
+
+  /** `GET /api/v1/batches/{reference}`. */
+  async getBatch(principal: VendorPrincipal, reference: string): Promise<BatchView> {
+    const batch = await this.findBatch(principal.vendorId, reference);
+    if (!batch) throw new NotFoundError('batch');
+    return this.viewOf(principal, batch);
+  }
+
+  private async admitItems(vendorId: string, items: readonly PayoutRequestInput[]): Promise<AdmittedPayout[]> {
+    const policies = await this.methods.policiesFor(vendorId);
+    const problems: AdmissionProblem[] = [];
+    const admitted: AdmittedPayout[] = [];
+    const firstIndexOf = new Map<string, number>();
+    items.forEach((item, index) => {
+      const result = admitPayout(item, policies, `payouts.${index}.`);
+      problems.push(...result.problems);
+      if (result.admitted) admitted.push(result.admitted);
+      const first = firstIndexOf.get(item.reference);
+      if (first !== undefined) {
+        problems.push({ field: `payouts.${index}.reference`, message: `reference duplicates payouts.${first}.reference`, kind: 'validation' });
+      } else {
+        firstIndexOf.set(item.reference, index);
+      }
+    });
+    const used = await this.payouts.usedReferences(
+      vendorId,
+      items.map((item) => item.reference),
+    );
+    items.forEach((item, index) => {
+      if (used.has(item.reference)) problems.push({ field: `payouts.${index}.reference`, message: 'reference was already used by another payout', kind: 'validation' });
+    });
+    if (problems.length > 0) throw admissionErrorOf(problems);
+    return admitted;
+  }
+
+  private async usedReferenceErrors(vendorId: string, items: readonly PayoutRequestInput[]): Promise<Record<string, string[]>> {
+    const used = await this.payouts.usedReferences(
+      vendorId,
+      items.map((item) => item.reference),
+    );
+    const errors: Record<string, string[]> = {};
+    items.forEach((item, index) => {
+      if (used.has(item.reference)) errors[`payouts.${index}.reference`] = ['reference was already used by another payout'];
+    });
+    return Object.keys(errors).length > 0 ? errors : { payouts: ['an item reference was used by a concurrent request; retry'] };
+  }
+
+  private async replay(principal: VendorPrincipal, existing: BatchRow, fingerprint: string): Promise<BatchView> {
+    if (existing.request_fingerprint.trim() !== fingerprint) throw new ReferenceConflictError();
+    return this.viewOf(principal, existing);
+  }
+
+  private async findBatch(vendorId: string, reference: string): Promise<BatchRow | null> {
+    const rows: BatchRow[] = await this.dataSource.query(
+      `SELECT id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents, created_at
+         FROM payout_batches WHERE vendor_id = $1 AND reference = $2`,
+      [vendorId, reference],
+    );
+    return rows[0] ?? null;
+  }
+
+  private async viewOf(principal: VendorPrincipal, batch: BatchRow): Promise<BatchView> {
+    const items = await this.payouts.listByBatch(principal.vendorId, batch.id);
+    const deliveries = await this.delivery.embeddable(principal, items, 'batch_response');
+    return {
+      id: batch.id,
+      reference: batch.reference,
+      status: batchStatusOf(items.map((item) => item.status)),
+      total_amount: formatCents(centsFromDbValue(batch.total_amount_cents)),
+      total_fee: formatCents(centsFromDbValue(batch.total_fee_cents)),
+      item_count: batch.item_count,
+      payouts: items.map((item) => payoutViewOf(item, deliveries.get(item.id) ?? null)),
+      created_at: batch.created_at.toISOString(),
+      currency: 'ZAR',
+    };
+  }
+}
+
+/**
+ * The outbox rows of a batch's items in one statement (a batch is up to 500 jobs). Same table
+ * and columns as `enqueueInTransaction`; the job id is deterministic from the payout id.
+ */
+async function enqueueBatchItems(manager: EntityManager, payoutIds: readonly string[]): Promise<void> {
+  await manager.query(
+    `INSERT INTO outbox_messages (job_name, job_id, payload, run_at)
+     SELECT 'payout.batch-item', t.job_id, t.payload, now() FROM unnest($1::text[], $2::jsonb[]) AS t(job_id, payload)`,
+    [payoutIds.map(batchItemJobId), payoutIds.map((payoutId) => JSON.stringify({ payoutId }))],
+  );
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { FieldEncryption, NotFoundError } from '#common';
+import type { VendorPrincipal } from '#auth';
+import { methodDefinition } from '../methods/payout-method-catalogue.js';
+import { MethodUnavailableError, PayoutNotPaidError } from '../payout-errors.js';
+import { deliveryContext, type PayoutRecord } from '../payouts/payout-record.js';
+import { PayoutRepository } from '../payouts/payout.repository.js';
+import type { StoredDelivery } from '../submission/payout-outcomes.js';
+import type { DeliveryReadChannel } from './payout-delivery-read.entity.js';
+
+/** Delivery (payout contract): PIN and serial for cash rails, PIN, serial, instructions and expiry for vouchers. */
+export type DeliveryView = StoredDelivery;
+
+export const DELIVERY_SCOPE = 'payouts:delivery';
+
+/**
+ * PINs and serials leave the service only here: through the delivery endpoint, or embedded in a
+ * payout response for a token holding `payouts:delivery`. Every read writes an audit row naming
+ * the token, the payout and the channel.
+ */
+@Injectable()
+export class PayoutDeliveryService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly payouts: PayoutRepository,
+    private readonly encryption: FieldEncryption,
+  ) {}
+
+  /** `GET /payouts/{reference}/delivery`: 404 unknown, 422 METHOD_UNAVAILABLE for rtc_eft, 409 PAYOUT_NOT_PAID unless paid. */
+  async readDelivery(principal: VendorPrincipal, reference: string): Promise<DeliveryView> {
+    const payout = await this.payouts.findByReference(principal.vendorId, reference);
+    if (!payout) throw new NotFoundError('payout');
+    if (methodDefinition(payout.method).delivery === null) {
+      throw new MethodUnavailableError({ method: [`${payout.method} is a bank credit and has no PIN, serial or voucher code`] });
+    }
+    if (payout.status !== 'paid') throw new PayoutNotPaidError();
+    const delivery = this.decrypt(payout);
+    await this.audit(principal, [payout.id], 'delivery_endpoint');
+    return delivery;
+  }
+
+  /** Deliveries to embed in payout responses: only for a token with the scope, only for paid payouts with codes. */
+  async embeddable(principal: VendorPrincipal, payouts: readonly PayoutRecord[], channel: DeliveryReadChannel): Promise<Map<string, DeliveryView>> {
+    const shown = new Map<string, DeliveryView>();
+    if (!principal.abilities.includes(DELIVERY_SCOPE)) return shown;
+    for (const payout of payouts) {
+      if (payout.status === 'paid' && methodDefinition(payout.method).delivery !== null) shown.set(payout.id, this.decrypt(payout));
+    }
+    await this.audit(principal, [...shown.keys()], channel);
+    return shown;
+  }
+
+  private decrypt(payout: PayoutRecord): DeliveryView {
+    if (payout.deliveryEncrypted === null) return { pin: null, serial: null, instructions: null, expires_at: null };
+    return this.encryption.decryptJson<StoredDelivery>(payout.deliveryEncrypted, deliveryContext(payout.id));
+  }
+
+  private async audit(principal: VendorPrincipal, payoutIds: readonly string[], channel: DeliveryReadChannel): Promise<void> {
+    if (payoutIds.length === 0) return;
+    await this.dataSource.query(
+      `INSERT INTO payout_delivery_reads (vendor_id, payout_id, token_id, channel) SELECT $1, unnest($2::uuid[]), $3, $4`,
+      [principal.vendorId, payoutIds, principal.tokenId, channel],
+    );
+  }
+}

@@ -1,0 +1,221 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { NotFoundError, ValidationFailedError } from '#common';
+import { centsFromDbValue, formatCents, type Cents } from '#money';
+import { PayoutAccountService } from '../ledger/payout-account.service.js';
+import { PayoutReadiness } from '../payout-readiness.js';
+import { PAYOUT_METHOD_CATALOGUE, PAYOUT_METHODS, isPayoutMethod, type PayoutMethod, type PayoutMethodDefinition } from './payout-method-catalogue.js';
+
+/** What one vendor may send through one method right now. */
+export interface EffectiveMethodPolicy {
+  definition: PayoutMethodDefinition;
+  minimumCents: Cents;
+  maximumCents: Cents;
+  incrementCents: Cents;
+  feeCents: Cents;
+}
+
+/** `GET /api/v1/methods` item (payout contract, Method). */
+export interface MethodView {
+  method: PayoutMethod;
+  name: string;
+  minimum: string;
+  maximum: string;
+  increment: string;
+  available: boolean;
+  requires_bank_account: boolean;
+  kind: 'cash' | 'bank' | 'voucher';
+  delivery: 'pin' | null;
+  fee: string;
+}
+
+export interface MethodLimitsChange {
+  /** null removes the vendor's own limit (the catalogue limit applies). */
+  minimumCents?: Cents | null;
+  maximumCents?: Cents | null;
+}
+
+export interface MethodConfigurationChange {
+  enable?: readonly string[];
+  disable?: readonly string[];
+  /** Per-method vendor fee in cents; null removes it (fallback: zero for vouchers, else the account's fee_per_payout). */
+  fees?: Readonly<Record<string, Cents | null>>;
+  limits?: Readonly<Record<string, MethodLimitsChange>>;
+}
+
+/** Ops view of one method for one vendor (all seven, enabled or not). */
+export interface VendorMethodSetting {
+  method: PayoutMethod;
+  enabled: boolean;
+  feeCents: Cents | null;
+  effectiveFeeCents: Cents;
+  minimumCents: Cents;
+  maximumCents: Cents;
+}
+
+interface VendorMethodRow {
+  method: string;
+  enabled: boolean;
+  fee_cents: string | null;
+  minimum_cents: string | null;
+  maximum_cents: string | null;
+}
+
+@Injectable()
+export class PayoutMethodsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly accounts: PayoutAccountService,
+    private readonly readiness: PayoutReadiness,
+  ) {}
+
+  /** Enabled methods only, with limits tightened by the vendor's settings and the effective fee. */
+  async policiesFor(vendorId: string): Promise<Map<PayoutMethod, EffectiveMethodPolicy>> {
+    const [rows, accountFee] = await Promise.all([this.rowsOf(vendorId), this.accounts.feePerPayout(vendorId)]);
+    const policies = new Map<PayoutMethod, EffectiveMethodPolicy>();
+    for (const method of PAYOUT_METHODS) {
+      const row = rows.get(method);
+      if (row?.enabled) policies.set(method, policyOf(PAYOUT_METHOD_CATALOGUE[method], row, accountFee));
+    }
+    return policies;
+  }
+
+  async listMethodViews(vendorId: string): Promise<MethodView[]> {
+    const available = this.readiness.canMovePayouts();
+    return [...(await this.policiesFor(vendorId)).values()].map((policy) => ({
+      method: policy.definition.method,
+      name: policy.definition.name,
+      minimum: formatCents(policy.minimumCents),
+      maximum: formatCents(policy.maximumCents),
+      increment: formatCents(policy.incrementCents),
+      available,
+      requires_bank_account: policy.definition.requiresBankAccount,
+      kind: policy.definition.kind,
+      delivery: policy.definition.delivery,
+      fee: formatCents(policy.feeCents),
+    }));
+  }
+
+  /** Ops `payout:methods`: enable/disable, per-method fees and tightened limits, in one transaction. */
+  async configure(vendorId: string, change: MethodConfigurationChange): Promise<VendorMethodSetting[]> {
+    const problems = validateChange(change);
+    if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
+    await this.dataSource.transaction(async (manager) => {
+      const touched = new Set<string>([
+        ...(change.enable ?? []),
+        ...(change.disable ?? []),
+        ...Object.keys(change.fees ?? {}),
+        ...Object.keys(change.limits ?? {}),
+      ]);
+      try {
+        for (const method of touched) {
+          await manager.query(`INSERT INTO payout_vendor_methods (vendor_id, method) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [vendorId, method]);
+        }
+      } catch (error) {
+        if ((error as { code?: string }).code === '23503') throw new NotFoundError('vendor');
+        throw error;
+      }
+      for (const method of change.enable ?? []) await this.update(manager, vendorId, method, 'enabled = true');
+      for (const method of change.disable ?? []) await this.update(manager, vendorId, method, 'enabled = false');
+      for (const [method, fee] of Object.entries(change.fees ?? {})) {
+        await this.update(manager, vendorId, method, 'fee_cents = $3', [fee === null ? null : fee.toString()]);
+      }
+      for (const [method, limits] of Object.entries(change.limits ?? {})) {
+        const [current]: Array<{ minimum_cents: string | null; maximum_cents: string | null }> = await manager.query(
+          `SELECT minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1 AND method = $2 FOR UPDATE`,
+          [vendorId, method],
+        );
+        const minimum = limits.minimumCents !== undefined ? limits.minimumCents : current.minimum_cents === null ? null : centsFromDbValue(current.minimum_cents);
+        const maximum = limits.maximumCents !== undefined ? limits.maximumCents : current.maximum_cents === null ? null : centsFromDbValue(current.maximum_cents);
+        if (minimum !== null && maximum !== null && minimum > maximum) throw new ValidationFailedError({ [`limits.${method}`]: ['minimum must not exceed maximum'] });
+        await this.update(manager, vendorId, method, 'minimum_cents = $3, maximum_cents = $4', [minimum?.toString() ?? null, maximum?.toString() ?? null]);
+      }
+    });
+    return this.settingsOf(vendorId);
+  }
+
+  /** Every method on (demo seed). */
+  async enableAll(vendorId: string): Promise<VendorMethodSetting[]> {
+    return this.configure(vendorId, { enable: PAYOUT_METHODS });
+  }
+
+  async settingsOf(vendorId: string): Promise<VendorMethodSetting[]> {
+    const [rows, accountFee] = await Promise.all([this.rowsOf(vendorId), this.accounts.feePerPayout(vendorId)]);
+    return PAYOUT_METHODS.map((method) => {
+      const row = rows.get(method);
+      const policy = policyOf(PAYOUT_METHOD_CATALOGUE[method], row, accountFee);
+      return {
+        method,
+        enabled: row?.enabled ?? false,
+        feeCents: row?.fee_cents != null ? centsFromDbValue(row.fee_cents) : null,
+        effectiveFeeCents: policy.feeCents,
+        minimumCents: policy.minimumCents,
+        maximumCents: policy.maximumCents,
+      };
+    });
+  }
+
+  private async update(manager: { query: DataSource['query'] }, vendorId: string, method: string, assignment: string, extra: unknown[] = []): Promise<void> {
+    await manager.query(`UPDATE payout_vendor_methods SET ${assignment}, updated_at = now() WHERE vendor_id = $1 AND method = $2`, [vendorId, method, ...extra]);
+  }
+
+  private async rowsOf(vendorId: string): Promise<Map<string, VendorMethodRow>> {
+    const rows: VendorMethodRow[] = await this.dataSource.query(
+      `SELECT method, enabled, fee_cents, minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1`,
+      [vendorId],
+    );
+    return new Map(rows.map((row) => [row.method, row]));
+  }
+}
+
+/** Fee precedence (payout contract, Fees): the vendor's per-method fee, else zero for vouchers, else the account's fee_per_payout. */
+export function effectiveFeeCents(definition: PayoutMethodDefinition, vendorMethodFeeCents: Cents | null, accountFeeCents: Cents): Cents {
+  if (vendorMethodFeeCents !== null) return vendorMethodFeeCents;
+  return definition.kind === 'voucher' ? 0n : accountFeeCents;
+}
+
+function policyOf(definition: PayoutMethodDefinition, row: VendorMethodRow | undefined, accountFee: Cents): EffectiveMethodPolicy {
+  const vendorMin = row?.minimum_cents != null ? centsFromDbValue(row.minimum_cents) : null;
+  const vendorMax = row?.maximum_cents != null ? centsFromDbValue(row.maximum_cents) : null;
+  return {
+    definition,
+    // Vendor limits only ever tighten the catalogue's.
+    minimumCents: vendorMin !== null && vendorMin > definition.minimumCents ? vendorMin : definition.minimumCents,
+    maximumCents: vendorMax !== null && vendorMax < definition.maximumCents ? vendorMax : definition.maximumCents,
+    incrementCents: definition.incrementCents,
+    feeCents: effectiveFeeCents(definition, row?.fee_cents != null ? centsFromDbValue(row.fee_cents) : null, accountFee),
+  };
+}
+
+function validateChange(change: MethodConfigurationChange): Record<string, string[]> {
+  const problems: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (problems[field] = [...(problems[field] ?? []), message]);
+  for (const method of [...(change.enable ?? []), ...(change.disable ?? [])]) {
+    if (!isPayoutMethod(method)) add('methods', `unknown method ${method}; known: ${PAYOUT_METHODS.join(', ')}`);
+  }
+  const both = (change.enable ?? []).filter((method) => (change.disable ?? []).includes(method));
+  if (both.length > 0) add('methods', `both enabled and disabled: ${both.join(', ')}`);
+  for (const [method, fee] of Object.entries(change.fees ?? {})) {
+    if (!isPayoutMethod(method)) add(`fees.${method}`, 'unknown method');
+    else if (fee !== null && (typeof fee !== 'bigint' || fee < 0n)) add(`fees.${method}`, 'fee must be zero or positive');
+  }
+  for (const [method, limits] of Object.entries(change.limits ?? {})) {
+    if (!isPayoutMethod(method)) {
+      add(`limits.${method}`, 'unknown method');
+      continue;
+    }
+    const definition = PAYOUT_METHOD_CATALOGUE[method];
+    for (const [name, value] of [['minimum', limits.minimumCents], ['maximum', limits.maximumCents]] as const) {
+      if (value === undefined || value === null) continue;
+      if (value < definition.minimumCents || value > definition.maximumCents) {
+        add(`limits.${method}`, `${name} must be within ${formatCents(definition.minimumCents)} and ${formatCents(definition.maximumCents)} (limits can only be tightened)`);
+      } else if (value % definition.incrementCents !== 0n) {
+        add(`limits.${method}`, `${name} must be a multiple of ${formatCents(definition.incrementCents)}`);
+      }
+    }
+    if (limits.minimumCents != null && limits.maximumCents != null && limits.minimumCents > limits.maximumCents) {
+      add(`limits.${method}`, 'minimum must not exceed maximum');
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '#common';
+import { PayoutLedger, type LedgerDiscrepancy } from '../ledger/payout-ledger.js';
+import type { PayoutStatus } from '../payouts/payout-record.js';
+import { PayoutRepository } from '../payouts/payout.repository.js';
+import { PayoutOutcomes } from '../submission/payout-outcomes.js';
+import { PayoutSubmitter } from '../submission/payout-submitter.js';
+
+/** What staff do with payouts (ops CLI); only a provider lookup ever decides an outcome. */
+@Injectable()
+export class PayoutOperationsService {
+  constructor(
+    private readonly payouts: PayoutRepository,
+    private readonly submitter: PayoutSubmitter,
+    private readonly outcomes: PayoutOutcomes,
+    private readonly ledger: PayoutLedger,
+  ) {}
+
+  /** Looks a pending or needs_review payout up at its provider and applies a final answer if there is one. */
+  async recheck(vendorId: string, reference: string): Promise<{ reference: string; status: PayoutStatus }> {
+    const payout = await this.payouts.findByReference(vendorId, reference);
+    if (!payout) throw new NotFoundError('payout');
+    if (payout.submissionStartedAt === null) return { reference, status: payout.status };
+    const updated = await this.submitter.lookUpAndRecord(payout);
+    return { reference, status: updated?.status ?? payout.status };
+  }
+
+  /** Cancels a pending payout that was never handed to a provider (a waiting batch item) and releases its hold. */
+  async cancel(vendorId: string, reference: string): Promise<{ reference: string; cancelled: boolean }> {
+    const payout = await this.payouts.findByReference(vendorId, reference);
+    if (!payout) throw new NotFoundError('payout');
+    return { reference, cancelled: await this.outcomes.cancelUnsubmitted(payout.id) };
+  }
+
+  /** Accounts whose balances disagree with their ledger entries or open payouts; empty when the books are right. */
+  async verifyLedger(vendorId?: string): Promise<LedgerDiscrepancy[]> {
+    return this.ledger.findDiscrepancies(vendorId);
+  }
+}

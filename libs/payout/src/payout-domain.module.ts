@@ -1,0 +1,51 @@
+import { Module } from '@nestjs/common';
+import { VendorAccountsModule } from '#auth';
+import { FieldEncryption } from '#common';
+import { GatewayEnv } from '#config';
+import { PayoutProviderClient } from '#providers';
+import { PayoutBatchesService } from './batches/payout-batches.service.js';
+import { PayoutDeliveryService } from './delivery/payout-delivery.service.js';
+import { PayoutAccountService } from './ledger/payout-account.service.js';
+import { PayoutLedger } from './ledger/payout-ledger.js';
+import { PayoutMethodsService } from './methods/payout-methods.service.js';
+import { PayoutReadiness } from './payout-readiness.js';
+import { PayoutRepository } from './payouts/payout.repository.js';
+import { PayoutsService } from './payouts/payouts.service.js';
+import { PayoutSmsResendService } from './resend/payout-sms-resend.service.js';
+import { PayoutOperationsService } from './operations/payout-operations.service.js';
+import { PayoutOutcomes } from './submission/payout-outcomes.js';
+import { PayoutPollSchedule } from './submission/payout-poll-schedule.js';
+import { createPayoutProviderClient, PayoutRails } from './submission/payout-rails.js';
+import { PayoutStatusPoller } from './submission/payout-status-poller.js';
+import { PayoutSubmitter } from './submission/payout-submitter.js';
+
+const SERVICES = [
+  FieldEncryption,
+  PayoutReadiness,
+  PayoutLedger,
+  PayoutAccountService,
+  PayoutMethodsService,
+  PayoutRepository,
+  PayoutRails,
+  PayoutPollSchedule,
+  PayoutOutcomes,
+  PayoutSubmitter,
+  PayoutStatusPoller,
+  PayoutsService,
+  PayoutBatchesService,
+  PayoutDeliveryService,
+  PayoutSmsResendService,
+  PayoutOperationsService,
+];
+
+/**
+ * The payout domain as plain services, without HTTP: the payout gateway's controllers, the
+ * worker's job handlers and the ops CLI all use it. Needs ConfigModule and the TypeORM
+ * connection from the importing app.
+ */
+@Module({
+  imports: [VendorAccountsModule],
+  providers: [{ provide: PayoutProviderClient, inject: [GatewayEnv], useFactory: createPayoutProviderClient }, ...SERVICES],
+  exports: [PayoutProviderClient, ...SERVICES],
+})
+export class PayoutDomainModule {}

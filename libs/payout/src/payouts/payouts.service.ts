@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { FieldEncryption, NotFoundError } from '#common';
+import { GatewayEnv } from '#config';
+import { enqueueInTransaction } from '#queues';
+import { VendorService, type VendorPrincipal } from '#auth';
+import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
+import type { DeliveryReadChannel } from '../delivery/payout-delivery-read.entity.js';
+import { PayoutLedger } from '../ledger/payout-ledger.js';
+import { PayoutMethodsService } from '../methods/payout-methods.service.js';
+import { ReferenceConflictError } from '../payout-errors.js';
+import { PayoutReadiness } from '../payout-readiness.js';
+import { PayoutPollSchedule } from '../submission/payout-poll-schedule.js';
+import { PayoutSubmitter, pollJobId } from '../submission/payout-submitter.js';
+import { admissionErrorOf, admitPayout } from './payout-admission.js';
+import { holdOf, recipientContext, type PayoutRecord } from './payout-record.js';
+import { payoutFingerprint, storedRecipientOf, type PayoutRequestInput } from './payout-request.js';
+import { payoutViewOf, type PayoutView } from './payout-view.js';
+import { PayoutRepository } from './payout.repository.js';
+
+/** `GW_PO_` and the payout id without dashes: unique, and the provider's idempotency key. */
+export const merchantReferenceOf = (payoutId: string) => `GW_PO_${payoutId.replace(/-/g, '').toUpperCase()}`;
+
+/** How long a replay waits, beyond the provider timeout, for the verdict of a submission still in flight. */
+const REPLAY_WAIT_MARGIN_MS = 1_000;
+const REPLAY_POLL_MS = 50;
+
+@Injectable()
+export class PayoutsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly payouts: PayoutRepository,
+    private readonly methods: PayoutMethodsService,
+    private readonly ledger: PayoutLedger,
+    private readonly encryption: FieldEncryption,
+    private readonly vendors: VendorService,
+    private readonly readiness: PayoutReadiness,
+    private readonly submitter: PayoutSubmitter,
+    private readonly schedule: PayoutPollSchedule,
+    private readonly delivery: PayoutDeliveryService,
+    private readonly config: GatewayEnv,
+  ) {}
+
+  /**
+   * `POST /api/v1/payouts`. Phase 1 commits the payout (`pending`), its hold, the submission
+   * marker and the first status poll; phase 2 calls the provider; phase 3 records the verdict.
+   * The same reference and payload replays the stored payout (waiting briefly for a verdict
+   * still in flight) without another provider call; a different payload is REFERENCE_CONFLICT.
+   */
+  async createPayout(principal: VendorPrincipal, request: PayoutRequestInput): Promise<PayoutView> {
+    const vendorId = principal.vendorId;
+    const fingerprint = payoutFingerprint(request);
+    const existing = await this.payouts.findByReference(vendorId, request.reference);
+    if (existing) return this.replay(principal, existing, fingerprint);
+
+    this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
+    const { admitted, problems } = admitPayout(request, await this.methods.policiesFor(vendorId));
+    if (!admitted) throw admissionErrorOf(problems);
+
+    const id = randomUUID();
+    const submittedAt = new Date();
+    const firstPoll = this.schedule.firstPollAt(submittedAt);
+    const inserted = await this.dataSource.transaction(async (manager) => {
+      const ids = await this.payouts.insert(
+        manager,
+        [
+          {
+            id,
+            vendorId,
+            reference: request.reference,
+            batchId: null,
+            batchPosition: null,
+            method: admitted.method,
+            amountCents: admitted.amountCents,
+            feeCents: admitted.feeCents,
+            merchantReference: merchantReferenceOf(id),
+            recipientEncrypted: this.encryption.encryptJson(storedRecipientOf(request.recipient), recipientContext(id)),
+            metadata: request.metadata ?? {},
+            requestFingerprint: fingerprint,
+            statusReason: 'submitting',
+            submissionStartedAt: submittedAt,
+            nextPollAt: firstPoll,
+          },
+        ],
+        true,
+      );
+      // A concurrent request with this reference committed first: replay it.
+      if (ids.length === 0) return false;
+      await this.ledger.reserve(manager, vendorId, [holdOf({ id, amountCents: admitted.amountCents, feeCents: admitted.feeCents })]);
+      await enqueueInTransaction(manager, 'payout.poll-status', pollJobId(id, 0), { payoutId: id }, firstPoll);
+      return true;
+    });
+    if (!inserted) return this.replay(principal, (await this.payouts.findByReference(vendorId, request.reference))!, fingerprint);
+
+    await this.submitter.submitAndRecord((await this.payouts.findByReference(vendorId, request.reference))!);
+    return this.viewOf(principal, (await this.payouts.findByReference(vendorId, request.reference))!, 'payout_response');
+  }
+
+  /** `GET /api/v1/payouts/{reference}`: the current payout; never submits anything. */
+  async getPayout(principal: VendorPrincipal, reference: string): Promise<PayoutView> {
+    const payout = await this.payouts.findByReference(principal.vendorId, reference);
+    if (!payout) throw new NotFoundError('payout');
+    return this.viewOf(principal, payout, 'payout_response');
+  }
+
+  private async replay(principal: VendorPrincipal, existing: PayoutRecord, fingerprint: string): Promise<PayoutView> {
+    if (existing.requestFingerprint !== fingerprint) throw new ReferenceConflictError();
+    return this.viewOf(principal, await this.awaitSubmissionAnswer(existing), 'payout_response');
+  }
+
+  /** A replay racing the original request answers with the original's verdict, not a transient `submitting`. */
+  private async awaitSubmissionAnswer(payout: PayoutRecord): Promise<PayoutRecord> {
+    if (payout.submissionStartedAt === null) return payout;
+    const deadline = payout.submissionStartedAt.getTime() + this.config.PAYOUT_PROVIDER_TIMEOUT_MS + REPLAY_WAIT_MARGIN_MS;
+    let current = payout;
+    while (current.status === 'pending' && current.submissionAnsweredAt === null && Date.now() < deadline) {
+      await sleep(REPLAY_POLL_MS);
+      current = (await this.payouts.findByReference(payout.vendorId, payout.reference)) ?? current;
+    }
+    return current;
+  }
+
+  private async viewOf(principal: VendorPrincipal, payout: PayoutRecord, channel: DeliveryReadChannel): Promise<PayoutView> {
+    const deliveries = await this.delivery.embeddable(principal, [payout], channel);
+    return payoutViewOf(payout, deliveries.get(payout.id) ?? null);
+  }
+}

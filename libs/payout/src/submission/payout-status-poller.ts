@@ -1,0 +1,71 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { enqueueInTransaction } from '#queues';
+import type { PayoutProviderPayment } from '#providers';
+import { PayoutRepository } from '../payouts/payout.repository.js';
+import { PayoutOutcomes } from './payout-outcomes.js';
+import { PayoutPollSchedule } from './payout-poll-schedule.js';
+import { PayoutRails } from './payout-rails.js';
+import { pollJobId } from './payout-submitter.js';
+
+/**
+ * One link of a payout's status-poll chain. Links are numbered; `payouts.poll_count` names the
+ * link that may run next, so a duplicated or stale job changes nothing. Each link looks the
+ * payout up by merchant reference (never submits), applies the answer, and in the same
+ * transaction schedules the next link through the outbox, moves the payout to needs_review when
+ * the window is over, or ends the chain.
+ */
+@Injectable()
+export class PayoutStatusPoller {
+  private readonly logger = new Logger(PayoutStatusPoller.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly payouts: PayoutRepository,
+    private readonly rails: PayoutRails,
+    private readonly outcomes: PayoutOutcomes,
+    private readonly schedule: PayoutPollSchedule,
+  ) {}
+
+  async poll(payoutId: string, link: number): Promise<void> {
+    const payout = await this.payouts.findForWorker(payoutId);
+    if (!payout) {
+      this.logger.warn({ payoutId }, 'Status poll for a payout this database does not hold; ignored');
+      return;
+    }
+    if (payout.pollCount !== link) return;
+
+    let payment: PayoutProviderPayment | null = null;
+    if (payout.status === 'pending' || (payout.status === 'paid' && this.schedule.next(payout, link).kind === 'poll')) {
+      try {
+        payment = await this.rails.lookup(payout.method, payout.merchantReference);
+      } catch (error) {
+        // The transport already retried the read; this link simply learns nothing and the chain goes on.
+        this.logger.warn({ payoutId, err: (error as Error).message }, 'Payout status lookup failed');
+      }
+    }
+
+    await this.dataSource.transaction(async (manager) => {
+      const locked = await this.payouts.findForWorker(payoutId, manager, true);
+      if (!locked || locked.pollCount !== link) return;
+      const current = payment ? ((await this.outcomes.applyProviderPaymentIn(manager, payoutId, payment, false)) ?? locked) : locked;
+      const decision = this.schedule.next(current, link);
+      if (decision.kind === 'poll') {
+        await manager.query(`UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE id = $1`, [payoutId, link + 1, decision.at]);
+        await enqueueInTransaction(manager, 'payout.poll-status', pollJobId(payoutId, link + 1), { payoutId }, decision.at);
+        return;
+      }
+      if (decision.kind === 'review') {
+        this.logger.warn({ payoutId }, 'Payout outcome never became known; needs_review with funds still reserved');
+        await this.outcomes.markNeedsReviewIn(manager, current);
+      }
+      await manager.query(`UPDATE payouts SET poll_count = $2, next_poll_at = NULL WHERE id = $1`, [payoutId, link + 1]);
+    });
+  }
+}
+
+/** `payout-poll.{payoutId}.{link}` (the sweeper appends `.sweep-{n}`). */
+export function pollLinkOf(jobId: string | undefined): number | null {
+  const link = Number(jobId?.split('.')[2]);
+  return Number.isSafeInteger(link) && link >= 0 ? link : null;
+}

@@ -1,0 +1,61 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { GatewayEnv } from '#config';
+import { QueueProducer } from '#queues';
+import { batchItemJobId, pollJobId } from '../submission/payout-submitter.js';
+
+const SWEEP_LIMIT = 500;
+
+/**
+ * Redis may lose a job; PostgreSQL may not (DESIGN.md). Every PAYOUT_SWEEP_INTERVAL_MS this
+ * re-enqueues payout work that is overdue by more than a grace period: status polls whose time
+ * has passed and batch items never claimed. The sweep job ids carry the sweep number so a job
+ * that failed for good does not block its replacement; duplicates are harmless (poll links and
+ * submission claims are guarded in PostgreSQL).
+ */
+@Injectable()
+export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PayoutWorkSweeper.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly producer: QueueProducer,
+    private readonly config: GatewayEnv,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.sweep()
+        .catch((error: Error) => this.logger.warn({ err: error.message }, 'Payout sweep failed'))
+        .then(() => void 0)
+        .finally(() => (this.running = undefined));
+    }, this.config.PAYOUT_SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Returns how many jobs were enqueued again. */
+  async sweep(graceMs = Math.max(60_000, 2 * this.config.PAYOUT_SWEEP_INTERVAL_MS)): Promise<number> {
+    const sweepNumber = Math.floor(Date.now() / this.config.PAYOUT_SWEEP_INTERVAL_MS);
+    const overduePolls: Array<{ id: string; poll_count: number }> = await this.dataSource.query(
+      `SELECT id, poll_count FROM payouts WHERE next_poll_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY next_poll_at LIMIT $2`,
+      [graceMs, SWEEP_LIMIT],
+    );
+    const unclaimed: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM payouts WHERE status = 'pending' AND submission_started_at IS NULL
+          AND created_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY created_at LIMIT $2`,
+      [graceMs, SWEEP_LIMIT],
+    );
+    for (const row of overduePolls) await this.producer.add('payout.poll-status', `${pollJobId(row.id, row.poll_count)}.sweep-${sweepNumber}`, { payoutId: row.id });
+    for (const row of unclaimed) await this.producer.add('payout.batch-item', `${batchItemJobId(row.id)}.sweep-${sweepNumber}`, { payoutId: row.id });
+    const total = overduePolls.length + unclaimed.length;
+    if (total > 0) this.logger.warn({ polls: overduePolls.length, batchItems: unclaimed.length }, 'Re-enqueued overdue payout work');
+    return total;
+  }
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { NotFoundError } from '#common';
+import { enqueueInTransaction } from '#queues';
+import { isUuid } from '../uuid-pattern.js';
+import type { TransactionStatus } from './transaction-status.js';
+
+export interface VerificationRequested {
+  transaction_id: string;
+  status: TransactionStatus;
+  scheduled: boolean;
+}
+
+/**
+ * Staff tools for transactions automatic verification gave up on (`review`): a manual lookup.
+ * The lookup still decides; staff never set a status by hand.
+ */
+@Injectable()
+export class PurchaseReviewService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async requestVerification(transactionId: string): Promise<VerificationRequested> {
+    if (!isUuid(transactionId)) throw new NotFoundError('transaction');
+    return this.dataSource.transaction(async (manager) => {
+      const [row] = await manager.query(`SELECT id, status FROM purchase_transactions WHERE id = $1`, [transactionId]);
+      if (!row) throw new NotFoundError('transaction');
+      const scheduled = row.status !== 'failed' && row.status !== 'reversed';
+      if (scheduled) {
+        await enqueueInTransaction(manager, 'purchase.verify', `verify.${transactionId}.manual.${Date.now()}`, { transactionId, reason: 'manual' });
+      }
+      return { transaction_id: transactionId, status: row.status, scheduled };
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { QueueProducer } from '#queues';
+import { callbackJobId } from '../callbacks/provider-callback.service.js';
+import { PurchaseTimings } from './purchase-timings.js';
+import { VerificationScheduler } from './verification-scheduler.js';
+
+const BATCH = 100;
+
+/**
+ * Rebuilds lost queue work from PostgreSQL (DESIGN.md: Redis may delay work, never lose it):
+ * checks overdue by more than two sweep intervals are re-enqueued under a new sequence, and
+ * admitted purchases never claimed for submission get a fresh submission job. Both jobs are
+ * idempotent, so a sweep that races the normal path changes nothing.
+ */
+@Injectable()
+export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PurchaseSweeper.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly producer: QueueProducer,
+    private readonly scheduler: VerificationScheduler,
+    private readonly timings: PurchaseTimings,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .then(() => undefined)
+        .catch((error: Error) => this.logger.warn({ err: error.message }, 'Purchase sweep failed'))
+        .finally(() => (this.running = undefined));
+    }, this.timings.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One sweep; returns how many jobs it re-enqueued. */
+  async sweep(): Promise<{ checks: number; submissions: number; callbacks: number }> {
+    const slackSeconds = (2 * this.timings.sweepIntervalMs) / 1000;
+    const [overdue] = (await this.dataSource.query(
+      `UPDATE purchase_transactions SET check_seq = check_seq + 1, next_check_at = now()
+        WHERE id IN (SELECT id FROM purchase_transactions
+                      WHERE next_check_at < now() - make_interval(secs => $1) AND status IN ('pending', 'completed')
+                      ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id, check_seq`,
+      [slackSeconds, BATCH],
+    )) as [{ id: string; check_seq: number }[], number];
+    for (const row of overdue) await this.scheduler.enqueue(row.id, row.check_seq, 0, 'poll');
+
+    const unsubmitted: { id: string }[] = await this.dataSource.query(
+      `SELECT t.id FROM purchase_transactions t
+        WHERE t.status = 'pending' AND t.submission_attempted_at IS NULL AND t.provider_transaction_id IS NULL
+          AND t.created_at < now() - make_interval(secs => $1)
+          AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_id = 'submit.' || t.id)
+        ORDER BY t.created_at LIMIT $2`,
+      [slackSeconds, BATCH],
+    );
+    const bucket = Math.floor(Date.now() / (slackSeconds * 1000));
+    for (const row of unsubmitted) {
+      await this.producer.add('purchase.submit', `submit.${row.id}.sweep.${bucket}`, { transactionId: row.id });
+    }
+
+    // A callback hint whose verification job never ran: same job id as the original, so a job
+    // still waiting in Redis absorbs this one.
+    const openMarkers: { transaction_id: string; first_marker: string }[] = await this.dataSource.query(
+      `SELECT transaction_id, min(id) AS first_marker FROM purchase_callback_markers
+        WHERE processed_at IS NULL AND received_at < now() - make_interval(secs => $1)
+        GROUP BY transaction_id LIMIT $2`,
+      [slackSeconds, BATCH],
+    );
+    for (const marker of openMarkers) {
+      await this.producer.add('purchase.verify', callbackJobId(marker.transaction_id, marker.first_marker), {
+        transactionId: marker.transaction_id,
+        reason: 'callback',
+      });
+    }
+    const total = overdue.length + unsubmitted.length + openMarkers.length;
+    if (total > 0) {
+      this.logger.warn({ checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length }, 'Re-enqueued purchase work from PostgreSQL');
+    }
+    return { checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length };
+  }
+}

@@ -1,0 +1,92 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
+import { PurchaseOutcomeRecorder, type TransactionState } from './purchase-outcome-recorder.js';
+import { PurchaseProviderLookup } from './purchase-provider-lookup.js';
+import { PurchaseTimings } from './purchase-timings.js';
+import { VerificationScheduler } from './verification-scheduler.js';
+
+type VerifyJob = Job<JobPayloads['purchase.verify']>;
+
+/**
+ * `purchase.verify`: one provider GET, recorded by PurchaseOutcomeRecorder, then the next check.
+ *
+ * Each transaction has one polling chain: the job whose `check` equals the row's `check_seq`
+ * schedules the next one (backoff while pending, the reversal watch after completion). Callback
+ * and manual checks look up and record, and start a chain only when none is running.
+ */
+@Injectable()
+export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnModuleInit {
+  private readonly logger = new Logger(VerifyPurchaseHandler.name);
+
+  constructor(
+    private readonly registry: JobHandlerRegistry,
+    private readonly dataSource: DataSource,
+    private readonly lookup: PurchaseProviderLookup,
+    private readonly recorder: PurchaseOutcomeRecorder,
+    private readonly scheduler: VerificationScheduler,
+    private readonly timings: PurchaseTimings,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register('purchase.verify', this);
+  }
+
+  async handle(job: VerifyJob): Promise<void> {
+    const { transactionId, reason, check } = job.data;
+    const before = await this.recorder.load(transactionId);
+    if (!before) {
+      this.logger.warn({ transactionId }, 'Verification job for an unknown transaction; ignored');
+      return;
+    }
+    if (reason === 'callback') {
+      // Every marker received up to now is covered by this lookup; later ones get their own job.
+      await this.dataSource.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND processed_at IS NULL`, [
+        transactionId,
+      ]);
+    }
+    if (before.status === 'failed' || before.status === 'reversed') {
+      if (before.next_check_at !== null) await this.scheduler.stop(transactionId);
+      return;
+    }
+    if (before.submission_attempted_at === null && before.provider_transaction_id === null) {
+      // Not submitted yet: there is nothing to verify; the submission job schedules checks.
+      return;
+    }
+
+    const observation = await this.lookup.observe(transactionId, before.provider_transaction_id);
+    const after = await this.recorder.record(transactionId, observation);
+
+    const ownsChain = check !== undefined && check === before.check_seq;
+    const noChain = after.next_check_at === null;
+    if (ownsChain || noChain) await this.scheduleNext(after, ownsChain);
+  }
+
+  async onFinalFailure(job: VerifyJob, error: Error): Promise<void> {
+    // next_check_at stays set, so the sweeper re-enqueues this check.
+    this.logger.error({ transactionId: job.data.transactionId, err: error.message }, 'Verification job gave up; the sweeper will retry');
+  }
+
+  private async scheduleNext(state: TransactionState, ownsChain: boolean): Promise<void> {
+    const now = Date.now();
+    if (state.status === 'pending') {
+      if (now - new Date(state.created_at).getTime() >= this.timings.verificationWindowMs) {
+        await this.recorder.moveToReview(state.id);
+        return;
+      }
+      const nextCheck = ownsChain ? state.check_seq + 1 : 1;
+      await this.scheduler.scheduleCheck(state.id, this.timings.verifyDelayMs(nextCheck), 'poll');
+      return;
+    }
+    if (state.status === 'completed' && state.reversal_watch_until !== null) {
+      const remaining = new Date(state.reversal_watch_until).getTime() - now;
+      if (remaining > 0) {
+        await this.scheduler.scheduleCheck(state.id, Math.min(this.timings.reversalWatchIntervalMs, remaining), 'reversal-watch');
+        return;
+      }
+    }
+    // Final, in review, or the watch is over: no further automatic checks (callbacks still trigger one).
+    if (ownsChain) await this.scheduler.stop(state.id);
+  }
+}

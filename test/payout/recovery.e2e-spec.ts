@@ -1,0 +1,79 @@
+import { FieldEncryption } from '#common';
+import { PayoutRails, PayoutRepository, PayoutSubmitter, PayoutWorkSweeper, pollJobId, recipientContext, type StoredRecipient } from '#payout';
+import { QueueProducer } from '#queues';
+import { bearer } from '../support/vendors.js';
+import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
+import { cashPayout, uniqueReference } from './payout-requests.js';
+
+/**
+ * What happens when a worker dies or Redis loses jobs: the submission marker and PostgreSQL
+ * carry the truth, so nothing is ever submitted twice and nothing is left behind.
+ */
+describe('recovery from a dead worker and lost jobs', () => {
+  let stack: PayoutStack;
+  let vendor: PayoutTestVendor;
+
+  beforeAll(async () => {
+    // The worker starts only once the crash scenarios are staged.
+    stack = await startPayoutStack({ worker: false });
+    vendor = await stack.vendor({ fundCents: 1_000_000n, feePerPayoutCents: 100n });
+  });
+  afterAll(async () => stack?.close());
+  afterEach(async () => expect(await stack.discrepancies()).toEqual([]));
+
+  it('never submits a batch item twice: one submitted before the crash is looked up, one claimed but never sent ends in needs_review', async () => {
+    const reference = uniqueReference('crash');
+    const items = [cashPayout(), cashPayout(), cashPayout()];
+    await stack.gateway.http().post('/api/v1/batches').set(bearer(vendor.token)).send({ reference, payouts: items }).expect(202);
+    const repository = stack.gateway.app.get(PayoutRepository);
+    const [sent, lost, untouched] = await Promise.all(items.map(async (item) => (await repository.findByReference(vendor.vendor.id, item.reference))!));
+
+    // A worker claimed the first item and the provider paid it, but the worker died before recording the answer.
+    const submitter = stack.gateway.app.get(PayoutSubmitter);
+    expect(await submitter.claimSubmission(sent.id)).toBe(true);
+    const recipient = stack.gateway.app.get(FieldEncryption).decryptJson<StoredRecipient>(sent.recipientEncrypted, recipientContext(sent.id));
+    await stack.gateway.app.get(PayoutRails).submit({ method: sent.method, merchantReference: sent.merchantReference, amount: '200.00', recipient, vendorSlug: vendor.vendor.slug });
+    // Another claimed the second item and died before calling the provider.
+    expect(await submitter.claimSubmission(lost.id)).toBe(true);
+    // A claim is taken once.
+    expect(await submitter.claimSubmission(lost.id)).toBe(false);
+
+    await stack.startWorker();
+    const batch = await eventually(async () => {
+      const body = (await stack.gateway.http().get(`/api/v1/batches/${reference}`).set(bearer(vendor.token)).expect(200)).body.data;
+      expect(body.status).toBe('needs_review');
+      return body;
+    }, 10_000, 200);
+    expect(batch.payouts.map((p: { status: string }) => p.status)).toEqual(['paid', 'needs_review', 'paid']);
+    expect(await stack.submissions(sent.merchantReference)).toEqual({ count: 1, duplicate_attempts: 0 });
+    expect(await stack.submissions(lost.merchantReference)).toEqual({ count: 0, duplicate_attempts: 0 });
+    expect(await stack.submissions(untouched.merchantReference)).toEqual({ count: 1, duplicate_attempts: 0 });
+    // The needs_review item keeps its hold (200.00 + 1.00).
+    const account = (await stack.gateway.http().get('/api/v1/account').set(bearer(vendor.token)).expect(200)).body.data;
+    expect(account.reserved).toBe('201.00');
+  });
+
+  it('rebuilds a status poll that Redis lost, from PostgreSQL', async () => {
+    await stack.startWorker();
+    const request = cashPayout('02');
+    const created = (await stack.gateway.http().post('/api/v1/payouts').set(bearer(vendor.token)).send(request).expect(200)).body.data;
+    expect(created.status).toBe('pending');
+    // Redis loses the first poll (scheduled for after the provider timeout): gone from the queue, and the outbox says it was relayed.
+    const firstPoll = pollJobId(created.id, 0);
+    await eventually(async () => {
+      const [row] = await stack.dataSource.query(`SELECT dispatched_at FROM outbox_messages WHERE job_id = $1`, [firstPoll]);
+      expect(row.dispatched_at).not.toBeNull();
+    });
+    expect(await stack.worker.get(QueueProducer).queue('payout-status').remove(firstPoll)).toBe(1);
+    // Nothing resolves it...
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await stack.gateway.http().get(`/api/v1/payouts/${request.reference}`).set(bearer(vendor.readWriteToken)).expect(200)).body.data.status).toBe('pending');
+    // ...until the sweeper finds the overdue poll in PostgreSQL.
+    expect(await stack.worker.get(PayoutWorkSweeper).sweep(0)).toBeGreaterThanOrEqual(1);
+    await eventually(async () => {
+      const current = (await stack.gateway.http().get(`/api/v1/payouts/${request.reference}`).set(bearer(vendor.readWriteToken)).expect(200)).body.data;
+      expect(current.status).toBe('paid');
+    }, 10_000, 100);
+    expect(await stack.submissions(created.merchant_reference)).toEqual({ count: 1, duplicate_attempts: 0 });
+  });
+});
