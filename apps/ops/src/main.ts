@@ -5,11 +5,15 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerDemoSeedCommand } from './commands/demo-seed.command.js';
+import { registerPayoutCommands, seedPayoutDemo } from './commands/payout.commands.js';
+import { registerPurchaseCommands, seedPurchaseDemo } from './commands/purchase.commands.js';
 import { registerVendorCommands } from './commands/vendor.commands.js';
 
 const program = new Command('ops').description('Payments gateway operator CLI').showHelpAfterError();
 registerVendorCommands(program);
-registerDemoSeedCommand(program, []);
+registerPurchaseCommands(program);
+registerPayoutCommands(program);
+registerDemoSeedCommand(program, [seedPurchaseDemo, seedPayoutDemo]);
 
 program.exitOverride((error) => {
   process.exit(error.exitCode === 0 ? 0 : 2);

@@ -12,7 +12,8 @@ export async function runCommand(action: (context: INestApplicationContext) => P
   const context = await NestFactory.createApplicationContext(OpsModule.register(config), { logger: ['error'], abortOnError: false });
   try {
     const result = await action(context);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    // Cents are bigint in the domain; JSON has no bigint, so they print as exact strings.
+    process.stdout.write(`${JSON.stringify(result, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}\n`);
   } catch (error) {
     process.exitCode = 1;
     process.stderr.write(`${describe(error)}\n`);
@@ -39,4 +40,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function requireUuid(value: string, option: string): string {
   if (!UUID.test(value)) throw new OpsInputError(`${option} must be a UUID`);
   return value.toLowerCase();
+}
+
+export function parseInteger(value: string, option: string, minimum: number): number {
+  if (!/^\d{1,15}$/.test(value) || Number(value) < minimum) throw new OpsInputError(`${option} must be an integer of at least ${minimum}`);
+  return Number(value);
 }

@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { VendorAccountsModule } from '#auth';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
+import { PayoutDomainModule } from '#payout';
+import { PurchaseDomainModule } from '#purchase';
 
 /** The operator CLI's application context: domain services, no HTTP. */
 @Module({})
@@ -9,7 +11,7 @@ export class OpsModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: OpsModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot('ops'), VendorAccountsModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot('ops'), VendorAccountsModule, PurchaseDomainModule, PayoutDomainModule],
     };
   }
 }

@@ -1,0 +1,82 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { Command } from 'commander';
+import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService } from '#purchase';
+import { OpsInputError, parseInteger, requireUuid, runCommand } from '../ops-context.js';
+import type { DemoSeedStep } from './demo-seed.command.js';
+
+function parseProducts(value: string): 'all' | number[] {
+  if (value === 'all') return 'all';
+  const ids = value.split(',').map((item) => item.trim());
+  if (ids.length === 0 || ids.some((id) => !/^[1-9]\d{0,9}$/.test(id))) throw new OpsInputError('--products must be "all" or a comma-separated list of product ids');
+  return ids.map(Number);
+}
+
+export function registerPurchaseCommands(program: Command): void {
+  program
+    .command('catalogue:sync')
+    .description("Import the purchase provider's catalogue")
+    .action(() => runCommand((context) => context.get(CatalogueSyncService).sync()));
+
+  program
+    .command('catalogue:enable')
+    .description('Enable products for a vendor')
+    .requiredOption('--vendor <id>', 'vendor id')
+    .requiredOption('--products <list>', '"all" or comma-separated product ids')
+    .action((options: { vendor: string; products: string }) =>
+      runCommand((context) => context.get(CatalogueService).enableProducts(requireUuid(options.vendor, '--vendor'), parseProducts(options.products))),
+    );
+
+  program
+    .command('pricing:publish')
+    .description('Publish a pricing version: vendor price = wholesale + margin')
+    .requiredOption('--margin-bps <n>', 'margin in basis points (100 = 1%)')
+    .action((options: { marginBps: string }) =>
+      runCommand((context) => context.get(PricingService).publish(parseInteger(options.marginBps, '--margin-bps', 0))),
+    );
+
+  program
+    .command('limits:set')
+    .description("Set a vendor's spend controls")
+    .requiredOption('--vendor <id>', 'vendor id')
+    .requiredOption('--daily-cap-minor <n>', 'daily allowance in ZAR cents')
+    .requiredOption('--transaction-max-minor <n>', 'maximum charge per purchase in ZAR cents')
+    .requiredOption('--velocity-count <n>', 'admissions allowed per window')
+    .requiredOption('--velocity-window-seconds <n>', 'window length in seconds')
+    .action((options: { vendor: string; dailyCapMinor: string; transactionMaxMinor: string; velocityCount: string; velocityWindowSeconds: string }) =>
+      runCommand((context) =>
+        context.get(SpendControlsService).setLimits(requireUuid(options.vendor, '--vendor'), {
+          dailyCapMinor: parseInteger(options.dailyCapMinor, '--daily-cap-minor', 0),
+          transactionMaxMinor: parseInteger(options.transactionMaxMinor, '--transaction-max-minor', 1),
+          velocityCount: parseInteger(options.velocityCount, '--velocity-count', 1),
+          velocityWindowSeconds: parseInteger(options.velocityWindowSeconds, '--velocity-window-seconds', 1),
+        }),
+      ),
+    );
+
+  for (const [name, paused] of [['purchases:pause', true], ['purchases:resume', false]] as const) {
+    program
+      .command(name)
+      .description(`${paused ? 'Pause' : 'Resume'} purchases for one vendor, or globally without --vendor`)
+      .option('--vendor <id>', 'vendor id (omit for every vendor)')
+      .action((options: { vendor?: string }) =>
+        runCommand((context) => {
+          const vendorId = options.vendor ? requireUuid(options.vendor, '--vendor') : null;
+          const controls = context.get(SpendControlsService);
+          return paused ? controls.pause(vendorId) : controls.resume(vendorId);
+        }),
+      );
+  }
+}
+
+/** Demo vendor: whole catalogue, a pricing version if none exists, generous spend controls. */
+export const seedPurchaseDemo: DemoSeedStep = async (context: INestApplicationContext, vendorId: string) => {
+  await context.get(CatalogueSyncService).sync();
+  await context.get(CatalogueService).enableProducts(vendorId, 'all');
+  if (!(await context.get(PricingService).currentVersion())) await context.get(PricingService).publish(500);
+  await context.get(SpendControlsService).setLimits(vendorId, {
+    dailyCapMinor: 5_000_000,
+    transactionMaxMinor: 500_000,
+    velocityCount: 120,
+    velocityWindowSeconds: 60,
+  });
+};
