@@ -38,18 +38,33 @@ export async function startHttpService(definition: ServiceDefinition): Promise<I
 }
 
 /**
- * On SIGTERM Nest closes the app: the HTTP server stops accepting and finishes in-flight
- * requests, workers finish their jobs. If that overruns the grace period the process exits
- * anyway, before Kubernetes' SIGKILL, so the exit is logged rather than silent.
+ * On SIGTERM or SIGINT the app closes: the HTTP server stops accepting and finishes in-flight
+ * requests, workers finish the jobs they hold (BeforeApplicationShutdown), then connections
+ * close and the process exits 0. If draining overruns the grace period the process exits 1
+ * anyway, before Kubernetes' SIGKILL, so the cut is logged rather than silent.
  */
 function installShutdownDeadline(app: INestApplication, graceMs: number): void {
+  let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      app.get(Logger).log(`${signal} received: draining for up to ${graceMs} ms`);
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      const logger = app.get(Logger);
+      logger.log(`${signal} received: draining for up to ${graceMs} ms`);
       setTimeout(() => {
-        app.get(Logger).error(`Shutdown exceeded ${graceMs} ms; exiting with work still in flight`);
+        logger.error(`Shutdown exceeded ${graceMs} ms; exiting with work still in flight`);
         process.exit(1);
       }, graceMs).unref();
+      app.close().then(
+        () => {
+          logger.log('Drained; exiting');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'Shutdown failed');
+          process.exit(1);
+        },
+      );
     });
   }
 }

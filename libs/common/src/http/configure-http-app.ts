@@ -23,7 +23,6 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   express.use(helmet({ contentSecurityPolicy: false }));
   express.useBodyParser('json', { limit: options.bodyLimit, strict: true });
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix, { exclude: OPERATIONAL_PATHS });
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   if (!options.openApi) return undefined;
 
   const config = new DocumentBuilder()
