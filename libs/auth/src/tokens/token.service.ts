@@ -62,14 +62,13 @@ export class TokenService {
    */
   async authenticate(secret: string): Promise<AuthenticatedToken | null> {
     if (!TOKEN_PATTERN.test(secret)) return null;
-    const row = await this.tokens
-      .createQueryBuilder('token')
-      .innerJoin(VendorEntity, 'vendor', 'vendor.id = token.vendor_id')
-      .select(['token.id AS token_id', 'token.vendor_id AS vendor_id', 'token.abilities AS abilities', 'vendor.enabled_abilities AS vendor_abilities'])
-      .where('token.token_hash = :hash', { hash: hashTokenSecret(secret) })
-      .andWhere('token.revoked_at IS NULL')
-      .andWhere('token.expires_at > now()')
-      .getRawOne<{ token_id: string; vendor_id: string; abilities: string[]; vendor_abilities: string[] }>();
+    // Plain SQL: this runs on every request, and building it through the query builder cost more CPU than the query.
+    const [row] = (await this.tokens.manager.query(
+      `SELECT token.id AS token_id, token.vendor_id AS vendor_id, token.abilities AS abilities, vendor.enabled_abilities AS vendor_abilities
+         FROM api_tokens token INNER JOIN vendors vendor ON vendor.id = token.vendor_id
+        WHERE token.token_hash = $1 AND token.revoked_at IS NULL AND token.expires_at > now()`,
+      [hashTokenSecret(secret)],
+    )) as { token_id: string; vendor_id: string; abilities: string[]; vendor_abilities: string[] }[];
     if (!row) return null;
     const vendorAbilities = new Set(row.vendor_abilities);
     return {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
+import { centsFromDbValue } from '#money';
 import { PricingService } from '../pricing/pricing.service.js';
 import { ProductUnavailableError } from '../quotes/quote.errors.js';
 import { isUuid } from '../uuid-pattern.js';
@@ -134,12 +135,25 @@ export class CatalogueService {
       conditions.push(`p.service_id = $${parameters.length}`);
     }
     const where = conditions.map((condition) => ` AND ${condition}`).join('');
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total ${ENABLED_PRODUCTS}${where}`, parameters);
-    const rows: ProductRow[] = await this.dataSource.query(
-      `SELECT ${PRODUCT_COLUMNS} ${ENABLED_PRODUCTS}${where} ORDER BY p.id LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`,
+    // One round trip for the page, its total and its prices in the current pricing version.
+    const rows: (ProductRow & { total_count: number; price_version_id: number | null; price_cents: string | null })[] = await this.dataSource.query(
+      `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total_count, cv.id AS price_version_id, pp.vendor_price_cents AS price_cents
+        ${ENABLED_PRODUCTS.replace(
+          'WHERE',
+          `LEFT JOIN (SELECT max(id) AS id FROM purchase_pricing_versions) cv ON true
+           LEFT JOIN purchase_pricing_version_prices pp ON pp.pricing_version_id = cv.id AND pp.product_id = p.id
+          WHERE`,
+        )}${where} ORDER BY p.id LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`,
       [...parameters, filter.perPage, (filter.page - 1) * filter.perPage],
     );
-    return pageOf(await this.withPrices(rows), filter.page, filter.perPage, total);
+    // A page past the end has no row to carry the total.
+    const total =
+      rows[0]?.total_count ??
+      (filter.page > 1 ? (await this.dataSource.query(`SELECT count(*)::int AS total ${ENABLED_PRODUCTS}${where}`, parameters))[0].total : 0);
+    const items = rows.map((row) =>
+      productViewOf(row, row.price_version_id !== null && row.price_cents !== null ? { versionId: row.price_version_id, cents: centsFromDbValue(row.price_cents) } : null),
+    );
+    return pageOf(items, filter.page, filter.perPage, total);
   }
 
   /** One enabled product; another vendor's or a disabled product answers 404 like an unknown id. */

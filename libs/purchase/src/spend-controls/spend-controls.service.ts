@@ -133,13 +133,14 @@ export class SpendControlsService {
    * admissions of one vendor serialise from here to commit (velocity and allowance stay exact).
    */
   async lockForAdmission(manager: EntityManager, vendorId: string): Promise<ConfiguredSpendControls> {
-    const [global] = await manager.query(`SELECT paused_at FROM purchase_global_controls`);
-    if (global?.paused_at) throw new PurchasesPausedError('global');
+    // The global switch is read in the same statement; only the vendor's row is locked (FOR UPDATE OF c).
     const [controls] = (await manager.query(
-      `SELECT daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds, paused_at
-         FROM purchase_spend_controls WHERE vendor_id = $1 FOR UPDATE`,
+      `SELECT c.daily_cap_cents, c.transaction_max_cents, c.velocity_count, c.velocity_window_seconds, c.paused_at, g.paused_at AS global_paused_at
+         FROM purchase_spend_controls c CROSS JOIN purchase_global_controls g WHERE c.vendor_id = $1 FOR UPDATE OF c`,
       [vendorId],
-    )) as ControlsRow[];
+    )) as (ControlsRow & { global_paused_at: Date | null })[];
+    const globalPausedAt = controls ? controls.global_paused_at : ((await manager.query(`SELECT paused_at FROM purchase_global_controls`))[0]?.paused_at ?? null);
+    if (globalPausedAt) throw new PurchasesPausedError('global');
     if (controls?.paused_at) throw new PurchasesPausedError('vendor');
     const configured = configuredControls(controls);
     if (!configured) throw new SpendControlsNotConfiguredError();
@@ -169,15 +170,16 @@ export class SpendControlsService {
 
   /** Guarded update: the row only moves while `used + charge <= cap`, so the cap holds under any concurrency. */
   async consumeDailyAllowance(manager: EntityManager, vendorId: string, day: string, controls: ConfiguredSpendControls, chargeCents: Cents): Promise<void> {
-    await manager.query(`INSERT INTO purchase_daily_allowances (vendor_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [vendorId, day]);
-    const updated = await manager.query(
-      `UPDATE purchase_daily_allowances SET used_cents = used_cents + $3
-        WHERE vendor_id = $1 AND day = $2 AND used_cents + $3 <= $4 RETURNING used_cents`,
+    // One statement: the day's row is created with this charge, or grows by it, only while it fits.
+    const consumed = await manager.query(
+      `INSERT INTO purchase_daily_allowances AS a (vendor_id, day, used_cents) SELECT $1, $2, $3 WHERE $3::bigint <= $4::bigint
+       ON CONFLICT (vendor_id, day) DO UPDATE SET used_cents = a.used_cents + EXCLUDED.used_cents WHERE a.used_cents + EXCLUDED.used_cents <= $4::bigint
+       RETURNING used_cents`,
       [vendorId, day, chargeCents.toString(), controls.dailyCapCents.toString()],
     );
-    if (updated[0].length > 0) return;
+    if (consumed.length > 0) return;
     const [row] = await manager.query(`SELECT used_cents FROM purchase_daily_allowances WHERE vendor_id = $1 AND day = $2`, [vendorId, day]);
-    const used = centsFromDbValue(row.used_cents);
+    const used = row ? centsFromDbValue(row.used_cents) : 0n;
     const remaining = controls.dailyCapCents > used ? controls.dailyCapCents - used : 0n;
     throw new DailyCapExceededError(minorUnitsFromCents(remaining));
   }

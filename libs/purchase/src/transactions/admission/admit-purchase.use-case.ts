@@ -4,17 +4,16 @@ import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { centsFromDbValue } from '#money';
-import { enqueueInTransaction } from '#queues';
+import { assertValidJobId } from '#queues';
 import { IdempotencyConflictError } from '../../idempotency/idempotency.errors.js';
 import { PricingUnpublishedError } from '../../pricing/pricing.errors.js';
-import { PricingService } from '../../pricing/pricing.service.js';
 import { ProviderNotConfiguredForPurchasesError } from '../../provider/provider-failure.errors.js';
 import { PurchaseReadiness } from '../../provider/purchase-readiness.js';
 import { QuoteAlreadyUsedError, QuoteExpiredError } from '../../quotes/quote.errors.js';
 import { VendorNotReleasedError } from '../../spend-controls/spend-control.errors.js';
 import { SpendControlsService } from '../../spend-controls/spend-controls.service.js';
 import { REFERENCE_PATTERN, TransactionQueryService } from '../transaction-query.service.js';
-import type { TransactionView } from '../transaction-view.js';
+import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionView, type TransactionViewRow } from '../transaction-view.js';
 
 export const IDEMPOTENCY_KEY_PATTERN = REFERENCE_PATTERN;
 
@@ -42,6 +41,10 @@ interface LockedQuote {
   identifiers: unknown;
   expires_at: Date;
   used_at: Date | null;
+  now: Date;
+  reference_taken: boolean;
+  pricing_published: boolean;
+  vendor_released_at: Date | null;
 }
 
 /**
@@ -61,7 +64,6 @@ export class AdmitPurchaseUseCase {
     private readonly config: GatewayEnv,
     private readonly readiness: PurchaseReadiness,
     private readonly spendControls: SpendControlsService,
-    private readonly pricing: PricingService,
     private readonly transactions: TransactionQueryService,
   ) {}
 
@@ -89,10 +91,18 @@ export class AdmitPurchaseUseCase {
     );
     if (claimed.length === 0) return this.replay(manager, vendorId, key, request);
 
-    const [referenceTaken] = await manager.query(`SELECT 1 FROM purchase_transactions WHERE vendor_id = $1 AND reference = $2`, [
-      vendorId,
-      request.reference,
-    ]);
+    // One round trip for the quote (locked), the database clock and the facts checked below in
+    // their documented order; each round trip is paid by every purchase (docs/BENCHMARKS.md).
+    const [quote] = (await manager.query(
+      `SELECT id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency, destination_amount,
+              destination_unit, identifiers, expires_at, used_at, now() AS now,
+              EXISTS (SELECT 1 FROM purchase_transactions t WHERE t.vendor_id = $2 AND t.reference = $3) AS reference_taken,
+              EXISTS (SELECT 1 FROM purchase_pricing_versions) AS pricing_published,
+              (SELECT production_released_at FROM vendors v WHERE v.id = $2) AS vendor_released_at
+         FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE`,
+      [request.quoteId, vendorId, request.reference],
+    )) as LockedQuote[];
+    const referenceTaken = quote ? quote.reference_taken : await this.referenceTaken(manager, vendorId, request.reference);
     if (referenceTaken) throw new IdempotencyConflictError('The reference belongs to a purchase made with another Idempotency-Key');
 
     const missing = this.readiness.missing();
@@ -101,34 +111,37 @@ export class AdmitPurchaseUseCase {
       throw new ProviderNotConfiguredForPurchasesError();
     }
 
-    const [{ now }] = (await manager.query(`SELECT now() AS now`)) as { now: Date }[];
-    const [quote] = (await manager.query(
-      `SELECT id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency, destination_amount,
-              destination_unit, identifiers, expires_at, used_at
-         FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE`,
-      [request.quoteId, vendorId],
-    )) as LockedQuote[];
     if (!quote) throw new NotFoundError('quote');
+    const now = new Date(quote.now);
     if (quote.used_at) throw new QuoteAlreadyUsedError();
-    if (new Date(quote.expires_at).getTime() <= new Date(now).getTime()) throw new QuoteExpiredError();
+    if (new Date(quote.expires_at).getTime() <= now.getTime()) throw new QuoteExpiredError();
 
     const controls = await this.spendControls.lockForAdmission(manager, vendorId);
-    if (!(await this.pricing.currentVersion(manager))) throw new PricingUnpublishedError();
-    if (this.config.isProduction) {
-      const [vendor] = await manager.query(`SELECT production_released_at FROM vendors WHERE id = $1`, [vendorId]);
-      if (!vendor?.production_released_at) throw new VendorNotReleasedError();
-    }
+    if (!quote.pricing_published) throw new PricingUnpublishedError();
+    if (this.config.isProduction && !quote.vendor_released_at) throw new VendorNotReleasedError();
     const charge = centsFromDbValue(quote.charge_cents);
     this.spendControls.checkTransactionMaximum(controls, charge);
-    await this.spendControls.checkVelocity(manager, vendorId, controls, new Date(now));
-    const day = johannesburgDayOf(new Date(now));
+    await this.spendControls.checkVelocity(manager, vendorId, controls, now);
+    const day = johannesburgDayOf(now);
     await this.spendControls.consumeDailyAllowance(manager, vendorId, day, controls, charge);
 
-    await manager.query(`UPDATE purchase_quotes SET used_at = $2 WHERE id = $1`, [quote.id, now]);
-    await manager.query(
-      `INSERT INTO purchase_transactions (id, vendor_id, reference, quote_id, product_id, pricing_version_id, status, charge_cents,
-         wholesale_cents, currency, destination_amount, destination_unit, identifiers, admission_day, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $14)`,
+    // The quote's use, the transaction, its first status event and its submission intent (the
+    // outbox row enqueueInTransaction would write, same table and columns) in one statement.
+    const submitJobId = `submit.${transactionId}`;
+    assertValidJobId(submitJobId);
+    const [admitted] = (await manager.query(
+      `WITH used AS (UPDATE purchase_quotes SET used_at = $14 WHERE id = $4),
+            admitted AS (
+              INSERT INTO purchase_transactions AS t (id, vendor_id, reference, quote_id, product_id, pricing_version_id, status, charge_cents,
+                wholesale_cents, currency, destination_amount, destination_unit, identifiers, admission_day, created_at, updated_at)
+              VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $14)
+              RETURNING ${TRANSACTION_VIEW_COLUMNS}),
+            event AS (
+              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, reason) SELECT id, NULL, 'pending', 'admitted' FROM admitted),
+            outbox AS (
+              INSERT INTO outbox_messages (job_name, job_id, payload, run_at, dispatched_at)
+              SELECT 'purchase.submit', $15, jsonb_build_object('transactionId', id), now(), NULL FROM admitted)
+       SELECT * FROM admitted`,
       [
         transactionId,
         vendorId,
@@ -144,14 +157,16 @@ export class AdmitPurchaseUseCase {
         JSON.stringify(quote.identifiers),
         day,
         now,
+        submitJobId,
       ],
-    );
-    await manager.query(
-      `INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, reason) VALUES ($1, NULL, 'pending', 'admitted')`,
-      [transactionId],
-    );
-    await enqueueInTransaction(manager, 'purchase.submit', `submit.${transactionId}`, { transactionId });
-    return { transaction: await this.transactions.get(vendorId, transactionId, manager), replayed: false };
+    )) as TransactionViewRow[];
+    return { transaction: transactionViewOf(admitted), replayed: false };
+  }
+
+  /** Only when the quote is unknown: the reference conflict still answers first, as documented. */
+  private async referenceTaken(manager: EntityManager, vendorId: string, reference: string): Promise<boolean> {
+    const rows = await manager.query(`SELECT 1 FROM purchase_transactions WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
+    return rows.length > 0;
   }
 
   private async replay(manager: EntityManager, vendorId: string, key: string, request: PurchaseRequest): Promise<AdmissionResult> {

@@ -1,0 +1,521 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: builds, starts the whole stack compiled and in production mode on its own
+ * database, queue prefix and ports, seeds vendors through the operator CLI, drives every
+ * scenario from a separate load process, runs the baselines, and writes
+ * bench/results/<date>.json and docs/BENCHMARKS.md. Every process it starts is stopped, even
+ * on failure. Settings: bench/lib/settings.mjs (BENCH_* environment variables).
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { dropDatabase, query, recreateDatabase, serverSettings } from './lib/database.mjs';
+import { explainHotQueries } from './lib/explain.mjs';
+import { insertHistory } from './lib/history.mjs';
+import { runPgbench } from './lib/pgbench.mjs';
+import { ResourceSampler, Supervisor, round } from './lib/processes.mjs';
+import { newestProfile, summariseProfile } from './lib/profile.mjs';
+import { writeReport } from './lib/report.mjs';
+import { cloneQuotes, pickPurchaseProduct, seedVendors, templateQuotes } from './lib/seed.mjs';
+import { readSettings } from './lib/settings.mjs';
+
+const execute = promisify(execFile);
+const settings = readSettings();
+const startedAt = new Date();
+const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
+// `*.tmp` under bench/results is git-ignored: logs, load specs, profiles of this run.
+const work = resolve(`bench/results/${stamp}.tmp`);
+mkdirSync(work, { recursive: true });
+const supervisor = new Supervisor(work);
+const clock = Date.now();
+const log = (message) => console.error(`[bench +${Math.round((Date.now() - clock) / 1000)}s] ${message}`);
+
+const urls = {
+  purchase: `http://127.0.0.1:${settings.ports.purchase}`,
+  payout: `http://127.0.0.1:${settings.ports.payout}`,
+  worker: `http://127.0.0.1:${settings.ports.worker}`,
+  sandbox: `http://127.0.0.1:${settings.ports.sandbox}`,
+  plain: `http://127.0.0.1:${settings.ports.plain}`,
+};
+
+/** Velocity stays checked on every admission but never binds: see docs/BENCHMARKS.md. */
+settings.velocityCount = 1_000_000;
+settings.velocityWindowSeconds = 60;
+
+const sandboxKey = 'bench-sandbox-key';
+/** A clean environment: nothing from the developer's shell leaks into the measured processes. */
+const baseEnv = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME ?? os.homedir(),
+  LANG: process.env.LANG ?? 'C.UTF-8',
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'info',
+  APP_ENV: 'development',
+  DATABASE_URL: settings.databaseUrl,
+  DATABASE_POOL_SIZE: String(settings.databasePoolSize),
+  REDIS_URL: settings.redisUrl,
+  QUEUE_PREFIX: settings.queuePrefix,
+  WORKER_CONCURRENCY: String(settings.workerConcurrency),
+  PURCHASE_PROVIDER_BASE_URL: `${urls.sandbox}/dvs/v1`,
+  PURCHASE_PROVIDER_API_KEY: sandboxKey,
+  PAYOUT_PROVIDER_BASE_URL: urls.sandbox,
+  PAYOUT_PROVIDER_API_KEY: sandboxKey,
+  SANDBOX_API_KEY: sandboxKey,
+  CALLBACK_BASE_URL: `${urls.purchase}/api/v1/provider/callback`,
+  CALLBACK_TOKEN: randomBytes(32).toString('hex'),
+  ENCRYPTION_KEYS: `bench1:${randomBytes(32).toString('base64')}`,
+  ENCRYPTION_ACTIVE_KEY_ID: 'bench1',
+  RATE_LIMIT_READ_PER_MINUTE: '100000000',
+  RATE_LIMIT_WRITE_PER_MINUTE: '100000000',
+};
+
+const APPS = {
+  'provider-sandbox': { entry: 'dist/apps/provider-sandbox/src/main.js', port: settings.ports.sandbox, health: `${urls.sandbox}/health/live` },
+  'purchase-gateway': { entry: 'dist/apps/purchase-gateway/src/main.js', port: settings.ports.purchase, health: `${urls.purchase}/health/ready` },
+  'payout-gateway': { entry: 'dist/apps/payout-gateway/src/main.js', port: settings.ports.payout, health: `${urls.payout}/health/ready` },
+  'reconciliation-worker': { entry: 'dist/apps/reconciliation-worker/src/main.js', port: settings.ports.worker, health: `${urls.worker}/health/ready` },
+};
+
+async function startApp(name, { env = {}, nodeOptions = [] } = {}) {
+  const app = APPS[name];
+  supervisor.start(name, [...nodeOptions, app.entry], { ...baseEnv, PORT: String(app.port), ...env });
+  await supervisor.waitForHttp(name, app.health);
+}
+
+async function startPlainBaseline() {
+  supervisor.start('plain-admission-server', ['bench/baselines/plain-admission-server.mjs'], { ...baseEnv, PORT: String(settings.ports.plain) });
+  await supervisor.waitForHttp('plain-admission-server', `${urls.plain}/health`);
+}
+
+/** Running measured processes, name -> pid. */
+function measuredProcesses() {
+  const names = [...Object.keys(APPS), 'plain-admission-server'];
+  return new Map(names.filter((name) => supervisor.pidOf(name)).map((name) => [name, supervisor.pidOf(name)]));
+}
+
+let specCounter = 0;
+/** One autocannon run in a separate process, with the resources of every stack process sampled meanwhile. */
+async function loadScenario(id, title, spec, extra = {}) {
+  const file = `${work}/spec-${++specCounter}-${id}.json`;
+  const full = { connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, sampleErrors: true, ...spec };
+  writeFileSync(file, JSON.stringify(full));
+  const sampler = new ResourceSampler(measuredProcesses());
+  log(`${id}: ${title} (${full.connections} connections, ${full.warmupSeconds}+${full.durationSeconds} s)`);
+  sampler.start();
+  const output = await supervisor.runNode(`load-${id}`, ['bench/load/driver.mjs', file], baseEnv, `${work}/load-${id}.json`);
+  const resources = sampler.stop();
+  const result = JSON.parse(output);
+  if (result.items_exhausted && !full.allowWrap) result.invalid = 'the pre-made items ran out: requests were repeated; raise BENCH_MAX_RATE';
+  log(
+    `${id}: ${result.throughput_per_second}/s, p50 ${result.latency_ms.p50} ms, p95 ${result.latency_ms.p95} ms, p99 ${result.latency_ms.p99} ms, errors ${result.errors}` +
+      (result.errors ? ` ${JSON.stringify(result.status_counts)} ${JSON.stringify(result.error_samples).slice(0, 400)}` : ''),
+  );
+  return { id, title, kind: 'http', request: spec.describe, ...result, resources, ...extra };
+}
+
+async function build() {
+  if (settings.skipBuild) return log('build skipped (BENCH_SKIP_BUILD=1)');
+  log('building (tsc -p tsconfig.build.json)');
+  await execute('npx', ['tsc', '-p', 'tsconfig.build.json'], { maxBuffer: 64 * 1024 * 1024 });
+}
+
+async function ensureServices() {
+  log('PostgreSQL, Redis and pgbench');
+  await execute('bash', ['scripts/ensure-services.sh'], { env: { ...process.env, DATABASE_URL: settings.databaseUrl, REDIS_URL: settings.redisUrl } });
+  await execute('bash', ['bench/ensure-pgbench.sh']);
+}
+
+/** Stale jobs of an aborted earlier run must not reach this run's worker. */
+async function clearBenchQueues() {
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  let cursor = '0';
+  let removed = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${settings.queuePrefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) removed += await redis.del(...keys);
+  } while (cursor !== '0');
+  await redis.quit();
+  if (removed) log(`removed ${removed} stale ${settings.queuePrefix} keys from Redis`);
+}
+
+async function migrate() {
+  await recreateDatabase(settings.pgBase, settings.database);
+  await execute(process.execPath, ['dist/libs/database/src/migrate.js'], { env: baseEnv });
+}
+
+// ---- scenarios -------------------------------------------------------------------------------
+
+const PAYOUT_TEMPLATE = {
+  amount: '200.00',
+  currency: 'ZAR',
+  method: 'bank_a_instant_money',
+  // Test value "55": the sandbox pays at once.
+  recipient: { first_name: 'Thandi', surname: 'Mokoena', phone: '27821234555', id_type: 'RSAID', id_number: '8001015009087', country_of_issue: 'ZA', nationality: 'ZA' },
+};
+
+function purchaseQuotaPerVendor() {
+  return Math.ceil((settings.maxRate * (settings.durationSeconds + settings.warmupSeconds)) / settings.vendors);
+}
+
+async function purchaseScenario(id, title, vendors, base, label, extra = {}) {
+  const items = await cloneQuotes(settings.databaseUrl, vendors, purchaseQuotaPerVendor(), label);
+  return loadScenario(
+    id,
+    title,
+    { url: base, kind: 'purchase', path: base.startsWith(urls.plain) ? '/transactions' : '/api/v1/transactions', items, expectStatus: [202], describe: 'POST /transactions, a new quote and Idempotency-Key per request, vendors interleaved' },
+    extra,
+  );
+}
+
+async function admittedItems(vendors, label) {
+  const tokenOf = new Map(vendors.map((vendor) => [vendor.id, vendor.purchaseToken]));
+  const rows = await query(
+    settings.databaseUrl,
+    `SELECT k.vendor_id, k.idempotency_key, k.quote_id, k.reference, k.transaction_id FROM purchase_idempotency_keys k WHERE k.idempotency_key LIKE $1`,
+    [`key-${label}-%`],
+  );
+  return rows.map((row) => ({ token: tokenOf.get(row.vendor_id), key: row.idempotency_key, quoteId: row.quote_id, reference: row.reference, transactionId: row.transaction_id }));
+}
+
+/** One connection for the harness's own polling: a new connection per poll would fork a backend each time. */
+async function withPoller(action) {
+  const client = new pg.Client({ connectionString: settings.databaseUrl });
+  await client.connect();
+  try {
+    return await action(async (sql, parameters = []) => (await client.query(sql, parameters)).rows);
+  } finally {
+    await client.end();
+  }
+}
+
+async function batchScenario(vendors) {
+  return withPoller((poll) => batchRounds(vendors, poll));
+}
+
+async function batchRounds(vendors, poll) {
+  const batches = [];
+  const sampler = new ResourceSampler(measuredProcesses());
+  sampler.start();
+  for (let round_ = 0; round_ < settings.batches; round_++) {
+    const vendor = vendors[round_ % vendors.length];
+    const reference = `batch-${stamp}-${round_}`;
+    const payouts = Array.from({ length: settings.batchItems }, (_, index) => ({ ...PAYOUT_TEMPLATE, reference: `${reference}-item-${index}` }));
+    const body = JSON.stringify({ reference, payouts });
+    const started = performance.now();
+    const response = await fetch(`${urls.payout}/api/v1/batches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${vendor.payoutToken}`, 'content-type': 'application/json', accept: 'application/json' },
+      body,
+    });
+    const answer = await response.json();
+    const acceptedMs = performance.now() - started;
+    if (response.status !== 202) throw new Error(`batch refused: ${response.status} ${JSON.stringify(answer).slice(0, 500)}`);
+    const batchId = answer.data.id;
+    let paid = 0;
+    let paidMs = null;
+    while (performance.now() - started < 60_000) {
+      const [row] = await poll(
+        `SELECT count(*) FILTER (WHERE status = 'paid')::int AS paid, count(*) FILTER (WHERE status NOT IN ('paid', 'pending'))::int AS other FROM payouts WHERE batch_id = $1`,
+        [batchId],
+      );
+      paid = row.paid;
+      if (paid + row.other >= settings.batchItems) {
+        paidMs = performance.now() - started;
+        break;
+      }
+      await sleep(50);
+    }
+    batches.push({ items: settings.batchItems, request_bytes: Buffer.byteLength(body), accepted_ms: round(acceptedMs, 1), all_paid_ms: paidMs === null ? null : round(paidMs, 0), paid, not_paid: settings.batchItems - paid });
+    log(`batch ${round_ + 1}: accepted in ${round(acceptedMs, 1)} ms, ${paid}/${settings.batchItems} paid after ${paidMs === null ? 'timeout' : `${round(paidMs, 0)} ms`}`);
+  }
+  const resources = sampler.stop();
+  const accepted = batches.map((batch) => batch.accepted_ms).sort((a, b) => a - b);
+  const paidTimes = batches.map((batch) => batch.all_paid_ms ?? Infinity).sort((a, b) => a - b);
+  return {
+    id: 'batch-500',
+    title: 'POST /api/v1/batches with 500 cash payouts, then every item paid',
+    kind: 'batch',
+    batches,
+    accepted_ms_median: accepted[Math.floor(accepted.length / 2)],
+    accepted_ms_max: accepted[accepted.length - 1],
+    all_paid_ms_median: paidTimes[Math.floor(paidTimes.length / 2)],
+    all_paid_ms_max: paidTimes[paidTimes.length - 1],
+    errors: batches.reduce((sum, batch) => sum + batch.not_paid, 0),
+    resources,
+  };
+}
+
+/**
+ * Worker throughput: the purchases admitted while the worker was stopped are a backlog with
+ * their outbox rows undispatched. The worker starts; each purchase is relayed, submitted
+ * (lookup, claim, create), completed by the sandbox, and verified (callback and scheduled
+ * lookups, outcome recorded under the row lock). Counted from PostgreSQL: status events
+ * `pending -> completed` per second, from the moment the worker is ready.
+ */
+async function workerScenario() {
+  return withPoller((poll) => workerDrain(poll));
+}
+
+async function workerDrain(poll) {
+  const [backlog] = await query(settings.databaseUrl, `SELECT count(*)::int AS pending FROM purchase_transactions WHERE status = 'pending'`);
+  const [{ max_event }] = await query(settings.databaseUrl, `SELECT COALESCE(max(id), 0)::bigint AS max_event FROM purchase_transaction_events`);
+  const sampler = new ResourceSampler(new Map());
+  log(`worker: starting on a backlog of ${backlog.pending} pending purchases (at most ${settings.workerSeconds} s)`);
+  const profileDirectory = `${work}/profile-worker`;
+  mkdirSync(profileDirectory, { recursive: true });
+  // Profiled when profiles are on (the evidence for this target); the profiler's overhead is in the figure.
+  await startApp('reconciliation-worker', settings.profile ? { nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] } : {});
+  const ready = performance.now();
+  const readyMicros = Number(process.hrtime.bigint() / 1000n);
+  sampler.processes = measuredProcesses();
+  sampler.start();
+  const samples = [];
+  let completed = 0;
+  while (performance.now() - ready < settings.workerSeconds * 1000) {
+    await sleep(500);
+    const [row] = await poll(
+      `SELECT count(*) FILTER (WHERE to_status = 'completed')::int AS completed, count(*)::int AS events FROM purchase_transaction_events WHERE id > $1`,
+      [max_event],
+    );
+    completed = row.completed;
+    samples.push({ t: round((performance.now() - ready) / 1000, 2), completed });
+    if (completed >= backlog.pending) break;
+  }
+  const resources = sampler.stop();
+  const endMicros = Number(process.hrtime.bigint() / 1000n);
+  await supervisor.stop('reconciliation-worker');
+  const profileFile = settings.profile ? newestProfile(profileDirectory) : null;
+  if (profileFile) results.profiles.worker = { id: 'worker', run: { note: 'the worker scenario itself' }, ...summariseProfile(profileFile, { window: [readyMicros, endMicros] }) };
+  const elapsed = samples[samples.length - 1].t;
+  // Steady rate: between the first sample with any completion and the last one, excluding the start-up ramp.
+  const first = samples.find((sample) => sample.completed > 0);
+  const steady = first && elapsed > first.t ? (completed - first.completed) / (elapsed - first.t) : 0;
+  const [outcomes] = await query(
+    settings.databaseUrl,
+    `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed, count(*) FILTER (WHERE status = 'pending')::int AS pending,
+            count(*) FILTER (WHERE submission_attempted_at IS NOT NULL)::int AS submitted,
+            count(*) FILTER (WHERE status NOT IN ('completed', 'pending'))::int AS other FROM purchase_transactions WHERE created_at > now() - interval '1 hour'`,
+  );
+  return {
+    id: 'worker-verifications',
+    title: 'Worker: backlog of admitted purchases submitted and verified to completed',
+    kind: 'worker',
+    backlog: backlog.pending,
+    completed_in_window: completed,
+    window_seconds: elapsed,
+    drained: completed >= backlog.pending,
+    throughput_per_second: round(steady, 1),
+    overall_per_second: round(completed / elapsed, 1),
+    first_completion_after_seconds: first?.t ?? null,
+    samples: samples.filter((_, index) => index % 4 === 0 || index === samples.length - 1),
+    final_statuses_last_hour: outcomes,
+    errors: outcomes.other,
+    resources,
+  };
+}
+
+/** Restarts the purchase gateway with other settings, runs `body`, and restores the normal one. */
+async function withPurchaseGateway(options, body) {
+  await supervisor.stop('purchase-gateway');
+  await startApp('purchase-gateway', options);
+  try {
+    return await body();
+  } finally {
+    await supervisor.stop('purchase-gateway');
+    await startApp('purchase-gateway');
+  }
+}
+
+async function profiled(id, body) {
+  const directory = `${work}/profile-${id}`;
+  mkdirSync(directory, { recursive: true });
+  let run;
+  await withPurchaseGateway({ nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${directory}`] }, async () => {
+    run = await body();
+  });
+  const file = newestProfile(directory);
+  if (!file) return { id, error: 'no profile written' };
+  return {
+    id,
+    run: { throughput_per_second: run.throughput_per_second, latency_ms: run.latency_ms, errors: run.errors },
+    ...summariseProfile(file, { window: run.measured_monotonic_us }),
+  };
+}
+
+// ---- the run ------------------------------------------------------------------------------------
+
+settings.maxRate = Number(process.env.BENCH_MAX_RATE ?? 4000);
+settings.batches = Number(process.env.BENCH_BATCHES ?? 3);
+
+const results = {
+  started_at: startedAt.toISOString(),
+  machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: round(os.totalmem() / 2 ** 30, 1), node: process.version, platform: `${os.type()} ${os.release()}` },
+  settings: { ...settings, note: 'APP_ENV=development with every provider URL, key, callback token and encryption key set explicitly; NODE_ENV=production, LOG_LEVEL=info' },
+  scenarios: {},
+  baselines: {},
+  explain: {},
+  profiles: {},
+  experiments: {},
+};
+
+let failed = null;
+try {
+  await build();
+  await ensureServices();
+  results.postgres = await serverSettings(`${settings.pgBase}/postgres`);
+  await clearBenchQueues();
+
+  // The database's ceiling first, while nothing else of ours is connected.
+  results.baselines.pgbench = await runPgbench(settings, work, log);
+  log(`pgbench: ${results.baselines.pgbench.throughput_per_second} tps, p99 ${results.baselines.pgbench.latency_ms.p99} ms`);
+
+  log(`database ${settings.database}: recreating and migrating`);
+  await migrate();
+  await startApp('provider-sandbox');
+  await Promise.all([startApp('purchase-gateway'), startApp('payout-gateway'), startApp('reconciliation-worker')]);
+  const vendors = await seedVendors(baseEnv, settings, log);
+  const { product, catalogueTotal } = await pickPurchaseProduct(`${urls.purchase}/api/v1`, vendors[0].purchaseToken);
+  await templateQuotes(`${urls.purchase}/api/v1`, vendors, product.id);
+  results.data = { vendors: vendors.length, catalogue_products: catalogueTotal, purchase_product: { id: product.id, name: product.name, charge_minor: product.price.charge_minor } };
+  log(`purchase product ${product.id} (${product.name}); catalogue of ${catalogueTotal}`);
+
+  // ---- Phase A: the worker runs (payouts need it); no purchase is admitted yet.
+  results.scenarios.products = await loadScenario('products', 'GET /products (page of 50)', {
+    url: urls.purchase,
+    kind: 'get',
+    items: vendors.map((vendor) => [vendor.purchaseToken, '/api/v1/products?per_page=50&page=1']),
+    allowWrap: true,
+    sampleErrors: false,
+    expectStatus: [200],
+    describe: 'GET /api/v1/products?per_page=50, tokens of every vendor in turn',
+  });
+  results.scenarios.quotes = await loadScenario('quotes', 'POST /quotes', {
+    url: urls.purchase,
+    kind: 'post',
+    path: '/api/v1/quotes',
+    items: vendors.map((vendor) => [vendor.purchaseToken, { product_id: product.id, credit_party_identifier: { mobile_number: '27821234567' } }]),
+    allowWrap: true,
+    expectStatus: [201],
+    describe: `POST /api/v1/quotes for product ${product.id}, tokens of every vendor in turn`,
+  });
+  results.scenarios.payouts = await loadScenario('payouts', 'POST /api/v1/payouts (cash rail)', {
+    url: urls.payout,
+    kind: 'payout',
+    path: '/api/v1/payouts',
+    template: PAYOUT_TEMPLATE,
+    referencePrefix: `po-${stamp.replace(/[^0-9]/g, '')}`,
+    items: vendors.map((vendor) => vendor.payoutToken),
+    allowWrap: true,
+    expectStatus: [200],
+    describe: 'POST /api/v1/payouts, R200 bank_a_instant_money, unique reference each; the provider call happens inside the request',
+  });
+  await sleep(2_000);
+  results.scenarios.batch = await batchScenario(vendors);
+
+  // ---- Phase B: the worker is stopped so purchases pile up for the worker scenario and the
+  // admission path is measured on its own.
+  await supervisor.stop('reconciliation-worker');
+  results.scenarios.transactions = await purchaseScenario('transactions', 'POST /transactions (new purchases)', vendors, urls.purchase, 'tx');
+  await startPlainBaseline();
+  results.baselines.plain_admission = await purchaseScenario('plain-admission', 'Plain node:http + pg admission (baseline)', vendors, urls.plain, 'plain');
+  await supervisor.stop('plain-admission-server');
+
+  const admitted = await admittedItems(vendors, 'tx');
+  results.scenarios.replays = await loadScenario('replays', 'POST /transactions replayed (same key, quote, reference)', {
+    url: urls.purchase,
+    kind: 'purchase',
+    path: '/api/v1/transactions',
+    items: admitted.map((item) => [item.token, item.quoteId, item.key, item.reference]),
+    allowWrap: true,
+    expectStatus: [202],
+    describe: `exact replays of the ${admitted.length} purchases just admitted`,
+  });
+  results.scenarios.transaction_reads = await loadScenario('transaction-reads', 'GET /transactions/{id}', {
+    url: urls.purchase,
+    kind: 'get',
+    items: admitted.map((item) => [item.token, `/api/v1/transactions/${item.transactionId}`]),
+    allowWrap: true,
+    expectStatus: [200],
+    describe: `GET /api/v1/transactions/{id} over the ${admitted.length} purchases just admitted`,
+  });
+
+  // Request logging: the same purchase scenario with per-request info logs switched off.
+  results.experiments.log_level_warn = await withPurchaseGateway({ env: { LOG_LEVEL: 'warn' } }, async () => ({
+    products: await loadScenario('products-warn', 'GET /products, LOG_LEVEL=warn', { ...productsSpec(vendors), sampleErrors: false }),
+    transactions: await purchaseScenario('transactions-warn', 'POST /transactions, LOG_LEVEL=warn', vendors, urls.purchase, 'txwarn'),
+  }));
+
+  // Peak RSS with V8's old space capped as a container would (the default is sized from this machine's memory).
+  results.experiments.heap_capped = await withPurchaseGateway({ nodeOptions: ['--max-old-space-size=128'] }, () =>
+    purchaseScenario('transactions-heap128', 'POST /transactions, --max-old-space-size=128', vendors, urls.purchase, 'txheap'),
+  );
+
+  if (settings.profile) {
+    results.profiles.transactions = await profiled('transactions', () => purchaseScenario('transactions-profiled', 'POST /transactions under --cpu-prof', vendors, urls.purchase, 'txprof'));
+    results.profiles.products = await profiled('products', () =>
+      loadScenario('products-profiled', 'GET /products under --cpu-prof', { ...productsSpec(vendors), sampleErrors: false }),
+    );
+  }
+
+  log('EXPLAIN of the hot queries');
+  results.explain.before_history = await explainHotQueries(settings.databaseUrl, vendors);
+
+  // ---- Phase C: the same purchase scenario with a million purchases already stored.
+  log(`inserting ${settings.largeTableRows} stored purchases (quotes, transactions, idempotency keys, events, outbox rows)`);
+  const insertStarted = performance.now();
+  await insertHistory(settings.databaseUrl, vendors, settings.largeTableRows);
+  results.data.history_rows = settings.largeTableRows;
+  results.data.history_insert_seconds = round((performance.now() - insertStarted) / 1000, 1);
+  results.data.table_sizes = await query(
+    settings.databaseUrl,
+    `SELECT relname AS table, n_live_tup::bigint AS rows, pg_size_pretty(pg_total_relation_size(relid)) AS total_size
+       FROM pg_stat_user_tables WHERE relname IN ('purchase_transactions', 'purchase_quotes', 'purchase_idempotency_keys', 'purchase_transaction_events', 'outbox_messages') ORDER BY relname`,
+  );
+  log(`history inserted in ${results.data.history_insert_seconds} s`);
+  results.scenarios.transactions_large = await purchaseScenario('transactions-1m', 'POST /transactions with 1M purchases stored', vendors, urls.purchase, 'txlarge');
+  await startPlainBaseline();
+  results.baselines.plain_admission_large = await purchaseScenario('plain-admission-1m', 'Plain admission baseline with 1M purchases stored', vendors, urls.plain, 'plainlarge');
+  await supervisor.stop('plain-admission-server');
+  results.explain.after_history = await explainHotQueries(settings.databaseUrl, vendors);
+
+  // ---- Phase D: the worker drains everything admitted above.
+  results.scenarios.worker = await workerScenario();
+  log(`worker: ${results.scenarios.worker.throughput_per_second} completions/s (steady), ${results.scenarios.worker.completed_in_window}/${results.scenarios.worker.backlog} in ${results.scenarios.worker.window_seconds} s`);
+} catch (error) {
+  failed = error;
+  log(`FAILED: ${error.stack ?? error}`);
+} finally {
+  await supervisor.stopAll();
+}
+
+results.finished_at = new Date().toISOString();
+results.duration_seconds = round((Date.now() - clock) / 1000, 0);
+if (failed) results.failure = String(failed.stack ?? failed);
+const resultFile = `bench/results/${stamp}.json`;
+writeFileSync(resultFile, `${JSON.stringify(results, null, 2)}\n`);
+if (!failed) {
+  writeReport(results, resultFile, 'docs/BENCHMARKS.md');
+  if (process.env.BENCH_KEEP_DATABASE !== '1') await dropDatabase(settings.pgBase, settings.database).catch(() => undefined);
+  if (process.env.BENCH_KEEP_LOGS !== '1') rmSync(work, { recursive: true, force: true });
+}
+log(`${failed ? 'FAILED; logs kept in ' + work : 'done'}: ${resultFile}${failed ? '' : ' and docs/BENCHMARKS.md'}`);
+process.exit(failed ? 1 : 0);
+
+function productsSpec(vendors) {
+  return {
+    url: urls.purchase,
+    kind: 'get',
+    items: vendors.map((vendor) => [vendor.purchaseToken, '/api/v1/products?per_page=50&page=1']),
+    allowWrap: true,
+    expectStatus: [200],
+    describe: 'GET /api/v1/products?per_page=50',
+  };
+}

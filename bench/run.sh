@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# `npm run bench`: installs the locked dependencies on a fresh clone, then hands over to the
+# harness (bench/run.mjs), which builds, starts, measures, stops and reports.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[[ -d node_modules ]] || npm install --no-audit --no-fund
+exec node bench/run.mjs "$@"
