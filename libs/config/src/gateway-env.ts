@@ -204,6 +204,19 @@ export class GatewayEnv {
   @Min(10)
   PAYOUT_SWEEP_INTERVAL_MS = 30_000;
 
+  // ---- Worker crash recovery (issue 6, reliability) ----
+
+  /**
+   * How long a running job stays locked to its worker without a renewal (renewed every half of
+   * it), and how often workers look for jobs whose worker died: a crashed worker's jobs run again
+   * one to two of these after the crash (BullMQ lockDuration and stalledInterval).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  WORKER_JOB_LOCK_MS = 30_000;
+
   get isProduction(): boolean {
     return this.APP_ENV === 'production';
   }

@@ -3,3 +3,4 @@ export * from './database.module.js';
 export * from './ensure-database.js';
 export * from './run-migrations.js';
 export * from './entities.js';
+export * from './invariants/invariant-checker.js';

@@ -27,4 +27,10 @@ describe('log redaction', () => {
     expect(redactUrl(`/api/v1/provider/callback/${token}?x=1`)).toBe('/api/v1/provider/callback/[REDACTED]?x=1');
     expect(redactUrl('/api/v1/transactions')).toBe('/api/v1/transactions');
   });
+
+  it('hides credentials a client put in the query string', () => {
+    expect(redactUrl(`/api/v1/limits?access_token=gwt_${'b'.repeat(43)}&page=2`)).toBe('/api/v1/limits?access_token=[REDACTED]&page=2');
+    expect(redactUrl('/api/v1/account?page=1&TOKEN=abc')).toBe('/api/v1/account?page=1&TOKEN=[REDACTED]');
+    expect(redactUrl('/api/v1/products?search=token')).toBe('/api/v1/products?search=token');
+  });
 });

@@ -30,9 +30,12 @@ export const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => {
   return [`${safe}`, `*${dot}${safe}`, `*.*${dot}${safe}`, `*.*.*${dot}${safe}`];
 });
 
-/** The provider callback path carries its secret as the last segment. */
+/** Query parameters that carry credentials when a client puts them in the URL (the guard refuses them, the log must not keep them). */
+const SECRET_QUERY_PARAMETER = /([?&](?:access_token|token|api_key|apikey|secret|password)=)[^&#]*/gi;
+
+/** The provider callback path carries its secret as the last segment; a client may also put a token in the query string. */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(/(\/provider\/callback\/)[^/?#]*/i, '$1[REDACTED]');
+  return url?.replace(/(\/provider\/callback\/)[^/?#]*/i, '$1[REDACTED]').replace(SECRET_QUERY_PARAMETER, '$1[REDACTED]');
 }
 
 /**

@@ -44,7 +44,10 @@ export class AccessGuard extends AuthGuard('bearer') {
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
-    if (error || !user) throw new UnauthenticatedError();
+    // An error is not a bad token: the token lookup itself failed (e.g. the database is down).
+    // Rethrown, the filter answers 503 for an outage, instead of telling the client to drop a valid token.
+    if (error) throw error;
+    if (!user) throw new UnauthenticatedError();
     return user;
   }
 }

@@ -35,6 +35,48 @@ const BODY_PARSER_ERRORS: Record<string, (error: { message?: string }) => Normal
   }),
 };
 
+/**
+ * PostgreSQL refused the request's text: U+0000 in text (22021) or JSON (22P05), or an unpaired
+ * surrogate inside JSON (22P02 with a surrogate detail). Only client input produces these, so
+ * they are a validation failure, not a bug.
+ */
+const UNSTORABLE_TEXT_SQLSTATES = new Set(['22021', '22P05']);
+
+/** Socket-level failures reaching PostgreSQL (or anything else the request needed). */
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** SQLSTATEs of a server going away or refusing work: connection exceptions (08), shutdown, too many connections, statement timeout. */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53400', '57014']);
+/** pg and pg-pool report lost or unobtainable connections as plain errors with these messages. */
+const CONNECTION_LOST_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Connection is not established|Query read timeout/i;
+
+/** The error itself, TypeORM's driverError and a cause: whichever carries the driver's code. */
+function errorLayers(exception: unknown): Array<{ code?: unknown; message?: unknown; detail?: unknown }> {
+  const layers: Array<{ code?: unknown; message?: unknown; detail?: unknown }> = [];
+  let current = exception as { code?: unknown; message?: unknown; detail?: unknown; driverError?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    layers.push(current);
+    current = (current.driverError ?? current.cause) as typeof current;
+  }
+  return layers;
+}
+
+function isUnstorableText(exception: unknown): boolean {
+  return errorLayers(exception).some(
+    (layer) =>
+      typeof layer.code === 'string' &&
+      (UNSTORABLE_TEXT_SQLSTATES.has(layer.code) || (layer.code === '22P02' && typeof layer.detail === 'string' && /surrogate/i.test(layer.detail))),
+  );
+}
+
+/** The database is unreachable or dropped the connection mid-request: retryable, so 503 rather than 500. */
+function isInfrastructureUnavailable(exception: unknown): boolean {
+  return errorLayers(exception).some(({ code, message }) => {
+    if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))) return true;
+    return typeof message === 'string' && CONNECTION_LOST_MESSAGE.test(message);
+  });
+}
+
 const HTTP_STATUS_CODES: Partial<Record<number, string>> = {
   [HttpStatus.UNAUTHORIZED]: 'UNAUTHENTICATED',
   [HttpStatus.FORBIDDEN]: 'FORBIDDEN',
@@ -100,6 +142,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (status === HttpStatus.BAD_REQUEST) {
         return { code: 'VALIDATION_FAILED', status: HttpStatus.UNPROCESSABLE_ENTITY, details: {}, fieldErrors: { request: [exception.message] } };
       }
+    }
+    if (isUnstorableText(exception)) {
+      return {
+        code: 'VALIDATION_FAILED',
+        status: HttpStatus.UNPROCESSABLE_ENTITY,
+        details: {},
+        fieldErrors: { request: ['text must not contain NUL characters or unpaired surrogates'] },
+      };
+    }
+    if (isInfrastructureUnavailable(exception)) {
+      this.logger.warn({ err: (exception as Error)?.message, requestId: request.id, path: request.route?.path }, 'Dependency unavailable; answered 503');
+      return { code: 'SERVICE_UNAVAILABLE', status: HttpStatus.SERVICE_UNAVAILABLE, details: {}, fieldErrors: {}, retryAfterSeconds: 1 };
     }
     this.logger.error({ err: exception, requestId: request.id, path: request.route?.path }, 'Unhandled error');
     return this.internal();

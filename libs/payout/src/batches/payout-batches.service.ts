@@ -16,6 +16,7 @@ import { payoutViewOf, type PayoutView } from '../payouts/payout-view.js';
 import { PayoutRepository, type NewPayout } from '../payouts/payout.repository.js';
 import { merchantReferenceOf } from '../payouts/payouts.service.js';
 import { batchItemJobId } from '../submission/payout-submitter.js';
+import { PAYOUT_REFERENCE_PATTERN } from '../validation/payout-field-rules.js';
 import { batchStatusOf, type BatchStatus } from './batch-status.js';
 
 export const MAX_BATCH_ITEMS = 500;
@@ -182,6 +183,8 @@ export class PayoutBatchesService {
   }
 
   private async findBatch(vendorId: string, reference: string): Promise<BatchRow | null> {
+    // Stored references all match the pattern; a path value that does not (a NUL byte) cannot exist.
+    if (!PAYOUT_REFERENCE_PATTERN.test(reference)) return null;
     const rows: BatchRow[] = await this.dataSource.query(
       `SELECT id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents, created_at
          FROM payout_batches WHERE vendor_id = $1 AND reference = $2`,

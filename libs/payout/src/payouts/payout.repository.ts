@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Cents } from '#money';
+import { PAYOUT_REFERENCE_PATTERN } from '../validation/payout-field-rules.js';
 import { PAYOUT_COLUMNS, payoutRecordOf, type PayoutRecord, type PayoutRow } from './payout-record.js';
 
 export interface NewPayout {
@@ -31,6 +32,8 @@ export class PayoutRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async findByReference(vendorId: string, reference: string, manager: EntityManager = this.dataSource.manager): Promise<PayoutRecord | null> {
+    // Every stored reference matched the pattern; anything else (a NUL byte, 5 KB of text) cannot exist and never reaches SQL.
+    if (!PAYOUT_REFERENCE_PATTERN.test(reference)) return null;
     const rows: PayoutRow[] = await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
     return rows.length > 0 ? payoutRecordOf(rows[0]) : null;
   }

@@ -33,7 +33,8 @@ export class WorkerRuntime implements OnApplicationBootstrap, BeforeApplicationS
         prefix: this.config.QUEUE_PREFIX,
         concurrency: this.config.WORKER_CONCURRENCY,
         // A job whose worker died is retried after this long; handlers are idempotent.
-        lockDuration: 30_000,
+        lockDuration: this.config.WORKER_JOB_LOCK_MS,
+        stalledInterval: this.config.WORKER_JOB_LOCK_MS,
         maxStalledCount: 5,
       });
       worker.on('failed', (job, error) => void this.onFailed(job, error));

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, IsString, Matches, ValidateNested } from 'class-validator';
 import { MAX_BATCH_ITEMS, PAYOUT_REFERENCE_PATTERN, type BatchRequestInput } from '#payout';
 import { PayoutRequestDto } from '../../payouts/dto/payout-request.dto.js';
 
@@ -14,6 +14,8 @@ export class BatchRequestDto implements BatchRequestInput {
   @IsArray({ message: 'payouts must be an array' })
   @ArrayMinSize(1, { message: 'payouts must contain at least one payout' })
   @ArrayMaxSize(MAX_BATCH_ITEMS, { message: `payouts must contain at most ${MAX_BATCH_ITEMS} payouts` })
+  // ValidateNested alone lets an item that is itself an array through unchecked.
+  @IsObject({ each: true, message: 'each payout must be an object' })
   @ValidateNested({ each: true })
   @Type(() => PayoutRequestDto)
   payouts: PayoutRequestDto[];
