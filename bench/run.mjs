@@ -354,6 +354,15 @@ async function profiled(id, body) {
 
 settings.maxRate = Number(process.env.BENCH_MAX_RATE ?? 4000);
 settings.batches = Number(process.env.BENCH_BATCHES ?? 3);
+/**
+ * BENCH_ONLY=worker,batch (comma list) runs a subset while working on one path: the result file is
+ * written as partial-<date>.json and docs/BENCHMARKS.md is left alone. Groups: pgbench, products, quotes,
+ * payouts, batch, transactions, plain, replays, reads, experiments, profiles, explain, large, worker
+ * (worker implies transactions, which admit its backlog).
+ */
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((group) => group.trim())) : null;
+if (only?.has('worker')) only.add('transactions');
+const want = (group) => only === null || only.has(group);
 
 const results = {
   started_at: startedAt.toISOString(),
@@ -374,8 +383,10 @@ try {
   await clearBenchQueues();
 
   // The database's ceiling first, while nothing else of ours is connected.
-  results.baselines.pgbench = await runPgbench(settings, work, log);
-  log(`pgbench: ${results.baselines.pgbench.throughput_per_second} tps, p99 ${results.baselines.pgbench.latency_ms.p99} ms`);
+  if (want('pgbench')) {
+    results.baselines.pgbench = await runPgbench(settings, work, log);
+    log(`pgbench: ${results.baselines.pgbench.throughput_per_second} tps, p99 ${results.baselines.pgbench.latency_ms.p99} ms`);
+  }
 
   log(`database ${settings.database}: recreating and migrating`);
   await migrate();
@@ -388,7 +399,7 @@ try {
   log(`purchase product ${product.id} (${product.name}); catalogue of ${catalogueTotal}`);
 
   // ---- Phase A: the worker runs (payouts need it); no purchase is admitted yet.
-  results.scenarios.products = await loadScenario('products', 'GET /products (page of 50)', {
+  if (want('products')) results.scenarios.products = await loadScenario('products', 'GET /products (page of 50)', {
     url: urls.purchase,
     kind: 'get',
     items: vendors.map((vendor) => [vendor.purchaseToken, '/api/v1/products?per_page=50&page=1']),
@@ -397,7 +408,7 @@ try {
     expectStatus: [200],
     describe: 'GET /api/v1/products?per_page=50, tokens of every vendor in turn',
   });
-  results.scenarios.quotes = await loadScenario('quotes', 'POST /quotes', {
+  if (want('quotes')) results.scenarios.quotes = await loadScenario('quotes', 'POST /quotes', {
     url: urls.purchase,
     kind: 'post',
     path: '/api/v1/quotes',
@@ -406,7 +417,7 @@ try {
     expectStatus: [201],
     describe: `POST /api/v1/quotes for product ${product.id}, tokens of every vendor in turn`,
   });
-  results.scenarios.payouts = await loadScenario('payouts', 'POST /api/v1/payouts (cash rail)', {
+  if (want('payouts')) results.scenarios.payouts = await loadScenario('payouts', 'POST /api/v1/payouts (cash rail)', {
     url: urls.payout,
     kind: 'payout',
     path: '/api/v1/payouts',
@@ -418,18 +429,20 @@ try {
     describe: 'POST /api/v1/payouts, R200 bank_a_instant_money, unique reference each; the provider call happens inside the request',
   });
   await sleep(2_000);
-  results.scenarios.batch = await batchScenario(vendors);
+  if (want('batch')) results.scenarios.batch = await batchScenario(vendors);
 
   // ---- Phase B: the worker is stopped so purchases pile up for the worker scenario and the
   // admission path is measured on its own.
   await supervisor.stop('reconciliation-worker');
-  results.scenarios.transactions = await purchaseScenario('transactions', 'POST /transactions (new purchases)', vendors, urls.purchase, 'tx');
-  await startPlainBaseline();
-  results.baselines.plain_admission = await purchaseScenario('plain-admission', 'Plain node:http + pg admission (baseline)', vendors, urls.plain, 'plain');
-  await supervisor.stop('plain-admission-server');
+  if (want('transactions')) results.scenarios.transactions = await purchaseScenario('transactions', 'POST /transactions (new purchases)', vendors, urls.purchase, 'tx');
+  if (want('plain')) {
+    await startPlainBaseline();
+    results.baselines.plain_admission = await purchaseScenario('plain-admission', 'Plain node:http + pg admission (baseline)', vendors, urls.plain, 'plain');
+    await supervisor.stop('plain-admission-server');
+  }
 
   const admitted = await admittedItems(vendors, 'tx');
-  results.scenarios.replays = await loadScenario('replays', 'POST /transactions replayed (same key, quote, reference)', {
+  if (want('replays')) results.scenarios.replays = await loadScenario('replays', 'POST /transactions replayed (same key, quote, reference)', {
     url: urls.purchase,
     kind: 'purchase',
     path: '/api/v1/transactions',
@@ -438,7 +451,7 @@ try {
     expectStatus: [202],
     describe: `exact replays of the ${admitted.length} purchases just admitted`,
   });
-  results.scenarios.transaction_reads = await loadScenario('transaction-reads', 'GET /transactions/{id}', {
+  if (want('reads')) results.scenarios.transaction_reads = await loadScenario('transaction-reads', 'GET /transactions/{id}', {
     url: urls.purchase,
     kind: 'get',
     items: admitted.map((item) => [item.token, `/api/v1/transactions/${item.transactionId}`]),
@@ -448,47 +461,53 @@ try {
   });
 
   // Request logging: the same purchase scenario with per-request info logs switched off.
-  results.experiments.log_level_warn = await withPurchaseGateway({ env: { LOG_LEVEL: 'warn' } }, async () => ({
+  if (want('experiments')) results.experiments.log_level_warn = await withPurchaseGateway({ env: { LOG_LEVEL: 'warn' } }, async () => ({
     products: await loadScenario('products-warn', 'GET /products, LOG_LEVEL=warn', { ...productsSpec(vendors), sampleErrors: false }),
     transactions: await purchaseScenario('transactions-warn', 'POST /transactions, LOG_LEVEL=warn', vendors, urls.purchase, 'txwarn'),
   }));
 
   // Peak RSS with V8's old space capped as a container would (the default is sized from this machine's memory).
-  results.experiments.heap_capped = await withPurchaseGateway({ nodeOptions: ['--max-old-space-size=128'] }, () =>
+  if (want('experiments')) results.experiments.heap_capped = await withPurchaseGateway({ nodeOptions: ['--max-old-space-size=128'] }, () =>
     purchaseScenario('transactions-heap128', 'POST /transactions, --max-old-space-size=128', vendors, urls.purchase, 'txheap'),
   );
 
-  if (settings.profile) {
+  if (settings.profile && want('profiles')) {
     results.profiles.transactions = await profiled('transactions', () => purchaseScenario('transactions-profiled', 'POST /transactions under --cpu-prof', vendors, urls.purchase, 'txprof'));
     results.profiles.products = await profiled('products', () =>
       loadScenario('products-profiled', 'GET /products under --cpu-prof', { ...productsSpec(vendors), sampleErrors: false }),
     );
   }
 
-  log('EXPLAIN of the hot queries');
-  results.explain.before_history = await explainHotQueries(settings.databaseUrl, vendors);
+  if (want('explain')) {
+    log('EXPLAIN of the hot queries');
+    results.explain.before_history = await explainHotQueries(settings.databaseUrl, vendors);
+  }
 
   // ---- Phase C: the same purchase scenario with a million purchases already stored.
-  log(`inserting ${settings.largeTableRows} stored purchases (quotes, transactions, idempotency keys, events, outbox rows)`);
-  const insertStarted = performance.now();
-  await insertHistory(settings.databaseUrl, vendors, settings.largeTableRows);
-  results.data.history_rows = settings.largeTableRows;
-  results.data.history_insert_seconds = round((performance.now() - insertStarted) / 1000, 1);
-  results.data.table_sizes = await query(
-    settings.databaseUrl,
-    `SELECT relname AS table, n_live_tup::bigint AS rows, pg_size_pretty(pg_total_relation_size(relid)) AS total_size
-       FROM pg_stat_user_tables WHERE relname IN ('purchase_transactions', 'purchase_quotes', 'purchase_idempotency_keys', 'purchase_transaction_events', 'outbox_messages') ORDER BY relname`,
-  );
-  log(`history inserted in ${results.data.history_insert_seconds} s`);
-  results.scenarios.transactions_large = await purchaseScenario('transactions-1m', 'POST /transactions with 1M purchases stored', vendors, urls.purchase, 'txlarge');
-  await startPlainBaseline();
-  results.baselines.plain_admission_large = await purchaseScenario('plain-admission-1m', 'Plain admission baseline with 1M purchases stored', vendors, urls.plain, 'plainlarge');
-  await supervisor.stop('plain-admission-server');
-  results.explain.after_history = await explainHotQueries(settings.databaseUrl, vendors);
+  if (want('large')) {
+    log(`inserting ${settings.largeTableRows} stored purchases (quotes, transactions, idempotency keys, events, outbox rows)`);
+    const insertStarted = performance.now();
+    await insertHistory(settings.databaseUrl, vendors, settings.largeTableRows);
+    results.data.history_rows = settings.largeTableRows;
+    results.data.history_insert_seconds = round((performance.now() - insertStarted) / 1000, 1);
+    results.data.table_sizes = await query(
+      settings.databaseUrl,
+      `SELECT relname AS table, n_live_tup::bigint AS rows, pg_size_pretty(pg_total_relation_size(relid)) AS total_size
+         FROM pg_stat_user_tables WHERE relname IN ('purchase_transactions', 'purchase_quotes', 'purchase_idempotency_keys', 'purchase_transaction_events', 'outbox_messages') ORDER BY relname`,
+    );
+    log(`history inserted in ${results.data.history_insert_seconds} s`);
+    results.scenarios.transactions_large = await purchaseScenario('transactions-1m', 'POST /transactions with 1M purchases stored', vendors, urls.purchase, 'txlarge');
+    await startPlainBaseline();
+    results.baselines.plain_admission_large = await purchaseScenario('plain-admission-1m', 'Plain admission baseline with 1M purchases stored', vendors, urls.plain, 'plainlarge');
+    await supervisor.stop('plain-admission-server');
+    results.explain.after_history = await explainHotQueries(settings.databaseUrl, vendors);
+  }
 
   // ---- Phase D: the worker drains everything admitted above.
-  results.scenarios.worker = await workerScenario();
-  log(`worker: ${results.scenarios.worker.throughput_per_second} completions/s (steady), ${results.scenarios.worker.completed_in_window}/${results.scenarios.worker.backlog} in ${results.scenarios.worker.window_seconds} s`);
+  if (want('worker')) {
+    results.scenarios.worker = await workerScenario();
+    log(`worker: ${results.scenarios.worker.throughput_per_second} completions/s (steady), ${results.scenarios.worker.completed_in_window}/${results.scenarios.worker.backlog} in ${results.scenarios.worker.window_seconds} s`);
+  }
 } catch (error) {
   failed = error;
   log(`FAILED: ${error.stack ?? error}`);
@@ -499,10 +518,10 @@ try {
 results.finished_at = new Date().toISOString();
 results.duration_seconds = round((Date.now() - clock) / 1000, 0);
 if (failed) results.failure = String(failed.stack ?? failed);
-const resultFile = `bench/results/${stamp}.json`;
+const resultFile = `bench/results/${only ? 'partial-' : ''}${stamp}.json`;
 writeFileSync(resultFile, `${JSON.stringify(results, null, 2)}\n`);
 if (!failed) {
-  writeReport(results, resultFile, 'docs/BENCHMARKS.md');
+  if (!only) writeReport(results, resultFile, 'docs/BENCHMARKS.md');
   if (process.env.BENCH_KEEP_DATABASE !== '1') await dropDatabase(settings.pgBase, settings.database).catch(() => undefined);
   if (process.env.BENCH_KEEP_LOGS !== '1') rmSync(work, { recursive: true, force: true });
 }
