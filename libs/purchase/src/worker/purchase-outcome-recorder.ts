@@ -50,9 +50,21 @@ export const TRANSACTION_STATE_COLUMNS = `id, vendor_id, status, charge_cents, t
   submission_attempted_at, submission_ended_at, submission_outcome, provider_transaction_id, allowance_returned_at,
   not_found_streak, check_seq, next_check_at, reversal_watch_until`;
 
+/** Columns the recorder may change, with the values they get when the transaction's row is written back. */
+type RowChanges = Map<string, unknown>;
+
+interface LockedRow extends TransactionState {
+  now: Date;
+}
+
 /**
  * The only code that changes a transaction's status. It runs under the transaction's row lock
  * and moves status only along the allowed edges, so two lookups racing change it once.
+ *
+ * Every change of one recording is collected first and written as ONE `UPDATE ... RETURNING`
+ * (plus the status event, and the fulfilment or the allowance return where they apply): the
+ * verification of a purchase is 5-6 statements, not 10, because round trips to PostgreSQL are
+ * what the worker spends most of its time on (docs/BENCHMARKS.md).
  */
 @Injectable()
 export class PurchaseOutcomeRecorder {
@@ -70,44 +82,40 @@ export class PurchaseOutcomeRecorder {
     return row ?? null;
   }
 
-  async record(transactionId: string, observation: ProviderObservation): Promise<TransactionState> {
+  /** Records one lookup; `statusMoved` says whether THIS recording changed the status. */
+  async record(transactionId: string, observation: ProviderObservation): Promise<TransactionState & { statusMoved: boolean }> {
     return this.dataSource.transaction(async (manager) => {
-      const [row] = (await manager.query(`SELECT ${TRANSACTION_STATE_COLUMNS} FROM purchase_transactions WHERE id = $1 FOR UPDATE`, [
-        transactionId,
-      ])) as TransactionState[];
-      const [{ now }] = (await manager.query(`SELECT now() AS now`)) as { now: Date }[];
-      await manager.query(`UPDATE purchase_transactions SET last_checked_at = $2 WHERE id = $1`, [transactionId, now]);
+      const row = await this.lock(manager, transactionId);
+      if (!row) throw new Error(`transaction ${transactionId} vanished while being verified`);
+      const changes: RowChanges = new Map([['last_checked_at', row.now]]);
 
       if (observation.kind === 'found') {
         const found = observation.transaction;
-        await manager.query(
-          `UPDATE purchase_transactions SET provider_transaction_id = $2, provider_status = $3, not_found_streak = 0 WHERE id = $1`,
-          [transactionId, found.providerTransactionId, found.providerStatus],
-        );
+        changes.set('provider_transaction_id', found.providerTransactionId);
+        changes.set('provider_status', found.providerStatus);
+        changes.set('not_found_streak', 0);
         if (found.outcome !== 'in_progress') {
           const moves = movesToward(row.status, found.outcome);
           if (moves.length === 0 && row.status !== found.outcome) {
             this.logger.error({ transactionId, status: row.status, provider: found.outcome }, 'Provider outcome contradicts a final status; left for staff');
           }
-          for (const move of moves) await this.move(manager, row, move, now, { found, reason: `provider ${found.providerStatus}` });
+          for (const move of moves) await this.move(manager, row, changes, move, { found, reason: `provider ${found.providerStatus}` });
         }
       } else if (observation.kind === 'not_found') {
-        await this.recordNotFound(manager, row, now);
+        await this.recordNotFound(manager, row, changes);
       }
-      const [after] = await manager.query(`SELECT ${TRANSACTION_STATE_COLUMNS} FROM purchase_transactions WHERE id = $1`, [transactionId]);
-      return after as TransactionState;
+      return { ...(await this.writeBack(manager, row.id, changes)), statusMoved: changes.has('status') };
     });
   }
 
   /** The verification window elapsed with the outcome still unknown: staff take over. */
   async moveToReview(transactionId: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const [row] = (await manager.query(`SELECT ${TRANSACTION_STATE_COLUMNS} FROM purchase_transactions WHERE id = $1 FOR UPDATE`, [
-        transactionId,
-      ])) as TransactionState[];
+      const row = await this.lock(manager, transactionId);
       if (row?.status !== 'pending') return false;
-      const [{ now }] = await manager.query(`SELECT now() AS now`);
-      await this.move(manager, row, 'review', now, { reason: 'verification window elapsed' });
+      const changes: RowChanges = new Map();
+      await this.move(manager, row, changes, 'review', { reason: 'verification window elapsed' });
+      await this.writeBack(manager, row.id, changes);
       return true;
     });
   }
@@ -118,14 +126,31 @@ export class PurchaseOutcomeRecorder {
    */
   async failUnsubmitted(transactionId: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const [row] = (await manager.query(`SELECT ${TRANSACTION_STATE_COLUMNS} FROM purchase_transactions WHERE id = $1 FOR UPDATE`, [
-        transactionId,
-      ])) as TransactionState[];
+      const row = await this.lock(manager, transactionId);
       if (row?.status !== 'pending' || row.submission_attempted_at !== null) return false;
-      const [{ now }] = await manager.query(`SELECT now() AS now`);
-      await this.move(manager, row, 'failed', now, { reason: 'not submitted within the verification window', errorCode: PURCHASE_FAILURE_CODES.notSubmitted });
+      const changes: RowChanges = new Map();
+      await this.move(manager, row, changes, 'failed', { reason: 'not submitted within the verification window', errorCode: PURCHASE_FAILURE_CODES.notSubmitted });
+      await this.writeBack(manager, row.id, changes);
       return true;
     });
+  }
+
+  /** The row under its lock, with the database's clock read in the same statement. */
+  private async lock(manager: EntityManager, transactionId: string): Promise<LockedRow | undefined> {
+    const [row] = (await manager.query(`SELECT ${TRANSACTION_STATE_COLUMNS}, now() AS now FROM purchase_transactions WHERE id = $1 FOR UPDATE`, [
+      transactionId,
+    ])) as LockedRow[];
+    return row;
+  }
+
+  private async writeBack(manager: EntityManager, transactionId: string, changes: RowChanges): Promise<TransactionState> {
+    const columns = [...changes.keys()];
+    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
+    const [rows] = await manager.query(`UPDATE purchase_transactions SET ${assignments} WHERE id = $1 RETURNING ${TRANSACTION_STATE_COLUMNS}`, [
+      transactionId,
+      ...changes.values(),
+    ]);
+    return rows[0] as TransactionState;
   }
 
   /**
@@ -133,7 +158,7 @@ export class PurchaseOutcomeRecorder {
    * any create we sent can no longer be in flight (the attempt ended, plus the settle period)
    * and it says so twice in a row. Until then it proves nothing.
    */
-  private async recordNotFound(manager: EntityManager, row: TransactionState, now: Date): Promise<void> {
+  private async recordNotFound(manager: EntityManager, row: LockedRow, changes: RowChanges): Promise<void> {
     if (row.provider_transaction_id !== null) {
       this.logger.error({ transactionId: row.id }, 'Provider no longer finds a transaction it acknowledged; left for staff');
       return;
@@ -142,59 +167,54 @@ export class PurchaseOutcomeRecorder {
     const attemptEnded = row.submission_ended_at
       ? new Date(row.submission_ended_at).getTime()
       : new Date(row.submission_attempted_at).getTime() + this.timings.providerTimeoutMs;
-    if (new Date(now).getTime() < attemptEnded + this.timings.notFoundSettleMs) return;
+    if (new Date(row.now).getTime() < attemptEnded + this.timings.notFoundSettleMs) return;
     const streak = row.not_found_streak + 1;
-    await manager.query(`UPDATE purchase_transactions SET not_found_streak = $2 WHERE id = $1`, [row.id, streak]);
+    changes.set('not_found_streak', streak);
     if (streak < NOT_FOUND_PROOF_STREAK) return;
     const errorCode = row.submission_outcome === 'rejected' ? PURCHASE_FAILURE_CODES.rejected : PURCHASE_FAILURE_CODES.notCreated;
-    await this.move(manager, row, 'failed', now, { reason: 'provider holds no transaction for our id', errorCode });
+    await this.move(manager, row, changes, 'failed', { reason: 'provider holds no transaction for our id', errorCode });
   }
 
   private async move(
     manager: EntityManager,
-    row: TransactionState,
+    row: LockedRow,
+    changes: RowChanges,
     to: TransactionStatus,
-    now: Date,
     context: { found?: PurchaseProviderTransaction; reason: string; errorCode?: string },
   ): Promise<void> {
+    const { now } = row;
     const from = row.status;
     const found = context.found;
+    changes.set('status', to);
+    changes.set('updated_at', now);
     switch (to) {
       case 'completed': {
-        const completedAt = parseInstant(found?.completedAt) ?? now;
-        await manager.query(
-          `UPDATE purchase_transactions SET status = 'completed', completed_at = $2, reversal_watch_until = $3::timestamptz + make_interval(secs => $4::double precision / 1000), updated_at = $3
-            WHERE id = $1`,
-          [row.id, completedAt, now, this.timings.reversalWatchMs],
-        );
+        changes.set('completed_at', parseInstant(found?.completedAt) ?? now);
+        changes.set('reversal_watch_until', new Date(new Date(now).getTime() + this.timings.reversalWatchMs));
         const fulfilment = found?.fulfilment?.reveal();
         if (fulfilment) await this.fulfilments.store(manager, row.id, fulfilment);
         break;
       }
       case 'failed': {
-        await manager.query(`UPDATE purchase_transactions SET status = 'failed', failed_at = $2, error_code = $3, next_check_at = NULL, updated_at = $2 WHERE id = $1`, [
-          row.id,
-          now,
-          context.errorCode ?? PURCHASE_FAILURE_CODES.declined,
-        ]);
+        changes.set('failed_at', now);
+        changes.set('error_code', context.errorCode ?? PURCHASE_FAILURE_CODES.declined);
+        changes.set('next_check_at', null);
         // The provider verifiably took no money: the admission day gets the charge back, once.
         if (row.allowance_returned_at === null) {
           await this.spendControls.returnDailyAllowance(manager, row.vendor_id, row.admission_day, centsFromDbValue(row.charge_cents));
-          await manager.query(`UPDATE purchase_transactions SET allowance_returned_at = $2 WHERE id = $1`, [row.id, now]);
+          changes.set('allowance_returned_at', now);
         }
         break;
       }
       case 'reversed': {
         // Never returns allowance: the charge stood when it was admitted.
-        await manager.query(`UPDATE purchase_transactions SET status = 'reversed', reversed_at = $2, next_check_at = NULL, updated_at = $3 WHERE id = $1`, [
-          row.id,
-          parseInstant(found?.reversedAt) ?? now,
-          now,
-        ]);
+        changes.set('reversed_at', parseInstant(found?.reversedAt) ?? now);
+        changes.set('next_check_at', null);
         break;
       }
       case 'review': {
-        await manager.query(`UPDATE purchase_transactions SET status = 'review', review_at = $2, next_check_at = NULL, updated_at = $2 WHERE id = $1`, [row.id, now]);
+        changes.set('review_at', now);
+        changes.set('next_check_at', null);
         break;
       }
       case 'pending':

@@ -74,6 +74,11 @@ export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnM
       return;
     }
 
+    // Looked up first although an unclaimed row proves no create was sent: the lookup is also the
+    // provider's liveness check. While it fails nothing is sent and the job retries, so a provider
+    // outage delays purchases instead of spending their one create on a provider that cannot
+    // answer (test/reliability/infrastructure-faults). It also adopts a transaction should a
+    // claim ever have been lost (a database failed over without its last commits).
     const before = await this.lookup.observe(transactionId, null);
     if (before.kind === 'unavailable') throw new Error(`provider lookup before submission failed: ${before.reason}`);
     if (before.kind === 'found') {
@@ -131,13 +136,15 @@ export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnM
       this.logger.warn({ transactionId, outcome, err: (error as Error).message }, 'Provider create did not confirm; resolving by lookup');
     }
 
-    await this.dataSource.query(
+    // The attempt's outcome and the first check of the polling chain, in one statement.
+    const [[scheduled]] = await this.dataSource.query(
       `UPDATE purchase_transactions SET submission_ended_at = now(), submission_outcome = $2,
-         provider_transaction_id = COALESCE(provider_transaction_id, $3), provider_status = COALESCE($4, provider_status)
-        WHERE id = $1`,
-      [transactionId, outcome, providerTransactionId, providerStatus],
+         provider_transaction_id = COALESCE(provider_transaction_id, $3), provider_status = COALESCE($4, provider_status),
+         check_seq = check_seq + 1, next_check_at = now() + make_interval(secs => $5::double precision / 1000)
+        WHERE id = $1 RETURNING check_seq`,
+      [transactionId, outcome, providerTransactionId, providerStatus, this.timings.verifyDelayMs(1)],
     );
-    await this.scheduler.scheduleCheck(transactionId, this.timings.verifyDelayMs(1), 'submission');
+    await this.scheduler.enqueue(transactionId, scheduled.check_seq, this.timings.verifyDelayMs(1), 'submission');
   }
 
   async onFinalFailure(job: SubmitJob, error: Error): Promise<void> {

@@ -13,8 +13,10 @@ type VerifyJob = Job<JobPayloads['purchase.verify']>;
  * `purchase.verify`: one provider GET, recorded by PurchaseOutcomeRecorder, then the next check.
  *
  * Each transaction has one polling chain: the job whose `check` equals the row's `check_seq`
- * schedules the next one (backoff while pending, the reversal watch after completion). Callback
- * and manual checks look up and record, and start a chain only when none is running.
+ * schedules the next one (backoff while pending, the reversal watch after completion); a chain
+ * job whose `check` is behind `check_seq` was superseded and does nothing. Callback and manual
+ * checks look up and record; they start a chain when none is running and take the chain over
+ * when their lookup moved the status.
  */
 @Injectable()
 export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnModuleInit {
@@ -40,6 +42,11 @@ export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnM
       this.logger.warn({ transactionId }, 'Verification job for an unknown transaction; ignored');
       return;
     }
+    if (check !== undefined && check !== before.check_seq) {
+      // A later check of this chain was scheduled (a callback's verification settled the
+      // purchase, or the sweeper re-issued an overdue check): that job looks up, not this one.
+      return;
+    }
     if (reason === 'callback') {
       // Every marker received up to now is covered by this lookup; later ones get their own job.
       await this.dataSource.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND processed_at IS NULL`, [
@@ -58,9 +65,12 @@ export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnM
     const observation = await this.lookup.observe(transactionId, before.provider_transaction_id);
     const after = await this.recorder.record(transactionId, observation);
 
-    const ownsChain = check !== undefined && check === before.check_seq;
+    // The job that owns the chain schedules its successor. A lookup outside the chain (callback,
+    // manual) that moved the status takes the chain over, so the poll still waiting for the old
+    // status finds itself superseded instead of repeating the lookup; with no chain, it starts one.
+    const ownsChain = check !== undefined && check === after.check_seq;
     const noChain = after.next_check_at === null;
-    if (ownsChain || noChain) await this.scheduleNext(after, ownsChain);
+    if (ownsChain || after.statusMoved || noChain) await this.scheduleNext(after, ownsChain || after.statusMoved);
   }
 
   async onFinalFailure(job: VerifyJob, error: Error): Promise<void> {

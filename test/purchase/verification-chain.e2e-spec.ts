@@ -1,0 +1,62 @@
+import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import type { TestVendor } from '../support/vendors.js';
+import { mobile, purchase, settle } from './purchase-helpers.js';
+
+/**
+ * The cost side of verification: a purchase the provider's callback settles is looked up once
+ * for that callback, and the poll scheduled at submission, which would only repeat the lookup,
+ * is superseded. Clocks: the sandbox completes (and calls back) after 300 ms, the first poll
+ * waits 2 s, the reversal watch looks again only after a minute.
+ */
+describe('purchase verification chain', () => {
+  const FIRST_POLL_MS = 2_000;
+  let stack: PurchaseStack;
+  let vendor: TestVendor;
+
+  beforeAll(async () => {
+    stack = await startPurchaseStack({
+      worker: { PURCHASE_VERIFY_INITIAL_DELAY_MS: String(FIRST_POLL_MS), PURCHASE_REVERSAL_WATCH_MS: '600000', PURCHASE_REVERSAL_WATCH_INTERVAL_MS: '60000' },
+    });
+    vendor = await stack.vendor();
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const chainOf = async (id: string) => {
+    const [row] = await stack.db.query(
+      `SELECT check_seq, last_checked_at, next_check_at, extract(epoch FROM next_check_at - last_checked_at)::float AS next_in_s
+         FROM purchase_transactions WHERE id = $1`,
+      [id],
+    );
+    return row as { check_seq: number; last_checked_at: Date; next_check_at: Date | null; next_in_s: number };
+  };
+
+  it('a callback that completes the purchase takes the polling chain over; the superseded first poll makes no lookup', async () => {
+    const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') });
+    const id = bought.transaction.id;
+    const submittedAt = Date.now();
+    await settle(stack, vendor, id, ['completed'], 10_000);
+    // Completed by the callback's lookup, well before the first poll was due.
+    expect(Date.now() - submittedAt).toBeLessThan(FIRST_POLL_MS);
+    const [callbackMarker] = await stack.db.query(`SELECT processed_at FROM purchase_callback_markers WHERE transaction_id = $1`, [id]);
+    expect(callbackMarker?.processed_at).not.toBeNull();
+
+    const atCompletion = await chainOf(id);
+    // Submission scheduled check 1; the callback's verification scheduled check 2, the reversal watch, a minute out.
+    expect(atCompletion.check_seq).toBe(2);
+    expect(atCompletion.next_in_s).toBeGreaterThan(55);
+
+    // Past the moment check 1 was due: it ran, found itself superseded and neither looked up nor rescheduled.
+    await new Promise((resolve) => setTimeout(resolve, FIRST_POLL_MS + 1_000));
+    const later = await chainOf(id);
+    expect(later.check_seq).toBe(2);
+    expect(new Date(later.last_checked_at).getTime()).toBe(new Date(atCompletion.last_checked_at).getTime());
+    expect(new Date(later.next_check_at!).getTime()).toBe(new Date(atCompletion.next_check_at!).getTime());
+
+    const events = await stack.db.query(`SELECT from_status, to_status FROM purchase_transaction_events WHERE transaction_id = $1 ORDER BY id`, [id]);
+    expect(events.map((event: { to_status: string }) => event.to_status)).toEqual(['pending', 'completed']);
+    expect(await stack.sandbox.creates(id)).toBe(1);
+  });
+});
