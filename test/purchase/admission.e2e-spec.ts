@@ -240,6 +240,45 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       expect(retryAfter).toBeLessThanOrEqual(60);
       expect(await rowsFor(fast.vendor.id)).toHaveLength(2);
     });
+
+    it('runs on connections pinned to READ COMMITTED, which the admission transaction relies on without asking per transaction', async () => {
+      const levels = await Promise.all([1, 2, 3].map(() => stack.db.query(`SHOW default_transaction_isolation`)));
+      expect(levels.map(([row]) => row.default_transaction_isolation)).toEqual(['read committed', 'read committed', 'read committed']);
+    });
+
+    it('counts velocity from per-second counters exactly as a count of the purchases themselves, at every window start', async () => {
+      const spaced = await stack.vendor();
+      for (let index = 0; index < 7; index++) {
+        await buy({ quote_id: (await quote(spaced)).id, reference: `spaced-${index}` }, `spaced-${index}`, spaced).expect(202);
+        await new Promise((resolve) => setTimeout(resolve, 230));
+      }
+      const [span] = await stack.db.query(
+        `SELECT (extract(epoch FROM min(created_at)) * 1000)::float8 AS first_ms, (extract(epoch FROM max(created_at)) * 1000)::float8 AS last_ms
+           FROM purchase_transactions WHERE vendor_id = $1`,
+        [spaced.vendor.id],
+      );
+      const buckets = await stack.db.query(`SELECT sum(admissions)::int AS total, count(*)::int AS seconds FROM purchase_velocity_buckets WHERE vendor_id = $1`, [
+        spaced.vendor.id,
+      ]);
+      expect(buckets[0].total).toBe(7);
+      expect(buckets[0].seconds).toBeGreaterThan(1);
+
+      const spend = stack.gateway.app.get(SpendControlsService);
+      const compared: number[] = [];
+      // Window starts every 17 ms from before the first purchase to after the last: inside, at and across second boundaries.
+      for (let startMs = Math.floor(span.first_ms) - 500; startMs <= span.last_ms + 100; startMs += 17) {
+        const windowStart = new Date(startMs);
+        const [direct] = await stack.db.query(`SELECT count(*)::int AS n FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2`, [
+          spaced.vendor.id,
+          windowStart,
+        ]);
+        expect({ startMs, count: await spend.admissionsSince(stack.db.manager, spaced.vendor.id, windowStart) }).toEqual({ startMs, count: direct.n });
+        compared.push(direct.n);
+      }
+      // The sweep went from all seven purchases down to none.
+      expect(Math.max(...compared)).toBe(7);
+      expect(Math.min(...compared)).toBe(0);
+    });
   });
 
   describe('tenancy and reads', () => {

@@ -85,7 +85,9 @@ describe('invariant checker', () => {
       dailyAllowance: 1,
       quoteFundsOneTransaction: 2,
       idempotencyRecordsMatch: 2,
+      velocityCounters: expect.any(Number),
     });
+    expect(report.examined.velocityCounters).toBeGreaterThanOrEqual(1);
   });
 
   it.each<[string, InvariantName[], (client: pg.Client) => Promise<void>]>([
@@ -139,6 +141,11 @@ describe('invariant checker', () => {
       'an idempotency record naming another reference',
       ['idempotencyRecordsMatch'],
       (c) => c.query(`UPDATE purchase_idempotency_keys SET reference = 'tampered' WHERE transaction_id = $1`, [ids.completed]).then(() => undefined),
+    ],
+    [
+      'a velocity counter that lost an admission',
+      ['velocityCounters'],
+      (c) => c.query(`UPDATE purchase_velocity_buckets SET admissions = admissions + 1 WHERE vendor_id = $1`, [buyer.vendor.id]).then(() => undefined),
     ],
   ])('names %s', async (_label, expected, breakIt) => {
     const report = await checkBroken(breakIt);

@@ -27,6 +27,10 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
       statement_timeout: 15_000,
+      // Pinned per connection rather than per transaction: TypeORM's transaction(level) sends a
+      // separate SET TRANSACTION statement, a round trip on every purchase admission. Code that
+      // needs a stronger level still asks for it explicitly.
+      options: '-c default_transaction_isolation=read\\ committed',
     },
   };
 }

@@ -38,6 +38,7 @@ export const INVARIANTS = {
   allowanceReturnedOnlyOnFailure: 'allowance is returned exactly for failed purchases',
   quoteFundsOneTransaction: 'no quote funds two transactions, and a funded quote is marked used by the same vendor for the same charge',
   idempotencyRecordsMatch: 'every idempotency record names a transaction with its own quote and reference',
+  velocityCounters: 'the per-second velocity counters equal the purchases admitted in each second (last seven days)',
 } as const;
 
 export type InvariantName = keyof typeof INVARIANTS;
@@ -80,6 +81,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkDailyAllowance,
     checkQuotes,
     checkIdempotencyRecords,
+    checkVelocityCounters,
   ];
   for (const check of checks) await check(query, vendors, report);
   for (const sandbox of options.sandboxes ?? []) {
@@ -291,6 +293,29 @@ async function checkIdempotencyRecords(query: InvariantQuery, vendors: string[] 
 interface WitnessSummary {
   external_ids: Array<{ external_id: string; count: number; duplicate_attempts: number }>;
   merchant_references: Array<{ merchant_reference: string; count: number; duplicate_attempts: number }>;
+}
+
+/** Velocity limits are checked against these counters (SpendControlsService.checkVelocity). */
+async function checkVelocityCounters(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const rows = await query(
+    `WITH cutoff AS (SELECT floor(extract(epoch FROM now() - interval '7 days'))::bigint + 1 AS second),
+     admitted AS (
+       SELECT vendor_id, floor(extract(epoch FROM created_at))::bigint AS second, count(*)::int AS admissions
+         FROM purchase_transactions WHERE ${inScope('vendor_id')} AND created_at >= to_timestamp((SELECT second FROM cutoff)) GROUP BY 1, 2),
+     counted AS (
+       SELECT vendor_id, second, admissions FROM purchase_velocity_buckets
+        WHERE ${inScope('vendor_id')} AND second >= (SELECT second FROM cutoff))
+     SELECT COALESCE(a.vendor_id, c.vendor_id) AS vendor_id, COALESCE(a.second, c.second)::text AS second,
+            a.admissions AS admitted, c.admissions AS counted
+       FROM admitted a FULL JOIN counted c ON c.vendor_id = a.vendor_id AND c.second = a.second`,
+    [vendors],
+  );
+  report.examined.velocityCounters = rows.length;
+  for (const row of rows) {
+    if (row.admitted !== row.counted) {
+      add(report, 'velocityCounters', `${row.vendor_id}/${row.second}`, { admitted: row.admitted, counted: row.counted });
+    }
+  }
 }
 
 /**

@@ -58,7 +58,8 @@ interface ControlsRow {
   paused_at: Date | null;
 }
 
-const MAX_WINDOW_SECONDS = 7 * 86_400;
+/** The longest velocity window; the per-second counters are kept this long (PurchaseSweeper). */
+export const MAX_VELOCITY_WINDOW_SECONDS = 7 * 86_400;
 
 /**
  * Spend controls: staff set them (setLimits, pause, resume) and the admission of every purchase
@@ -77,7 +78,7 @@ export class SpendControlsService {
     check('daily_cap_minor', limits.dailyCapMinor, 0);
     check('transaction_max_minor', limits.transactionMaxMinor, 1);
     check('velocity_count', limits.velocityCount, 1, 1_000_000);
-    check('velocity_window_seconds', limits.velocityWindowSeconds, 1, MAX_WINDOW_SECONDS);
+    check('velocity_window_seconds', limits.velocityWindowSeconds, 1, MAX_VELOCITY_WINDOW_SECONDS);
     if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
     await this.requireVendor(vendorId);
     await this.dataSource.query(
@@ -151,13 +152,15 @@ export class SpendControlsService {
     if (chargeCents > controls.transactionMaxCents) throw new TransactionMaximumExceededError(minorUnitsFromCents(controls.transactionMaxCents));
   }
 
-  /** At most N admissions in any rolling window; Retry-After says when the oldest one leaves it. */
+  /**
+   * At most N admissions in any rolling window; Retry-After says when the oldest one leaves it.
+   * The count is exact without visiting every purchase in the window: whole seconds come from
+   * the per-second counters a trigger keeps (migration 1763780400000), and the one second the
+   * window starts inside of is counted from the purchases themselves.
+   */
   async checkVelocity(manager: EntityManager, vendorId: string, controls: ConfiguredSpendControls, now: Date): Promise<void> {
     const windowStart = new Date(now.getTime() - controls.velocityWindowSeconds * 1000);
-    const [{ count }] = await manager.query(
-      `SELECT count(*)::int AS count FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2`,
-      [vendorId, windowStart],
-    );
+    const count = await this.admissionsSince(manager, vendorId, windowStart);
     if (count < controls.velocityCount) return;
     // The admission that must leave the window before one more fits.
     const [blocking] = await manager.query(
@@ -166,6 +169,17 @@ export class SpendControlsService {
     );
     const leavesAt = new Date(blocking.created_at).getTime() + controls.velocityWindowSeconds * 1000;
     throw new VelocityLimitExceededError(Math.max(1, Math.ceil((leavesAt - now.getTime()) / 1000)));
+  }
+
+  /** The vendor's admissions with `created_at > windowStart`, exactly (see checkVelocity). */
+  async admissionsSince(manager: EntityManager, vendorId: string, windowStart: Date): Promise<number> {
+    const partialSecond = Math.floor(windowStart.getTime() / 1000);
+    const [{ count }] = await manager.query(
+      `SELECT (SELECT COALESCE(sum(admissions), 0) FROM purchase_velocity_buckets WHERE vendor_id = $1 AND second > $3::bigint)
+            + (SELECT count(*) FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2 AND created_at < to_timestamp($3::bigint + 1)) AS count`,
+      [vendorId, windowStart, partialSecond],
+    );
+    return Number(count);
   }
 
   /** Guarded update: the row only moves while `used + charge <= cap`, so the cap holds under any concurrency. */

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { DataSource } from 'typeorm';
 import { QueueProducer } from '#queues';
 import { callbackJobId } from '../callbacks/provider-callback.service.js';
+import { MAX_VELOCITY_WINDOW_SECONDS } from '../spend-controls/spend-controls.service.js';
 import { PurchaseTimings } from './purchase-timings.js';
 import { VerificationScheduler } from './verification-scheduler.js';
 
@@ -11,7 +12,8 @@ const BATCH = 100;
  * Rebuilds lost queue work from PostgreSQL (DESIGN.md: Redis may delay work, never lose it):
  * checks overdue by more than two sweep intervals are re-enqueued under a new sequence, and
  * admitted purchases never claimed for submission get a fresh submission job. Both jobs are
- * idempotent, so a sweep that races the normal path changes nothing.
+ * idempotent, so a sweep that races the normal path changes nothing. It also drops velocity
+ * counters older than the longest window spend controls accept.
  */
 @Injectable()
 export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -82,10 +84,21 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
         reason: 'callback',
       });
     }
+    await this.pruneVelocityCounters();
+
     const total = overdue.length + unsubmitted.length + openMarkers.length;
     if (total > 0) {
       this.logger.warn({ checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length }, 'Re-enqueued purchase work from PostgreSQL');
     }
     return { checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length };
+  }
+
+  /** Bounded per sweep, so a long-stopped worker catches up in steps instead of one long delete. */
+  private async pruneVelocityCounters(): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM purchase_velocity_buckets WHERE ctid = ANY (ARRAY(
+         SELECT ctid FROM purchase_velocity_buckets WHERE second < floor(extract(epoch FROM now()))::bigint - $1::bigint LIMIT 10000))`,
+      [MAX_VELOCITY_WINDOW_SECONDS + 60],
+    );
   }
 }

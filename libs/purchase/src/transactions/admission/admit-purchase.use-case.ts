@@ -75,7 +75,9 @@ export class AdmitPurchaseUseCase {
       });
     }
     try {
-      return await this.dataSource.transaction('READ COMMITTED', (manager) => this.admit(manager, vendorId, key, request));
+      // READ COMMITTED, pinned on every connection (libs/database data-source-options): each
+      // statement sees what committed before it, after the locks it waited for.
+      return await this.dataSource.transaction((manager) => this.admit(manager, vendorId, key, request));
     } catch (error) {
       throw translateConstraintViolation(error);
     }
