@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -49,8 +49,11 @@ settings.velocityWindowSeconds = 60;
 
 const sandboxKey = 'bench-sandbox-key';
 /** A clean environment: nothing from the developer's shell leaks into the measured processes. */
+/** The apps run with the NODE_OPTIONS they are deployed with (the Kubernetes ConfigMap). */
+const deployedNodeOptions = readFileSync('k8s/base/kustomization.yaml', 'utf8').match(/^\s*- NODE_OPTIONS=(.*)$/m)?.[1] ?? '';
 const baseEnv = {
   PATH: process.env.PATH,
+  NODE_OPTIONS: deployedNodeOptions,
   HOME: process.env.HOME ?? os.homedir(),
   LANG: process.env.LANG ?? 'C.UTF-8',
   NODE_ENV: 'production',
@@ -367,7 +370,7 @@ const want = (group) => only === null || only.has(group);
 const results = {
   started_at: startedAt.toISOString(),
   machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: round(os.totalmem() / 2 ** 30, 1), node: process.version, platform: `${os.type()} ${os.release()}` },
-  settings: { ...settings, note: 'APP_ENV=development with every provider URL, key, callback token and encryption key set explicitly; NODE_ENV=production, LOG_LEVEL=info' },
+  settings: { ...settings, node_options: deployedNodeOptions, note: 'APP_ENV=development with every provider URL, key, callback token and encryption key set explicitly; NODE_ENV=production, LOG_LEVEL=info, NODE_OPTIONS as deployed' },
   scenarios: {},
   baselines: {},
   explain: {},
@@ -466,10 +469,11 @@ try {
     transactions: await purchaseScenario('transactions-warn', 'POST /transactions, LOG_LEVEL=warn', vendors, urls.purchase, 'txwarn'),
   }));
 
-  // Peak RSS with V8's old space capped as a container would (the default is sized from this machine's memory).
-  if (want('experiments')) results.experiments.heap_capped = await withPurchaseGateway({ nodeOptions: ['--max-old-space-size=128'] }, () =>
-    purchaseScenario('transactions-heap128', 'POST /transactions, --max-old-space-size=128', vendors, urls.purchase, 'txheap'),
-  );
+  // Peak RSS without the deployed heap cap: V8's default old space is sized from this machine's memory.
+  if (want('experiments'))
+    results.experiments.default_heap = await withPurchaseGateway({ env: { NODE_OPTIONS: '' } }, () =>
+      purchaseScenario('transactions-default-heap', 'POST /transactions, V8 default heap (no NODE_OPTIONS)', vendors, urls.purchase, 'txheap'),
+    );
 
   if (settings.profile && want('profiles')) {
     results.profiles.transactions = await profiled('transactions', () => purchaseScenario('transactions-profiled', 'POST /transactions under --cpu-prof', vendors, urls.purchase, 'txprof'));

@@ -65,6 +65,15 @@ function settingOf(container, name, configMaps) {
   return undefined;
 }
 
+/** A Kubernetes memory quantity in MiB (Mi, Gi, M, G or bytes), or undefined when absent. */
+function mebibytes(quantity) {
+  if (quantity === undefined || quantity === null) return undefined;
+  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|K|M|G)?$/.exec(String(quantity));
+  if (!match) return undefined;
+  const factor = { Ki: 1 / 1024, Mi: 1, Gi: 1024, K: 1000 / 1048576, M: 1e6 / 1048576, G: 1e9 / 1048576 }[match[2]] ?? 1 / 1048576;
+  return Number(match[1]) * factor;
+}
+
 function preStopSleepSeconds(container) {
   const command = container.lifecycle?.preStop?.exec?.command;
   if (Array.isArray(command) && command[0] === 'sleep' && /^\d+$/.test(command[1] ?? '')) return Number(command[1]);
@@ -131,6 +140,15 @@ export function checkEveryOverlay(objects) {
           continue;
         }
         if (!entry.valueFrom?.secretKeyRef) findings.push(`${at}: env ${entry.name} is named like a secret and must come from secretKeyRef`);
+      }
+
+      // V8 sizes its heap from the node's memory, not the container's limit: without a cap a busy
+      // process grows towards the limit and is OOM-killed instead of collecting (docs/BENCHMARKS.md).
+      const memoryLimitMi = mebibytes(container.resources?.limits?.memory);
+      if (!init && memoryLimitMi !== undefined) {
+        const heapCap = /--max-old-space-size=(\d+)/.exec(settingOf(container, 'NODE_OPTIONS', configMaps) ?? '')?.[1];
+        if (heapCap === undefined) findings.push(`${at}: NODE_OPTIONS must cap the heap (--max-old-space-size) below the ${memoryLimitMi}Mi memory limit`);
+        else if (Number(heapCap) > memoryLimitMi / 2) findings.push(`${at}: --max-old-space-size=${heapCap} leaves too little of the ${memoryLimitMi}Mi limit for the rest of the process (at most half)`);
       }
 
       // The pod must outlive the preStop sleep plus the app's own drain, or SIGKILL cuts the drain short.
