@@ -357,6 +357,8 @@ async function profiled(id, body) {
 
 settings.maxRate = Number(process.env.BENCH_MAX_RATE ?? 4000);
 settings.batches = Number(process.env.BENCH_BATCHES ?? 3);
+/** Pool sizes tried for the purchase gateway besides BENCH_DATABASE_POOL_SIZE (the deployed default, 10). */
+settings.poolSweep = (process.env.BENCH_POOL_SWEEP ?? '4,24').split(',').filter(Boolean).map(Number);
 /**
  * BENCH_ONLY=worker,batch (comma list) runs a subset while working on one path: the result file is
  * written as partial-<date>.json and docs/BENCHMARKS.md is left alone. Groups: pgbench, products, quotes,
@@ -468,6 +470,17 @@ try {
     products: await loadScenario('products-warn', 'GET /products, LOG_LEVEL=warn', { ...productsSpec(vendors), sampleErrors: false }),
     transactions: await purchaseScenario('transactions-warn', 'POST /transactions, LOG_LEVEL=warn', vendors, urls.purchase, 'txwarn'),
   }));
+
+  // Pool size: the same purchase scenario with a smaller and a larger pool than the deployed default.
+  if (want('experiments')) {
+    results.experiments.pool_sizes = [];
+    for (const poolSize of settings.poolSweep) {
+      const run = await withPurchaseGateway({ env: { DATABASE_POOL_SIZE: String(poolSize) } }, () =>
+        purchaseScenario(`transactions-pool${poolSize}`, `POST /transactions, DATABASE_POOL_SIZE=${poolSize}`, vendors, urls.purchase, `txpool${poolSize}`),
+      );
+      results.experiments.pool_sizes.push({ pool_size: poolSize, ...run });
+    }
+  }
 
   // Peak RSS without the deployed heap cap: V8's default old space is sized from this machine's memory.
   if (want('experiments'))

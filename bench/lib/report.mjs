@@ -181,6 +181,24 @@ export function writeReport(results, resultFile, target) {
     );
   }
 
+  const pools = results.experiments?.pool_sizes;
+  if (pools?.length && tx) {
+    const rows = [{ pool_size: results.settings?.databasePoolSize, ...tx, note: ' (main run)' }, ...pools].sort((a, b) => a.pool_size - b.pool_size);
+    add(
+      '### Database pool size (purchase gateway)',
+      '',
+      'The same purchase scenario against a purchase gateway restarted with another `DATABASE_POOL_SIZE` (32 connections of load either way):',
+      '',
+      '| pool size | throughput/s | p50 ms | p99 ms | errors | gateway CPU (cores) | PostgreSQL CPU (cores) |',
+      '|---|---|---|---|---|---|---|',
+      ...rows.map(
+        (row) =>
+          `| ${row.pool_size}${row.note ?? ''} | ${fmt(row.throughput_per_second, 1)} | ${fmt(row.latency_ms.p50, 1)} | ${fmt(row.latency_ms.p99, 1)} | ${row.errors} | ${fmt(row.resources?.processes?.['purchase-gateway']?.cpu_share_of_one_core, 2)} | ${fmt(row.resources?.postgres_cpu_share_of_one_core, 2)} |`,
+      ),
+      '',
+    );
+  }
+
   const heap = results.experiments?.default_heap;
   if (heap && tx) {
     add(
