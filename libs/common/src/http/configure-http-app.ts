@@ -20,6 +20,9 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
   express.set('trust proxy', 1);
+  // No ETag: every answer here is live money state that must not be served from a conditional
+  // cache, and hashing each JSON body cost ~1 % of a gateway's CPU (docs/BENCHMARKS.md).
+  express.set('etag', false);
   express.use(helmet({ contentSecurityPolicy: false }));
   express.useBodyParser('json', { limit: options.bodyLimit, strict: true });
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix, { exclude: OPERATIONAL_PATHS });
