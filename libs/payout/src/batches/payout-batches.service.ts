@@ -10,8 +10,8 @@ import { PayoutMethodsService } from '../methods/payout-methods.service.js';
 import { ReferenceConflictError } from '../payout-errors.js';
 import { PayoutReadiness } from '../payout-readiness.js';
 import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../payouts/payout-admission.js';
-import { holdOf, recipientContext } from '../payouts/payout-record.js';
-import { batchFingerprint, payoutFingerprint, storedRecipientOf, type PayoutRequestInput } from '../payouts/payout-request.js';
+import { holdOf, recipientContext, type PayoutRecord } from '../payouts/payout-record.js';
+import { batchFingerprints, storedRecipientOf, type PayoutRequestInput } from '../payouts/payout-request.js';
 import { payoutViewOf, type PayoutView } from '../payouts/payout-view.js';
 import { PayoutRepository, type NewPayout } from '../payouts/payout.repository.js';
 import { merchantReferenceOf } from '../payouts/payouts.service.js';
@@ -50,6 +50,8 @@ interface BatchRow {
   created_at: Date;
 }
 
+const BATCH_COLUMNS = 'id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents, created_at';
+
 class ItemReferenceRaceError extends Error {}
 
 @Injectable()
@@ -72,7 +74,8 @@ export class PayoutBatchesService {
    */
   async createBatch(principal: VendorPrincipal, request: BatchRequestInput): Promise<BatchView> {
     const vendorId = principal.vendorId;
-    const fingerprint = batchFingerprint(request.reference, request.payouts);
+    const fingerprints = batchFingerprints(request.reference, request.payouts);
+    const fingerprint = fingerprints.batch;
     const existing = await this.findBatch(vendorId, request.reference);
     if (existing) return this.replay(principal, existing, fingerprint);
 
@@ -94,7 +97,7 @@ export class PayoutBatchesService {
         merchantReference: merchantReferenceOf(id),
         recipientEncrypted: this.encryption.encryptJson(storedRecipientOf(item.recipient), recipientContext(id)),
         metadata: item.metadata ?? {},
-        requestFingerprint: payoutFingerprint(item),
+        requestFingerprint: fingerprints.items[position],
         statusReason: 'queued',
         submissionStartedAt: null,
         nextPollAt: null,
@@ -103,24 +106,26 @@ export class PayoutBatchesService {
     const totalAmount = items.reduce((sum, item) => sum + item.amountCents, 0n);
     const totalFee = items.reduce((sum, item) => sum + item.feeCents, 0n);
 
-    let created: boolean;
+    let created: { batch: BatchRow; items: PayoutRecord[] } | null;
     try {
       created = await this.dataSource.transaction(async (manager) => {
-        const inserted: unknown[] = await manager.query(
+        const inserted: BatchRow[] = await manager.query(
           `INSERT INTO payout_batches (id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents)
-           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (vendor_id, reference) DO NOTHING RETURNING id`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (vendor_id, reference) DO NOTHING RETURNING ${BATCH_COLUMNS}`,
           [batchId, vendorId, request.reference, fingerprint, items.length, totalAmount.toString(), totalFee.toString()],
         );
-        if (inserted.length === 0) return false;
+        if (inserted.length === 0) return null;
+        let stored: PayoutRecord[];
         try {
-          await this.payouts.insert(manager, items, false);
+          stored = await this.payouts.insert(manager, items, false);
         } catch (error) {
           if ((error as { code?: string }).code === '23505') throw new ItemReferenceRaceError();
           throw error;
         }
-        await this.ledger.reserve(manager, vendorId, items.map(holdOf));
         await enqueueBatchItems(manager, items.map((item) => item.id));
-        return true;
+        // Last: the reserve locks the vendor's account row until commit.
+        await this.ledger.reserve(manager, vendorId, items.map(holdOf));
+        return { batch: inserted[0], items: stored };
       });
     } catch (error) {
       // Another request took one of the item references between our check and our insert.
@@ -128,7 +133,8 @@ export class PayoutBatchesService {
       throw error;
     }
     if (!created) return this.replay(principal, (await this.findBatch(vendorId, request.reference))!, fingerprint);
-    return this.viewOf(principal, (await this.findBatch(vendorId, request.reference))!);
+    // The batch as committed, from the rows the inserts returned: no read-back of 500 rows.
+    return this.viewOf(principal, created.batch, created.items);
   }
 
   /** `GET /api/v1/batches/{reference}`. */
@@ -186,15 +192,14 @@ export class PayoutBatchesService {
     // Stored references all match the pattern; a path value that does not (a NUL byte) cannot exist.
     if (!PAYOUT_REFERENCE_PATTERN.test(reference)) return null;
     const rows: BatchRow[] = await this.dataSource.query(
-      `SELECT id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents, created_at
-         FROM payout_batches WHERE vendor_id = $1 AND reference = $2`,
+      `SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE vendor_id = $1 AND reference = $2`,
       [vendorId, reference],
     );
     return rows[0] ?? null;
   }
 
-  private async viewOf(principal: VendorPrincipal, batch: BatchRow): Promise<BatchView> {
-    const items = await this.payouts.listByBatch(principal.vendorId, batch.id);
+  private async viewOf(principal: VendorPrincipal, batch: BatchRow, stored?: PayoutRecord[]): Promise<BatchView> {
+    const items = stored ?? (await this.payouts.listByBatch(principal.vendorId, batch.id));
     const deliveries = await this.delivery.embeddable(principal, items, 'batch_response');
     return {
       id: batch.id,

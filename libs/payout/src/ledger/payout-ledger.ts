@@ -71,16 +71,16 @@ export class PayoutLedger {
    */
   async reserve(manager: EntityManager, vendorId: string, holds: readonly PayoutHold[]): Promise<void> {
     const total = holds.reduce((sum, hold) => sum + hold.cents, 0n);
-    const rows = await updateReturning<BalanceRow>(
+    const moved = await this.moveWithEntries(
       manager,
-      `UPDATE payout_accounts
-          SET available_cents = available_cents - $2, reserved_cents = reserved_cents + $2, updated_at = now()
-        WHERE vendor_id = $1 AND available_cents >= $2
-        RETURNING vendor_id, available_cents, reserved_cents`,
-      [vendorId, total.toString()],
+      vendorId,
+      'reserve',
+      `available_cents = available_cents - $2, reserved_cents = reserved_cents + $2`,
+      `available_cents >= $2`,
+      total,
+      holds,
     );
-    if (rows.length === 0) throw new InsufficientFundsError();
-    await this.appendEntries(manager, vendorId, 'reserve', holds, null);
+    if (!moved) throw new InsufficientFundsError();
   }
 
   /** The provider paid: the held money leaves the account. */
@@ -95,14 +95,8 @@ export class PayoutLedger {
 
   /** A paid payout came back: amount and fee return to available. */
   async reverse(manager: EntityManager, vendorId: string, hold: PayoutHold): Promise<void> {
-    const rows = await updateReturning<BalanceRow>(
-      manager,
-      `UPDATE payout_accounts SET available_cents = available_cents + $2, updated_at = now()
-        WHERE vendor_id = $1 RETURNING vendor_id, available_cents, reserved_cents`,
-      [vendorId, hold.cents.toString()],
-    );
-    if (rows.length === 0) throw new LedgerInvariantError(`reverse for payout ${hold.payoutId}: no account for vendor ${vendorId}`);
-    await this.appendEntries(manager, vendorId, 'reverse', [hold], null);
+    const moved = await this.moveWithEntries(manager, vendorId, 'reverse', `available_cents = available_cents + $2`, `true`, hold.cents, [hold]);
+    if (!moved) throw new LedgerInvariantError(`reverse for payout ${hold.payoutId}: no account for vendor ${vendorId}`);
   }
 
   async balances(vendorId: string, manager: EntityManager = this.dataSource.manager): Promise<AccountBalances> {
@@ -140,14 +134,39 @@ export class PayoutLedger {
   }
 
   private async moveHeld(manager: EntityManager, vendorId: string, hold: PayoutHold, kind: 'settle' | 'release', assignments: string): Promise<void> {
-    const rows = await updateReturning<BalanceRow>(
-      manager,
-      `UPDATE payout_accounts SET ${assignments}, updated_at = now()
-        WHERE vendor_id = $1 AND reserved_cents >= $2 RETURNING vendor_id, available_cents, reserved_cents`,
-      [vendorId, hold.cents.toString()],
+    const moved = await this.moveWithEntries(manager, vendorId, kind, assignments, `reserved_cents >= $2`, hold.cents, [hold]);
+    if (!moved) throw new LedgerInvariantError(`${kind} for payout ${hold.payoutId}: reserved balance does not hold ${hold.cents} cents`);
+  }
+
+  /**
+   * The guarded balance update and its entries in ONE statement: the entries are inserted from
+   * the update's RETURNING, so they exist only if the guard held. The account row stays locked
+   * from here to the caller's commit, so callers move money last in their transaction (the
+   * account is the vendor's hot row). False when the guard refused (nothing was written).
+   */
+  private async moveWithEntries(
+    manager: EntityManager,
+    vendorId: string,
+    kind: LedgerEntryKind,
+    assignments: string,
+    guard: string,
+    totalCents: Cents,
+    entries: readonly PayoutHold[],
+  ): Promise<boolean> {
+    const [availableSign, reservedSign] = ENTRY_EFFECT[kind];
+    const rows: Array<{ moved: number }> = await manager.query(
+      `WITH account AS (
+         UPDATE payout_accounts SET ${assignments}, updated_at = now()
+          WHERE vendor_id = $1 AND ${guard} RETURNING vendor_id
+       ), entries AS (
+         INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id)
+         SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id
+           FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
+       )
+       SELECT count(*)::int AS moved FROM account`,
+      [vendorId, totalCents.toString(), kind, availableSign, reservedSign, entries.map((entry) => entry.cents.toString()), entries.map((entry) => entry.payoutId)],
     );
-    if (rows.length === 0) throw new LedgerInvariantError(`${kind} for payout ${hold.payoutId}: reserved balance does not hold ${hold.cents} cents`);
-    await this.appendEntries(manager, vendorId, kind, [hold], null);
+    return rows[0].moved > 0;
   }
 
   /** One multi-row insert whatever the number of entries (a 500-item batch is one statement). */

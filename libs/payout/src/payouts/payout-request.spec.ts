@@ -1,4 +1,4 @@
-import { batchFingerprint, canonicalJson, payoutFingerprint, type PayoutRequestInput } from './payout-request.js';
+import { batchFingerprint, batchFingerprints, canonicalJson, payoutFingerprint, type PayoutRequestInput } from './payout-request.js';
 
 const base: PayoutRequestInput = {
   reference: 'r1',
@@ -38,6 +38,18 @@ describe('payout fingerprint', () => {
     expect(batchFingerprint('b', [base, other])).toBe(batchFingerprint('b', [base, other]));
     expect(batchFingerprint('b', [base, other])).not.toBe(batchFingerprint('b', [other, base]));
     expect(batchFingerprint('b', [base])).not.toBe(batchFingerprint('c', [base]));
+  });
+
+  it('computes the batch and item fingerprints together exactly as one by one', () => {
+    const items: PayoutRequestInput[] = [
+      base,
+      { ...base, reference: 'r2', metadata: { 'quote"d': 'a\\b', z: null, n: 1.5 } },
+      { ...base, reference: 'r3', metadata: undefined, recipient: { ...base.recipient, bank_account: { bank_name: 'B', account_number: '123456', account_name: 'A', branch_code: '250655' } } },
+    ];
+    for (const reference of ['b', 'batch/with:"quotes"', 'ünïcode-ref']) {
+      expect(batchFingerprints(reference, items)).toEqual({ batch: batchFingerprint(reference, items), items: items.map(payoutFingerprint) });
+    }
+    expect(batchFingerprints('b', [base]).batch).not.toBe(batchFingerprints('b', [{ ...base, amount: '100.01' }]).batch);
   });
 
   it('writes canonical JSON with sorted keys', () => {

@@ -96,6 +96,19 @@ export function batchFingerprint(reference: string, items: readonly PayoutReques
   return sha256(canonicalJson({ reference, payouts: items.map(canonicalPayoutRequest) }));
 }
 
+/**
+ * `batchFingerprint` and every item's `payoutFingerprint` from one canonical serialisation of
+ * each item (a 500-item batch needs both): the batch's canonical JSON is its items' canonical
+ * JSON joined, keys `payouts` then `reference`.
+ */
+export function batchFingerprints(reference: string, items: readonly PayoutRequestInput[]): { batch: string; items: string[] } {
+  const canonicalItems = items.map((item) => canonicalJson(canonicalPayoutRequest(item)));
+  return {
+    batch: sha256(`{"payouts":[${canonicalItems.join(',')}],"reference":${JSON.stringify(reference)}}`),
+    items: canonicalItems.map(sha256),
+  };
+}
+
 /** JSON with object keys sorted recursively, so key order in the request never matters. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -23,6 +23,9 @@ export interface NewPayout {
   nextPollAt: Date | null;
 }
 
+/** Payout ids are UUIDs; anything else named by a job cannot exist and never reaches SQL. */
+export const PAYOUT_ID_PATTERN = /^[0-9a-f-]{36}$/i;
+
 /**
  * Payout rows. Every vendor-facing read takes the vendorId, so a query cannot forget the tenant;
  * the worker's reads by id are named for the worker (jobs carry only our own ids).
@@ -57,19 +60,20 @@ export class PayoutRepository {
 
   /** Worker only: a job names a payout by id. Null for an id this database does not hold. */
   async findForWorker(payoutId: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<PayoutRecord | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(payoutId)) return null;
+    if (!PAYOUT_ID_PATTERN.test(payoutId)) return null;
     const rows: PayoutRow[] = await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [payoutId]);
     return rows.length > 0 ? payoutRecordOf(rows[0]) : null;
   }
 
   /**
    * One INSERT for any number of payouts (arrays unnested server-side, so a 500-item batch is
-   * one round trip). With `skipExistingReference`, a reference the vendor already used inserts
-   * nothing and its id is missing from the result (a concurrent request won).
+   * one round trip), answering the stored rows in the order given. With `skipExistingReference`,
+   * a reference the vendor already used inserts nothing and is missing from the result (a
+   * concurrent request won).
    */
-  async insert(manager: EntityManager, payouts: readonly NewPayout[], skipExistingReference: boolean): Promise<string[]> {
+  async insert(manager: EntityManager, payouts: readonly NewPayout[], skipExistingReference: boolean): Promise<PayoutRecord[]> {
     const column = <T>(pick: (payout: NewPayout) => T) => payouts.map(pick);
-    const rows: Array<{ id: string }> = await manager.query(
+    const rows: PayoutRow[] = await manager.query(
       `INSERT INTO payouts (id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status, status_reason,
                             merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
        SELECT t.id, t.vendor_id, t.reference, t.batch_id, t.batch_position, t.method, t.amount_cents, t.fee_cents, 'pending', t.status_reason,
@@ -79,7 +83,7 @@ export class PayoutRepository {
            AS t(id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status_reason,
                 merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
        ${skipExistingReference ? 'ON CONFLICT (vendor_id, reference) DO NOTHING' : ''}
-       RETURNING id`,
+       RETURNING ${PAYOUT_COLUMNS}`,
       [
         column((p) => p.id),
         column((p) => p.vendorId),
@@ -98,6 +102,7 @@ export class PayoutRepository {
         column((p) => p.nextPollAt),
       ],
     );
-    return rows.map((row) => row.id);
+    const position = new Map(payouts.map((payout, index) => [payout.id, index]));
+    return rows.map(payoutRecordOf).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   }
 }

@@ -63,7 +63,7 @@ export class PayoutsService {
     const submittedAt = new Date();
     const firstPoll = this.schedule.firstPollAt(submittedAt);
     const inserted = await this.dataSource.transaction(async (manager) => {
-      const ids = await this.payouts.insert(
+      const [payout] = await this.payouts.insert(
         manager,
         [
           {
@@ -87,15 +87,16 @@ export class PayoutsService {
         true,
       );
       // A concurrent request with this reference committed first: replay it.
-      if (ids.length === 0) return false;
-      await this.ledger.reserve(manager, vendorId, [holdOf({ id, amountCents: admitted.amountCents, feeCents: admitted.feeCents })]);
+      if (!payout) return null;
       await enqueueInTransaction(manager, 'payout.poll-status', pollJobId(id, 0), { payoutId: id }, firstPoll);
-      return true;
+      // Last: the reserve locks the vendor's account row until commit.
+      await this.ledger.reserve(manager, vendorId, [holdOf(payout)]);
+      return payout;
     });
     if (!inserted) return this.replay(principal, (await this.payouts.findByReference(vendorId, request.reference))!, fingerprint);
 
-    await this.submitter.submitAndRecord((await this.payouts.findByReference(vendorId, request.reference))!);
-    return this.viewOf(principal, (await this.payouts.findByReference(vendorId, request.reference))!, 'payout_response');
+    const recorded = (await this.submitter.submitAndRecord(inserted)) ?? (await this.payouts.findByReference(vendorId, request.reference))!;
+    return this.viewOf(principal, recorded, 'payout_response');
   }
 
   /** `GET /api/v1/payouts/{reference}`: the current payout; never submits anything. */

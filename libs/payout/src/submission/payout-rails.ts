@@ -9,7 +9,8 @@ export interface RailSubmission {
   merchantReference: string;
   amount: string;
   recipient: StoredRecipient;
-  vendorSlug: string;
+  /** Vouchers only (the other rails never send it). */
+  vendorSlug?: string;
 }
 
 /**
@@ -55,6 +56,7 @@ export class PayoutRails {
         });
       }
       case 'voucher':
+        if (submission.vendorSlug === undefined) throw new Error(`payout ${submission.merchantReference}: voucher without the vendor slug`);
         return this.client.submitVoucher({
           merchantReference: submission.merchantReference,
           amount: submission.amount,

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { enqueueInTransaction } from '#queues';
+import { assertValidJobId } from '#queues';
 import type { PayoutProviderPayment } from '#providers';
 import { PayoutRepository } from '../payouts/payout.repository.js';
 import { PayoutOutcomes } from './payout-outcomes.js';
@@ -48,11 +48,17 @@ export class PayoutStatusPoller {
     await this.dataSource.transaction(async (manager) => {
       const locked = await this.payouts.findForWorker(payoutId, manager, true);
       if (!locked || locked.pollCount !== link) return;
-      const current = payment ? ((await this.outcomes.applyProviderPaymentIn(manager, payoutId, payment, false)) ?? locked) : locked;
+      const current = payment ? await this.outcomes.applyToLocked(manager, locked, payment, false) : locked;
       const decision = this.schedule.next(current, link);
       if (decision.kind === 'poll') {
-        await manager.query(`UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE id = $1`, [payoutId, link + 1, decision.at]);
-        await enqueueInTransaction(manager, 'payout.poll-status', pollJobId(payoutId, link + 1), { payoutId }, decision.at);
+        const jobId = pollJobId(payoutId, link + 1);
+        assertValidJobId(jobId);
+        // The next link and its outbox row (same table and columns as enqueueInTransaction) in one statement.
+        await manager.query(
+          `WITH next_link AS (UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE id = $1 RETURNING id)
+           INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT 'payout.poll-status', $4, $5::jsonb, $3 FROM next_link`,
+          [payoutId, link + 1, decision.at, jobId, JSON.stringify({ payoutId })],
+        );
         return;
       }
       if (decision.kind === 'review') {

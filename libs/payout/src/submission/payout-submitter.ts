@@ -1,17 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FieldEncryption } from '#common';
-import { enqueueInTransaction } from '#queues';
+import { assertValidJobId } from '#queues';
 import { formatCents } from '#money';
 import { ProviderRejectedError, type PayoutProviderPayment } from '#providers';
 import { VendorService } from '#auth';
-import { recipientContext, type PayoutRecord } from '../payouts/payout-record.js';
+import { PAYOUT_COLUMNS, payoutRecordOf, recipientContext, type PayoutRecord, type PayoutRow } from '../payouts/payout-record.js';
 import type { StoredRecipient } from '../payouts/payout-request.js';
-import { PayoutRepository } from '../payouts/payout.repository.js';
+import { PAYOUT_ID_PATTERN } from '../payouts/payout.repository.js';
+import { methodDefinition } from '../methods/payout-method-catalogue.js';
 import { PayoutOutcomes } from './payout-outcomes.js';
 import { PayoutPollSchedule } from './payout-poll-schedule.js';
 import { PayoutRails } from './payout-rails.js';
-import { updateReturning } from '../persistence/update-returning.js';
 
 /** BullMQ refuses `:` in custom job ids, hence the dots. */
 export const pollJobId = (payoutId: string, link: number) => `payout-poll.${payoutId}.${link}`;
@@ -31,67 +31,71 @@ export class PayoutSubmitter {
     private readonly dataSource: DataSource,
     private readonly rails: PayoutRails,
     private readonly outcomes: PayoutOutcomes,
-    private readonly payouts: PayoutRepository,
     private readonly encryption: FieldEncryption,
     private readonly vendors: VendorService,
     private readonly schedule: PayoutPollSchedule,
   ) {}
 
-  /** Phase 2 + 3 for a payout whose marker this caller set. */
-  async submitAndRecord(payout: PayoutRecord): Promise<void> {
+  /** Phase 2 + 3 for a payout whose marker this caller set. Answers the payout as phase 3 left it. */
+  async submitAndRecord(payout: PayoutRecord): Promise<PayoutRecord | null> {
     let payment: PayoutProviderPayment;
     try {
       const recipient = this.encryption.decryptJson<StoredRecipient>(payout.recipientEncrypted, recipientContext(payout.id));
-      const vendorSlug = (await this.vendors.get(payout.vendorId)).slug;
       payment = await this.rails.submit({
         method: payout.method,
         merchantReference: payout.merchantReference,
         amount: formatCents(payout.amountCents),
         recipient,
-        vendorSlug,
+        // Only voucher requests carry the vendor slug; the other rails need no vendor read.
+        vendorSlug: methodDefinition(payout.method).kind === 'voucher' ? (await this.vendors.get(payout.vendorId)).slug : undefined,
       });
     } catch (error) {
       if (error instanceof ProviderRejectedError && !error.outcomeUnknown && error.status !== 429) {
         this.logger.warn({ payoutId: payout.id, status: error.status, providerCode: error.providerCode }, 'Provider refused the payout request');
-        await this.outcomes.recordRefused(payout.id);
-      } else {
-        // Timeout, network failure, 5xx, 409 or anything unexpected: the provider may have acted, so only a lookup decides.
-        this.logger.warn({ payoutId: payout.id, err: (error as Error).message }, 'Payout submission unanswered; status polls will resolve it');
-        await this.outcomes.recordUnanswered(payout.id);
+        return this.outcomes.recordRefused(payout.id);
       }
-      return;
+      // Timeout, network failure, 5xx, 409 or anything unexpected: the provider may have acted, so only a lookup decides.
+      this.logger.warn({ payoutId: payout.id, err: (error as Error).message }, 'Payout submission unanswered; status polls will resolve it');
+      return this.outcomes.recordUnanswered(payout.id);
     }
-    await this.outcomes.applyProviderPayment(payout.id, payment, true);
+    return this.outcomes.applyProviderPayment(payout.id, payment, true);
   }
 
   /**
-   * For a batch item: sets the submission marker and schedules the first status poll in one
-   * transaction. True when this caller set it (and must submit); false when it was set before
-   * (a retried or duplicated job), in which case the caller must not submit.
+   * For a batch item: sets the submission marker and schedules the first status poll (its outbox
+   * row) in one statement, so both commit together. True when this caller set it (and must
+   * submit); false when it was set before (a retried or duplicated job), in which case the
+   * caller must not submit.
    */
   async claimSubmission(payoutId: string): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const now = new Date();
-      const firstPoll = this.schedule.firstPollAt(now);
-      const claimed = await updateReturning<unknown>(
-        manager,
-        `UPDATE payouts SET submission_started_at = $2, status_reason = 'submitting', poll_count = 0, next_poll_at = $3, updated_at = now()
-          WHERE id = $1 AND status = 'pending' AND submission_started_at IS NULL RETURNING id`,
-        [payoutId, now, firstPoll],
-      );
-      if (claimed.length === 0) return false;
-      await enqueueInTransaction(manager, 'payout.poll-status', pollJobId(payoutId, 0), { payoutId }, firstPoll);
-      return true;
-    });
+    return (await this.claimForSubmission(payoutId)) !== null;
+  }
+
+  /** As claimSubmission, answering the claimed payout (null when not claimed, or unknown). */
+  async claimForSubmission(payoutId: string): Promise<PayoutRecord | null> {
+    if (!PAYOUT_ID_PATTERN.test(payoutId)) return null;
+    const now = new Date();
+    const firstPoll = this.schedule.firstPollAt(now);
+    const jobId = pollJobId(payoutId, 0);
+    assertValidJobId(jobId);
+    // Same table and columns as enqueueInTransaction; the outbox row exists only if the claim matched.
+    const rows: PayoutRow[] = await this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE payouts SET submission_started_at = $2, status_reason = 'submitting', poll_count = 0, next_poll_at = $3, updated_at = now()
+          WHERE id = $1 AND status = 'pending' AND submission_started_at IS NULL RETURNING ${PAYOUT_COLUMNS}
+       ), first_poll AS (
+         INSERT INTO outbox_messages (job_name, job_id, payload, run_at)
+         SELECT 'payout.poll-status', $4, $5::jsonb, $3 FROM claimed
+       )
+       SELECT * FROM claimed`,
+      [payoutId, now, firstPoll, jobId, JSON.stringify({ payoutId })],
+    );
+    return rows.length > 0 ? payoutRecordOf(rows[0]) : null;
   }
 
   /** A payout whose submission may have happened: look it up and apply what the provider says. */
   async lookUpAndRecord(payout: PayoutRecord): Promise<PayoutRecord | null> {
     const payment = await this.rails.lookup(payout.method, payout.merchantReference);
     return this.outcomes.applyProviderPayment(payout.id, payment, false);
-  }
-
-  async reload(payoutId: string): Promise<PayoutRecord | null> {
-    return this.payouts.findForWorker(payoutId);
   }
 }

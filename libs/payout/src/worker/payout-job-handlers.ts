@@ -28,18 +28,21 @@ export class BatchItemJobHandler implements JobHandler<'payout.batch-item'>, OnM
   }
 
   async handle(job: Job<{ payoutId: string }>): Promise<void> {
+    // The usual case first: one statement claims the item and answers it.
+    const claimed = await this.submitter.claimForSubmission(job.data.payoutId);
+    if (claimed) {
+      await this.submitter.submitAndRecord(claimed);
+      this.metrics.jobsProcessed.inc({ job: 'payout.batch-item', outcome: 'submitted' });
+      return;
+    }
     const payout = await this.payouts.findForWorker(job.data.payoutId);
     if (!payout) {
       this.logger.warn({ payoutId: job.data.payoutId }, 'Batch item this database does not hold; ignored');
       this.metrics.jobsProcessed.inc({ job: 'payout.batch-item', outcome: 'ignored' });
       return;
     }
+    // Not claimable: closed (cancelled, or resolved by its polls), or its marker was set before.
     if (payout.status !== 'pending') return;
-    if (payout.submissionStartedAt === null && (await this.submitter.claimSubmission(payout.id))) {
-      await this.submitter.submitAndRecord((await this.submitter.reload(payout.id))!);
-      this.metrics.jobsProcessed.inc({ job: 'payout.batch-item', outcome: 'submitted' });
-      return;
-    }
     try {
       await this.submitter.lookUpAndRecord(payout);
     } catch (error) {
