@@ -79,10 +79,17 @@ export class PayoutSubmitter {
     const jobId = pollJobId(payoutId, 0);
     assertValidJobId(jobId);
     // Same table and columns as enqueueInTransaction; the outbox row exists only if the claim matched.
+    // The row is locked by its primary key and the claim's conditions are checked on the locked
+    // row: written as `UPDATE ... WHERE id = $1 AND status = 'pending' AND submission_started_at
+    // IS NULL`, the conditions match payouts_unsubmitted_idx's predicate and the planner may scan
+    // every unsubmitted payout for the id, so claims get slower as a batch backlog grows.
     const rows: PayoutRow[] = await this.dataSource.query(
-      `WITH claimed AS (
+      `WITH locked AS (
+         SELECT id AS locked_id, status AS locked_status, submission_started_at AS locked_started_at FROM payouts WHERE id = $1 FOR UPDATE
+       ), claimed AS (
          UPDATE payouts SET submission_started_at = $2, status_reason = 'submitting', poll_count = 0, next_poll_at = $3, updated_at = now()
-          WHERE id = $1 AND status = 'pending' AND submission_started_at IS NULL RETURNING ${PAYOUT_COLUMNS}
+           FROM locked
+          WHERE id = locked_id AND locked_status = 'pending' AND locked_started_at IS NULL RETURNING ${PAYOUT_COLUMNS}
        ), first_poll AS (
          INSERT INTO outbox_messages (job_name, job_id, payload, run_at)
          SELECT 'payout.poll-status', $4, $5::jsonb, $3 FROM claimed
