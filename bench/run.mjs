@@ -263,6 +263,68 @@ async function batchRounds(vendors, poll) {
  * lookups, outcome recorded under the row lock). Counted from PostgreSQL: status events
  * `pending -> completed` per second, from the moment the worker is ready.
  */
+/**
+ * Lookups that found the purchase at the provider (purchase_provider_lookups_total{result="found"})
+ * of the running worker; the "not found" lookups that precede a create are not verifications.
+ */
+async function workerLookups() {
+  const text = await (await fetch(`${urls.worker}/metrics`)).text();
+  return Number(/^purchase_provider_lookups_total\{result="found"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
+/**
+ * Verification on its own: lookups of purchases that are already submitted and completed, as
+ * staff rechecks or a burst of callbacks cause them. Each job reads the row, GETs the provider
+ * and records what it said under the row lock; nothing is submitted meanwhile (the submission
+ * backlog's jobs are cleared from Redis first; PostgreSQL keeps those purchases, and the sweeper
+ * would re-enqueue them a minute later, after this window).
+ */
+async function verificationScenario() {
+  await clearBenchQueues();
+  const rounds = 3;
+  const [{ jobs }] = await query(
+    settings.databaseUrl,
+    `WITH queued AS (
+       INSERT INTO outbox_messages (job_name, job_id, payload, run_at)
+       SELECT 'purchase.verify', 'verify.' || t.id || '.bench.' || r, jsonb_build_object('transactionId', t.id, 'reason', 'manual'), now()
+         FROM purchase_transactions t CROSS JOIN generate_series(1, $1::int) r
+        WHERE t.status = 'completed' AND t.created_at > now() - interval '1 hour'
+       RETURNING 1)
+     SELECT count(*)::int AS jobs FROM queued`,
+    [rounds],
+  );
+  log(`verifications: ${jobs} lookups of completed purchases queued (${rounds} per purchase)`);
+  const sampler = new ResourceSampler(new Map());
+  await startApp('reconciliation-worker');
+  const ready = performance.now();
+  sampler.processes = measuredProcesses();
+  sampler.start();
+  const samples = [];
+  let done = 0;
+  while (performance.now() - ready < settings.workerSeconds * 1000 && done < jobs) {
+    await sleep(500);
+    done = await workerLookups();
+    samples.push({ t: round((performance.now() - ready) / 1000, 2), lookups: done });
+  }
+  const resources = sampler.stop();
+  await supervisor.stop('reconciliation-worker');
+  const first = samples.find((sample) => sample.lookups > 0);
+  const last = samples[samples.length - 1];
+  const steady = first && last.t > first.t ? (last.lookups - first.lookups) / (last.t - first.t) : 0;
+  return {
+    id: 'worker-verifications-only',
+    title: 'Worker: verification lookups of completed purchases',
+    kind: 'worker',
+    queued: jobs,
+    lookups_in_window: last.lookups,
+    window_seconds: last.t,
+    throughput_per_second: round(steady, 1),
+    samples: samples.filter((_, index) => index % 4 === 0 || index === samples.length - 1),
+    errors: 0,
+    resources,
+  };
+}
+
 async function workerScenario() {
   return withPoller((poll) => workerDrain(poll));
 }
@@ -524,6 +586,8 @@ try {
   if (want('worker')) {
     results.scenarios.worker = await workerScenario();
     log(`worker: ${results.scenarios.worker.throughput_per_second} completions/s (steady), ${results.scenarios.worker.completed_in_window}/${results.scenarios.worker.backlog} in ${results.scenarios.worker.window_seconds} s`);
+    results.scenarios.verifications = await verificationScenario();
+    log(`verifications: ${results.scenarios.verifications.throughput_per_second} lookups/s (steady), ${results.scenarios.verifications.lookups_in_window}/${results.scenarios.verifications.queued} in ${results.scenarios.verifications.window_seconds} s`);
   }
 } catch (error) {
   failed = error;

@@ -1,3 +1,4 @@
+import { MetricsService } from '#observability';
 import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle } from './purchase-helpers.js';
@@ -23,6 +24,12 @@ describe('purchase verification chain', () => {
   afterAll(async () => {
     await stack?.close();
   });
+
+  /** purchase_provider_lookups_total of the worker, by result. */
+  const lookups = async () => {
+    const metric = await stack.worker!.get(MetricsService).purchaseLookups.get();
+    return Object.fromEntries(metric.values.map((value) => [value.labels.result, value.value]));
+  };
 
   const chainOf = async (id: string) => {
     const [row] = await stack.db.query(
@@ -58,5 +65,7 @@ describe('purchase verification chain', () => {
     const events = await stack.db.query(`SELECT from_status, to_status FROM purchase_transaction_events WHERE transaction_id = $1 ORDER BY id`, [id]);
     expect(events.map((event: { to_status: string }) => event.to_status)).toEqual(['pending', 'completed']);
     expect(await stack.sandbox.creates(id)).toBe(1);
+    // Two provider lookups in all, both counted: the one before the create (nothing there yet) and the callback's.
+    expect(await lookups()).toEqual({ not_found: 1, found: 1 });
   });
 });

@@ -23,6 +23,14 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** Every verified lookup of a purchase at the provider, by what it found: the worker's verification rate. */
+  readonly purchaseLookups = new Counter({
+    name: 'purchase_provider_lookups_total',
+    help: 'Purchase lookups at the provider by result (found, not_found, unavailable)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

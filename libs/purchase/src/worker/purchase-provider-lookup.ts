@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { MetricsService } from '#observability';
 import { ProviderError, PurchaseProviderClient } from '#providers';
 import type { ProviderObservation } from './purchase-outcome-recorder.js';
 
@@ -7,9 +8,18 @@ import type { ProviderObservation } from './purchase-outcome-recorder.js';
 export class PurchaseProviderLookup {
   private readonly logger = new Logger(PurchaseProviderLookup.name);
 
-  constructor(private readonly provider: PurchaseProviderClient) {}
+  constructor(
+    private readonly provider: PurchaseProviderClient,
+    private readonly metrics: MetricsService,
+  ) {}
 
   async observe(transactionId: string, providerTransactionId: string | null): Promise<ProviderObservation> {
+    const observation = await this.lookUp(transactionId, providerTransactionId);
+    this.metrics.purchaseLookups.inc({ result: observation.kind });
+    return observation;
+  }
+
+  private async lookUp(transactionId: string, providerTransactionId: string | null): Promise<ProviderObservation> {
     try {
       const result =
         providerTransactionId !== null
