@@ -1,3 +1,4 @@
+import { PurchaseSweeper } from '#purchase';
 import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, readTransaction, settle, usedAllowance } from './purchase-helpers.js';
@@ -42,6 +43,19 @@ describe('purchase recovery from PostgreSQL, and late reversals', () => {
     expect(await stack.sandbox.creates(crashed.transaction.id)).toBe(0);
     expect(await usedAllowance(stack, vendor.vendor.id)).toBe(allowanceBefore - crashed.quote.charge_minor);
   }, 30_000);
+
+  it('drops velocity counters older than the longest window (seven days) and keeps the rest', async () => {
+    const counters = await stack.vendor();
+    const nowSecond = Math.floor(Date.now() / 1000);
+    const seconds = [nowSecond - 8 * 86_400, nowSecond - 7 * 86_400 - 3_600, nowSecond - 6 * 86_400, nowSecond - 10];
+    for (const second of seconds) {
+      await stack.db.query(`INSERT INTO purchase_velocity_buckets (vendor_id, second, admissions) VALUES ($1, $2, 1)`, [counters.vendor.id, second]);
+    }
+    const worker = stack.worker ?? (await stack.startWorker());
+    await worker.get(PurchaseSweeper).sweep();
+    const kept = await stack.db.query(`SELECT second::bigint AS second FROM purchase_velocity_buckets WHERE vendor_id = $1 ORDER BY second`, [counters.vendor.id]);
+    expect(kept.map((row: { second: string }) => Number(row.second))).toEqual(seconds.slice(2));
+  });
 
   it('checks a callback that arrives after the reversal watch ended, and records the late reversal', async () => {
     // The worker watches 3 s; this sandbox reverses 2.5 s after completion, so
