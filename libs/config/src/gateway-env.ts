@@ -1,8 +1,30 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
 
 export const APP_ENVS = ['development', 'test', 'production'] as const;
 export type AppEnv = (typeof APP_ENVS)[number];
+
+/**
+ * A PostgreSQL connection URL as the pg driver reads it: `postgres://` or `postgresql://` with a
+ * host, which may be a TCP host or a percent-encoded Unix-socket directory
+ * (`postgres://user@%2Fvar%2Frun%2Fpostgresql/db`, how co-located clients and proxies such as
+ * the Cloud SQL Auth Proxy connect), or `?host=/socket/dir`. IsUrl refuses the socket forms.
+ */
+export function isPostgresUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return false;
+    const host = url.searchParams.get('host') ?? decodeURIComponent(url.hostname);
+    return host.length > 0 && !/\s/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+function IsPostgresUrl(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'isPostgresUrl', validator: { validate: isPostgresUrl, defaultMessage: () => '$property must be a postgres:// URL with a host or a socket directory' } }, options);
+}
 
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
@@ -25,7 +47,7 @@ export class GatewayEnv {
   @Max(65535)
   PORT?: number;
 
-  @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
+  @IsPostgresUrl()
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/gateway';
 
   @Transform(toInt)

@@ -27,6 +27,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('accepts PostgreSQL URLs over TCP and over a Unix socket, and refuses anything else', () => {
+    for (const url of [
+      'postgres://postgres@127.0.0.1:5432/gateway',
+      'postgresql://app:secret@db.internal:6432/gateway?sslmode=verify-full',
+      'postgres://postgres@%2Fvar%2Frun%2Fpostgresql/gateway',
+      'postgres:///gateway?host=/cloudsql/project:region:instance',
+    ]) {
+      expect(loadConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
+    for (const url of ['postgres://', 'http://db.internal/gateway', 'db.internal:5432', 'postgres:///gateway']) {
+      expect(() => loadConfig({ DATABASE_URL: url })).toThrow(/DATABASE_URL/);
+    }
+  });
+
   it('rejects an active key id that is not among the keys', () => {
     expect(() => loadConfig({ ENCRYPTION_ACTIVE_KEY_ID: 'other' })).toThrow(/ENCRYPTION_ACTIVE_KEY_ID/);
   });
