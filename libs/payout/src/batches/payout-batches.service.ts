@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue, formatCents } from '#money';
 import { VendorService, type VendorPrincipal } from '#auth';
+import { outboxRowsFrom } from '#queues';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { PayoutMethodsService } from '../methods/payout-methods.service.js';
@@ -215,14 +216,10 @@ export class PayoutBatchesService {
   }
 }
 
-/**
- * The outbox rows of a batch's items in one statement (a batch is up to 500 jobs). Same table
- * and columns as `enqueueInTransaction`; the job id is deterministic from the payout id.
- */
+/** The outbox rows of a batch's items in one statement (a batch is up to 500 jobs); job ids are deterministic from the payout ids. */
 async function enqueueBatchItems(manager: EntityManager, payoutIds: readonly string[]): Promise<void> {
   await manager.query(
-    `INSERT INTO outbox_messages (job_name, job_id, payload, run_at)
-     SELECT 'payout.batch-item', t.job_id, t.payload, now() FROM unnest($1::text[], $2::jsonb[]) AS t(job_id, payload)`,
+    outboxRowsFrom('unnest($1::text[], $2::jsonb[]) AS t(job_id, payload)', { name: 'payout.batch-item', id: 't.job_id', payload: 't.payload', runAt: 'now()' }),
     [payoutIds.map(batchItemJobId), payoutIds.map((payoutId) => JSON.stringify({ payoutId }))],
   );
 }

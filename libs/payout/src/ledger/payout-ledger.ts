@@ -4,7 +4,6 @@ import { NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue, type Cents } from '#money';
 import { InsufficientFundsError, LedgerInvariantError } from './ledger-errors.js';
 import type { LedgerEntryKind } from './ledger-entry.entity.js';
-import { updateReturning } from '../persistence/update-returning.js';
 
 export interface AccountBalances {
   vendorId: string;
@@ -44,14 +43,9 @@ export class PayoutLedger {
     if (typeof amountCents !== 'bigint' || amountCents <= 0n) throw new ValidationFailedError({ amount: ['amount must be positive'] });
     return this.dataSource.transaction(async (manager) => {
       await this.ensureAccount(manager, vendorId);
-      const rows = await updateReturning<BalanceRow>(
-        manager,
-        `UPDATE payout_accounts SET available_cents = available_cents + $2, updated_at = now()
-          WHERE vendor_id = $1 RETURNING vendor_id, available_cents, reserved_cents`,
-        [vendorId, amountCents.toString()],
-      );
-      await this.appendEntries(manager, vendorId, 'fund', [{ payoutId: null, cents: amountCents }], note);
-      return balancesOf(rows[0]);
+      const account = await this.moveWithEntries(manager, vendorId, 'fund', `available_cents = available_cents + $2`, `true`, amountCents, [{ payoutId: null, cents: amountCents }], note);
+      if (!account) throw new LedgerInvariantError(`fund: no account for vendor ${vendorId}`);
+      return balancesOf(account);
     });
   }
 
@@ -142,7 +136,8 @@ export class PayoutLedger {
    * The guarded balance update and its entries in ONE statement: the entries are inserted from
    * the update's RETURNING, so they exist only if the guard held. The account row stays locked
    * from here to the caller's commit, so callers move money last in their transaction (the
-   * account is the vendor's hot row). False when the guard refused (nothing was written).
+   * account is the vendor's hot row). The balances after the move, or null when the guard refused
+   * (nothing was written).
    */
   private async moveWithEntries(
     manager: EntityManager,
@@ -151,40 +146,32 @@ export class PayoutLedger {
     assignments: string,
     guard: string,
     totalCents: Cents,
-    entries: readonly PayoutHold[],
-  ): Promise<boolean> {
+    entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>,
+    note: string | null = null,
+  ): Promise<BalanceRow | null> {
     const [availableSign, reservedSign] = ENTRY_EFFECT[kind];
-    const rows: Array<{ moved: number }> = await manager.query(
+    const rows: BalanceRow[] = await manager.query(
       `WITH account AS (
          UPDATE payout_accounts SET ${assignments}, updated_at = now()
-          WHERE vendor_id = $1 AND ${guard} RETURNING vendor_id
+          WHERE vendor_id = $1 AND ${guard} RETURNING vendor_id, available_cents, reserved_cents
        ), entries AS (
-         INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id)
-         SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id
+         INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
+         SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
            FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
        )
-       SELECT count(*)::int AS moved FROM account`,
-      [vendorId, totalCents.toString(), kind, availableSign, reservedSign, entries.map((entry) => entry.cents.toString()), entries.map((entry) => entry.payoutId)],
+       SELECT vendor_id, available_cents, reserved_cents FROM account`,
+      [
+        vendorId,
+        totalCents.toString(),
+        kind,
+        availableSign,
+        reservedSign,
+        entries.map((entry) => entry.cents.toString()),
+        entries.map((entry) => entry.payoutId),
+        note,
+      ],
     );
-    return rows[0].moved > 0;
-  }
-
-  /** One multi-row insert whatever the number of entries (a 500-item batch is one statement). */
-  private async appendEntries(
-    manager: EntityManager,
-    vendorId: string,
-    kind: LedgerEntryKind,
-    entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>,
-    note: string | null,
-  ): Promise<void> {
-    if (entries.length === 0) return;
-    const [availableSign, reservedSign] = ENTRY_EFFECT[kind];
-    await manager.query(
-      `INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-       SELECT $1, $2, t.amount, t.amount * $3, t.amount * $4, t.payout_id, $5
-         FROM unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)`,
-      [vendorId, kind, availableSign, reservedSign, note, entries.map((entry) => entry.cents.toString()), entries.map((entry) => entry.payoutId)],
-    );
+    return rows[0] ?? null;
   }
 }
 

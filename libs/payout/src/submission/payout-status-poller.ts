@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { assertValidJobId } from '#queues';
+import { assertValidJobId, outboxRowsFrom } from '#queues';
 import type { PayoutProviderPayment } from '#providers';
 import { PayoutRepository } from '../payouts/payout.repository.js';
 import { PayoutOutcomes } from './payout-outcomes.js';
@@ -53,10 +53,10 @@ export class PayoutStatusPoller {
       if (decision.kind === 'poll') {
         const jobId = pollJobId(payoutId, link + 1);
         assertValidJobId(jobId);
-        // The next link and its outbox row (same table and columns as enqueueInTransaction) in one statement.
+        // The next link and its outbox row in one statement.
         await manager.query(
           `WITH next_link AS (UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE id = $1 RETURNING id)
-           INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT 'payout.poll-status', $4, $5::jsonb, $3 FROM next_link`,
+           ${outboxRowsFrom('next_link', { name: 'payout.poll-status', id: '$4', payload: '$5::jsonb', runAt: '$3' })}`,
           [payoutId, link + 1, decision.at, jobId, JSON.stringify({ payoutId })],
         );
         return;

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FieldEncryption } from '#common';
-import { assertValidJobId } from '#queues';
+import { assertValidJobId, outboxRowsFrom } from '#queues';
 import { formatCents } from '#money';
 import { ProviderRejectedError, type PayoutProviderPayment } from '#providers';
 import { VendorService } from '#auth';
@@ -78,7 +78,7 @@ export class PayoutSubmitter {
     const firstPoll = this.schedule.firstPollAt(now);
     const jobId = pollJobId(payoutId, 0);
     assertValidJobId(jobId);
-    // Same table and columns as enqueueInTransaction; the outbox row exists only if the claim matched.
+    // The outbox row exists only if the claim matched.
     // The row is locked by its primary key and the claim's conditions are checked on the locked
     // row: written as `UPDATE ... WHERE id = $1 AND status = 'pending' AND submission_started_at
     // IS NULL`, the conditions match payouts_unsubmitted_idx's predicate and the planner may scan
@@ -90,10 +90,7 @@ export class PayoutSubmitter {
          UPDATE payouts SET submission_started_at = $2, status_reason = 'submitting', poll_count = 0, next_poll_at = $3, updated_at = now()
            FROM locked
           WHERE id = locked_id AND locked_status = 'pending' AND locked_started_at IS NULL RETURNING ${PAYOUT_COLUMNS}
-       ), first_poll AS (
-         INSERT INTO outbox_messages (job_name, job_id, payload, run_at)
-         SELECT 'payout.poll-status', $4, $5::jsonb, $3 FROM claimed
-       )
+       ), first_poll AS (${outboxRowsFrom('claimed', { name: 'payout.poll-status', id: '$4', payload: '$5::jsonb', runAt: '$3' })})
        SELECT * FROM claimed`,
       [payoutId, now, firstPoll, jobId, JSON.stringify({ payoutId })],
     );

@@ -4,7 +4,7 @@ import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { centsFromDbValue } from '#money';
-import { assertValidJobId } from '#queues';
+import { assertValidJobId, outboxRowsFrom } from '#queues';
 import { IdempotencyConflictError } from '../../idempotency/idempotency.errors.js';
 import { PricingUnpublishedError } from '../../pricing/pricing.errors.js';
 import { ProviderNotConfiguredForPurchasesError } from '../../provider/provider-failure.errors.js';
@@ -127,8 +127,8 @@ export class AdmitPurchaseUseCase {
     const day = johannesburgDayOf(now);
     await this.spendControls.consumeDailyAllowance(manager, vendorId, day, controls, charge);
 
-    // The quote's use, the transaction, its first status event and its submission intent (the
-    // outbox row enqueueInTransaction would write, same table and columns) in one statement.
+    // The quote's use, the transaction, its first status event and its submission intent (its
+    // outbox row) in one statement.
     const submitJobId = `submit.${transactionId}`;
     assertValidJobId(submitJobId);
     const [admitted] = (await manager.query(
@@ -140,9 +140,7 @@ export class AdmitPurchaseUseCase {
               RETURNING ${TRANSACTION_VIEW_COLUMNS}),
             event AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, reason) SELECT id, NULL, 'pending', 'admitted' FROM admitted),
-            outbox AS (
-              INSERT INTO outbox_messages (job_name, job_id, payload, run_at, dispatched_at)
-              SELECT 'purchase.submit', $15, jsonb_build_object('transactionId', id), now(), NULL FROM admitted)
+            outbox AS (${outboxRowsFrom('admitted', { name: 'purchase.submit', id: '$15', payload: `jsonb_build_object('transactionId', id)`, runAt: 'now()' })})
        SELECT * FROM admitted`,
       [
         transactionId,
