@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually, PRODUCTS, SANDBOX_API_KEY, CALLBACK_TOKEN } from '../support/purchase-stack.js';
 import { envInt, reportFigures, seededRandom } from '../support/reliability/figures.js';
-import { invariantViolations, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
+import { closeCheckingBooks, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
 import { airtimeQuote, attempt, buy, call, createQuote, dataOf, isAnswer, uniqueKey, type HttpAnswer } from '../support/reliability/requests.js';
 import { scanForSecrets, type Secret } from '../support/reliability/secret-scan.js';
 import { assertCompiled, freePort, spawnApp, type SpawnedApp } from '../support/reliability/spawned-app.js';
@@ -60,22 +60,20 @@ describe('crashes', () => {
     );
   }, 60_000);
 
-  afterAll(async () => {
-    if (!stack) return;
-    try {
-      expect(await invariantViolations(stack, [buyer.vendor.id, payer.vendor.id])).toEqual([]);
-      // Deliveries and fulfilments read through the API are secrets the spawned apps must never have logged.
-      await collectDeliverySecrets();
-      const findings = scanForSecrets(spawnedOutput.join('\n'), logSecrets);
-      figures.logBytesScanned = spawnedOutput.join('\n').length;
-      figures.secretsLookedFor = logSecrets.length;
-      figures.secretsFoundInLogs = findings.length;
-      reportFigures('crashes', figures);
-      expect(findings).toEqual([]);
-    } finally {
-      await stack.close();
-    }
-  });
+  afterAll(() =>
+    closeCheckingBooks(stack, () => [buyer.vendor.id, payer.vendor.id], {
+      andThen: async () => {
+        // Deliveries and fulfilments read through the API are secrets the spawned apps must never have logged.
+        await collectDeliverySecrets();
+        const findings = scanForSecrets(spawnedOutput.join('\n'), logSecrets);
+        figures.logBytesScanned = spawnedOutput.join('\n').length;
+        figures.secretsLookedFor = logSecrets.length;
+        figures.secretsFoundInLogs = findings.length;
+        reportFigures('crashes', figures);
+        expect(findings).toEqual([]);
+      },
+    }),
+  );
 
   function workerEnv(): Record<string, string> {
     return { ...stack.env, DATABASE_POOL_SIZE: '10', PORT: '0', SHUTDOWN_GRACE_MS: '2000' };

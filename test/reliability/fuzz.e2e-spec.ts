@@ -3,7 +3,7 @@ import { PRODUCTS } from '../support/purchase-stack.js';
 import { envInt, reportFigures } from '../support/reliability/figures.js';
 import { fuzzRequests, type FuzzRequest, type KnownValues } from '../support/reliability/fuzz-requests.js';
 import { OpenApiResponseValidator } from '../support/reliability/openapi-validator.js';
-import { invariantViolations, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
+import { closeCheckingBooks, moneyState as readMoneyState, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
 import { buy, call, createQuote, dataOf, type HttpAnswer } from '../support/reliability/requests.js';
 import type { TestVendor } from '../support/vendors.js';
 import { cashPayout, uniqueReference } from '../payout/payout-requests.js';
@@ -13,20 +13,6 @@ const RUNS = envInt('FUZZ_RUNS', 250);
 const SEED = envInt('FUZZ_SEED', Date.now() % 2 ** 31);
 /** Generous per case (a loaded 2-core machine answers a few hundred per 10 s). */
 const TIMEOUT_MS = Math.max(120_000, RUNS * 60);
-
-/** Counts and sums of every money table: any 4xx must leave this unchanged. */
-const MONEY_STATE = `SELECT json_build_object(
-  'quotes', (SELECT count(*) FROM purchase_quotes),
-  'transactions', (SELECT count(*) FROM purchase_transactions),
-  'idempotency_keys', (SELECT count(*) FROM purchase_idempotency_keys),
-  'allowance_used', (SELECT COALESCE(sum(used_cents), 0)::text FROM purchase_daily_allowances),
-  'callback_markers', (SELECT count(*) FROM purchase_callback_markers),
-  'payouts', (SELECT count(*) FROM payouts),
-  'batches', (SELECT count(*) FROM payout_batches),
-  'ledger_entries', (SELECT count(*) FROM ledger_entries),
-  'balances', (SELECT COALESCE(sum(available_cents), 0)::text || '/' || COALESCE(sum(reserved_cents), 0)::text FROM payout_accounts),
-  'outbox', (SELECT count(*) FROM outbox_messages)
-)::text AS state`;
 
 /**
  * Property-based requests derived from both gateways' OpenAPI documents: malformed JSON, wrong
@@ -43,20 +29,12 @@ describe('fuzzing both gateways from their OpenAPI documents', () => {
     // No worker: nothing changes the database except the requests themselves.
     stack = await startReliabilityStack({ worker: false, config: { PAYOUT_PROVIDER_TIMEOUT_MS: '3000' } });
   });
-  afterAll(async () => {
-    if (!stack) return;
-    try {
-      expect(await invariantViolations(stack, vendors.map((vendor) => vendor.vendor.id))).toEqual([]);
-      reportFigures('fuzz', figures);
-    } finally {
-      await stack.close();
-    }
-  });
+  afterAll(() => closeCheckingBooks(stack, () => vendors.map((vendor) => vendor.vendor.id), { andThen: () => reportFigures('fuzz', figures) }));
 
   async function run(style: 'purchase' | 'payout', baseUrl: string, token: string, known: KnownValues): Promise<void> {
     const validator = await OpenApiResponseValidator.fromApp(style === 'purchase' ? stack.purchase.http : stack.payout.http, style);
     const failures = new Map<string, { request: FuzzRequest; answer: Partial<HttpAnswer>; problems: string[] }>();
-    const moneyState = async () => (await stack.sql<{ state: string }>(MONEY_STATE))[0].state;
+    const moneyState = () => readMoneyState(stack);
 
     await fc.assert(
       fc.asyncProperty(fuzzRequests({ document: validator.document, token, known }), async (request) => {
@@ -130,11 +108,11 @@ describe('fuzzing both gateways from their OpenAPI documents', () => {
       payout: await OpenApiResponseValidator.fromApp(stack.payout.http, 'payout'),
     };
     for (const [label, service, method, path, body, status] of found) {
-      const before = (await stack.sql<{ state: string }>(MONEY_STATE))[0].state;
+      const before = await readMoneyState(stack);
       const answer = await call(service === 'purchase' ? stack.purchase.url : stack.payout.url, { method, path, token: vendor.token, body });
       expect([label, answer.status]).toEqual([label, status]);
       expect([label, validators[service].check({ method, path, status: answer.status, body: answer.body })]).toEqual([label, []]);
-      expect([label, (await stack.sql<{ state: string }>(MONEY_STATE))[0].state]).toEqual([label, before]);
+      expect([label, await readMoneyState(stack)]).toEqual([label, before]);
     }
   });
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from '../support/purchase-stack.js';
 import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import { envInt, percentile, reportFigures, seededRandom } from '../support/reliability/figures.js';
-import { invariantViolations, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
+import { closeCheckingBooks, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
 import { airtimeQuote, attempt, call, createQuote, dataOf, isAnswer, buy } from '../support/reliability/requests.js';
 import { startTraffic, tally, type TrafficRecord, type TrafficTarget } from '../support/reliability/traffic.js';
 import type { TestVendor } from '../support/vendors.js';
@@ -59,15 +59,7 @@ describe('Redis unreachable under traffic', () => {
     buyer = await stack.purchaseVendor();
     payer = await stack.payoutVendor({ fundCents: 100_000_000n });
   });
-  afterAll(async () => {
-    if (!stack) return;
-    try {
-      expect(await invariantViolations(stack, [buyer.vendor.id, payer.vendor.id])).toEqual([]);
-    } finally {
-      await stack.close();
-      await proxy.close();
-    }
-  });
+  afterAll(() => closeCheckingBooks(stack, () => [buyer.vendor.id, payer.vendor.id], { alsoClose: [proxy] }));
 
   it(`keeps admitting with the outbox for ${REDIS_OUTAGE_MS / 1000} s without Redis, and catches up once it returns`, async () => {
     const target: TrafficTarget = { purchaseUrl: stack.purchase.url, payoutUrl: stack.payout.url, purchaseToken: buyer.token, payoutToken: payer.token };
@@ -137,15 +129,7 @@ describe('PostgreSQL connections cut under traffic', () => {
     payer = await stack.payoutVendor({ fundCents: 100_000_000n });
     target = { purchaseUrl: stack.purchase.url, payoutUrl: stack.payout.url, purchaseToken: buyer.token, payoutToken: payer.token };
   });
-  afterAll(async () => {
-    if (!stack) return;
-    try {
-      expect(await invariantViolations(stack, [buyer.vendor.id, payer.vendor.id])).toEqual([]);
-    } finally {
-      await stack.close();
-      await proxy.close();
-    }
-  });
+  afterAll(() => closeCheckingBooks(stack, () => [buyer.vendor.id, payer.vendor.id], { alsoClose: [proxy] }));
 
   /** The pool is not stuck: three pool-fulls of concurrent requests all succeed. */
   async function expectPoolRecovered(): Promise<number> {
@@ -256,14 +240,7 @@ describe('provider slow, failing or silent', () => {
       },
     });
   });
-  afterAll(async () => {
-    if (!stack) return;
-    try {
-      expect(await invariantViolations(stack, vendorIds)).toEqual([]);
-    } finally {
-      await stack.close();
-    }
-  });
+  afterAll(() => closeCheckingBooks(stack, () => vendorIds));
 
   /**
    * Purchases are submitted by the worker, which looks our id up before any create: while the

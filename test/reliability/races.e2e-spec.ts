@@ -1,7 +1,7 @@
 import { eventually } from '../support/purchase-stack.js';
 import { reportFigures } from '../support/reliability/figures.js';
 import { OpenApiResponseValidator } from '../support/reliability/openapi-validator.js';
-import { invariantViolations, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
+import { closeCheckingBooks, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
 import { buy, call, createQuote, dataOf, uniqueKey, type HttpAnswer } from '../support/reliability/requests.js';
 import type { TestVendor } from '../support/vendors.js';
 import { cashPayout, uniqueReference } from '../payout/payout-requests.js';
@@ -25,15 +25,11 @@ describe('races', () => {
     purchaseDoc = await OpenApiResponseValidator.fromApp(stack.purchase.http, 'purchase');
     payoutDoc = await OpenApiResponseValidator.fromApp(stack.payout.http, 'payout');
   });
-  afterAll(async () => {
-    if (!stack) return;
-    try {
-      expect(await invariantViolations(stack, vendorIds)).toEqual([]);
-      reportFigures('races', { ...figures, responsesValidated: purchaseDoc.stats.validated + payoutDoc.stats.validated });
-    } finally {
-      await stack.close();
-    }
-  });
+  afterAll(() =>
+    closeCheckingBooks(stack, () => vendorIds, {
+      andThen: () => reportFigures('races', { ...figures, responsesValidated: purchaseDoc.stats.validated + payoutDoc.stats.validated }),
+    }),
+  );
 
   async function purchaseVendor(limits?: Parameters<ReliabilityStack['purchaseVendor']>[0]): Promise<TestVendor> {
     const vendor = await stack.purchaseVendor(limits);

@@ -4,7 +4,7 @@ import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
 import { CALLBACK_TOKEN, eventually, PRODUCTS } from '../support/purchase-stack.js';
 import { percentile, reportFigures, seededRandom } from '../support/reliability/figures.js';
 import { OpenApiResponseValidator } from '../support/reliability/openapi-validator.js';
-import { invariantViolations, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
+import { closeCheckingBooks, moneyState as readMoneyState, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
 import { airtimeQuote, buy, call, createQuote, dataOf, uniqueKey, type HttpAnswer } from '../support/reliability/requests.js';
 import type { TestVendor } from '../support/vendors.js';
 import { bankAccount, cashPayout, uniqueReference } from '../payout/payout-requests.js';
@@ -20,20 +20,6 @@ const SQL_INJECTIONS = [
   "%' OR 1=1 --",
   "') OR ('a'='a",
 ];
-
-/** Counts and sums of every money table, and whether the tables an injection would drop still exist. */
-const MONEY_STATE = `SELECT json_build_object(
-  'quotes', (SELECT count(*) FROM purchase_quotes),
-  'transactions', (SELECT count(*) FROM purchase_transactions),
-  'allowance', (SELECT COALESCE(sum(used_cents), 0)::text FROM purchase_daily_allowances),
-  'markers', (SELECT count(*) FROM purchase_callback_markers),
-  'payouts', (SELECT count(*) FROM payouts),
-  'batches', (SELECT count(*) FROM payout_batches),
-  'ledger', (SELECT count(*) FROM ledger_entries),
-  'balances', (SELECT COALESCE(sum(available_cents), 0)::text || '/' || COALESCE(sum(reserved_cents), 0)::text FROM payout_accounts),
-  'outbox', (SELECT count(*) FROM outbox_messages),
-  'tables', (SELECT count(*) FROM pg_tables WHERE schemaname = 'public')
-)::text AS state`;
 
 /**
  * Tenant isolation (BOLA), token timing, the body limit, security headers, SQL injection in every
@@ -80,17 +66,9 @@ describe('security', () => {
     await stack.stopWorker();
   }, 60_000);
 
-  afterAll(async () => {
-    if (!stack) return;
-    try {
-      expect(await invariantViolations(stack, [owner.vendor.id, intruder.vendor.id])).toEqual([]);
-      reportFigures('security', figures);
-    } finally {
-      await stack.close();
-    }
-  });
+  afterAll(() => closeCheckingBooks(stack, () => [owner.vendor.id, intruder.vendor.id], { andThen: () => reportFigures('security', figures) }));
 
-  const moneyState = async () => (await stack.sql<{ state: string }>(MONEY_STATE))[0].state;
+  const moneyState = () => readMoneyState(stack);
 
   describe('tenant isolation (BOLA): every route with an id or reference, called with another vendor’s', () => {
     const unknownUuid = '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f';

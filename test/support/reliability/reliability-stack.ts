@@ -181,6 +181,51 @@ export async function invariantViolations(stack: ReliabilityStack, vendorIds: re
   return report.violations;
 }
 
+/**
+ * The end of every reliability suite: the checker finds nothing wrong with the books of the
+ * suite's vendors, then the suite's own final checks run (`andThen`), and the stack and anything
+ * in `alsoClose` (fault proxies) are closed whatever failed.
+ */
+export async function closeCheckingBooks(
+  stack: ReliabilityStack | undefined,
+  vendorIds: () => readonly string[],
+  options: { andThen?: () => Promise<void> | void; alsoClose?: ReadonlyArray<{ close(): Promise<unknown> } | undefined> } = {},
+): Promise<void> {
+  try {
+    if (stack) {
+      expect(await invariantViolations(stack, vendorIds())).toEqual([]);
+      await options.andThen?.();
+    }
+  } finally {
+    await stack?.close();
+    for (const other of options.alsoClose ?? []) await other?.close();
+  }
+}
+
+/**
+ * Counts and sums of every table money or limits live in, and how many tables exist: a refused
+ * request (any 4xx), an injection or a fuzzed body must leave it unchanged.
+ */
+export async function moneyState(stack: ReliabilityStack): Promise<string> {
+  const [row] = await stack.sql<{ state: string }>(
+    `SELECT json_build_object(
+       'quotes', (SELECT count(*) FROM purchase_quotes),
+       'transactions', (SELECT count(*) FROM purchase_transactions),
+       'idempotency_keys', (SELECT count(*) FROM purchase_idempotency_keys),
+       'allowance_used', (SELECT COALESCE(sum(used_cents), 0)::text FROM purchase_daily_allowances),
+       'velocity_admissions', (SELECT COALESCE(sum(admissions), 0)::text FROM purchase_velocity_buckets),
+       'callback_markers', (SELECT count(*) FROM purchase_callback_markers),
+       'payouts', (SELECT count(*) FROM payouts),
+       'batches', (SELECT count(*) FROM payout_batches),
+       'ledger_entries', (SELECT count(*) FROM ledger_entries),
+       'balances', (SELECT COALESCE(sum(available_cents), 0)::text || '/' || COALESCE(sum(reserved_cents), 0)::text FROM payout_accounts),
+       'outbox', (SELECT count(*) FROM outbox_messages),
+       'tables', (SELECT count(*) FROM pg_tables WHERE schemaname = 'public')
+     )::text AS state`,
+  );
+  return row.state;
+}
+
 /** Exported for suites that need a fresh vendor beside a stack's own. */
 export type { TestVendor };
 export { PAYOUT_STACK_CONFIG };
