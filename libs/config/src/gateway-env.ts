@@ -66,6 +66,26 @@ export class GatewayEnv {
   @Max(600_000)
   SHUTDOWN_GRACE_MS = 25_000;
 
+  /**
+   * How long the HTTP server keeps an idle keep-alive connection open. It must outlast the idle
+   * timeout of whatever proxies to it (ingress-nginx keeps upstream connections 60 s, most cloud
+   * load balancers 60-350 s), so the proxy always closes an idle connection first. Node's default
+   * of 5 s lets a proxy reuse a connection just as Node closes it: the request is reset and the
+   * client sees a 502.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+  /** Time allowed to receive a request's headers; Node requires it to exceed the keep-alive timeout. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_601_000)
+  HTTP_HEADERS_TIMEOUT_MS = 66_000;
+
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true })
   PURCHASE_PROVIDER_BASE_URL?: string;

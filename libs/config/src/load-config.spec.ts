@@ -27,6 +27,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('keeps idle connections longer than common proxies, and refuses a header timeout that does not exceed it', () => {
+    const config = loadConfig({});
+    expect(config.HTTP_KEEP_ALIVE_TIMEOUT_MS).toBe(65_000);
+    expect(config.HTTP_HEADERS_TIMEOUT_MS).toBe(66_000);
+    expect(() => loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '90000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS: must be greater than HTTP_KEEP_ALIVE_TIMEOUT_MS/);
+    expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '90000', HTTP_HEADERS_TIMEOUT_MS: '91000' }).HTTP_KEEP_ALIVE_TIMEOUT_MS).toBe(90_000);
+  });
+
   it('accepts PostgreSQL URLs over TCP and over a Unix socket, and refuses anything else', () => {
     for (const url of [
       'postgres://postgres@127.0.0.1:5432/gateway',

@@ -45,6 +45,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     const ids = config.ENCRYPTION_KEYS.split(',').map((entry) => entry.split(':')[0]);
     if (!ids.includes(config.ENCRYPTION_ACTIVE_KEY_ID)) problems.push('ENCRYPTION_ACTIVE_KEY_ID: must name one of the ENCRYPTION_KEYS ids');
   }
+  if (config.HTTP_HEADERS_TIMEOUT_MS <= config.HTTP_KEEP_ALIVE_TIMEOUT_MS) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS: must be greater than HTTP_KEEP_ALIVE_TIMEOUT_MS');
+  }
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
 }

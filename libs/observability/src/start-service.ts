@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import type { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
@@ -32,9 +33,16 @@ export async function startHttpService(definition: ServiceDefinition): Promise<I
   app.useLogger(app.get(Logger));
   configureHttpApp(app, definition.http);
   installShutdownDeadline(app, config.SHUTDOWN_GRACE_MS);
+  applyConnectionTimeouts(app.getHttpServer() as Server, config);
   await app.listen(config.PORT ?? definition.defaultPort, '0.0.0.0');
   app.get(Logger).log(`${definition.name} listening on port ${config.PORT ?? definition.defaultPort} (APP_ENV=${config.APP_ENV})`);
   return app;
+}
+
+/** Keep-alive and header timeouts from the configuration (why they matter: GatewayEnv). */
+export function applyConnectionTimeouts(server: Server, config: Pick<GatewayEnv, 'HTTP_KEEP_ALIVE_TIMEOUT_MS' | 'HTTP_HEADERS_TIMEOUT_MS'>): void {
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
 }
 
 /**
