@@ -51,7 +51,7 @@ export function applyConnectionTimeouts(server: Server, config: Pick<GatewayEnv,
  * close and the process exits 0. If draining overruns the grace period the process exits 1
  * anyway, before Kubernetes' SIGKILL, so the cut is logged rather than silent.
  */
-function installShutdownDeadline(app: INestApplication, graceMs: number): void {
+export function installShutdownDeadline(app: INestApplication, graceMs: number): void {
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
@@ -63,6 +63,11 @@ function installShutdownDeadline(app: INestApplication, graceMs: number): void {
         logger.error(`Shutdown exceeded ${graceMs} ms; exiting with work still in flight`);
         process.exit(1);
       }, graceMs).unref();
+      // server.close() closes only the keep-alive connections idle at that moment; a connection
+      // whose request finishes during the drain would otherwise stay open for the whole
+      // keep-alive timeout (65 s) and hold the exit past the grace period.
+      const server = app.getHttpServer() as Server;
+      setInterval(() => server.closeIdleConnections(), 100).unref();
       app.close().then(
         () => {
           logger.log('Drained; exiting');

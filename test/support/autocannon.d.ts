@@ -1,0 +1,17 @@
+// The subset of autocannon's API the tests use (the package ships no types of its own).
+declare module 'autocannon' {
+  interface AutocannonOptions {
+    url: string;
+    headers?: Record<string, string>;
+    connections?: number;
+    overallRate?: number;
+    duration?: number;
+  }
+  interface AutocannonResult {
+    requests: { total: number; average: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  }
+  export default function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;
+}
