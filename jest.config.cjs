@@ -1,4 +1,5 @@
-// Jest runs in its native ESM mode (NestJS 12 is ESM-only); see ../shared/TOOLCHAIN.md.
+// Jest runs in its native ESM mode (NestJS 12 is ESM-only): the tests run under node --experimental-vm-modules
+// with ts-jest's ESM transform, and relative '.js' imports are mapped back to the TypeScript sources.
 const { imports } = require('./package.json');
 
 // Map every "#lib" subpath import to its TypeScript source, so tests never need a build.

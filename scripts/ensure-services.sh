@@ -25,7 +25,7 @@ ensure_postgres() {
   local version
   version=$(ls /etc/postgresql | sort -V | tail -n 1)
   log "starting PostgreSQL $version"
-  # Local development trusts loopback connections, as the defaults in DESIGN.md assume.
+  # Local development trusts loopback connections, as the configuration defaults (README) assume.
   local hba="/etc/postgresql/$version/main/pg_hba.conf"
   if ! grep -q '^host all all 127.0.0.1/32 trust' "$hba"; then
     as_root sed -i '1i host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust' "$hba"

@@ -4,7 +4,7 @@ import { startPayoutGateway, type RunningApp } from '../support/apps.js';
 import { bearer, createTestVendor } from '../support/vendors.js';
 import { cashPayout } from './payout-requests.js';
 
-/** APP_ENV=production fails closed (DESIGN.md): no provider credentials or keys, or an unreleased vendor, moves no money. */
+/** APP_ENV=production fails closed: no provider credentials or keys, or an unreleased vendor, moves no money. */
 describe('production fails closed', () => {
   const apps: RunningApp[] = [];
   afterAll(async () => Promise.all(apps.map((app) => app.close())));

@@ -54,7 +54,7 @@ describe('purchase OpenAPI document covers the contract', () => {
     expect(missing).toEqual([]);
   });
 
-  it('describes the transaction with exactly the fields DESIGN.md lists and the Idempotency-Key header', () => {
+  it('describes the transaction with exactly the documented fields and the Idempotency-Key header', () => {
     expect(Object.keys(document.components.schemas.TransactionSchema.properties).sort()).toEqual(
       [
         'id', 'reference', 'status', 'product_id', 'quote_id', 'charge_minor', 'currency', 'destination_amount', 'destination_unit',

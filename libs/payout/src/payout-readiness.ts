@@ -15,7 +15,7 @@ export class VendorNotReleasedError extends DomainError {
 }
 
 /**
- * Production fails closed (DESIGN.md): without provider credentials or encryption keys no money
+ * Production fails closed (README, "Configuration"): without provider credentials or encryption keys no money
  * moves, and a vendor not yet accepted for production cannot send payouts. Elsewhere the local
  * sandbox and development keys are the defaults.
  */

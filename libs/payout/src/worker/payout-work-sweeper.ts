@@ -7,7 +7,7 @@ import { batchItemJobId, pollJobId } from '../submission/payout-submitter.js';
 const SWEEP_LIMIT = 500;
 
 /**
- * Redis may lose a job; PostgreSQL may not (DESIGN.md). Every PAYOUT_SWEEP_INTERVAL_MS this
+ * Redis may lose a job; PostgreSQL may not (README, "Architecture"). Every PAYOUT_SWEEP_INTERVAL_MS this
  * re-enqueues payout work that is overdue by more than a grace period: status polls whose time
  * has passed and batch items never claimed. The sweep job ids carry the sweep number so a job
  * that failed for good does not block its replacement; duplicates are harmless (poll links and

@@ -1,7 +1,7 @@
 import { canMove, movesToward, TRANSACTION_STATUSES } from './transaction-status.js';
 
 describe('transaction status moves', () => {
-  it('allows exactly the moves DESIGN.md lists', () => {
+  it('allows exactly the documented moves', () => {
     const allowed = TRANSACTION_STATUSES.flatMap((from) => TRANSACTION_STATUSES.filter((to) => canMove(from, to)).map((to) => `${from}->${to}`));
     expect(allowed.sort()).toEqual(
       ['pending->completed', 'pending->failed', 'pending->review', 'review->completed', 'review->failed', 'completed->reversed'].sort(),

@@ -1,7 +1,7 @@
 export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed', 'reversed', 'review'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
-/** DESIGN.md: pending → completed | failed | review; review → completed | failed; completed → reversed. */
+/** The allowed moves (docs/PURCHASE.md): pending → completed | failed | review; review → completed | failed; completed → reversed. */
 const ALLOWED_MOVES: Record<TransactionStatus, readonly TransactionStatus[]> = {
   pending: ['completed', 'failed', 'review'],
   review: ['completed', 'failed'],

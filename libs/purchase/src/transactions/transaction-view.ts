@@ -1,7 +1,7 @@
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import type { TransactionStatus } from './transaction-status.js';
 
-/** The transaction resource, field names as DESIGN.md fixes them. */
+/** The transaction resource as the purchase API returns it (the OpenAPI description lists every field). */
 export interface TransactionView {
   id: string;
   reference: string;
