@@ -7,6 +7,7 @@ import { FulfilmentService } from './fulfilment/fulfilment.service.js';
 import { LookupsService } from './lookups/lookups.service.js';
 import { PricingService } from './pricing/pricing.service.js';
 import { purchaseProviderClientProvider } from './provider/purchase-provider.factory.js';
+import { ProductionRelease } from './provider/production-release.js';
 import { PurchaseReadiness } from './provider/purchase-readiness.js';
 import { QuoteService } from './quotes/quote.service.js';
 import { ReportsService } from './reports/reports.service.js';
@@ -29,6 +30,7 @@ const SERVICES = [
   LookupsService,
   ReportsService,
   PurchaseReadiness,
+  ProductionRelease,
 ];
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
-import { johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
+import { DomainError, johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { centsFromDbValue } from '#money';
 import { assertValidJobId, outboxRowsFrom } from '#queues';
@@ -92,7 +92,23 @@ export class AdmitPurchaseUseCase {
       [vendorId, key, request.quoteId, request.reference, transactionId],
     );
     if (claimed.length === 0) return this.replay(manager, vendorId, key, request);
+    try {
+      return await this.admitClaimed(manager, vendorId, transactionId, request);
+    } catch (error) {
+      // The reference check below reads in the quote statement's snapshot, taken BEFORE that
+      // statement waited for the quote's lock: a concurrent purchase with the same quote and
+      // reference under another key commits while we wait, and we would answer
+      // QUOTE_ALREADY_USED where a sequential request gets IDEMPOTENCY_CONFLICT. A refusal
+      // therefore re-reads the reference in a fresh statement (after every lock we took) and
+      // answers what a sequential request would. Only refusals pay this extra round trip.
+      if (error instanceof DomainError && !(error instanceof IdempotencyConflictError) && (await this.referenceTaken(manager, vendorId, request.reference))) {
+        throw new IdempotencyConflictError('The reference belongs to a purchase made with another Idempotency-Key');
+      }
+      throw error;
+    }
+  }
 
+  private async admitClaimed(manager: EntityManager, vendorId: string, transactionId: string, request: PurchaseRequest): Promise<AdmissionResult> {
     // One round trip for the quote (locked), the database clock and the facts checked below in
     // their documented order; each round trip is paid by every purchase (docs/BENCHMARKS.md).
     const [quote] = (await manager.query(
@@ -163,7 +179,7 @@ export class AdmitPurchaseUseCase {
     return { transaction: transactionViewOf(admitted), replayed: false };
   }
 
-  /** Only when the quote is unknown: the reference conflict still answers first, as documented. */
+  /** When the quote is unknown, and after a refusal: the reference conflict answers first, as documented. */
   private async referenceTaken(manager: EntityManager, vendorId: string, reference: string): Promise<boolean> {
     const rows = await manager.query(`SELECT 1 FROM purchase_transactions WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
     return rows.length > 0;
