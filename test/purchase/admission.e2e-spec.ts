@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SpendControlsService } from '#purchase';
-import { bearer, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle, usedAllowance } from './purchase-helpers.js';
 
@@ -133,6 +133,39 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       expect(accepted).toHaveLength(1);
       expect(refused).toHaveLength(49);
       refused.forEach((response) => expect(response.body.error.code).toBe('QUOTE_ALREADY_USED'));
+      expect(await rowsFor(fresh.vendor.id)).toHaveLength(1);
+      expect(await usedAllowance(stack, fresh.vendor.id)).toBe(charge_minor);
+      const [{ keys }] = await stack.db.query(`SELECT count(*)::int AS keys FROM purchase_idempotency_keys WHERE vendor_id = $1`, [fresh.vendor.id]);
+      expect(keys).toBe(1);
+    });
+
+    it('answers concurrent purchases of one quote and one reference under two keys as sequential ones: IDEMPOTENCY_CONFLICT', async () => {
+      const fresh = await stack.vendor();
+      const { id: quoteId, charge_minor } = await quote(fresh);
+      const body = { quote_id: quoteId, reference: 'same-order' };
+      // Hold the quote's row lock so both requests are inside their admission, waiting on it, at once.
+      const holder = await stack.db.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      let responses: Awaited<ReturnType<typeof buy>>[];
+      try {
+        await holder.query(`SELECT 1 FROM purchase_quotes WHERE id = $1 FOR UPDATE`, [quoteId]);
+        const pending = Promise.all([buy(body, 'order-key-a', fresh), buy(body, 'order-key-b', fresh)]);
+        await eventually(
+          () => stack.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE%'`),
+          (rows: Array<{ n: number }>) => rows[0].n >= 2,
+        );
+        await holder.commitTransaction();
+        responses = await pending;
+      } finally {
+        if (holder.isTransactionActive) await holder.rollbackTransaction();
+        await holder.release();
+      }
+      expect(responses.map((response) => response.status).sort()).toEqual([202, 409]);
+      const refused = responses.find((response) => response.status === 409)!;
+      expect(refused.body).toEqual({ success: false, message: 'IDEMPOTENCY_CONFLICT', error: { code: 'IDEMPOTENCY_CONFLICT' } });
+      // The same answer a sequential third request gets, and only the winner left anything behind.
+      expect((await buy(body, 'order-key-c', fresh)).body.error.code).toBe('IDEMPOTENCY_CONFLICT');
       expect(await rowsFor(fresh.vendor.id)).toHaveLength(1);
       expect(await usedAllowance(stack, fresh.vendor.id)).toBe(charge_minor);
       const [{ keys }] = await stack.db.query(`SELECT count(*)::int AS keys FROM purchase_idempotency_keys WHERE vendor_id = $1`, [fresh.vendor.id]);
