@@ -345,9 +345,14 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       const failing = await purchase(stack, lister, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821230001') });
       await settle(stack, lister, failing.transaction.id, ['failed']);
       const list = (query: string) => stack.gateway.http().get(`/api/v1/transactions${query}`).set(bearer(lister.token));
-      const [{ today, yesterday }] = await stack.db.query(
-        `SELECT to_char(now() AT TIME ZONE 'Africa/Johannesburg', 'YYYY-MM-DD') AS today,
-                to_char(now() AT TIME ZONE 'Africa/Johannesburg' - interval '1 day', 'YYYY-MM-DD') AS yesterday`,
+      // Days from the admissions' own timestamps, not from the clock after buying: a run across
+      // midnight Johannesburg admits on one day and would ask about the next.
+      const [{ first_day: firstDay, last_day: lastDay, day_before: yesterday }] = await stack.db.query(
+        `SELECT to_char(min(created_at) AT TIME ZONE 'Africa/Johannesburg', 'YYYY-MM-DD') AS first_day,
+                to_char(max(created_at) AT TIME ZONE 'Africa/Johannesburg', 'YYYY-MM-DD') AS last_day,
+                to_char(min(created_at) AT TIME ZONE 'Africa/Johannesburg' - interval '1 day', 'YYYY-MM-DD') AS day_before
+           FROM purchase_transactions WHERE vendor_id = $1`,
+        [lister.vendor.id],
       );
 
       const all = await list('').expect(200);
@@ -356,13 +361,13 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       expect((await list('?status=failed').expect(200)).body.data.items.map((item: { id: string }) => item.id)).toEqual([failing.transaction.id]);
       expect((await list(`?reference=${ranged.reference}`).expect(200)).body.data.total).toBe(1);
       expect((await list(`?product_id=${PRODUCTS.rangedAirtime}`).expect(200)).body.data.total).toBe(1);
-      expect((await list(`?date_from=${today}&date_to=${today}`).expect(200)).body.data.total).toBe(3);
+      expect((await list(`?date_from=${firstDay}&date_to=${lastDay}`).expect(200)).body.data.total).toBe(3);
       expect((await list(`?date_to=${yesterday}`).expect(200)).body.data.total).toBe(0);
       const paged = await list('?per_page=2&page=2').expect(200);
       expect(paged.body.data).toMatchObject({ page: 2, total: 3, last_page: 2 });
       expect(paged.body.data.items).toHaveLength(1);
 
-      for (const query of ['?status=done', '?date_from=2026-13-01', '?date_from=yesterday', `?date_from=${today}&date_to=${yesterday}`, '?per_page=101', '?page=0']) {
+      for (const query of ['?status=done', '?date_from=2026-13-01', '?date_from=yesterday', `?date_from=${firstDay}&date_to=${yesterday}`, '?per_page=101', '?page=0']) {
         const response = await list(query).expect(422);
         expect(response.body.error.code).toBe('VALIDATION_FAILED');
       }

@@ -27,6 +27,7 @@ export class PayoutGatewayModule {
         // contract's RATE_LIMITED code, in the payout envelope.
         RateLimitModule.forRoot({
           code: 'RATE_LIMITED',
+          scope: 'payout',
           readPerMinute: config.RATE_LIMIT_READ_PER_MINUTE,
           writePerMinute: config.RATE_LIMIT_WRITE_PER_MINUTE,
           redis: REDIS_CLIENT,

@@ -12,6 +12,7 @@ import { PurchaseReadiness } from './provider/purchase-readiness.js';
 import { QuoteService } from './quotes/quote.service.js';
 import { ReportsService } from './reports/reports.service.js';
 import { SpendControlsService } from './spend-controls/spend-controls.service.js';
+import { AdmissionClock } from './transactions/admission/admission-clock.js';
 import { AdmitPurchaseUseCase } from './transactions/admission/admit-purchase.use-case.js';
 import { PurchaseReviewService } from './transactions/purchase-review.service.js';
 import { TransactionQueryService } from './transactions/transaction-query.service.js';
@@ -24,6 +25,7 @@ const SERVICES = [
   SpendControlsService,
   TransactionQueryService,
   AdmitPurchaseUseCase,
+  AdmissionClock,
   PurchaseReviewService,
   FulfilmentService,
   ProviderCallbackService,

@@ -11,6 +11,12 @@ export interface RateLimitSettings {
   code: string;
   readPerMinute: number;
   writePerMinute: number;
+  /**
+   * Separates this gateway's buckets from another's: one token may hold purchase and payout
+   * abilities, and traffic on one API must not use up the other's allowance. Absent: the
+   * purchase gateway's original keys.
+   */
+  scope?: string;
 }
 
 /** The two Redis commands the limiter needs (an ioredis client satisfies it). */
@@ -62,7 +68,7 @@ export class RateLimitInterceptor implements NestInterceptor {
     const limit = bucket === 'read' ? this.settings.readPerMinute : this.settings.writePerMinute;
     const now = Date.now();
     const window = Math.floor(now / WINDOW_MS);
-    const key = `gw:rate:${bucket}:${tokenId}:${window}`;
+    const key = `gw:rate:${this.settings.scope ? `${this.settings.scope}:` : ''}${bucket}:${tokenId}:${window}`;
     let count: number;
     try {
       const results = await withTimeout(this.redis.multi().incr(key).pexpire(key, 2 * WINDOW_MS).exec(), RATE_LIMIT_REDIS_TIMEOUT_MS);

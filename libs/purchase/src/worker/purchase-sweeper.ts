@@ -11,11 +11,12 @@ const BATCH = 100;
 const MAX_FAILED_HOPS = 20;
 
 /**
- * Rebuilds lost queue work from PostgreSQL (DESIGN.md: Redis may delay work, never lose it):
- * checks overdue by more than two sweep intervals are re-enqueued under a new sequence, and
- * admitted purchases never claimed for submission get a fresh submission job. Both jobs are
- * idempotent, so a sweep that races the normal path changes nothing. It also drops velocity
- * counters older than the longest window spend controls accept.
+ * Rebuilds lost queue work from PostgreSQL (Redis may delay work, never lose it): checks overdue
+ * by more than two sweep intervals are re-enqueued under a new sequence; admitted purchases never
+ * claimed for submission and callback markers no lookup has answered get their job again, past
+ * any job that finished or failed for good (rebuild()). All jobs are idempotent, so a sweep that
+ * races the normal path changes nothing. It also drops velocity counters older than the longest
+ * window spend controls accept.
  */
 @Injectable()
 export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {

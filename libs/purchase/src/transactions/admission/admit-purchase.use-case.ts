@@ -13,6 +13,7 @@ import { QuoteAlreadyUsedError, QuoteExpiredError } from '../../quotes/quote.err
 import { VendorNotReleasedError } from '../../spend-controls/spend-control.errors.js';
 import { SpendControlsService } from '../../spend-controls/spend-controls.service.js';
 import { REFERENCE_PATTERN, TransactionQueryService } from '../transaction-query.service.js';
+import { AdmissionClock } from './admission-clock.js';
 import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionView, type TransactionViewRow } from '../transaction-view.js';
 
 export const IDEMPOTENCY_KEY_PATTERN = REFERENCE_PATTERN;
@@ -65,6 +66,7 @@ export class AdmitPurchaseUseCase {
     private readonly readiness: PurchaseReadiness,
     private readonly spendControls: SpendControlsService,
     private readonly transactions: TransactionQueryService,
+    private readonly clock: AdmissionClock,
   ) {}
 
   async execute(vendorId: string, request: PurchaseRequest): Promise<AdmissionResult> {
@@ -113,12 +115,12 @@ export class AdmitPurchaseUseCase {
     // their documented order; each round trip is paid by every purchase (docs/BENCHMARKS.md).
     const [quote] = (await manager.query(
       `SELECT id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency, destination_amount,
-              destination_unit, identifiers, expires_at, used_at, now() AS now,
+              destination_unit, identifiers, expires_at, used_at, COALESCE($4::timestamptz, now()) AS now,
               EXISTS (SELECT 1 FROM purchase_transactions t WHERE t.vendor_id = $2 AND t.reference = $3) AS reference_taken,
               EXISTS (SELECT 1 FROM purchase_pricing_versions) AS pricing_published,
               (SELECT production_released_at FROM vendors v WHERE v.id = $2) AS vendor_released_at
          FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE`,
-      [request.quoteId, vendorId, request.reference],
+      [request.quoteId, vendorId, request.reference, this.clock.instant()?.toISOString() ?? null],
     )) as LockedQuote[];
     const referenceTaken = quote ? quote.reference_taken : await this.referenceTaken(manager, vendorId, request.reference);
     if (referenceTaken) throw new IdempotencyConflictError('The reference belongs to a purchase made with another Idempotency-Key');
