@@ -115,7 +115,14 @@ describe('Redis unreachable under traffic', () => {
     expect(settled.purchases.filter((row) => admitted.includes(row.id)).map((row) => row.status)).toEqual(admitted.map(() => 'completed'));
     expect(settled.purchaseWitness.every((tally) => tally.count === 1)).toBe(true);
     expect(settled.payouts.every((row) => row.status === 'paid')).toBe(true);
-    expect(await stack.sql(`SELECT count(*)::int AS rows FROM outbox_messages WHERE dispatched_at IS NULL AND run_at < now() - interval '5 seconds'`)).toEqual([{ rows: 0 }]);
+    // What the outage left in the outbox (callbacks are public, so the provider's hints still land)
+    // is relayed once the relay's Redis client has reconnected: polled for, not assumed done.
+    await eventually(
+      () => stack.sql<{ rows: number }>(`SELECT count(*)::int AS rows FROM outbox_messages WHERE dispatched_at IS NULL AND run_at < now() - interval '5 seconds'`),
+      (rows) => rows[0].rows === 0,
+      30_000,
+      250,
+    );
 
     faults.push({
       fault: 'redis unreachable',
