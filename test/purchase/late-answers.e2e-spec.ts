@@ -1,7 +1,7 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { GatewayEnv } from '#config';
-import { callbackJobId, lateCreationDedupeKey, PurchaseOutcomeRecorder } from '#purchase';
+import { callbackJobId, lateCreationDedupeKey, PurchaseOutcomeRecorder, PurchaseReviewService } from '#purchase';
 import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import { bearer, CALLBACK_TOKEN, eventually, PRODUCTS, SANDBOX_API_KEY, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
@@ -170,6 +170,13 @@ describe('purchase answers that come after the first one', () => {
     const recorder = stack.worker!.get(PurchaseOutcomeRecorder);
     const again = await recorder.recordLateCreation(id, { source: 'settlement_report', providerTransactionId: String(atProvider.id), providerStatus: 'COMPLETED' });
     expect(again).toBe(false);
+    expect(await stack.db.query(`SELECT 1 FROM reconciliation_exceptions WHERE dedupe_key = $1`, [dedupeKey])).toHaveLength(1);
+
+    // Staff may ask for a lookup of a failed purchase too: it looks, and still changes nothing.
+    const checkedBefore = await lastCheckedAt(id);
+    expect(await stack.gateway.app.get(PurchaseReviewService).requestVerification(id)).toEqual({ transaction_id: id, status: 'failed', scheduled: true });
+    await eventually(() => lastCheckedAt(id), (checkedAt) => checkedAt > checkedBefore, 20_000);
+    expect(await readTransaction(stack, vendor, id)).toMatchObject({ status: 'failed', fulfilment_available: false });
     expect(await stack.db.query(`SELECT 1 FROM reconciliation_exceptions WHERE dedupe_key = $1`, [dedupeKey])).toHaveLength(1);
   }, 60_000);
 
