@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SpendControlsService } from '#purchase';
-import { bearer, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle, usedAllowance } from './purchase-helpers.js';
 
@@ -133,6 +133,39 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       expect(accepted).toHaveLength(1);
       expect(refused).toHaveLength(49);
       refused.forEach((response) => expect(response.body.error.code).toBe('QUOTE_ALREADY_USED'));
+      expect(await rowsFor(fresh.vendor.id)).toHaveLength(1);
+      expect(await usedAllowance(stack, fresh.vendor.id)).toBe(charge_minor);
+      const [{ keys }] = await stack.db.query(`SELECT count(*)::int AS keys FROM purchase_idempotency_keys WHERE vendor_id = $1`, [fresh.vendor.id]);
+      expect(keys).toBe(1);
+    });
+
+    it('answers concurrent purchases of one quote and one reference under two keys as sequential ones: IDEMPOTENCY_CONFLICT', async () => {
+      const fresh = await stack.vendor();
+      const { id: quoteId, charge_minor } = await quote(fresh);
+      const body = { quote_id: quoteId, reference: 'same-order' };
+      // Hold the quote's row lock so both requests are inside their admission, waiting on it, at once.
+      const holder = await stack.db.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      let responses: Awaited<ReturnType<typeof buy>>[];
+      try {
+        await holder.query(`SELECT 1 FROM purchase_quotes WHERE id = $1 FOR UPDATE`, [quoteId]);
+        const pending = Promise.all([buy(body, 'order-key-a', fresh), buy(body, 'order-key-b', fresh)]);
+        await eventually(
+          () => stack.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE%'`),
+          (rows: Array<{ n: number }>) => rows[0].n >= 2,
+        );
+        await holder.commitTransaction();
+        responses = await pending;
+      } finally {
+        if (holder.isTransactionActive) await holder.rollbackTransaction();
+        await holder.release();
+      }
+      expect(responses.map((response) => response.status).sort()).toEqual([202, 409]);
+      const refused = responses.find((response) => response.status === 409)!;
+      expect(refused.body).toEqual({ success: false, message: 'IDEMPOTENCY_CONFLICT', error: { code: 'IDEMPOTENCY_CONFLICT' } });
+      // The same answer a sequential third request gets, and only the winner left anything behind.
+      expect((await buy(body, 'order-key-c', fresh)).body.error.code).toBe('IDEMPOTENCY_CONFLICT');
       expect(await rowsFor(fresh.vendor.id)).toHaveLength(1);
       expect(await usedAllowance(stack, fresh.vendor.id)).toBe(charge_minor);
       const [{ keys }] = await stack.db.query(`SELECT count(*)::int AS keys FROM purchase_idempotency_keys WHERE vendor_id = $1`, [fresh.vendor.id]);
@@ -312,9 +345,14 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       const failing = await purchase(stack, lister, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821230001') });
       await settle(stack, lister, failing.transaction.id, ['failed']);
       const list = (query: string) => stack.gateway.http().get(`/api/v1/transactions${query}`).set(bearer(lister.token));
-      const [{ today, yesterday }] = await stack.db.query(
-        `SELECT to_char(now() AT TIME ZONE 'Africa/Johannesburg', 'YYYY-MM-DD') AS today,
-                to_char(now() AT TIME ZONE 'Africa/Johannesburg' - interval '1 day', 'YYYY-MM-DD') AS yesterday`,
+      // Days from the admissions' own timestamps, not from the clock after buying: a run across
+      // midnight Johannesburg admits on one day and would ask about the next.
+      const [{ first_day: firstDay, last_day: lastDay, day_before: yesterday }] = await stack.db.query(
+        `SELECT to_char(min(created_at) AT TIME ZONE 'Africa/Johannesburg', 'YYYY-MM-DD') AS first_day,
+                to_char(max(created_at) AT TIME ZONE 'Africa/Johannesburg', 'YYYY-MM-DD') AS last_day,
+                to_char(min(created_at) AT TIME ZONE 'Africa/Johannesburg' - interval '1 day', 'YYYY-MM-DD') AS day_before
+           FROM purchase_transactions WHERE vendor_id = $1`,
+        [lister.vendor.id],
       );
 
       const all = await list('').expect(200);
@@ -323,13 +361,13 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       expect((await list('?status=failed').expect(200)).body.data.items.map((item: { id: string }) => item.id)).toEqual([failing.transaction.id]);
       expect((await list(`?reference=${ranged.reference}`).expect(200)).body.data.total).toBe(1);
       expect((await list(`?product_id=${PRODUCTS.rangedAirtime}`).expect(200)).body.data.total).toBe(1);
-      expect((await list(`?date_from=${today}&date_to=${today}`).expect(200)).body.data.total).toBe(3);
+      expect((await list(`?date_from=${firstDay}&date_to=${lastDay}`).expect(200)).body.data.total).toBe(3);
       expect((await list(`?date_to=${yesterday}`).expect(200)).body.data.total).toBe(0);
       const paged = await list('?per_page=2&page=2').expect(200);
       expect(paged.body.data).toMatchObject({ page: 2, total: 3, last_page: 2 });
       expect(paged.body.data.items).toHaveLength(1);
 
-      for (const query of ['?status=done', '?date_from=2026-13-01', '?date_from=yesterday', `?date_from=${today}&date_to=${yesterday}`, '?per_page=101', '?page=0']) {
+      for (const query of ['?status=done', '?date_from=2026-13-01', '?date_from=yesterday', `?date_from=${firstDay}&date_to=${yesterday}`, '?per_page=101', '?page=0']) {
         const response = await list(query).expect(422);
         expect(response.body.error.code).toBe('VALIDATION_FAILED');
       }

@@ -7,6 +7,7 @@ import { CatalogueService, CatalogueSyncService } from '#purchase';
 import { startPurchaseGateway, type RunningApp } from '../support/apps.js';
 import { bearer, CALLBACK_TOKEN, PRODUCTS, SANDBOX_API_KEY, startPurchaseStack, startSandbox, type PurchaseStack } from '../support/purchase-stack.js';
 import { createTestVendor, type TestVendor } from '../support/vendors.js';
+import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import { mobile } from './purchase-helpers.js';
 
 /** A stand-in provider that fails in a chosen way: answers 500, or never answers. */
@@ -34,6 +35,17 @@ const PRODUCTION_SECRETS = {
   CALLBACK_BASE_URL: 'https://gateway.example/api/v1/provider/callback',
   CALLBACK_TOKEN,
 };
+
+/** Repeats a request until it answers `status` (e.g. while a client notices a cut or a reconnect), with a generous deadline. */
+async function eventuallyStatus<T extends { status: number }>(send: () => PromiseLike<T>, status: number, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await send();
+    if (response.status === status) return response;
+    if (Date.now() > deadline) throw new Error(`still ${response.status} after ${timeoutMs} ms, expected ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 describe('lookups, provider failures, production fail-closed and rate limits', () => {
   let stack: PurchaseStack;
@@ -129,20 +141,46 @@ describe('lookups, provider failures, production fail-closed and rate limits', (
       }
     });
 
-    it('answers VENDOR_NOT_RELEASED in production until the vendor is accepted', async () => {
+    it('answers VENDOR_NOT_RELEASED in production until the vendor is accepted, on purchases, quotes and provider lookups alike', async () => {
+      // The production gateway reaches the provider through a proxy that counts its connections.
+      const toProvider = await FaultProxy.forUrl(stack.sandbox.url);
       const production = await startPurchaseGateway({
-        config: { ...PRODUCTION_SECRETS, PURCHASE_PROVIDER_BASE_URL: stack.sandbox.url, PURCHASE_PROVIDER_API_KEY: SANDBOX_API_KEY },
+        config: { ...PRODUCTION_SECRETS, PURCHASE_PROVIDER_BASE_URL: toProvider.proxied(stack.sandbox.url), PURCHASE_PROVIDER_API_KEY: SANDBOX_API_KEY },
       });
+      const providerSearches = async () => toProvider.stats.accepted;
       try {
         const candidate = await stack.vendor();
+        const refusal = { success: false, message: 'VENDOR_NOT_RELEASED', error: { code: 'VENDOR_NOT_RELEASED' } };
         const quote = () => production.http().post('/api/v1/quotes').set(bearer(candidate.token)).send({ product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') });
-        const buy = async (key: string) => production.http().post('/api/v1/transactions').set(bearer(candidate.token)).set('Idempotency-Key', key).send({ quote_id: (await quote()).body.data.id, reference: key });
-        const refused = await (await buy('rel-1')).body;
-        expect(refused).toEqual({ success: false, message: 'VENDOR_NOT_RELEASED', error: { code: 'VENDOR_NOT_RELEASED' } });
+        const lookups = () => [
+          lookup(production, 'mobile-number', { mobile_number: '27821234567' }, candidate.token),
+          lookup(production, 'account', { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') }, candidate.token),
+          lookup(production, 'statement', { product_id: PRODUCTS.bill, account_number: '1234567890' }, candidate.token),
+          lookup(production, 'esim-benefits', { product_id: PRODUCTS.esim, ...mobile('27821234567') }, candidate.token),
+          lookup(production, 'esim-status', { product_id: PRODUCTS.esim, ...mobile('27821234567') }, candidate.token),
+        ];
+        const searchesBefore = await providerSearches();
+        for (const response of [await quote(), ...(await Promise.all(lookups()))]) {
+          expect(response.status).toBe(409);
+          expect(response.body).toEqual(refusal);
+        }
+        // Refused before the provider was asked anything, and no quote was stored.
+        expect(await providerSearches()).toBe(searchesBefore);
+        expect(searchesBefore).toBe(0);
+        expect(await stack.db.query(`SELECT 1 FROM purchase_quotes WHERE vendor_id = $1`, [candidate.vendor.id])).toEqual([]);
+        // A purchase needs a quote; one made outside production (or before a release was withdrawn) is still refused.
+        const earlier = await stack.gateway.http().post('/api/v1/quotes').set(bearer(candidate.token)).send({ product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') }).expect(201);
+        const buy = (key: string, quoteId: string) => production.http().post('/api/v1/transactions').set(bearer(candidate.token)).set('Idempotency-Key', key).send({ quote_id: quoteId, reference: key });
+        expect((await buy('rel-1', earlier.body.data.id)).body).toEqual(refusal);
+
         await stack.db.query(`UPDATE vendors SET production_released_at = now() WHERE id = $1`, [candidate.vendor.id]);
-        expect((await buy('rel-2')).status).toBe(202);
+        const released = await quote().expect(201);
+        expect((await lookup(production, 'account', { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') }, candidate.token)).status).toBe(200);
+        expect(await providerSearches()).toBeGreaterThan(0);
+        expect((await buy('rel-2', released.body.data.id)).status).toBe(202);
       } finally {
         await production.close();
+        await toProvider.close();
       }
     });
   });
@@ -173,6 +211,50 @@ describe('lookups, provider failures, production fail-closed and rate limits', (
         await limited.http().get('/health/live').expect(200);
       } finally {
         await limited.close();
+      }
+    });
+
+    it('fails closed while Redis is unreachable: 503 SERVICE_UNAVAILABLE with Retry-After, nothing written, then serves again', async () => {
+      const redisUrl = process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379';
+      const toRedis = await FaultProxy.forUrl(redisUrl);
+      const gateway = await startPurchaseGateway({
+        config: { PURCHASE_PROVIDER_BASE_URL: stack.sandbox.url, PURCHASE_PROVIDER_API_KEY: SANDBOX_API_KEY, REDIS_URL: toRedis.proxied(redisUrl) },
+      });
+      try {
+        const buyer = await stack.vendor();
+        const quoted = await gateway.http().post('/api/v1/quotes').set(bearer(buyer.token)).send({ product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') }).expect(201);
+        toRedis.setMode('refuse');
+        toRedis.cutAll();
+        const buy = () => gateway.http().post('/api/v1/transactions').set(bearer(buyer.token)).set('Idempotency-Key', 'redis-down').send({ quote_id: quoted.body.data.id, reference: 'redis-down' });
+        // A read first, until the gateway's client has seen the cut; then the purchase.
+        await eventuallyStatus(() => gateway.http().get('/api/v1/limits').set(bearer(buyer.token)), 503);
+        const refused = await buy();
+        expect(refused.status).toBe(503);
+        expect(refused.body).toMatchObject({ success: false, message: 'SERVICE_UNAVAILABLE', error: { code: 'SERVICE_UNAVAILABLE' } });
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        for (const response of [
+          await gateway.http().post('/api/v1/quotes').set(bearer(buyer.token)).send({ product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') }),
+          await gateway.http().get('/api/v1/limits').set(bearer(buyer.token)),
+          await lookup(gateway, 'account', { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') }, buyer.token),
+        ]) {
+          expect(response.status).toBe(503);
+          expect(response.body.error.code).toBe('SERVICE_UNAVAILABLE');
+          expect(response.headers['retry-after']).toBeDefined();
+        }
+        // Nothing written: no purchase, no idempotency key, no allowance used, the quote unused, no second quote.
+        expect(await stack.db.query(`SELECT 1 FROM purchase_transactions WHERE vendor_id = $1`, [buyer.vendor.id])).toEqual([]);
+        expect(await stack.db.query(`SELECT 1 FROM purchase_idempotency_keys WHERE vendor_id = $1`, [buyer.vendor.id])).toEqual([]);
+        expect(await stack.db.query(`SELECT 1 FROM purchase_daily_allowances WHERE vendor_id = $1 AND used_cents > 0`, [buyer.vendor.id])).toEqual([]);
+        expect(await stack.db.query(`SELECT used_at FROM purchase_quotes WHERE vendor_id = $1`, [buyer.vendor.id])).toEqual([{ used_at: null }]);
+        // Public routes are not rate limited.
+        await gateway.http().get('/health/live').expect(200);
+
+        toRedis.setMode('pass');
+        const admitted = await eventuallyStatus(buy, 202);
+        expect(admitted.body.data.status).toBe('pending');
+      } finally {
+        await gateway.close();
+        await toRedis.close();
       }
     });
   });

@@ -201,8 +201,13 @@ describe('purchases end to end: gateway, worker and provider sandbox', () => {
       const jobs = await stack.db.query(`SELECT job_id FROM outbox_messages WHERE job_name = 'purchase.verify' AND payload->>'transactionId' = $1 AND job_id LIKE '%.callback.%'`, [id]);
       expect(jobs.length).toBeGreaterThanOrEqual(1);
       expect(jobs.length).toBeLessThan(3);
-      // The provider says SUBMITTED for ever (05): callbacks claiming completion change nothing.
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // The provider says SUBMITTED for ever (05): callbacks claiming completion change nothing. Wait
+      // for the lookups they caused (every marker consumed) instead of a fixed time.
+      await eventually(
+        () => stack.db.query(`SELECT count(*)::int AS open FROM purchase_callback_markers WHERE transaction_id = $1 AND processed_at IS NULL`, [id]),
+        (rows: Array<{ open: number }>) => rows[0].open === 0,
+        20_000,
+      );
       expect((await readTransaction(stack, vendor, id)).status).toBe('pending');
     });
   });
@@ -243,12 +248,19 @@ describe('purchases end to end: gateway, worker and provider sandbox', () => {
       ]);
       const pending = await purchase(stack, reporter, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234605') });
 
-      const [{ today }] = await stack.db.query(`SELECT to_char(now() AT TIME ZONE 'Africa/Johannesburg', 'YYYY-MM-DD') AS today`);
-      const summary = await get(`/reports/summary?date_from=${today}&date_to=${today}`, reporter.token).expect(200);
+      // The period runs from the first admission's own Johannesburg day to the day after everything
+      // settled, so a run across midnight still covers every admission and completion it made.
+      const [{ first_day: from, last_day: to }] = await stack.db.query(
+        `SELECT to_char(min(created_at) AT TIME ZONE 'Africa/Johannesburg', 'YYYY-MM-DD') AS first_day,
+                to_char(now() AT TIME ZONE 'Africa/Johannesburg', 'YYYY-MM-DD') AS last_day
+           FROM purchase_transactions WHERE vendor_id = $1`,
+        [reporter.vendor.id],
+      );
+      const summary = await get(`/reports/summary?date_from=${from}&date_to=${to}`, reporter.token).expect(200);
       const gross = completed.quote.charge_minor + reversed.quote.charge_minor;
       expect(summary.body.data).toEqual({
-        date_from: today,
-        date_to: today,
+        date_from: from,
+        date_to: to,
         currency: 'ZAR',
         completed_count: 2,
         completed_gross_minor: gross,

@@ -1,5 +1,6 @@
 import { MetricsService } from '#observability';
-import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { QueueProducer } from '#queues';
+import { eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle } from './purchase-helpers.js';
 
@@ -43,10 +44,9 @@ describe('purchase verification chain', () => {
   it('a callback that completes the purchase takes the polling chain over; the superseded first poll makes no lookup', async () => {
     const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') });
     const id = bought.transaction.id;
-    const submittedAt = Date.now();
-    await settle(stack, vendor, id, ['completed'], 10_000);
-    // Completed by the callback's lookup, well before the first poll was due.
-    expect(Date.now() - submittedAt).toBeLessThan(FIRST_POLL_MS);
+    await settle(stack, vendor, id, ['completed'], 20_000);
+    // Completed by the callback's lookup, not the first poll: that is proven below without a
+    // stopwatch (a poll that had completed it would leave the callback's lookup a second "found").
     const [callbackMarker] = await stack.db.query(`SELECT processed_at FROM purchase_callback_markers WHERE transaction_id = $1`, [id]);
     expect(callbackMarker?.processed_at).not.toBeNull();
 
@@ -55,8 +55,16 @@ describe('purchase verification chain', () => {
     expect(atCompletion.check_seq).toBe(2);
     expect(atCompletion.next_in_s).toBeGreaterThan(55);
 
-    // Past the moment check 1 was due: it ran, found itself superseded and neither looked up nor rescheduled.
-    await new Promise((resolve) => setTimeout(resolve, FIRST_POLL_MS + 1_000));
+    // Check 1 ran (its job finished), found itself superseded and neither looked up nor rescheduled.
+    // Waiting for the job itself rather than a fixed time keeps this right on a slow machine.
+    const verifications = stack.worker!.get(QueueProducer).queue('purchase-verification');
+    await eventually(
+      () => verifications.getJobState(`verify.${id}.1`),
+      (state) => state === 'completed' || state === 'failed' || state === 'unknown',
+      FIRST_POLL_MS + 30_000,
+      200,
+    );
+    expect(await verifications.getJobState(`verify.${id}.1`)).toBe('completed');
     const later = await chainOf(id);
     expect(later.check_seq).toBe(2);
     expect(new Date(later.last_checked_at).getTime()).toBe(new Date(atCompletion.last_checked_at).getTime());

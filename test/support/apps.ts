@@ -23,15 +23,19 @@ export interface StartOptions {
   extraImports?: DynamicModule['imports'];
   extraControllers?: Type[];
   listen?: boolean;
+  /** Providers replaced in the app's container, e.g. a fixed AdmissionClock. */
+  overrides?: Array<{ provide: unknown; useValue: unknown }>;
 }
 
 async function start(root: (config: GatewayEnv) => DynamicModule, http: HttpAppOptions, options: StartOptions): Promise<RunningApp> {
   const config = testConfig(options.config);
   const rootModule = root(config);
-  const moduleRef = await Test.createTestingModule({
+  const builder = Test.createTestingModule({
     imports: [rootModule, ...(options.extraImports ?? [])],
     controllers: options.extraControllers ?? [],
-  }).compile();
+  });
+  for (const override of options.overrides ?? []) builder.overrideProvider(override.provide).useValue(override.useValue);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
   configureHttpApp(app, http);
   let url: string | undefined;

@@ -65,7 +65,8 @@ export interface PurchaseStack {
   gateway: RunningApp;
   /** The running worker; absent when started with `worker: false` until startWorker() is called. */
   worker?: INestApplication;
-  startWorker: () => Promise<INestApplication>;
+  /** `overrides` are added to the worker's configuration (e.g. a provider URL through a fault proxy). */
+  startWorker: (overrides?: Record<string, string>) => Promise<INestApplication>;
   db: DataSource;
   /** Creates a vendor with products enabled and spend controls set (pass `limits: null` to leave them unset). */
   vendor: (options?: VendorSetup) => Promise<TestVendor>;
@@ -111,8 +112,8 @@ export async function startPurchaseStack(
     sandbox,
     gateway,
     db,
-    startWorker: async () => {
-      const workerConfig = testConfig({ ...shared, CALLBACK_BASE_URL: `${gateway.url}/api/v1/provider/callback`, ...(options.worker || {}) });
+    startWorker: async (overrides = {}) => {
+      const workerConfig = testConfig({ ...shared, CALLBACK_BASE_URL: `${gateway.url}/api/v1/provider/callback`, ...(options.worker || {}), ...overrides });
       const moduleRef = await Test.createTestingModule({ imports: [ReconciliationWorkerModule.register(workerConfig)] }).compile();
       const worker = moduleRef.createNestApplication({ logger: false });
       await worker.init();

@@ -1,11 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthModule } from '#auth';
-import { ApiSurfaceModule } from '#common';
+import { ApiSurfaceModule, RateLimitModule } from '#common';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ERRORS, PayoutDomainModule } from '#payout';
-import { RedisModule } from '#queues';
+import { REDIS_CLIENT, RedisModule } from '#queues';
 import { AccountController } from './account/account.controller.js';
 import { BatchesController } from './batches/batches.controller.js';
 import { MethodsController } from './methods/methods.controller.js';
@@ -23,6 +23,15 @@ export class PayoutGatewayModule {
         RedisModule,
         AuthModule,
         ApiSurfaceModule.forRoot('payout', PAYOUT_ERRORS),
+        // The same per-token read and write buckets as the purchase gateway, with the payout
+        // contract's RATE_LIMITED code, in the payout envelope.
+        RateLimitModule.forRoot({
+          code: 'RATE_LIMITED',
+          scope: 'payout',
+          readPerMinute: config.RATE_LIMIT_READ_PER_MINUTE,
+          writePerMinute: config.RATE_LIMIT_WRITE_PER_MINUTE,
+          redis: REDIS_CLIENT,
+        }),
         PayoutDomainModule,
       ],
       controllers: [AccountController, MethodsController, PayoutsController, BatchesController],

@@ -14,6 +14,7 @@ import { PurchaseCatalogueController } from './purchase/catalogue/purchase-catal
 import { PurchaseCatalogue } from './purchase/catalogue/purchase-catalogue.service.js';
 import { PurchaseLookupsController } from './purchase/lookups/purchase-lookups.controller.js';
 import { PurchaseLookups } from './purchase/lookups/purchase-lookups.service.js';
+import { PurchaseSandboxControlsController } from './purchase/transactions/purchase-sandbox-controls.controller.js';
 import { PurchaseTransactionsController } from './purchase/transactions/purchase-transactions.controller.js';
 import { PurchaseTransactions } from './purchase/transactions/purchase-transactions.service.js';
 import { SANDBOX_OPTIONS, resolveSandboxOptions, type SandboxOptions } from './sandbox-options.js';
@@ -32,6 +33,7 @@ export class ProviderSandboxModule {
         PurchaseCatalogueController,
         PurchaseLookupsController,
         PurchaseTransactionsController,
+        PurchaseSandboxControlsController,
         CashSendController,
         RtcEftController,
         VouchersController,

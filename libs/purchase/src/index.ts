@@ -21,6 +21,7 @@ export * from './transactions/transaction-status.js';
 export * from './transactions/transaction-view.js';
 export * from './transactions/transaction-query.service.js';
 export * from './transactions/admission/admit-purchase.use-case.js';
+export * from './transactions/admission/admission-clock.js';
 export * from './transactions/purchase-review.service.js';
 export * from './idempotency/idempotency.errors.js';
 export * from './fulfilment/fulfilment.service.js';

@@ -7,10 +7,12 @@ import { FulfilmentService } from './fulfilment/fulfilment.service.js';
 import { LookupsService } from './lookups/lookups.service.js';
 import { PricingService } from './pricing/pricing.service.js';
 import { purchaseProviderClientProvider } from './provider/purchase-provider.factory.js';
+import { ProductionRelease } from './provider/production-release.js';
 import { PurchaseReadiness } from './provider/purchase-readiness.js';
 import { QuoteService } from './quotes/quote.service.js';
 import { ReportsService } from './reports/reports.service.js';
 import { SpendControlsService } from './spend-controls/spend-controls.service.js';
+import { AdmissionClock } from './transactions/admission/admission-clock.js';
 import { AdmitPurchaseUseCase } from './transactions/admission/admit-purchase.use-case.js';
 import { PurchaseReviewService } from './transactions/purchase-review.service.js';
 import { TransactionQueryService } from './transactions/transaction-query.service.js';
@@ -23,12 +25,14 @@ const SERVICES = [
   SpendControlsService,
   TransactionQueryService,
   AdmitPurchaseUseCase,
+  AdmissionClock,
   PurchaseReviewService,
   FulfilmentService,
   ProviderCallbackService,
   LookupsService,
   ReportsService,
   PurchaseReadiness,
+  ProductionRelease,
 ];
 
 /**

@@ -144,8 +144,11 @@ export function ApiEnvelope(status: number, schema: Type<unknown> | null, option
 }
 
 /** Error answers by status, each listing its codes (the catalogue fixes status and message per code). */
-export function ApiPayoutErrors(...codes: Array<keyof typeof PAYOUT_ERRORS | keyof typeof COMMON_ERRORS>) {
+export function ApiPayoutErrors(...listed: Array<keyof typeof PAYOUT_ERRORS | keyof typeof COMMON_ERRORS>) {
   const catalogue = { ...COMMON_ERRORS, ...PAYOUT_ERRORS };
+  // Every authenticated operation has the per-token rate limit (429 RATE_LIMITED), which refuses
+  // requests while it cannot count them (503 SERVICE_UNAVAILABLE).
+  const codes = [...new Set([...listed, 'RATE_LIMITED' as const, 'SERVICE_UNAVAILABLE' as const])];
   const byStatus = new Map<number, string[]>();
   for (const code of codes) byStatus.set(catalogue[code].status, [...(byStatus.get(catalogue[code].status) ?? []), code]);
   return applyDecorators(

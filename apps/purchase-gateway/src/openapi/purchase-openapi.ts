@@ -52,7 +52,9 @@ export function ApiEnvelope(status: number, schema: Type<unknown>, description?:
 }
 
 /** Error answers grouped by HTTP status, each listing the codes this operation may return. */
-export function ApiPurchaseErrors(...codes: PurchaseErrorCode[]) {
+export function ApiPurchaseErrors(...listed: PurchaseErrorCode[]) {
+  // A rate-limited operation is also refused while the limiter cannot count (Redis down): 503.
+  const codes: PurchaseErrorCode[] = listed.includes(RATE_LIMITED) && !listed.includes('SERVICE_UNAVAILABLE') ? [...listed, 'SERVICE_UNAVAILABLE'] : listed;
   const byStatus = new Map<number, string[]>();
   for (const code of codes) byStatus.set(CATALOGUE[code].status, [...(byStatus.get(CATALOGUE[code].status) ?? []), code]);
   return applyDecorators(
@@ -62,7 +64,7 @@ export function ApiPurchaseErrors(...codes: PurchaseErrorCode[]) {
         status,
         description: statusCodes.map((code) => `\`${code}\``).join(', '),
         schema: { $ref: getSchemaPath(ErrorEnvelopeSchema) },
-        headers: status === 429 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : undefined,
+        headers: status === 429 || status === 503 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : undefined,
       }),
     ),
   );

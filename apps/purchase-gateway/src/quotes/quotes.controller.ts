@@ -22,7 +22,7 @@ export class QuotesController {
       'Fixed products take no amount; ranged products take exactly one of `destination_amount` or `budget_minor`. The recipient groups the product requires must each hold one complete alternative field set. Never contacts the provider.',
   })
   @ApiEnvelope(201, QuoteSchema)
-  @ApiPurchaseErrors('VALIDATION_FAILED', 'PRODUCT_UNAVAILABLE', 'DESTINATION_AMOUNT_INVALID', 'BUDGET_INSUFFICIENT', 'PRICING_UNPUBLISHED', RATE_LIMITED)
+  @ApiPurchaseErrors('VALIDATION_FAILED', 'PRODUCT_UNAVAILABLE', 'DESTINATION_AMOUNT_INVALID', 'BUDGET_INSUFFICIENT', 'PRICING_UNPUBLISHED', 'VENDOR_NOT_RELEASED', RATE_LIMITED)
   create(@CurrentVendor() vendor: VendorPrincipal, @Body() body: CreateQuoteBody) {
     const identifiers: IdentifierGroups = {};
     for (const group of ['credit_party_identifier', 'debit_party_identifier', 'sender', 'beneficiary', 'statement_identifier', 'additional_identifier'] as const) {

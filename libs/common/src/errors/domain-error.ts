@@ -54,3 +54,13 @@ export class RateLimitedError extends DomainError {
     super(code, code, {}, {}, retryAfterSeconds);
   }
 }
+
+/**
+ * A dependency every request needs (e.g. the rate limiter's Redis) cannot answer: 503
+ * `SERVICE_UNAVAILABLE` in the service's envelope, with Retry-After. Nothing was done.
+ */
+export class ServiceUnavailableError extends DomainError {
+  constructor(retryAfterSeconds: number) {
+    super('SERVICE_UNAVAILABLE', 'A dependency of the service is unavailable', {}, {}, retryAfterSeconds);
+  }
+}

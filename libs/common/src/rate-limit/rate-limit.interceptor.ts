@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, switchMap, type Observable } from 'rxjs';
 import type { Request, Response } from 'express';
-import { RateLimitedError } from '../errors/domain-error.js';
+import { RateLimitedError, ServiceUnavailableError } from '../errors/domain-error.js';
 
 export const RATE_LIMIT_OPTIONS = Symbol('RATE_LIMIT_OPTIONS');
 export const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
@@ -11,6 +11,12 @@ export interface RateLimitSettings {
   code: string;
   readPerMinute: number;
   writePerMinute: number;
+  /**
+   * Separates this gateway's buckets from another's: one token may hold purchase and payout
+   * abilities, and traffic on one API must not use up the other's allowance. Absent: the
+   * purchase gateway's original keys.
+   */
+  scope?: string;
 }
 
 /** The two Redis commands the limiter needs (an ioredis client satisfies it). */
@@ -25,14 +31,20 @@ interface RateLimitPipeline {
 }
 
 const WINDOW_MS = 60_000;
+/** A Redis that accepts the connection but does not answer must not hold requests: give up after this. */
+export const RATE_LIMIT_REDIS_TIMEOUT_MS = 1_000;
+/** Retry-After of the 503 answered while the limiter cannot count (Redis down): a short outage is the common case. */
+export const RATE_LIMIT_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Per-token fixed one-minute windows in Redis, with separate read and write buckets, so a burst
  * of polling cannot starve purchases and the other way round. It runs as an interceptor, i.e.
  * after the authentication guard, and only for authenticated requests (public routes such as
- * health and the provider callback are not counted). If Redis fails the request is let through:
- * money limits live in PostgreSQL, this is only a throttle.
+ * health and the provider callback are not counted). If Redis cannot count the request, the
+ * request is refused (503 SERVICE_UNAVAILABLE with Retry-After) before any handler runs: an
+ * uncounted request would make the limit a suggestion exactly when something is already wrong,
+ * and the provider calls behind lookups, quotes and purchases are what the limit protects.
  */
 @Injectable()
 export class RateLimitInterceptor implements NestInterceptor {
@@ -56,15 +68,17 @@ export class RateLimitInterceptor implements NestInterceptor {
     const limit = bucket === 'read' ? this.settings.readPerMinute : this.settings.writePerMinute;
     const now = Date.now();
     const window = Math.floor(now / WINDOW_MS);
-    const key = `gw:rate:${bucket}:${tokenId}:${window}`;
+    const key = `gw:rate:${this.settings.scope ? `${this.settings.scope}:` : ''}${bucket}:${tokenId}:${window}`;
     let count: number;
     try {
-      const results = await this.redis.multi().incr(key).pexpire(key, 2 * WINDOW_MS).exec();
+      const results = await withTimeout(this.redis.multi().incr(key).pexpire(key, 2 * WINDOW_MS).exec(), RATE_LIMIT_REDIS_TIMEOUT_MS);
       count = Number(results?.[0]?.[1]);
+      const failed = results?.find(([error]) => error !== null)?.[0];
+      if (failed) throw failed;
       if (!Number.isFinite(count)) throw new Error('unexpected INCR reply');
     } catch (error) {
-      this.logger.warn({ err: (error as Error).message }, 'Rate limiter unavailable; request let through');
-      return;
+      this.logger.warn({ err: (error as Error).message }, 'Rate limiter unavailable; request refused');
+      throw new ServiceUnavailableError(RATE_LIMIT_UNAVAILABLE_RETRY_AFTER_SECONDS);
     }
     response.setHeader('X-RateLimit-Limit', String(limit));
     response.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
@@ -73,4 +87,12 @@ export class RateLimitInterceptor implements NestInterceptor {
       throw new RateLimitedError(this.settings.code, retryAfterSeconds);
     }
   }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -4,6 +4,7 @@ import { PurchaseProviderClient } from '#providers';
 import { pageOf, type Page } from '../catalogue/catalogue-views.js';
 import { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { PurchaseProductEntity } from '../catalogue/catalogue.entities.js';
+import { ProductionRelease } from '../provider/production-release.js';
 import { vendorErrorForProviderFailure } from '../provider/provider-failure.errors.js';
 import type {
   AccountLookupView,
@@ -24,6 +25,7 @@ export class LookupsService {
   constructor(
     private readonly provider: PurchaseProviderClient,
     private readonly catalogue: CatalogueService,
+    private readonly release: ProductionRelease,
   ) {}
 
   /**
@@ -32,6 +34,7 @@ export class LookupsService {
    * optional, as the contract text says; paginated because the answer is a list.
    */
   async mobileNumber(vendorId: string, mobileNumber: string, productId: number | undefined, page: number, perPage: number): Promise<Page<OperatorLookupView>> {
+    await this.release.assertReleased(vendorId);
     if (productId !== undefined) await this.catalogue.requireEnabledProduct(vendorId, productId);
     const enabled = await this.catalogue.enabledOperatorIds(vendorId);
     const operators = await this.provider.lookupMobileNumber(mobileNumber, productId).catch(vendorErrorForProviderFailure);
@@ -89,6 +92,8 @@ export class LookupsService {
   }
 
   private async productSupporting(vendorId: string, productId: number, kind: ProductLookupKind): Promise<PurchaseProductEntity> {
+    // Every product lookup passes here first: an unreleased vendor never reaches the provider.
+    await this.release.assertReleased(vendorId);
     const product = await this.catalogue.requireEnabledProduct(vendorId, productId);
     if (!product.supportedLookups.includes(kind)) {
       throw new ValidationFailedError({ product_id: [`product ${productId} does not support the ${kind} lookup`] });

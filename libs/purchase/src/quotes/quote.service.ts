@@ -8,6 +8,7 @@ import type { ProductBenefit, PurchaseProductEntity } from '../catalogue/catalog
 import { PricingUnpublishedError } from '../pricing/pricing.errors.js';
 import { PricingService } from '../pricing/pricing.service.js';
 import { priceAmount } from '../pricing/product-pricing.js';
+import { ProductionRelease } from '../provider/production-release.js';
 import { isUuid } from '../uuid-pattern.js';
 import { QuoteEntity, type IdentifierGroups } from './quote.entity.js';
 import { ProductUnavailableError } from './quote.errors.js';
@@ -24,16 +25,22 @@ export interface QuoteRequest {
   identifiers: IdentifierGroups;
 }
 
-/** Prices a purchase for one vendor from the current pricing version. Never calls the provider. */
+/**
+ * Prices a purchase for one vendor from the current pricing version. It does not call the
+ * provider, but a quote is the first step of a provider purchase, so unreleased vendors are
+ * refused here as they are on purchases.
+ */
 @Injectable()
 export class QuoteService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly catalogue: CatalogueService,
     private readonly pricing: PricingService,
+    private readonly release: ProductionRelease,
   ) {}
 
   async create(vendorId: string, request: QuoteRequest): Promise<QuoteView> {
+    await this.release.assertReleased(vendorId);
     const product = await this.catalogue.requireEnabledProduct(vendorId, request.productId);
     const version = await this.pricing.currentVersion();
     if (!version) throw new PricingUnpublishedError();

@@ -12,7 +12,8 @@ export interface VerificationRequested {
 }
 
 /**
- * Staff tools for transactions automatic verification gave up on (`review`): a manual lookup.
+ * Staff tools for transactions automatic verification gave up on (`review`), or that staff
+ * suspect the provider created after we failed them: a manual lookup.
  * The lookup still decides; staff never set a status by hand.
  */
 @Injectable()
@@ -24,7 +25,9 @@ export class PurchaseReviewService {
     return this.dataSource.transaction(async (manager) => {
       const [row] = await manager.query(`SELECT id, status FROM purchase_transactions WHERE id = $1`, [transactionId]);
       if (!row) throw new NotFoundError('transaction');
-      const scheduled = row.status !== 'failed' && row.status !== 'reversed';
+      // A failed purchase is looked up too: the provider may have created it late, which the
+      // lookup reports as a late_creation exception without changing the status.
+      const scheduled = row.status !== 'reversed';
       if (scheduled) {
         await enqueueInTransaction(manager, 'purchase.verify', `verify.${transactionId}.manual.${Date.now()}`, { transactionId, reason: 'manual' });
       }

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { centsFromDbValue } from '#money';
 import type { PurchaseProviderTransaction } from '#providers';
+import { ReconciliationExceptionsRepository } from '#reconciliation';
 import { FulfilmentService } from '../fulfilment/fulfilment.service.js';
 import { SpendControlsService } from '../spend-controls/spend-controls.service.js';
 import { isOpen, movesToward, type TransactionStatus } from '../transactions/transaction-status.js';
@@ -50,6 +51,28 @@ export const TRANSACTION_STATE_COLUMNS = `id, vendor_id, status, charge_cents, t
   submission_attempted_at, submission_ended_at, submission_outcome, provider_transaction_id, allowance_returned_at,
   not_found_streak, check_seq, next_check_at, reversal_watch_until`;
 
+/**
+ * What proves the provider holds a transaction for a purchase we failed: a verified lookup, or a
+ * line of the provider's settlement report (equally a provider statement). Never a PIN.
+ */
+export interface LateCreationEvidence {
+  source: 'lookup' | 'settlement_report';
+  providerTransactionId: string;
+  /** The provider's own detailed status (e.g. `COMPLETED`). */
+  providerStatus: string;
+  /** The provider's wholesale amount and destination amount, exact decimal strings as it sent them. */
+  wholesaleAmount?: string | null;
+  wholesaleCurrency?: string | null;
+  destinationAmount?: string | null;
+  destinationUnit?: string | null;
+  /** Johannesburg day of the settlement report, when the evidence is a report line. */
+  reportDate?: string | null;
+}
+
+export function lateCreationDedupeKey(transactionId: string): string {
+  return `purchase:${transactionId}:late_creation`;
+}
+
 /** Columns the recorder may change, with the values they get when the transaction's row is written back. */
 type RowChanges = Map<string, unknown>;
 
@@ -75,6 +98,7 @@ export class PurchaseOutcomeRecorder {
     private readonly fulfilments: FulfilmentService,
     private readonly spendControls: SpendControlsService,
     private readonly timings: PurchaseTimings,
+    private readonly exceptions: ReconciliationExceptionsRepository,
   ) {}
 
   async load(transactionId: string): Promise<TransactionState | null> {
@@ -94,18 +118,43 @@ export class PurchaseOutcomeRecorder {
         changes.set('provider_transaction_id', found.providerTransactionId);
         changes.set('provider_status', found.providerStatus);
         changes.set('not_found_streak', 0);
-        if (found.outcome !== 'in_progress') {
+        if (row.status === 'failed') {
+          // A failed purchase stays failed whatever the provider now holds: the allowance went back
+          // and the vendor was told; only staff can settle that disagreement. The row keeps what
+          // we concluded (no provider id written over the "not created" proof).
+          changes.delete('provider_transaction_id');
+          changes.delete('provider_status');
+          changes.delete('not_found_streak');
+          if (found.outcome !== 'failed') await this.raiseLateCreation(manager, row, evidenceOf(found));
+        } else if (found.outcome !== 'in_progress') {
           const moves = movesToward(row.status, found.outcome);
           if (moves.length === 0 && row.status !== found.outcome) {
             this.logger.error({ transactionId, status: row.status, provider: found.outcome }, 'Provider outcome contradicts a final status; left for staff');
           }
           for (const move of moves) await this.move(manager, row, changes, move, { found, reason: `provider ${found.providerStatus}` });
+          if (moves.length === 0 && row.status === 'completed') await this.storeLateFulfilment(manager, row, found);
         }
       } else if (observation.kind === 'not_found') {
         await this.recordNotFound(manager, row, changes);
       }
       return { ...(await this.writeBack(manager, row.id, changes)), statusMoved: changes.has('status') };
     });
+  }
+
+  /**
+   * The provider holds a transaction (in any state but declined) for a purchase we failed after
+   * proving it absent: it was created late. The purchase stays `failed` (allowance untouched, no
+   * fulfilment stored or served) and staff get one reconciliation exception, whoever finds it
+   * first: a callback's lookup here, or a settlement report line (other caller, same rule).
+   * Returns true when this call raised the exception.
+   */
+  async recordLateCreation(transactionId: string, evidence: LateCreationEvidence, manager?: EntityManager): Promise<boolean> {
+    const run = async (inner: EntityManager): Promise<boolean> => {
+      const row = await this.lock(inner, transactionId);
+      if (row?.status !== 'failed') return false;
+      return this.raiseLateCreation(inner, row, evidence);
+    };
+    return manager ? run(manager) : this.dataSource.transaction(run);
   }
 
   /** The verification window elapsed with the outcome still unknown: staff take over. */
@@ -133,6 +182,43 @@ export class PurchaseOutcomeRecorder {
       await this.writeBack(manager, row.id, changes);
       return true;
     });
+  }
+
+  private async raiseLateCreation(manager: EntityManager, row: LockedRow, evidence: LateCreationEvidence): Promise<boolean> {
+    const raised = await this.exceptions.raise(
+      {
+        domain: 'purchase',
+        kind: 'late_creation',
+        dedupeKey: lateCreationDedupeKey(row.id),
+        vendorId: row.vendor_id,
+        purchaseTransactionId: row.id,
+        provider: 'purchase',
+        reportDate: evidence.reportDate ?? null,
+        details: {
+          source: evidence.source,
+          our_status: row.status,
+          our_charge_cents: String(row.charge_cents),
+          provider_transaction_id: evidence.providerTransactionId,
+          provider_status: evidence.providerStatus,
+          provider_wholesale_amount: evidence.wholesaleAmount ?? null,
+          provider_wholesale_currency: evidence.wholesaleCurrency ?? null,
+          provider_destination_amount: evidence.destinationAmount ?? null,
+          provider_destination_unit: evidence.destinationUnit ?? null,
+        },
+      },
+      manager,
+    );
+    if (raised) this.logger.error({ transactionId: row.id, providerStatus: evidence.providerStatus }, 'Provider created a transaction we had failed; exception raised for staff');
+    return raised;
+  }
+
+  /**
+   * A PIN or eSIM that arrives on a later lookup of a completed purchase (the provider delivered
+   * after it reported completion). Stored once: the insert ignores an existing row.
+   */
+  private async storeLateFulfilment(manager: EntityManager, row: LockedRow, found: PurchaseProviderTransaction): Promise<void> {
+    const fulfilment = found.fulfilment?.reveal();
+    if (fulfilment) await this.fulfilments.store(manager, row.id, fulfilment);
   }
 
   /** The row under its lock, with the database's clock read in the same statement. */
@@ -227,6 +313,18 @@ export class PurchaseOutcomeRecorder {
     row.status = to;
     this.logger.log({ transactionId: row.id, from, to }, 'Transaction status verified');
   }
+}
+
+function evidenceOf(found: PurchaseProviderTransaction): LateCreationEvidence {
+  return {
+    source: 'lookup',
+    providerTransactionId: String(found.providerTransactionId),
+    providerStatus: found.providerStatus,
+    wholesaleAmount: found.wholesaleAmount,
+    wholesaleCurrency: found.wholesaleCurrency,
+    destinationAmount: found.destinationAmount,
+    destinationUnit: found.destinationUnit,
+  };
 }
 
 function parseInstant(value: string | null | undefined): Date | null {

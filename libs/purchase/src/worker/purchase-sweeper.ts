@@ -1,19 +1,22 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { QueueProducer } from '#queues';
+import { QueueProducer, queueOf, type JobName, type JobPayloads } from '#queues';
 import { callbackJobId } from '../callbacks/provider-callback.service.js';
 import { MAX_VELOCITY_WINDOW_SECONDS } from '../spend-controls/spend-controls.service.js';
 import { PurchaseTimings } from './purchase-timings.js';
 import { VerificationScheduler } from './verification-scheduler.js';
 
 const BATCH = 100;
+/** A job that keeps failing for good is not retried without bound: staff see the failures. */
+const MAX_FAILED_HOPS = 20;
 
 /**
- * Rebuilds lost queue work from PostgreSQL (DESIGN.md: Redis may delay work, never lose it):
- * checks overdue by more than two sweep intervals are re-enqueued under a new sequence, and
- * admitted purchases never claimed for submission get a fresh submission job. Both jobs are
- * idempotent, so a sweep that races the normal path changes nothing. It also drops velocity
- * counters older than the longest window spend controls accept.
+ * Rebuilds lost queue work from PostgreSQL (Redis may delay work, never lose it): checks overdue
+ * by more than two sweep intervals are re-enqueued under a new sequence; admitted purchases never
+ * claimed for submission and callback markers no lookup has answered get their job again, past
+ * any job that finished or failed for good (rebuild()). All jobs are idempotent, so a sweep that
+ * races the normal path changes nothing. It also drops velocity counters older than the longest
+ * window spend controls accept.
  */
 @Injectable()
 export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -65,13 +68,10 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
         ORDER BY t.created_at LIMIT $2`,
       [slackSeconds, BATCH],
     );
-    const bucket = Math.floor(Date.now() / (slackSeconds * 1000));
-    for (const row of unsubmitted) {
-      await this.producer.add('purchase.submit', `submit.${row.id}.sweep.${bucket}`, { transactionId: row.id });
-    }
+    for (const row of unsubmitted) await this.rebuild('purchase.submit', `submit.${row.id}`, { transactionId: row.id });
 
-    // A callback hint whose verification job never ran: same job id as the original, so a job
-    // still waiting in Redis absorbs this one.
+    // A callback hint no lookup has answered yet: its job was lost, gave up, or looked up while
+    // the provider was unreachable. Rebuilt under the original job's id (see rebuild()).
     const openMarkers: { transaction_id: string; first_marker: string }[] = await this.dataSource.query(
       `SELECT transaction_id, min(id) AS first_marker FROM purchase_callback_markers
         WHERE processed_at IS NULL AND received_at < now() - make_interval(secs => $1)
@@ -79,10 +79,7 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
       [slackSeconds, BATCH],
     );
     for (const marker of openMarkers) {
-      await this.producer.add('purchase.verify', callbackJobId(marker.transaction_id, marker.first_marker), {
-        transactionId: marker.transaction_id,
-        reason: 'callback',
-      });
+      await this.rebuild('purchase.verify', callbackJobId(marker.transaction_id, marker.first_marker), { transactionId: marker.transaction_id, reason: 'callback' });
     }
     await this.pruneVelocityCounters();
 
@@ -91,6 +88,35 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
       this.logger.warn({ checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length }, 'Re-enqueued purchase work from PostgreSQL');
     }
     return { checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length };
+  }
+
+  /**
+   * Adds the job under `baseId` unless a job that will still run (waiting, delayed, active) holds
+   * that id: then it does the work and this rebuild collapses into it. BullMQ ignores an add under
+   * the id of a finished job it keeps, so a finished one must not block the rebuild: a completed
+   * job (kept an hour, nothing to inspect) is removed and the id reused; a failed job (kept a
+   * week for staff) is stepped over to `<baseId>.after.<its finish time>`, which is the same id
+   * in every sweep, so that successor collapses duplicates in turn.
+   */
+  private async rebuild<J extends JobName>(jobName: J, baseId: string, payload: JobPayloads[J]): Promise<void> {
+    const queue = this.producer.queue(queueOf(jobName));
+    let jobId = baseId;
+    for (let hop = 0; hop < MAX_FAILED_HOPS; hop++) {
+      const job = await queue.getJob(jobId);
+      const state = job ? await job.getState() : 'unknown';
+      if (!job || state === 'unknown') {
+        await this.producer.add(jobName, jobId, payload);
+        return;
+      }
+      if (state === 'completed') {
+        await job.remove();
+        await this.producer.add(jobName, jobId, payload);
+        return;
+      }
+      if (state !== 'failed') return;
+      jobId = `${baseId}.after.${job.finishedOn ?? job.timestamp}`;
+    }
+    this.logger.error({ jobId: baseId }, 'Job failed for good too many times in a row; not rebuilt until the failures age out');
   }
 
   /** Bounded per sweep, so a long-stopped worker catches up in steps instead of one long delete. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WorkerQueuesModule } from '#queues';
+import { ReconciliationModule } from '#reconciliation';
 import { PurchaseDomainModule } from '../purchase-domain.module.js';
 import { PurchaseOutcomeRecorder } from './purchase-outcome-recorder.js';
 import { PurchaseProviderLookup } from './purchase-provider-lookup.js';
@@ -11,7 +12,7 @@ import { VerifyPurchaseHandler } from './verify-purchase.handler.js';
 
 /** The purchase jobs of the reconciliation worker: submission, verification, and the sweeper. */
 @Module({
-  imports: [PurchaseDomainModule, WorkerQueuesModule],
+  imports: [PurchaseDomainModule, WorkerQueuesModule, ReconciliationModule],
   providers: [
     PurchaseTimings,
     VerificationScheduler,

@@ -47,23 +47,31 @@ export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnM
       // purchase, or the sweeper re-issued an overdue check): that job looks up, not this one.
       return;
     }
-    if (reason === 'callback') {
-      // Every marker received up to now is covered by this lookup; later ones get their own job.
-      await this.dataSource.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND processed_at IS NULL`, [
-        transactionId,
-      ]);
-    }
-    if (before.status === 'failed' || before.status === 'reversed') {
+    // Callback markers received up to now are covered by this job; later ones get their own job.
+    // They are consumed only once a lookup has answered (or none is needed), so a provider that
+    // is unreachable now leaves them for the sweeper, and a late reversal is not lost.
+    const coveredMarker = reason === 'callback' ? await this.latestOpenMarker(transactionId) : null;
+    if (before.status === 'reversed') {
+      // Final at both ends: nothing a lookup could change.
+      await this.consumeMarkers(transactionId, coveredMarker);
       if (before.next_check_at !== null) await this.scheduler.stop(transactionId);
       return;
     }
-    if (before.submission_attempted_at === null && before.provider_transaction_id === null) {
+    if (before.status === 'failed') {
+      if (before.next_check_at !== null) await this.scheduler.stop(transactionId);
+      // Only a hint from the provider (callback) or staff make a failed purchase worth a lookup:
+      // the provider may have created it after our not-found proof (late creation).
+      if (reason !== 'callback' && reason !== 'manual') return;
+    } else if (before.submission_attempted_at === null && before.provider_transaction_id === null) {
       // Not submitted yet: there is nothing to verify; the submission job schedules checks.
+      await this.consumeMarkers(transactionId, coveredMarker);
       return;
     }
 
     const observation = await this.lookup.observe(transactionId, before.provider_transaction_id);
     const after = await this.recorder.record(transactionId, observation);
+    if (observation.kind !== 'unavailable') await this.consumeMarkers(transactionId, coveredMarker);
+    if (before.status === 'failed') return;
 
     // The job that owns the chain schedules its successor. A lookup outside the chain (callback,
     // manual) that moved the status takes the chain over, so the poll still waiting for the old
@@ -76,6 +84,22 @@ export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnM
   async onFinalFailure(job: VerifyJob, error: Error): Promise<void> {
     // next_check_at stays set, so the sweeper re-enqueues this check.
     this.logger.error({ transactionId: job.data.transactionId, err: error.message }, 'Verification job gave up; the sweeper will retry');
+  }
+
+  private async latestOpenMarker(transactionId: string): Promise<string | null> {
+    const [row] = await this.dataSource.query(`SELECT max(id) AS id FROM purchase_callback_markers WHERE transaction_id = $1 AND processed_at IS NULL`, [
+      transactionId,
+    ]);
+    return row?.id ?? null;
+  }
+
+  /** Marks the markers this job covered (up to `upTo`, read before the lookup) as processed. */
+  private async consumeMarkers(transactionId: string, upTo: string | null): Promise<void> {
+    if (upTo === null) return;
+    await this.dataSource.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $2 AND processed_at IS NULL`, [
+      transactionId,
+      upTo,
+    ]);
   }
 
   private async scheduleNext(state: TransactionState, ownsChain: boolean): Promise<void> {

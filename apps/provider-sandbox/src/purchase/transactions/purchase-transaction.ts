@@ -17,9 +17,23 @@ export interface PurchaseScenario {
   submission: 'answers' | 'hangs' | 'fails_with_500';
   reverseAfterCompletion: boolean;
   callbacks: 'on_change' | 'never' | 'ahead_of_status';
+  /** `late`: the first GET that shows the completion carries no PIN or eSIM data; later GETs do. */
+  fulfilment: 'with_completion' | 'late';
+  /**
+   * `on_request`: the create answers HTTP 500 and creates nothing, but the provider keeps the
+   * request and creates it when `POST /__sandbox/purchase/late-create` says so (a late creation).
+   */
+  lateCreation: 'never' | 'on_request';
 }
 
-const ORDINARY: PurchaseScenario = { outcome: 'complete', submission: 'answers', reverseAfterCompletion: false, callbacks: 'on_change' };
+const ORDINARY: PurchaseScenario = {
+  outcome: 'complete',
+  submission: 'answers',
+  reverseAfterCompletion: false,
+  callbacks: 'on_change',
+  fulfilment: 'with_completion',
+  lateCreation: 'never',
+};
 
 const PURCHASE_TEST_VALUES: Record<string, PurchaseScenario> = {
   '01': { ...ORDINARY, outcome: 'decline' },
@@ -29,6 +43,8 @@ const PURCHASE_TEST_VALUES: Record<string, PurchaseScenario> = {
   '05': { ...ORDINARY, outcome: 'stay_submitted' },
   '06': { ...ORDINARY, callbacks: 'ahead_of_status' },
   '07': { ...ORDINARY, callbacks: 'never' },
+  '08': { ...ORDINARY, fulfilment: 'late' },
+  '09': { ...ORDINARY, submission: 'fails_with_500', lateCreation: 'on_request' },
 };
 
 export function purchaseScenarioFor(suffix: string | null): PurchaseScenario {
@@ -49,12 +65,14 @@ export interface PurchaseTransaction {
   reversedAt: Date | null;
   declinedAt: Date | null;
   fulfilment: PurchaseFulfilment | null;
+  /** GETs of the completed transaction still to answer without its fulfilment (test value 08). */
+  fulfilmentWithheldReads: number;
 }
 
 /** The provider's JSON for a transaction; fulfilment appears only while the transaction is COMPLETED. */
-export function purchaseTransactionView(transaction: PurchaseTransaction) {
+export function purchaseTransactionView(transaction: PurchaseTransaction, options: { withholdFulfilment?: boolean } = {}) {
   const { product, fulfilment } = transaction;
-  const delivered = transaction.status === 'COMPLETED' ? fulfilment : null;
+  const delivered = transaction.status === 'COMPLETED' && !options.withholdFulfilment ? fulfilment : null;
   return {
     id: transaction.id,
     external_id: transaction.externalId,

@@ -27,13 +27,13 @@ export class PurchaseTransactionsController {
       externalId === undefined
         ? this.transactions.newestFirst()
         : [this.transactions.findByExternalId(externalId)].filter((found) => found !== undefined);
-    return pageOf(matching, pageRequestOf(page, perPage), response).map(purchaseTransactionView);
+    return pageOf(matching, pageRequestOf(page, perPage), response).map((transaction) => this.transactions.read(transaction));
   }
 
   @Get(':id')
   get(@Param('id', IntegerIdPipe) id: number) {
     const transaction = this.transactions.get(id);
     if (!transaction) throw notFound('transaction');
-    return purchaseTransactionView(transaction);
+    return this.transactions.read(transaction);
   }
 }

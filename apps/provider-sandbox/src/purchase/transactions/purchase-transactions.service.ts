@@ -14,6 +14,7 @@ import { issueEsim, issuePin } from './purchase-fulfilment.js';
 import {
   PURCHASE_STATUSES,
   purchaseScenarioFor,
+  purchaseTransactionView,
   type PurchaseScenario,
   type PurchaseStatus,
   type PurchaseTransaction,
@@ -36,6 +37,8 @@ interface ValidatedRequest {
 export class PurchaseTransactions {
   private readonly byId = new Map<number, PurchaseTransaction>();
   private readonly idByExternalId = new Map<string, number>();
+  /** Creates answered with HTTP 500 that the provider may still carry out later (test value 09). */
+  private readonly heldForLateCreation = new Map<string, ValidatedRequest>();
   private nextId = FIRST_TRANSACTION_ID;
 
   constructor(
@@ -59,9 +62,37 @@ export class PurchaseTransactions {
     const identifiers = request.identifiers.credit_party_identifier;
     const scenario = purchaseScenarioFor(testValueSuffix(identifiers?.mobile_number ?? identifiers?.account_number));
     if (scenario.submission === 'fails_with_500') {
+      if (scenario.lateCreation === 'on_request') this.heldForLateCreation.set(externalId, request);
       throw sandboxError(500, 'INTERNAL_ERROR', 'the provider failed before creating the transaction');
     }
 
+    const transaction = this.insert(request, scenario);
+    if (scenario.submission === 'hangs') await this.scheduler.hold(this.options.timeoutHangMs);
+    return transaction;
+  }
+
+  /**
+   * Carries out a create that answered HTTP 500 (test value 09) now: the transaction appears
+   * and completes like an ordinary one, with its callback. Sandbox control, not a provider API.
+   */
+  createLate(externalId: string): PurchaseTransaction | undefined {
+    const request = this.heldForLateCreation.get(externalId);
+    if (!request || this.idByExternalId.has(externalId)) return undefined;
+    this.heldForLateCreation.delete(externalId);
+    return this.insert(request, { ...purchaseScenarioFor(null) });
+  }
+
+  /**
+   * The provider's JSON for a read. A transaction whose fulfilment comes late (test value 08)
+   * answers its first read after completion without it.
+   */
+  read(transaction: PurchaseTransaction) {
+    const withhold = transaction.status === 'COMPLETED' && transaction.fulfilmentWithheldReads > 0;
+    if (withhold) transaction.fulfilmentWithheldReads -= 1;
+    return purchaseTransactionView(transaction, { withholdFulfilment: withhold });
+  }
+
+  private insert(request: ValidatedRequest, scenario: PurchaseScenario): PurchaseTransaction {
     const transaction: PurchaseTransaction = {
       id: this.nextId++,
       ...request,
@@ -71,12 +102,11 @@ export class PurchaseTransactions {
       reversedAt: null,
       declinedAt: null,
       fulfilment: null,
+      fulfilmentWithheldReads: scenario.fulfilment === 'late' ? 1 : 0,
     };
     this.byId.set(transaction.id, transaction);
-    this.idByExternalId.set(externalId, transaction.id);
+    this.idByExternalId.set(request.externalId, transaction.id);
     this.play(transaction, scenario);
-
-    if (scenario.submission === 'hangs') await this.scheduler.hold(this.options.timeoutHangMs);
     return transaction;
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
-import { johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
+import { DomainError, johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { centsFromDbValue } from '#money';
 import { assertValidJobId, outboxRowsFrom } from '#queues';
@@ -13,6 +13,7 @@ import { QuoteAlreadyUsedError, QuoteExpiredError } from '../../quotes/quote.err
 import { VendorNotReleasedError } from '../../spend-controls/spend-control.errors.js';
 import { SpendControlsService } from '../../spend-controls/spend-controls.service.js';
 import { REFERENCE_PATTERN, TransactionQueryService } from '../transaction-query.service.js';
+import { AdmissionClock } from './admission-clock.js';
 import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionView, type TransactionViewRow } from '../transaction-view.js';
 
 export const IDEMPOTENCY_KEY_PATTERN = REFERENCE_PATTERN;
@@ -65,6 +66,7 @@ export class AdmitPurchaseUseCase {
     private readonly readiness: PurchaseReadiness,
     private readonly spendControls: SpendControlsService,
     private readonly transactions: TransactionQueryService,
+    private readonly clock: AdmissionClock,
   ) {}
 
   async execute(vendorId: string, request: PurchaseRequest): Promise<AdmissionResult> {
@@ -92,17 +94,33 @@ export class AdmitPurchaseUseCase {
       [vendorId, key, request.quoteId, request.reference, transactionId],
     );
     if (claimed.length === 0) return this.replay(manager, vendorId, key, request);
+    try {
+      return await this.admitClaimed(manager, vendorId, transactionId, request);
+    } catch (error) {
+      // The reference check below reads in the quote statement's snapshot, taken BEFORE that
+      // statement waited for the quote's lock: a concurrent purchase with the same quote and
+      // reference under another key commits while we wait, and we would answer
+      // QUOTE_ALREADY_USED where a sequential request gets IDEMPOTENCY_CONFLICT. A refusal
+      // therefore re-reads the reference in a fresh statement (after every lock we took) and
+      // answers what a sequential request would. Only refusals pay this extra round trip.
+      if (error instanceof DomainError && !(error instanceof IdempotencyConflictError) && (await this.referenceTaken(manager, vendorId, request.reference))) {
+        throw new IdempotencyConflictError('The reference belongs to a purchase made with another Idempotency-Key');
+      }
+      throw error;
+    }
+  }
 
+  private async admitClaimed(manager: EntityManager, vendorId: string, transactionId: string, request: PurchaseRequest): Promise<AdmissionResult> {
     // One round trip for the quote (locked), the database clock and the facts checked below in
     // their documented order; each round trip is paid by every purchase (docs/BENCHMARKS.md).
     const [quote] = (await manager.query(
       `SELECT id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency, destination_amount,
-              destination_unit, identifiers, expires_at, used_at, now() AS now,
+              destination_unit, identifiers, expires_at, used_at, COALESCE($4::timestamptz, now()) AS now,
               EXISTS (SELECT 1 FROM purchase_transactions t WHERE t.vendor_id = $2 AND t.reference = $3) AS reference_taken,
               EXISTS (SELECT 1 FROM purchase_pricing_versions) AS pricing_published,
               (SELECT production_released_at FROM vendors v WHERE v.id = $2) AS vendor_released_at
          FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE`,
-      [request.quoteId, vendorId, request.reference],
+      [request.quoteId, vendorId, request.reference, this.clock.instant()?.toISOString() ?? null],
     )) as LockedQuote[];
     const referenceTaken = quote ? quote.reference_taken : await this.referenceTaken(manager, vendorId, request.reference);
     if (referenceTaken) throw new IdempotencyConflictError('The reference belongs to a purchase made with another Idempotency-Key');
@@ -163,7 +181,7 @@ export class AdmitPurchaseUseCase {
     return { transaction: transactionViewOf(admitted), replayed: false };
   }
 
-  /** Only when the quote is unknown: the reference conflict still answers first, as documented. */
+  /** When the quote is unknown, and after a refusal: the reference conflict answers first, as documented. */
   private async referenceTaken(manager: EntityManager, vendorId: string, reference: string): Promise<boolean> {
     const rows = await manager.query(`SELECT 1 FROM purchase_transactions WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
     return rows.length > 0;
