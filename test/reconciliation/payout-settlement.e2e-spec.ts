@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import request from 'supertest';
+import { checkInvariants } from '#database';
 import { SettlementIngestor, type IngestSummary } from '#settlement';
 import { ManualSandboxClock } from '../../apps/provider-sandbox/src/sandbox-clock.js';
 import { cashPayout, rtcPayout } from '../payout/payout-requests.js';
@@ -214,5 +215,11 @@ describe('payout settlement reports', () => {
       expect(badProvider.code).not.toBe(0);
       expect(badProvider.stderr).toContain('--provider must be one of');
     });
+  });
+
+  it('leaves every settlement line of its records matched, applied or with an exception (invariant checker)', async () => {
+    const report = await checkInvariants((sql, parameters) => stack.dataSource.query(sql, parameters), { vendorIds: [vendor.vendor.id] });
+    expect(report.examined.settlementLines).toBeGreaterThanOrEqual(4);
+    expect(report.violations.filter((violation) => violation.invariant === 'settlementLines')).toEqual([]);
   });
 });

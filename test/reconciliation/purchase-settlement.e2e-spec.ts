@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkInvariants } from '#database';
 import { SettlementIngestor, type IngestSummary } from '#settlement';
 import { ManualSandboxClock } from '../../apps/provider-sandbox/src/sandbox-clock.js';
 import { mobile, purchase, settle, usedAllowance } from '../purchase/purchase-helpers.js';
@@ -129,5 +130,11 @@ describe('purchase settlement reports', () => {
     expect(await exceptionsOf(`purchase:${missing}:missing_line:${LATER_DAY}`)).toEqual([expect.objectContaining({ kind: 'missing_line', purchase_transaction_id: missing })]);
     expect((await row(differing)).status).toBe('completed');
     nothingNew(await ingestor.ingest('dvs', LATER_DAY));
+  });
+
+  it('leaves every settlement line of its records matched, applied or with an exception (invariant checker)', async () => {
+    const report = await checkInvariants((sql, parameters) => stack.db.query(sql, parameters), { vendorIds: [vendor.vendor.id] });
+    expect(report.examined.settlementLines).toBeGreaterThanOrEqual(4);
+    expect(report.violations.filter((violation) => violation.invariant === 'settlementLines')).toEqual([]);
   });
 });

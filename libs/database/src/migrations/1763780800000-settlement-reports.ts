@@ -42,8 +42,8 @@ export class SettlementReports1763780800000 implements MigrationInterface {
         received_at timestamptz NOT NULL DEFAULT now(),
         matched_at timestamptz NULL,
         CONSTRAINT settlement_lines_report_key UNIQUE (report_id, line_key),
-        CHECK ((match_result = 'exception') = (exception_id IS NOT NULL)),
-        CHECK ((match_result IS NULL) = (matched_at IS NULL))
+        CONSTRAINT settlement_lines_exception_named CHECK ((match_result = 'exception') = (exception_id IS NOT NULL)),
+        CONSTRAINT settlement_lines_matched_at_set CHECK ((match_result IS NULL) = (matched_at IS NULL))
       )`);
     await queryRunner.query(`CREATE INDEX settlement_lines_purchase_idx ON settlement_lines (purchase_transaction_id) WHERE purchase_transaction_id IS NOT NULL`);
     await queryRunner.query(`CREATE INDEX settlement_lines_payout_idx ON settlement_lines (payout_id) WHERE payout_id IS NOT NULL`);
