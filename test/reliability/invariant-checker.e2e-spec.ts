@@ -140,6 +140,31 @@ describe('invariant checker', () => {
       ['velocityCounters'],
       (c) => c.query(`UPDATE purchase_velocity_buckets SET admissions = admissions + 1 WHERE vendor_id = $1`, [buyer.vendor.id]).then(() => undefined),
     ],
+    [
+      'a settlement line left unmatched after its report was reconciled',
+      ['settlementLines'],
+      async (c) => {
+        const report = await c.query(`INSERT INTO settlement_reports (provider, report_date, line_count, checksum, reconciled_at) VALUES ('dvs', '2026-01-01', 1, repeat('0', 64), now()) RETURNING id`);
+        await c.query(
+          `INSERT INTO settlement_lines (report_id, line_key, domain, provider_reference, merchant_reference, amount_cents, currency, status, line, purchase_transaction_id, received_at)
+           VALUES ($1, repeat('a', 64), 'purchase', '1', $2::text, 100, 'ZAR', 'settled', '{}'::jsonb, $2::uuid, now() - interval '1 minute')`,
+          [report.rows[0].id, ids.completed],
+        );
+      },
+    ],
+    [
+      'a settlement line marked as an exception that does not exist (CHECK dropped for the test)',
+      ['settlementLines'],
+      async (c) => {
+        await c.query(`ALTER TABLE settlement_lines DROP CONSTRAINT settlement_lines_exception_named`);
+        const report = await c.query(`INSERT INTO settlement_reports (provider, report_date, line_count, checksum, reconciled_at) VALUES ('dvs', '2026-01-02', 1, repeat('0', 64), now()) RETURNING id`);
+        await c.query(
+          `INSERT INTO settlement_lines (report_id, line_key, domain, provider_reference, merchant_reference, amount_cents, currency, status, line, purchase_transaction_id, match_result, matched_at)
+           VALUES ($1, repeat('b', 64), 'purchase', '1', $2::text, 100, 'ZAR', 'settled', '{}'::jsonb, $2::uuid, 'exception', now())`,
+          [report.rows[0].id, ids.completed],
+        );
+      },
+    ],
   ])('names %s', async (_label, expected, breakIt) => {
     const report = await checkBroken(breakIt);
     expect(report.ok).toBe(false);

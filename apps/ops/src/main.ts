@@ -7,12 +7,14 @@ import { Command } from 'commander';
 import { registerDemoSeedCommand } from './commands/demo-seed.command.js';
 import { registerPayoutCommands, seedPayoutDemo } from './commands/payout.commands.js';
 import { registerPurchaseCommands, seedPurchaseDemo } from './commands/purchase.commands.js';
+import { registerReconcileCommands } from './commands/reconcile.commands.js';
 import { registerVendorCommands } from './commands/vendor.commands.js';
 
 const program = new Command('ops').description('Payments gateway operator CLI').showHelpAfterError();
 registerVendorCommands(program);
 registerPurchaseCommands(program);
 registerPayoutCommands(program);
+registerReconcileCommands(program);
 registerDemoSeedCommand(program, [seedPurchaseDemo, seedPayoutDemo]);
 
 program.exitOverride((error) => {

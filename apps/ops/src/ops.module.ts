@@ -4,6 +4,7 @@ import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule } from '#purchase';
+import { SettlementModule } from '#settlement';
 
 /** The operator CLI's application context: domain services, no HTTP. */
 @Module({})
@@ -11,7 +12,7 @@ export class OpsModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: OpsModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot('ops'), VendorAccountsModule, PurchaseDomainModule, PayoutDomainModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot('ops'), VendorAccountsModule, PurchaseDomainModule, PayoutDomainModule, SettlementModule],
     };
   }
 }

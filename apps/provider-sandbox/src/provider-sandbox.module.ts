@@ -19,6 +19,9 @@ import { PurchaseTransactionsController } from './purchase/transactions/purchase
 import { PurchaseTransactions } from './purchase/transactions/purchase-transactions.service.js';
 import { SANDBOX_OPTIONS, resolveSandboxOptions, type SandboxOptions } from './sandbox-options.js';
 import { SandboxScheduler } from './sandbox-scheduler.js';
+import { SettlementControlController } from './settlement/settlement-control.controller.js';
+import { SettlementReportsController } from './settlement/settlement-reports.controller.js';
+import { SettlementReports } from './settlement/settlement-reports.service.js';
 import { SubmissionWitnessController } from './witness/submission-witness.controller.js';
 import { SubmissionWitness } from './witness/submission-witness.service.js';
 
@@ -38,6 +41,8 @@ export class ProviderSandboxModule {
         RtcEftController,
         VouchersController,
         SubmissionWitnessController,
+        SettlementReportsController,
+        SettlementControlController,
       ],
       providers: [
         { provide: SANDBOX_OPTIONS, useValue: resolveSandboxOptions(options) },
@@ -52,6 +57,7 @@ export class ProviderSandboxModule {
         CashSendPayments,
         RtcEftPayments,
         VoucherPayments,
+        SettlementReports,
       ],
     };
   }

@@ -5,9 +5,10 @@ import { ObservabilityModule } from '#observability';
 import { PayoutWorkerModule } from '#payout';
 import { PurchaseWorkerModule } from '#purchase';
 import { RedisModule, WorkerQueuesModule } from '#queues';
+import { SettlementWorkerModule } from '#settlement';
 
 /**
- * BullMQ consumers and the outbox relay. Job handlers come from the domain modules imported
+ * BullMQ consumers, the outbox relay and the settlement-report schedule. Job handlers come from the domain modules imported
  * here; WorkerRuntime refuses to start while any registered job lacks one.
  */
 @Module({})
@@ -23,6 +24,7 @@ export class ReconciliationWorkerModule {
         WorkerQueuesModule,
         PayoutWorkerModule,
         PurchaseWorkerModule,
+        SettlementWorkerModule,
         ...(handlerModules ?? []),
       ],
     };

@@ -259,6 +259,25 @@ export class GatewayEnv {
   @Max(600_000)
   WORKER_JOB_LOCK_MS = 30_000;
 
+  // ---- Settlement reports and reconciliation (docs/RECONCILIATION.md) ----
+
+  /**
+   * How often the worker ingests the providers' settlement reports of the last
+   * SETTLEMENT_LOOKBACK_DAYS finished days; ticks fall on multiples of the interval (on the hour
+   * by default), so restarts do not postpone them. 0 turns the schedule off (ops reconcile:run still works).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SETTLEMENT_INGEST_INTERVAL_MS = 3_600_000;
+
+  /** Finished Johannesburg days ingested on each tick: 1 is yesterday; 2 also catches a report re-issued a day late. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(31)
+  SETTLEMENT_LOOKBACK_DAYS = 2;
+
   get isProduction(): boolean {
     return this.APP_ENV === 'production';
   }

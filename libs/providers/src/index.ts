@@ -39,3 +39,10 @@ export {
   type PayoutDelivery,
   type PayoutProviderPayment,
 } from './payout/payout-provider.client.js';
+export {
+  type SettlementReport,
+  type SettlementReportLine,
+  type SettlementLineStatus,
+  SettlementReportFormatError,
+  settlementLineOf,
+} from './settlement/settlement-report.js';

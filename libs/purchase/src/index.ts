@@ -31,3 +31,4 @@ export * from './lookups/lookup-views.js';
 export * from './reports/reports.service.js';
 export * from './provider/provider-failure.errors.js';
 export * from './provider/purchase-readiness.js';
+export * from './worker/purchase-timings.js';

@@ -52,7 +52,7 @@ export async function freePort(): Promise<number> {
  */
 export function spawnApp(name: CompiledApp, env: Record<string, string | undefined>, port?: number): SpawnedApp {
   const child = spawn(process.execPath, [COMPILED[name]], {
-    env: { PATH: process.env.PATH, APP_ENV: 'test', LOG_LEVEL: 'info', ...env, ...(port === undefined ? {} : { PORT: String(port) }) },
+    env: { PATH: process.env.PATH, APP_ENV: 'test', LOG_LEVEL: 'info', SETTLEMENT_INGEST_INTERVAL_MS: '0', ...env, ...(port === undefined ? {} : { PORT: String(port) }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -92,6 +92,22 @@ export class PayoutPaymentBook {
     return this.payments.get(keyOf(provider, merchantReference));
   }
 
+  /** Every payment of every provider, in submission order (settlement reports). */
+  all(): PayoutPayment[] {
+    return [...this.payments.values()];
+  }
+
+  /**
+   * Sandbox control: a paid payment is reversed now (an uncollected cash-send expiring, a bank
+   * return), however long after payment. Returns undefined when there is no paid payment.
+   */
+  reverseNow(provider: PayoutProviderName, merchantReference: string): PayoutPayment | undefined {
+    const payment = this.find(provider, merchantReference);
+    if (payment?.status !== 'PAID') return undefined;
+    this.markReversed(payment);
+    return payment;
+  }
+
   private markPaid(payment: PayoutPayment, accepted: AcceptedPayout): void {
     payment.status = 'PAID';
     payment.paidAt = this.options.clock.now();

@@ -39,6 +39,7 @@ export const INVARIANTS = {
   quoteFundsOneTransaction: 'no quote funds two transactions, and a funded quote is marked used by the same vendor for the same charge',
   idempotencyRecordsMatch: 'every idempotency record names a transaction with its own quote and reference',
   velocityCounters: 'the per-second velocity counters equal the purchases admitted in each second (last seven days)',
+  settlementLines: 'every settlement report line is matched or applied to one of our records, or has an open or resolved reconciliation exception',
 } as const;
 
 export type InvariantName = keyof typeof INVARIANTS;
@@ -82,6 +83,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkQuotes,
     checkIdempotencyRecords,
     checkVelocityCounters,
+    checkSettlementLines,
   ];
   for (const check of checks) await check(query, vendors, report);
   for (const sandbox of options.sandboxes ?? []) {
@@ -370,5 +372,38 @@ async function checkWitness(
       duplicate_attempts: entry.duplicate_attempts,
       known: ours.has(entry.merchant_reference),
     });
+  }
+}
+
+// ---- Settlement reports (docs/RECONCILIATION.md) ----
+
+/**
+ * Every line of an ingested settlement report ends `matched` or `applied` (naming the record it
+ * matched) or `exception` (naming an existing exception, open or resolved). A line still
+ * unmatched counts once an ingestion finished after it arrived, or after a day (an ingestion
+ * that died mid-way and was never re-run); before that it may simply be in progress. Vendor
+ * scope: lines of the vendors' records; lines that match no record only in an unscoped check.
+ */
+async function checkSettlementLines(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const scoped = `FROM settlement_lines l
+       JOIN settlement_reports r ON r.id = l.report_id
+       LEFT JOIN purchase_transactions t ON t.id = l.purchase_transaction_id
+       LEFT JOIN payouts p ON p.id = l.payout_id
+       LEFT JOIN reconciliation_exceptions e ON e.id = l.exception_id
+      WHERE ($1::uuid[] IS NULL OR t.vendor_id = ANY($1::uuid[]) OR p.vendor_id = ANY($1::uuid[]))`;
+  const [{ examined }] = await query(`SELECT count(*)::int AS examined ${scoped}`, [vendors]);
+  report.examined.settlementLines = Number(examined);
+  const rows = await query(
+    `SELECT l.id::text AS id, r.provider, to_char(r.report_date, 'YYYY-MM-DD') AS report_date, l.match_result, l.exception_id
+       ${scoped}
+        AND CASE
+              WHEN l.match_result IS NULL THEN r.reconciled_at >= l.received_at OR l.received_at < now() - interval '1 day'
+              WHEN l.match_result = 'exception' THEN e.id IS NULL
+              ELSE t.id IS NULL AND p.id IS NULL
+            END`,
+    [vendors],
+  );
+  for (const row of rows) {
+    add(report, 'settlementLines', `settlement_line:${String(row.id)}`, { provider: row.provider, report_date: row.report_date, match_result: row.match_result, exception_id: row.exception_id });
   }
 }

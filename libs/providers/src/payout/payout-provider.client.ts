@@ -2,6 +2,7 @@ import { ProviderHttpTransport } from '../http/provider-http-transport.js';
 import type { ProviderClientOptions } from '../http/provider-client-options.js';
 import { ProviderHttpError } from '../provider-errors.js';
 import { SecretValue } from '../secret-value.js';
+import { fetchSettlementReport, type SettlementReport } from '../settlement/settlement-report.js';
 import { payoutOutcomeOf, type PayoutOutcome } from './payout-outcome.js';
 
 export const CASH_SEND_RAILS = ['bank_a_instant_money', 'bank_b_cardless'] as const;
@@ -164,6 +165,12 @@ export class PayoutProviderClient {
       {},
     );
     return { resendsRemaining: response.body.resends_remaining };
+  }
+
+  /** One payout provider's settlement report of one Johannesburg day (YYYY-MM-DD), every page. */
+  async getSettlementReport(channel: PayoutChannel, day: string): Promise<SettlementReport> {
+    const base = channel === 'rtc_eft' ? '/rtc/v1' : channel === 'voucher' ? '/vouchers/v1' : cashSendBase(channel);
+    return fetchSettlementReport(this.http, op(`getSettlementReport ${channel}`), `${base}/settlement-reports`, day, 'PAID');
   }
 
   private async submit(name: string, path: string, body: Record<string, unknown>): Promise<PayoutProviderPayment> {

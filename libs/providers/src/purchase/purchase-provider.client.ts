@@ -2,6 +2,7 @@ import { ProviderHttpTransport } from '../http/provider-http-transport.js';
 import type { ProviderClientOptions } from '../http/provider-client-options.js';
 import { ProviderHttpError } from '../provider-errors.js';
 import { SecretValue } from '../secret-value.js';
+import { fetchSettlementReport, type SettlementReport } from '../settlement/settlement-report.js';
 import { purchaseOutcomeOf, type PurchaseOutcome } from './purchase-outcome.js';
 import type {
   ProviderAccountLookup,
@@ -220,6 +221,11 @@ export class PurchaseProviderClient {
     if (!Array.isArray(response.body)) throw new ProviderHttpError(operation, response.status, 'expected a list');
     const match = response.body.find((transaction) => transaction.external_id === externalId);
     return match === undefined ? { outcome: 'not_found' } : transactionOf(match, operation);
+  }
+
+  /** The provider's settlement report of one Johannesburg day (YYYY-MM-DD), every page. */
+  async getSettlementReport(day: string): Promise<SettlementReport> {
+    return fetchSettlementReport(this.http, op('getSettlementReport'), '/dvs/v1/settlement-reports', day, 'COMPLETED');
   }
 
   private async lookup<T>(kind: string, body: Record<string, unknown>): Promise<T> {

@@ -123,6 +123,23 @@ export class PurchaseTransactions {
     return [...this.byId.values()].reverse();
   }
 
+  /** Every transaction in creation order (settlement reports). */
+  all(): PurchaseTransaction[] {
+    return [...this.byId.values()];
+  }
+
+  /**
+   * Sandbox control: the provider reverses a completed transaction now, long after any watch,
+   * and tells nobody (no callback), as a late chargeback does. Only a lookup or the settlement
+   * report shows it. Returns undefined when there is no completed transaction to reverse.
+   */
+  reverseSilently(externalId: string): PurchaseTransaction | undefined {
+    const transaction = this.findByExternalId(externalId);
+    if (transaction?.status !== 'COMPLETED') return undefined;
+    this.move(transaction, 'REVERSED');
+    return transaction;
+  }
+
   private play(transaction: PurchaseTransaction, scenario: PurchaseScenario): void {
     const { completeDelayMs, reversalDelayMs, lateStatusDelayMs } = this.options;
     if (scenario.outcome === 'stay_submitted') return;

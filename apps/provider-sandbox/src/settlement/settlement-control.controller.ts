@@ -1,0 +1,79 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { parseIsoDay } from '#common';
+import { JsonBody } from '../json-body.js';
+import { sandboxError } from '../sandbox-errors.js';
+import { PayoutPaymentBook } from '../payout/payout-payment-book.service.js';
+import { payoutPaymentView } from '../payout/payout-payment.js';
+import { purchaseTransactionView } from '../purchase/transactions/purchase-transaction.js';
+import { PurchaseTransactions } from '../purchase/transactions/purchase-transactions.service.js';
+import { SettlementReports, settlementProviderOf } from './settlement-reports.service.js';
+
+const AMOUNT = /^\d{1,9}\.\d{2}$/;
+
+/**
+ * Sandbox-only controls (no real provider has them; still behind the API key) that make the
+ * cases reconciliation exists for happen on demand: a reversal long after every watch, and
+ * report lines that disagree with what was sent.
+ */
+@Controller('__sandbox/settlement')
+export class SettlementControlController {
+  constructor(
+    private readonly reports: SettlementReports,
+    private readonly purchases: PurchaseTransactions,
+    private readonly payouts: PayoutPaymentBook,
+  ) {}
+
+  /** Reverses a completed purchase (`dvs`) or a paid payout now, without a callback. */
+  @Post(':provider/reverse/:reference')
+  @HttpCode(200)
+  reverse(@Param('provider') rawProvider: string, @Param('reference') reference: string) {
+    const provider = settlementProviderOf(rawProvider);
+    if (provider === 'dvs') {
+      const reversed = this.purchases.reverseSilently(reference);
+      if (!reversed) throw sandboxError(422, 'NOT_COMPLETED', 'only a completed transaction can be reversed');
+      return purchaseTransactionView(reversed);
+    }
+    const reversed = this.payouts.reverseNow(provider, reference);
+    if (!reversed) throw sandboxError(422, 'PAYMENT_NOT_PAID', 'only a paid payment can be reversed');
+    return payoutPaymentView(reversed);
+  }
+
+  /** `{amount}` reports another amount for the reference; `{omit: true}` leaves its lines out. */
+  @Post(':provider/lines/:reference')
+  @HttpCode(200)
+  override(@Param('provider') rawProvider: string, @Param('reference') reference: string, @Body() raw: unknown) {
+    const provider = settlementProviderOf(rawProvider);
+    const body = JsonBody.of(raw);
+    const amount = body.optionalString('amount', AMOUNT);
+    const rawOmit = (raw as { omit?: unknown }).omit;
+    if (rawOmit !== undefined && typeof rawOmit !== 'boolean') throw sandboxError(400, 'INVALID_FIELD', 'omit must be a boolean');
+    const omit = rawOmit as boolean | undefined;
+    this.reports.override(provider, reference, { amount, omit });
+    return { provider, merchant_reference: reference, amount: amount ?? null, omit: omit ?? false };
+  }
+
+  /** Adds a line to one day's report for a transaction the provider holds and we never sent. */
+  @Post(':provider/extra-lines/:day')
+  @HttpCode(200)
+  addLine(@Param('provider') rawProvider: string, @Param('day') rawDay: string, @Body() raw: unknown) {
+    const provider = settlementProviderOf(rawProvider);
+    let day: string;
+    try {
+      day = parseIsoDay(rawDay);
+    } catch {
+      throw sandboxError(400, 'INVALID_DATE', 'the report date must be YYYY-MM-DD');
+    }
+    const body = JsonBody.of(raw);
+    const line = {
+      provider_reference: body.requiredString('provider_reference'),
+      merchant_reference: body.requiredString('merchant_reference'),
+      amount: body.requiredString('amount', AMOUNT),
+      currency: body.optionalString('currency', /^[A-Z]{3}$/) ?? 'ZAR',
+      status: body.requiredString('status', /^(COMPLETED|PAID|REVERSED)$/),
+      settled_at: body.requiredString('settled_at'),
+      reversed_at: body.optionalString('reversed_at') ?? null,
+    };
+    this.reports.addLine(provider, day, line);
+    return line;
+  }
+}

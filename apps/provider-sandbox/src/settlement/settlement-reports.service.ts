@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { johannesburgDayOf } from '#common';
+import { sandboxError } from '../sandbox-errors.js';
+import { CASH_SEND_RAILS } from '../payout/cash-send/cash-send.service.js';
+import type { PayoutPayment, PayoutProviderName } from '../payout/payout-payment.js';
+import { PayoutPaymentBook } from '../payout/payout-payment-book.service.js';
+import type { PurchaseTransaction } from '../purchase/transactions/purchase-transaction.js';
+import { PurchaseTransactions } from '../purchase/transactions/purchase-transactions.service.js';
+
+/** Every provider that publishes a daily settlement report: the purchase provider and each payout provider. */
+export type SettlementProvider = 'dvs' | PayoutProviderName;
+export const SETTLEMENT_PROVIDERS: readonly SettlementProvider[] = ['dvs', ...CASH_SEND_RAILS, 'rtc_eft', 'voucher'];
+
+/** One line of a provider's settlement report (the wire shape; amounts are exact decimal strings). */
+export interface SettlementLineWire {
+  provider_reference: string;
+  merchant_reference: string;
+  amount: string;
+  currency: string;
+  /** `COMPLETED` / `REVERSED` for purchases, `PAID` / `REVERSED` for payouts, as of the end of the report's day. */
+  status: string;
+  settled_at: string;
+  reversed_at: string | null;
+}
+
+/** A test's change to one reference's line: another amount, or left out of the report. */
+interface LineOverride {
+  amount?: string;
+  omit?: boolean;
+}
+
+/**
+ * Daily settlement reports, built from what the sandbox's providers hold, as a real provider's
+ * statement file is: a line for every transaction settled (completed, paid) or reversed on that
+ * Johannesburg day, with its status as of the end of that day. A purchase completed on Monday and
+ * reversed on Wednesday is COMPLETED on Monday's report and REVERSED on Wednesday's.
+ *
+ * Tests shape reports through the `/__sandbox/settlement` controls: an amount that differs, a
+ * line left out, a line for a transaction nobody sent.
+ */
+@Injectable()
+export class SettlementReports {
+  private readonly overrides = new Map<string, LineOverride>();
+  private readonly extraLines = new Map<string, SettlementLineWire[]>();
+
+  constructor(
+    private readonly purchases: PurchaseTransactions,
+    private readonly payouts: PayoutPaymentBook,
+  ) {}
+
+  linesOf(provider: SettlementProvider, day: string): SettlementLineWire[] {
+    const lines = provider === 'dvs' ? this.purchaseLines(day) : this.payoutLines(provider, day);
+    const shaped = lines
+      .filter((line) => !this.overrides.get(overrideKey(provider, line.merchant_reference))?.omit)
+      .map((line) => {
+        const amount = this.overrides.get(overrideKey(provider, line.merchant_reference))?.amount;
+        return amount === undefined ? line : { ...line, amount };
+      });
+    return [...shaped, ...(this.extraLines.get(`${provider}\u0000${day}`) ?? [])];
+  }
+
+  override(provider: SettlementProvider, merchantReference: string, override: LineOverride): void {
+    this.overrides.set(overrideKey(provider, merchantReference), { ...this.overrides.get(overrideKey(provider, merchantReference)), ...override });
+  }
+
+  addLine(provider: SettlementProvider, day: string, line: SettlementLineWire): void {
+    const key = `${provider}\u0000${day}`;
+    this.extraLines.set(key, [...(this.extraLines.get(key) ?? []), line]);
+  }
+
+  private purchaseLines(day: string): SettlementLineWire[] {
+    return this.purchases
+      .all()
+      .filter((transaction) => touches(day, transaction.completedAt, transaction.reversedAt))
+      .map((transaction) => purchaseLine(transaction, day));
+  }
+
+  private payoutLines(provider: PayoutProviderName, day: string): SettlementLineWire[] {
+    return this.payouts
+      .all()
+      .filter((payment) => payment.provider === provider && touches(day, payment.paidAt, payment.reversedAt))
+      .map((payment) => payoutLine(payment, day));
+  }
+}
+
+export function settlementProviderOf(raw: string): SettlementProvider {
+  const provider = SETTLEMENT_PROVIDERS.find((candidate) => candidate === raw);
+  if (!provider) throw sandboxError(404, 'NOT_FOUND', 'provider not found');
+  return provider;
+}
+
+function overrideKey(provider: SettlementProvider, merchantReference: string): string {
+  return `${provider}\u0000${merchantReference}`;
+}
+
+function touches(day: string, settledAt: Date | null, reversedAt: Date | null): boolean {
+  return (settledAt !== null && johannesburgDayOf(settledAt) === day) || (reversedAt !== null && johannesburgDayOf(reversedAt) === day);
+}
+
+/** Reversed as of the end of `day` only if the reversal fell on that day or before it. */
+function reversedBy(day: string, reversedAt: Date | null): boolean {
+  return reversedAt !== null && johannesburgDayOf(reversedAt) <= day;
+}
+
+function purchaseLine(transaction: PurchaseTransaction, day: string): SettlementLineWire {
+  const reversed = reversedBy(day, transaction.reversedAt);
+  return {
+    provider_reference: String(transaction.id),
+    merchant_reference: transaction.externalId,
+    amount: transaction.wholesalePrice,
+    currency: 'ZAR',
+    status: reversed ? 'REVERSED' : 'COMPLETED',
+    settled_at: (transaction.completedAt ?? transaction.createdAt).toISOString(),
+    reversed_at: reversed ? transaction.reversedAt!.toISOString() : null,
+  };
+}
+
+function payoutLine(payment: PayoutPayment, day: string): SettlementLineWire {
+  const reversed = reversedBy(day, payment.reversedAt);
+  return {
+    provider_reference: payment.providerReference,
+    merchant_reference: payment.merchantReference,
+    amount: payment.amount,
+    currency: 'ZAR',
+    status: reversed ? 'REVERSED' : 'PAID',
+    settled_at: (payment.paidAt ?? payment.createdAt).toISOString(),
+    reversed_at: reversed ? payment.reversedAt!.toISOString() : null,
+  };
+}

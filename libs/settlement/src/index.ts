@@ -1,0 +1,6 @@
+export * from './settlement-provider.js';
+export * from './late-creation.js';
+export { SettlementIngestor, type IngestSummary, type IngestOutcome } from './settlement-ingestor.js';
+export { SettlementReportService } from './settlement-report.service.js';
+export { SettlementScheduler } from './settlement-scheduler.js';
+export { SettlementModule, SettlementWorkerModule } from './settlement.module.js';

@@ -1,0 +1,136 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { formatCents } from '#money';
+import { ProviderError, PurchaseProviderClient, type PurchaseProviderTransaction } from '#providers';
+import { PurchaseOutcomeRecorder, isUuid, type TransactionStatus } from '#purchase';
+import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { raiseLateCreation } from './late-creation.js';
+import type { LineResult } from './settlement-provider.js';
+import { lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
+
+interface PurchaseRecord {
+  id: string;
+  vendor_id: string;
+  status: TransactionStatus;
+  product_id: number;
+  wholesale_cents: string;
+  currency: string;
+  destination_amount: string;
+  destination_unit: string;
+  provider_transaction_id: string | null;
+}
+
+const COLUMNS = `id, vendor_id, status, product_id, wholesale_cents::text AS wholesale_cents, currency, destination_amount, destination_unit,
+  provider_transaction_id::text AS provider_transaction_id`;
+
+/**
+ * Matches one purchase-provider settlement line (docs/RECONCILIATION.md, "Matching rules").
+ * Our transaction id is the provider's external id. Compared: the settled (wholesale) amount and
+ * currency, and the provider's transaction id once we hold one. A line moves a transaction only
+ * through PurchaseOutcomeRecorder, the same path as a verified lookup, and only forward: a failed
+ * purchase the provider says it created becomes a `late_creation` exception and stays failed.
+ */
+@Injectable()
+export class PurchaseLineMatcher {
+  private readonly logger = new Logger(PurchaseLineMatcher.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly recorder: PurchaseOutcomeRecorder,
+    private readonly provider: PurchaseProviderClient,
+    private readonly exceptions: ReconciliationExceptionsRepository,
+  ) {}
+
+  async match(context: LineContext, line: StoredLine): Promise<LineResult> {
+    const record = await this.find(line);
+    const manager = this.dataSource.manager;
+    const base = { domain: 'purchase' as const, provider: context.provider, reportDate: context.reportDate };
+    if (!record) {
+      return this.dataSource.transaction((tx) =>
+        lineException(tx, this.exceptions, line, { ...base, kind: 'unknown_line', dedupeKey: `settlement:${context.provider}:${line.provider_reference}:unknown_line`, details: lineEvidence(line) }),
+      );
+    }
+    const links = { purchaseTransactionId: record.id };
+    const ours = { vendorId: record.vendor_id, purchaseTransactionId: record.id };
+    const evidence = { ...lineEvidence(line), our_status: record.status, our_amount: formatCents(BigInt(record.wholesale_cents)), our_currency: record.currency };
+
+    if (BigInt(record.wholesale_cents) !== BigInt(line.amount_cents) || record.currency !== line.currency) {
+      return this.dataSource.transaction((tx) =>
+        lineException(tx, this.exceptions, line, { ...base, ...ours, kind: 'amount_mismatch', dedupeKey: `purchase:${record.id}:amount_mismatch`, details: evidence }, links),
+      );
+    }
+    if (!/^\d{1,18}$/.test(line.provider_reference) || (record.provider_transaction_id !== null && record.provider_transaction_id !== line.provider_reference)) {
+      return this.dataSource.transaction((tx) =>
+        lineException(
+          tx,
+          this.exceptions,
+          line,
+          { ...base, ...ours, kind: 'reference_mismatch', dedupeKey: `purchase:${record.id}:reference_mismatch`, details: { ...evidence, our_provider_transaction_id: record.provider_transaction_id } },
+          links,
+        ),
+      );
+    }
+    if (record.status === 'failed') {
+      return this.dataSource.transaction(async (tx) => {
+        await raiseLateCreation(
+          this.exceptions,
+          { transactionId: record.id, vendorId: record.vendor_id, providerStatus: line.line.status, providerTransactionId: line.provider_reference, reportDate: context.reportDate, details: { source: 'settlement_report', ...evidence } },
+          tx,
+        );
+        return markLine(tx, line.id, 'exception', { ...links, exceptionDedupeKey: `purchase:${record.id}:late_creation` });
+      });
+    }
+
+    const wanted = line.status === 'reversed' ? 'reversed' : 'completed';
+    if (record.status === wanted || (record.status === 'reversed' && wanted === 'completed')) return markLine(manager, line.id, 'matched', links);
+
+    // Pending, review, or completed and now reversed: the report proves the outcome; record it as a verified one.
+    const recorded = await this.recorder.record(record.id, { kind: 'found', transaction: await this.observationOf(record, line, wanted) });
+    if (recorded.status === wanted) return markLine(manager, line.id, recorded.statusMoved ? 'applied' : 'matched', links);
+    // Unreachable with the allowed moves (pending/review/completed all lead to `wanted`); kept so an oddity reaches staff, not silence.
+    return this.dataSource.transaction((tx) =>
+      lineException(tx, this.exceptions, line, { ...base, ...ours, kind: 'status_conflict', dedupeKey: `purchase:${record.id}:status_conflict`, details: { ...evidence, our_status: recorded.status } }, links),
+    );
+  }
+
+  private async find(line: StoredLine): Promise<PurchaseRecord | undefined> {
+    if (isUuid(line.merchant_reference)) {
+      const [byId] = (await this.dataSource.query(`SELECT ${COLUMNS} FROM purchase_transactions WHERE id = $1`, [line.merchant_reference])) as PurchaseRecord[];
+      if (byId) return byId;
+    }
+    if (!/^\d{1,18}$/.test(line.provider_reference)) return undefined;
+    const [byProviderId] = (await this.dataSource.query(`SELECT ${COLUMNS} FROM purchase_transactions WHERE provider_transaction_id = $1`, [
+      line.provider_reference,
+    ])) as PurchaseRecord[];
+    return byProviderId;
+  }
+
+  /**
+   * The line as a provider observation. A lookup is tried first because it carries what a report
+   * never does (the PIN or eSIM of a completed purchase); it is used only when it says the same.
+   */
+  private async observationOf(record: PurchaseRecord, line: StoredLine, wanted: 'completed' | 'reversed'): Promise<PurchaseProviderTransaction> {
+    try {
+      const found = await this.provider.findTransactionByExternalId(record.id);
+      if (found.outcome === wanted && found.externalId === record.id) return found;
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      this.logger.warn({ transactionId: record.id, code: error.code }, 'Lookup beside a settlement line failed; the line alone is recorded');
+    }
+    return {
+      outcome: wanted,
+      providerTransactionId: Number(line.provider_reference),
+      externalId: record.id,
+      providerStatus: line.line.status,
+      productId: record.product_id,
+      destinationAmount: record.destination_amount,
+      destinationUnit: record.destination_unit,
+      wholesaleAmount: line.line.amount,
+      wholesaleCurrency: line.currency,
+      createdAt: line.line.settled_at,
+      completedAt: line.line.settled_at,
+      reversedAt: line.line.reversed_at,
+      fulfilment: null,
+    };
+  }
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { parseIsoDay } from '#common';
+import { ReconciliationExceptionsRepository, type ReconciliationException } from '#reconciliation';
+
+/** What `ops reconcile:report --date` prints: one day's reports, their lines by result, and what staff must look at. */
+@Injectable()
+export class SettlementReportService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly exceptions: ReconciliationExceptionsRepository,
+  ) {}
+
+  async reportFor(rawDay: string) {
+    const day = parseIsoDay(rawDay);
+    const reports = (await this.dataSource.query(
+      `SELECT r.provider, r.fetched_at, r.reconciled_at, r.line_count, r.checksum,
+              count(l.id) FILTER (WHERE l.match_result = 'matched')::int AS matched,
+              count(l.id) FILTER (WHERE l.match_result = 'applied')::int AS applied,
+              count(l.id) FILTER (WHERE l.match_result = 'exception')::int AS exception,
+              count(l.id) FILTER (WHERE l.id IS NOT NULL AND l.match_result IS NULL)::int AS unprocessed
+         FROM settlement_reports r LEFT JOIN settlement_lines l ON l.report_id = r.id
+        WHERE r.report_date = $1::date GROUP BY r.id ORDER BY r.provider`,
+      [day],
+    )) as Array<{ provider: string; fetched_at: Date; reconciled_at: Date | null; line_count: number; checksum: string; matched: number; applied: number; exception: number; unprocessed: number }>;
+    const lines = { matched: 0, applied: 0, exception: 0, unprocessed: 0 };
+    for (const report of reports) for (const result of Object.keys(lines) as (keyof typeof lines)[]) lines[result] += report[result];
+    const raised = await this.exceptions.listForReportDate(day);
+    const open = await this.exceptions.listOpen();
+    return {
+      report_date: day,
+      reports: reports.map((report) => ({
+        provider: report.provider,
+        fetched_at: report.fetched_at,
+        reconciled_at: report.reconciled_at,
+        line_count: report.line_count,
+        checksum: report.checksum,
+        lines: { matched: report.matched, applied: report.applied, exception: report.exception, unprocessed: report.unprocessed },
+      })),
+      lines,
+      exceptions_by_kind: countBy(raised, (exception) => exception.kind),
+      exceptions: raised.map(view),
+      open_exceptions: { count: open.length, by_kind: countBy(open, (exception) => `${exception.domain}.${exception.kind}`), items: open.map(view) },
+    };
+  }
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+}
+
+function view(exception: ReconciliationException) {
+  return {
+    id: exception.id,
+    domain: exception.domain,
+    kind: exception.kind,
+    status: exception.status,
+    dedupe_key: exception.dedupeKey,
+    vendor_id: exception.vendorId,
+    purchase_transaction_id: exception.purchaseTransactionId,
+    payout_id: exception.payoutId,
+    provider: exception.provider,
+    report_date: exception.reportDate,
+    raised_at: exception.raisedAt,
+    details: exception.details,
+    resolved_at: exception.resolvedAt,
+    resolved_by: exception.resolvedBy,
+    resolution: exception.resolution,
+  };
+}
