@@ -1,5 +1,4 @@
 export * from './settlement-provider.js';
-export * from './late-creation.js';
 export { SettlementIngestor, type IngestSummary, type IngestOutcome } from './settlement-ingestor.js';
 export { SettlementReportService } from './settlement-report.service.js';
 export { SettlementScheduler } from './settlement-scheduler.js';

@@ -2,9 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
 import { ProviderError, PurchaseProviderClient, type PurchaseProviderTransaction } from '#providers';
-import { PurchaseOutcomeRecorder, isUuid, type TransactionStatus } from '#purchase';
+import { PurchaseOutcomeRecorder, isUuid, lateCreationDedupeKey, type TransactionStatus } from '#purchase';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
-import { raiseLateCreation } from './late-creation.js';
 import type { LineResult } from './settlement-provider.js';
 import { lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
 
@@ -71,13 +70,21 @@ export class PurchaseLineMatcher {
       );
     }
     if (record.status === 'failed') {
+      // The purchase domain's one rule for a late creation (the same as for a callback): it stays failed, staff decide.
       return this.dataSource.transaction(async (tx) => {
-        await raiseLateCreation(
-          this.exceptions,
-          { transactionId: record.id, vendorId: record.vendor_id, providerStatus: line.line.status, providerTransactionId: line.provider_reference, reportDate: context.reportDate, details: { source: 'settlement_report', ...evidence } },
+        await this.recorder.recordLateCreation(
+          record.id,
+          {
+            source: 'settlement_report',
+            providerTransactionId: line.provider_reference,
+            providerStatus: line.line.status,
+            wholesaleAmount: formatCents(BigInt(line.amount_cents)),
+            wholesaleCurrency: line.currency,
+            reportDate: context.reportDate,
+          },
           tx,
         );
-        return markLine(tx, line.id, 'exception', { ...links, exceptionDedupeKey: `purchase:${record.id}:late_creation` });
+        return markLine(tx, line.id, 'exception', { ...links, exceptionDedupeKey: lateCreationDedupeKey(record.id) });
       });
     }
 
