@@ -3,6 +3,7 @@ import { VendorAccountsModule } from '#auth';
 import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
 import { PayoutProviderClient } from '#providers';
+import { ReconciliationModule } from '#reconciliation';
 import { PayoutBatchesService } from './batches/payout-batches.service.js';
 import { PayoutDeliveryService } from './delivery/payout-delivery.service.js';
 import { PayoutAccountService } from './ledger/payout-account.service.js';
@@ -44,7 +45,7 @@ const SERVICES = [
  * connection from the importing app.
  */
 @Module({
-  imports: [VendorAccountsModule],
+  imports: [VendorAccountsModule, ReconciliationModule],
   providers: [{ provide: PayoutProviderClient, inject: [GatewayEnv], useFactory: createPayoutProviderClient }, ...SERVICES],
   exports: [PayoutProviderClient, ...SERVICES],
 })

@@ -16,7 +16,7 @@ import { PayoutPollSchedule } from '../submission/payout-poll-schedule.js';
 import { PayoutSubmitter, pollJobId } from '../submission/payout-submitter.js';
 import { admissionErrorOf, admitPayout } from './payout-admission.js';
 import { holdOf, recipientContext, type PayoutRecord } from './payout-record.js';
-import { payoutFingerprint, storedRecipientOf, type PayoutRequestInput } from './payout-request.js';
+import { payoutFingerprint, storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from './payout-request.js';
 import { payoutViewOf, type PayoutView } from './payout-view.js';
 import { PayoutRepository } from './payout.repository.js';
 
@@ -77,7 +77,7 @@ export class PayoutsService {
             feeCents: admitted.feeCents,
             merchantReference: merchantReferenceOf(id),
             recipientEncrypted: this.encryption.encryptJson(storedRecipientOf(request.recipient), recipientContext(id)),
-            metadata: request.metadata ?? {},
+            metadata: storedMetadataOf(request.metadata),
             requestFingerprint: fingerprint,
             statusReason: 'submitting',
             submissionStartedAt: submittedAt,
