@@ -18,7 +18,7 @@ import { PurchaseTransactionsController } from './purchase/transactions/purchase
 import { PurchaseTransactions } from './purchase/transactions/purchase-transactions.service.js';
 import { SANDBOX_OPTIONS, resolveSandboxOptions, type SandboxOptions } from './sandbox-options.js';
 import { SandboxScheduler } from './sandbox-scheduler.js';
-import { SubmissionWitnessController } from './witness/submission-witness.controller.js';
+import { PayoutControlController, SubmissionWitnessController } from './witness/submission-witness.controller.js';
 import { SubmissionWitness } from './witness/submission-witness.service.js';
 
 /** The whole provider sandbox; state lives in memory for the life of the module. */
@@ -36,6 +36,7 @@ export class ProviderSandboxModule {
         RtcEftController,
         VouchersController,
         SubmissionWitnessController,
+        PayoutControlController,
       ],
       providers: [
         { provide: SANDBOX_OPTIONS, useValue: resolveSandboxOptions(options) },

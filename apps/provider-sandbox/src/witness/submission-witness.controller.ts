@@ -10,10 +10,7 @@ const PAYOUT_PROVIDERS: readonly PayoutProviderName[] = ['bank_a_instant_money',
 /** Sandbox-only endpoints (no real provider has them); still behind the API key. */
 @Controller('__sandbox/submissions')
 export class SubmissionWitnessController {
-  constructor(
-    private readonly witness: SubmissionWitness,
-    private readonly payouts: PayoutPaymentBook,
-  ) {}
+  constructor(private readonly witness: SubmissionWitness) {}
 
   @Get()
   tally(@Query('external_id') externalId?: string, @Query('merchant_reference') merchantReference?: string) {
@@ -34,13 +31,19 @@ export class SubmissionWitnessController {
         .map(({ id, ...tally }) => ({ merchant_reference: id, ...tally })),
     };
   }
+}
+
+/** Sandbox-only controls over payout payments (no real provider has them); still behind the API key. */
+@Controller('__sandbox/payouts')
+export class PayoutControlController {
+  constructor(private readonly payouts: PayoutPaymentBook) {}
 
   /**
    * Control: the provider gives a payout that is still PENDING (test value 04) its final answer
    * now, so tests can show a late answer closing a payout in needs_review. Body:
    * `{ "status": "PAID" | "REJECTED" }`; 404 when the provider holds no pending payment.
    */
-  @Post('payouts/:provider/:merchantReference/settle')
+  @Post(':provider/:merchantReference/settle')
   @HttpCode(200)
   settlePayout(@Param('provider') provider: string, @Param('merchantReference') merchantReference: string, @Body() raw: unknown) {
     const name = PAYOUT_PROVIDERS.find((candidate) => candidate === provider);
