@@ -12,6 +12,7 @@ import { PayoutMethodsService } from './methods/payout-methods.service.js';
 import { PayoutReadiness } from './payout-readiness.js';
 import { PayoutRepository } from './payouts/payout.repository.js';
 import { PayoutsService } from './payouts/payouts.service.js';
+import { PayoutAnswerSignals } from './payouts/payout-answer-signals.js';
 import { PayoutSmsResendService } from './resend/payout-sms-resend.service.js';
 import { PayoutOperationsService } from './operations/payout-operations.service.js';
 import { PayoutOutcomes } from './submission/payout-outcomes.js';
@@ -32,6 +33,7 @@ const SERVICES = [
   PayoutOutcomes,
   PayoutSubmitter,
   PayoutStatusPoller,
+  PayoutAnswerSignals,
   PayoutsService,
   PayoutBatchesService,
   PayoutDeliveryService,
