@@ -75,9 +75,14 @@ describe('recovery from a dead worker and lost jobs', () => {
       expect(row.dispatched_at).not.toBeNull();
     });
     expect(await stack.worker.get(QueueProducer).queue('payout-status').remove(firstPoll)).toBe(1);
-    // Nothing resolves it...
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect((await stack.gateway.http().get(`/api/v1/payouts/${request.reference}`).set(bearer(vendor.readWriteToken)).expect(200)).body.data.status).toBe('pending');
+    // Nothing resolves it: once the lost poll is overdue (by PostgreSQL's clock, not a fixed
+    // sleep), the payout is still pending and its chain still waits on that first link.
+    await eventually(async () => {
+      const [row] = await stack.dataSource.query(`SELECT next_poll_at < now() - interval '500 milliseconds' AS overdue FROM payouts WHERE id = $1`, [created.id]);
+      expect(row.overdue).toBe(true);
+    });
+    const [stalled] = await stack.dataSource.query(`SELECT status, poll_count FROM payouts WHERE id = $1`, [created.id]);
+    expect(stalled).toEqual({ status: 'pending', poll_count: 0 });
     // ...until the sweeper finds the overdue poll in PostgreSQL. The run's database also holds the
     // payouts of earlier suites, whose stacks are gone and some of which are still due a poll; the
     // sweeper takes the 500 most overdue per sweep, so reaching this one may take more than one
@@ -88,7 +93,7 @@ describe('recovery from a dead worker and lost jobs', () => {
       const current = (await stack.gateway.http().get(`/api/v1/payouts/${request.reference}`).set(bearer(vendor.readWriteToken)).expect(200)).body.data;
       if (current.status === 'pending') await sweeper.sweep(0);
       expect(current.status).toBe('paid');
-    }, 20_000, 250);
+    }, 30_000, 250);
     expect(await stack.submissions(created.merchant_reference)).toEqual({ count: 1, duplicate_attempts: 0 });
   });
 });

@@ -28,7 +28,7 @@ describe('single payouts end to end', () => {
   const post = (body: unknown, token = vendor.token) => stack.gateway.http().post('/api/v1/payouts').set(bearer(token)).send(body as object);
   const get = (reference: string, token = vendor.token) => stack.gateway.http().get(`/api/v1/payouts/${encodeURIComponent(reference)}`).set(bearer(token));
   const account = async (token = vendor.token) => (await stack.gateway.http().get('/api/v1/account').set(bearer(token)).expect(200)).body.data;
-  const settledStatus = (reference: string, status: string, timeoutMs = 8_000) =>
+  const settledStatus = (reference: string, status: string, timeoutMs = 30_000) =>
     eventually(async () => {
       const response = await get(reference).expect(200);
       expect(response.body.data.status).toBe(status);

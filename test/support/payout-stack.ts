@@ -147,8 +147,12 @@ export async function startPayoutStack(
   };
 }
 
-/** Polls until the probe passes or the time is up (then rethrows the probe's last error). */
-export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 8_000, intervalMs = 50): Promise<T> {
+/**
+ * Polls until the probe passes or the time is up (then rethrows the probe's last error). The
+ * default deadline is generous: it only bounds how long a broken test takes to fail, and on a
+ * busy machine a correct one may need many times its usual time.
+ */
+export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 30_000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
