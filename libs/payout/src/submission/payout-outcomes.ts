@@ -19,6 +19,16 @@ export interface ProviderContactEvidence {
   summary?: string | null;
 }
 
+/**
+ * A failed provider call as evidence: its stable code and HTTP status only. The message is left
+ * out on purpose: a provider's error text may echo what it was sent (a recipient's identity).
+ */
+export function providerErrorEvidence(error: unknown): ProviderContactEvidence {
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  const httpStatus = typeof status === 'number' ? status : null;
+  return { httpStatus, summary: `${typeof code === 'string' ? code : 'UNEXPECTED_ERROR'}${httpStatus !== null ? ` (HTTP ${httpStatus})` : ''}` };
+}
+
 /** The delivery as stored (encrypted) and served. */
 export interface StoredDelivery {
   pin: string | null;

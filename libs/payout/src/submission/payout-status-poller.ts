@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { assertValidJobId, outboxRowsFrom } from '#queues';
 import type { PayoutProviderPayment } from '#providers';
 import { PayoutRepository } from '../payouts/payout.repository.js';
-import { PayoutOutcomes } from './payout-outcomes.js';
+import { PayoutOutcomes, providerErrorEvidence } from './payout-outcomes.js';
 import { PayoutPollSchedule } from './payout-poll-schedule.js';
 import { PayoutRails } from './payout-rails.js';
 import { pollJobId } from './payout-submitter.js';
@@ -43,7 +43,7 @@ export class PayoutStatusPoller {
       } catch (error) {
         // The transport already retried the read; this link simply learns nothing and the chain goes on.
         this.logger.warn({ payoutId, err: (error as Error).message }, 'Payout status lookup failed');
-        await this.outcomes.recordLookupFailed(payoutId, { httpStatus: (error as { status?: number }).status ?? null, summary: (error as Error).message });
+        await this.outcomes.recordLookupFailed(payoutId, providerErrorEvidence(error));
       }
     }
 

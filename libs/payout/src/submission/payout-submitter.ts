@@ -9,7 +9,7 @@ import { PAYOUT_COLUMNS, payoutRecordOf, recipientContext, type PayoutRecord, ty
 import type { StoredRecipient } from '../payouts/payout-request.js';
 import { PAYOUT_ID_PATTERN } from '../payouts/payout.repository.js';
 import { methodDefinition } from '../methods/payout-method-catalogue.js';
-import { PayoutOutcomes } from './payout-outcomes.js';
+import { PayoutOutcomes, providerErrorEvidence } from './payout-outcomes.js';
 import { PayoutPollSchedule } from './payout-poll-schedule.js';
 import { PayoutRails } from './payout-rails.js';
 
@@ -64,7 +64,7 @@ export class PayoutSubmitter {
       }
       // Timeout, network failure, 5xx, 409 or anything unexpected: the provider may have acted, so only a lookup decides.
       this.logger.warn({ payoutId: payout.id, err: (error as Error).message }, 'Payout submission unanswered; status polls will resolve it');
-      return this.outcomes.recordUnanswered(payout.id, { httpStatus: (error as { status?: number }).status ?? null, summary: (error as Error).message });
+      return this.outcomes.recordUnanswered(payout.id, providerErrorEvidence(error));
     }
     return this.outcomes.applyProviderPayment(payout.id, payment, true);
   }
