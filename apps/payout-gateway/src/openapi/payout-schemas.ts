@@ -27,7 +27,7 @@ export class PayoutSchema {
     type: String,
     nullable: true,
     description:
-      'pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected`; reversed: `reversed_by_provider`; ' +
+      'pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; ' +
       'needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; null otherwise',
   })
   status_reason: string | null;
