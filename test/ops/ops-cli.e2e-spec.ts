@@ -105,4 +105,39 @@ describe('ops CLI', () => {
     const paused = await ops('purchases:pause', '--vendor', vendorId);
     expect(paused.json).toMatchObject({ paused: true });
   });
+
+  it('payout:methods tightens per-method limits, prints the effective ones, and refuses loosening beyond the catalogue with a clear error', async () => {
+    const vendor = await ops('vendor:create', '--name', 'Limits vendor');
+    const vendorId = vendor.json.id as string;
+    type Setting = { method: string; minimum: string; maximum: string; minimumCents: string; maximumCents: string };
+    const of = (json: Record<string, unknown>, method: string) => (json.methods as Setting[]).find((setting) => setting.method === method)!;
+
+    const tightened = await ops('payout:methods', '--vendor', vendorId, '--enable', 'bank_a_instant_money,rtc_eft', '--min', 'bank_a_instant_money=50.00', '--max', 'bank_a_instant_money=500.00', '--max', 'rtc_eft=10000.00');
+    expect(tightened.code).toBe(0);
+    expect(of(tightened.json, 'bank_a_instant_money')).toMatchObject({ minimum: '50.00', maximum: '500.00', minimumCents: '5000', maximumCents: '50000' });
+    expect(of(tightened.json, 'rtc_eft')).toMatchObject({ minimum: '1.00', maximum: '10000.00' });
+    const { rows } = await db.query('SELECT minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1 AND method = $2', [vendorId, 'bank_a_instant_money']);
+    expect(rows[0]).toEqual({ minimum_cents: '5000', maximum_cents: '50000' });
+
+    // Beyond the catalogue (cash: 10.00 to 3000.00), off the R10 increment, or crossed: refused, nothing changed.
+    for (const [args, message] of [
+      [['--max', 'bank_a_instant_money=5000.00'], 'maximum must be within 10.00 and 3000.00 (limits can only be tightened)'],
+      [['--min', 'bank_a_instant_money=5.00'], 'minimum must be within 10.00 and 3000.00 (limits can only be tightened)'],
+      [['--min', 'bank_a_instant_money=55.00'], 'minimum must be a multiple of 10.00'],
+      [['--min', 'bank_a_instant_money=600.00'], 'minimum must not exceed maximum'],
+      [['--min', 'paypal=10.00'], 'unknown method'],
+      [['--max', 'bank_a_instant_money'], '--max takes method=amount'],
+      [['--max', 'bank_a_instant_money=1e3'], '--max must be a ZAR amount with two decimals'],
+    ] as const) {
+      const refused = await ops('payout:methods', '--vendor', vendorId, ...args);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(message);
+    }
+    const { rows: unchanged } = await db.query('SELECT minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1 AND method = $2', [vendorId, 'bank_a_instant_money']);
+    expect(unchanged[0]).toEqual({ minimum_cents: '5000', maximum_cents: '50000' });
+
+    // `catalogue` removes the vendor's own limit.
+    const reset = await ops('payout:methods', '--vendor', vendorId, '--max', 'bank_a_instant_money=catalogue');
+    expect(of(reset.json, 'bank_a_instant_money')).toMatchObject({ minimum: '50.00', maximum: '3000.00' });
+  });
 });

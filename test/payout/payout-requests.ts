@@ -28,7 +28,7 @@ function luhn(digits: string): boolean {
 let counter = 0;
 export const uniqueReference = (label = 'ref') => `${label}-${Date.now().toString(36)}-${(++counter).toString(36)}-${randomUUID().slice(0, 6)}`;
 
-export type TestValue = '00' | '01' | '02' | '03' | '04' | '55';
+export type TestValue = '00' | '01' | '02' | '03' | '04' | '05' | '06' | '07' | '55';
 
 export function recipient(phoneSuffix: TestValue = '55', extra: Record<string, unknown> = {}) {
   return {

@@ -28,7 +28,7 @@ describe('single payouts end to end', () => {
   const post = (body: unknown, token = vendor.token) => stack.gateway.http().post('/api/v1/payouts').set(bearer(token)).send(body as object);
   const get = (reference: string, token = vendor.token) => stack.gateway.http().get(`/api/v1/payouts/${encodeURIComponent(reference)}`).set(bearer(token));
   const account = async (token = vendor.token) => (await stack.gateway.http().get('/api/v1/account').set(bearer(token)).expect(200)).body.data;
-  const settledStatus = (reference: string, status: string, timeoutMs = 8_000) =>
+  const settledStatus = (reference: string, status: string, timeoutMs = 30_000) =>
     eventually(async () => {
       const response = await get(reference).expect(200);
       expect(response.body.data.status).toBe(status);
@@ -210,6 +210,27 @@ describe('single payouts end to end', () => {
   });
 
   describe('reads', () => {
+    it('echoes metadata as sent: null stays null in the answer, a replay, GET and a batch listing; absent is {}', async () => {
+      const request = cashPayout('55', { metadata: null });
+      const created = await post(request).expect(200);
+      expect(created.body.data.metadata).toBeNull();
+      expect((await post(request).expect(200)).body.data.metadata).toBeNull();
+      expect((await get(request.reference).expect(200)).body.data.metadata).toBeNull();
+      const [row] = await stack.dataSource.query(`SELECT jsonb_typeof(metadata) AS type FROM payouts WHERE id = $1`, [created.body.data.id]);
+      expect(row.type).toBe('null');
+
+      const absent = cashPayout('55');
+      expect((await post(absent).expect(200)).body.data.metadata).toEqual({});
+
+      const batchReference = uniqueReference('meta-batch');
+      const items = [cashPayout('55', { metadata: null }), cashPayout('55', { metadata: { a: 1 } })];
+      const accepted = await stack.gateway.http().post('/api/v1/batches').set(bearer(vendor.token)).send({ reference: batchReference, payouts: items }).expect(202);
+      expect(accepted.body.data.payouts.map((p: { metadata: unknown }) => p.metadata)).toEqual([null, { a: 1 }]);
+      const listed = await stack.gateway.http().get(`/api/v1/batches/${batchReference}`).set(bearer(vendor.token)).expect(200);
+      expect(listed.body.data.payouts.map((p: { metadata: unknown }) => p.metadata)).toEqual([null, { a: 1 }]);
+      expect((await get(items[0].reference).expect(200)).body.data.metadata).toBeNull();
+    });
+
     it('finds references with ".", ":" and "/" when URL-encoded', async () => {
       const reference = `${uniqueReference('odd')}.v1:part/2`;
       await post(cashPayout('55', { reference })).expect(200);

@@ -277,8 +277,9 @@ describe('provider slow, failing or silent', () => {
    * Purchases are submitted by the worker, which looks our id up before any create: while the
    * provider fails that lookup nothing is sent, so every purchase is created once, after the
    * fault. A single payout is submitted inside the request: a slow provider paid it (found by a
-   * status poll); a failing or silent one never received it, so it ends in needs_review with its
-   * hold (nothing is ever resubmitted).
+   * status poll); a failing or silent one never received it, so once the provider is back two
+   * lookups after the settle period find nothing and the payout fails (not_received_by_provider)
+   * with its hold released once (nothing is ever resubmitted).
    */
   const scenarios = [
     { label: 'slow (answers after the timeout)', apply: (proxy: FaultProxy) => proxy.setLatency(1_500, 'response'), payout: 'paid', payoutSubmissions: 1 },
@@ -288,10 +289,10 @@ describe('provider slow, failing or silent', () => {
         proxy.setMode('http-503');
         proxy.cutAll();
       },
-      payout: 'needs_review',
+      payout: 'failed',
       payoutSubmissions: 0,
     },
-    { label: 'not answering at all', apply: (proxy: FaultProxy) => proxy.setMode('blackhole'), payout: 'needs_review', payoutSubmissions: 0 },
+    { label: 'not answering at all', apply: (proxy: FaultProxy) => proxy.setMode('blackhole'), payout: 'failed', payoutSubmissions: 0 },
   ];
 
   it.each(scenarios)('provider $label: bounded answers, then every purchase and payout settles with at most one submission', async ({ label, apply, payout, payoutSubmissions }) => {
@@ -329,12 +330,28 @@ describe('provider slow, failing or silent', () => {
     const settled = await expectSettledOnce(stack, buyer, payer);
     expect(settled.purchases.map((row) => row.status)).toEqual(['completed', 'completed', 'completed']);
     expect(settled.purchaseWitness.map((tally) => tally.count)).toEqual([1, 1, 1]);
-    expect(settled.payouts.map((row) => row.status)).toEqual([payout, payout]);
+    // A payout may pass through needs_review before the absence proof completes: wait for its final state.
+    const final = await eventually(
+      () => stack.sql<{ status: string; status_reason: string | null }>(`SELECT status, status_reason FROM payouts WHERE vendor_id = $1`, [payer.vendor.id]),
+      (rows) => rows.every((row) => row.status === payout),
+      45_000,
+      250,
+    );
+    expect(final.map((row) => row.status)).toEqual([payout, payout]);
     expect(settled.payoutWitness.map((tally) => tally.count)).toEqual([payoutSubmissions, payoutSubmissions]);
-    if (payout === 'needs_review') {
-      // The hold stays until staff resolve it.
+    if (payout === 'failed') {
+      expect(final.map((row) => row.status_reason)).toEqual(['not_received_by_provider', 'not_received_by_provider']);
+      // Both holds (20.00 + fee each) came back, once each.
       const [account] = await stack.sql<{ reserved: string }>(`SELECT reserved_cents::text AS reserved FROM payout_accounts WHERE vendor_id = $1`, [payer.vendor.id]);
-      expect(account.reserved).toBe('4000');
+      expect(account.reserved).toBe('0');
+      const entries = await stack.sql<{ kind: string; count: number }>(
+        `SELECT e.kind, count(*)::int AS count FROM ledger_entries e JOIN payouts p ON p.id = e.payout_id WHERE p.vendor_id = $1 GROUP BY e.kind ORDER BY e.kind`,
+        [payer.vendor.id],
+      );
+      expect(entries).toEqual([
+        { kind: 'release', count: 2 },
+        { kind: 'reserve', count: 2 },
+      ]);
     }
     faults.push({
       fault: `provider ${label}`,

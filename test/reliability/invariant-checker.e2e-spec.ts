@@ -46,6 +46,10 @@ describe('invariant checker', () => {
       () => stack.sql<{ open: number }>(`SELECT count(*)::int AS open FROM payouts WHERE vendor_id = $1 AND status = 'pending'`, [payer.vendor.id]),
       (rows) => rows[0].open === 0,
     );
+    // One payout whose outcome never becomes known: pending, its hold reserved, its polls scheduled.
+    const unknown = cashPayout('04');
+    expect((await call(stack.payout.url, { method: 'POST', path: '/api/v1/payouts', token: payer.token, body: unknown })).status).toBe(200);
+    ids.unknownReference = unknown.reference;
   }, 60_000);
   // Every suite ends with the checker over its own vendors.
   afterAll(() => closeCheckingBooks(stack, vendors));
@@ -73,7 +77,8 @@ describe('invariant checker', () => {
     expect(report.violations).toEqual([]);
     expect(report.examined).toMatchObject({
       ledgerSums: 1,
-      payoutEntriesMatchStatus: 4,
+      payoutEntriesMatchStatus: 5,
+      payoutHoldsJustified: 1,
       batchTotals: 1,
       dailyAllowance: 1,
       quoteFundsOneTransaction: 2,
@@ -164,6 +169,11 @@ describe('invariant checker', () => {
           [report.rows[0].id, ids.completed],
         );
       },
+    ],
+    [
+      'a submitted pending payout nothing will ever look up (its hold stuck)',
+      ['payoutHoldsJustified'],
+      (c) => c.query(`UPDATE payouts SET next_poll_at = NULL WHERE vendor_id = $1 AND reference = $2`, [payer.vendor.id, ids.unknownReference]).then(() => undefined),
     ],
   ])('names %s', async (_label, expected, breakIt) => {
     const report = await checkBroken(breakIt);

@@ -30,6 +30,8 @@ export const PAYOUT_STACK_CONFIG: Record<string, string> = {
   PAYOUT_POLL_INITIAL_DELAY_MS: '200',
   PAYOUT_POLL_MAX_INTERVAL_MS: '400',
   PAYOUT_REVIEW_AFTER_MS: '1500',
+  PAYOUT_NOT_FOUND_SETTLE_MS: '300',
+  PAYOUT_REVIEW_POLL_INTERVAL_MS: '300',
   PAYOUT_REVERSAL_WATCH_MS: '2000',
   PAYOUT_SWEEP_INTERVAL_MS: '60000',
   DATABASE_POOL_SIZE: '10',
@@ -145,8 +147,12 @@ export async function startPayoutStack(
   };
 }
 
-/** Polls until the probe passes or the time is up (then rethrows the probe's last error). */
-export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 8_000, intervalMs = 50): Promise<T> {
+/**
+ * Polls until the probe passes or the time is up (then rethrows the probe's last error). The
+ * default deadline is generous: it only bounds how long a broken test takes to fail, and on a
+ * busy machine a correct one may need many times its usual time.
+ */
+export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 30_000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -22,7 +22,7 @@ import { SandboxScheduler } from './sandbox-scheduler.js';
 import { SettlementControlController } from './settlement/settlement-control.controller.js';
 import { SettlementReportsController } from './settlement/settlement-reports.controller.js';
 import { SettlementReports } from './settlement/settlement-reports.service.js';
-import { SubmissionWitnessController } from './witness/submission-witness.controller.js';
+import { PayoutControlController, SubmissionWitnessController } from './witness/submission-witness.controller.js';
 import { SubmissionWitness } from './witness/submission-witness.service.js';
 
 /** The whole provider sandbox; state lives in memory for the life of the module. */
@@ -43,6 +43,7 @@ export class ProviderSandboxModule {
         SubmissionWitnessController,
         SettlementReportsController,
         SettlementControlController,
+        PayoutControlController,
       ],
       providers: [
         { provide: SANDBOX_OPTIONS, useValue: resolveSandboxOptions(options) },

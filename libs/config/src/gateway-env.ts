@@ -234,6 +234,23 @@ export class GatewayEnv {
   @Min(100)
   PAYOUT_REVIEW_AFTER_MS = 259_200_000;
 
+  /**
+   * A lookup that finds no payment proves the provider never received the submission only when
+   * made at least this long after the submission attempt ended (and seen twice in a row): a
+   * provider may record a payment some time after a call that timed out. Same rule as
+   * PURCHASE_NOT_FOUND_SETTLE_MS.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  PAYOUT_NOT_FOUND_SETTLE_MS = 60_000;
+
+  /** How often a needs_review payout is still looked up at its provider, until it gets an answer or staff act. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  PAYOUT_REVIEW_POLL_INTERVAL_MS = 3_600_000;
+
   /** How long a paid payout is watched for a provider reversal. */
   @Transform(toInt)
   @IsInt()

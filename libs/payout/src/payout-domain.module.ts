@@ -3,6 +3,7 @@ import { VendorAccountsModule } from '#auth';
 import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
 import { PayoutProviderClient } from '#providers';
+import { ReconciliationModule } from '#reconciliation';
 import { PayoutBatchesService } from './batches/payout-batches.service.js';
 import { PayoutDeliveryService } from './delivery/payout-delivery.service.js';
 import { PayoutAccountService } from './ledger/payout-account.service.js';
@@ -11,6 +12,7 @@ import { PayoutMethodsService } from './methods/payout-methods.service.js';
 import { PayoutReadiness } from './payout-readiness.js';
 import { PayoutRepository } from './payouts/payout.repository.js';
 import { PayoutsService } from './payouts/payouts.service.js';
+import { PayoutAnswerSignals } from './payouts/payout-answer-signals.js';
 import { PayoutSmsResendService } from './resend/payout-sms-resend.service.js';
 import { PayoutOperationsService } from './operations/payout-operations.service.js';
 import { PayoutOutcomes } from './submission/payout-outcomes.js';
@@ -31,6 +33,7 @@ const SERVICES = [
   PayoutOutcomes,
   PayoutSubmitter,
   PayoutStatusPoller,
+  PayoutAnswerSignals,
   PayoutsService,
   PayoutBatchesService,
   PayoutDeliveryService,
@@ -44,7 +47,7 @@ const SERVICES = [
  * connection from the importing app.
  */
 @Module({
-  imports: [VendorAccountsModule],
+  imports: [VendorAccountsModule, ReconciliationModule],
   providers: [{ provide: PayoutProviderClient, inject: [GatewayEnv], useFactory: createPayoutProviderClient }, ...SERVICES],
   exports: [PayoutProviderClient, ...SERVICES],
 })

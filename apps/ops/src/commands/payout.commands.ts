@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import { parseZarAmount2dp, type Cents } from '#money';
-import { PayoutAccountService, PayoutLedger, PayoutMethodsService } from '#payout';
+import { formatCents, parseZarAmount2dp, type Cents } from '#money';
+import { PayoutAccountService, PayoutLedger, PayoutMethodsService, type MethodLimitsChange } from '#payout';
 import { OpsInputError, requireUuid, runCommand, splitList } from '../ops-context.js';
 import type { DemoSeedStep } from './demo-seed.command.js';
 
@@ -24,6 +24,30 @@ function parseFees(values: string[]): Record<string, Cents> {
   return fees;
 }
 
+/**
+ * `--min bank_a_instant_money=50.00 --max rtc_eft=10000.00` (each repeatable, or comma lists):
+ * per-vendor limits that tighten the catalogue's; `method=catalogue` removes the vendor's own
+ * limit. Whether a value stays inside the catalogue's limits and on the increment is checked by
+ * PayoutMethodsService, which refuses any loosening.
+ */
+function parseLimits(minimums: string[], maximums: string[]): Record<string, MethodLimitsChange> {
+  const limits: Record<string, { minimumCents?: Cents | null; maximumCents?: Cents | null }> = {};
+  for (const [option, values, key] of [
+    ['--min', minimums, 'minimumCents'],
+    ['--max', maximums, 'maximumCents'],
+  ] as const) {
+    for (const entry of values.flatMap((value) => splitList(value))) {
+      const [method, amount, extra] = entry.split('=');
+      if (!method || amount === undefined || extra !== undefined) throw new OpsInputError(`${option} takes method=amount, e.g. bank_a_instant_money=50.00 (or method=catalogue)`);
+      if (limits[method]?.[key] !== undefined) throw new OpsInputError(`${option} names ${method} twice`);
+      limits[method] = { ...limits[method], [key]: amount === 'catalogue' ? null : parseAmount(amount, option) };
+    }
+  }
+  return limits;
+}
+
+const repeatable = (value: string, previous: string[]) => [...previous, value];
+
 export function registerPayoutCommands(program: Command): void {
   program
     .command('payout:fund')
@@ -37,20 +61,24 @@ export function registerPayoutCommands(program: Command): void {
 
   program
     .command('payout:methods')
-    .description('Enable or disable payout methods and set per-method vendor fees')
+    .description('Enable or disable payout methods, set per-method vendor fees, and tighten per-method limits (never beyond the catalogue)')
     .requiredOption('--vendor <id>', 'vendor id')
     .option('--enable <list>', 'methods to enable')
     .option('--disable <list>', 'methods to disable')
-    .option('--fee <method=amount>', 'per-method vendor fee (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
-    .action((options: { vendor: string; enable?: string; disable?: string; fee: string[] }) =>
+    .option('--fee <method=amount>', 'per-method vendor fee (repeatable)', repeatable, [] as string[])
+    .option('--min <method=amount>', "per-method minimum, at or above the catalogue's (repeatable; method=catalogue removes it)", repeatable, [] as string[])
+    .option('--max <method=amount>', "per-method maximum, at or below the catalogue's (repeatable; method=catalogue removes it)", repeatable, [] as string[])
+    .action((options: { vendor: string; enable?: string; disable?: string; fee: string[]; min: string[]; max: string[] }) =>
       runCommand(async (context) => {
         const vendorId = requireUuid(options.vendor, '--vendor');
         const methods = await context.get(PayoutMethodsService).configure(vendorId, {
           enable: splitList(options.enable),
           disable: splitList(options.disable),
           fees: parseFees(options.fee),
+          limits: parseLimits(options.min, options.max),
         });
-        return { vendor_id: vendorId, methods };
+        // The effective limits (the vendor's tightening, else the catalogue's) as amounts, next to the cents.
+        return { vendor_id: vendorId, methods: methods.map((method) => ({ ...method, minimum: formatCents(method.minimumCents), maximum: formatCents(method.maximumCents) })) };
       }),
     );
 

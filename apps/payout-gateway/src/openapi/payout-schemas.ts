@@ -27,7 +27,7 @@ export class PayoutSchema {
     type: String,
     nullable: true,
     description:
-      'pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected`; reversed: `reversed_by_provider`; ' +
+      'pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; ' +
       'needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; null otherwise',
   })
   status_reason: string | null;
@@ -45,8 +45,8 @@ export class PayoutSchema {
   provider_reference: string | null;
   @ApiProperty({ type: DeliverySchema, nullable: true, description: 'Only for a token with payouts:delivery and a paid payout with codes; reads are audited' })
   delivery: DeliverySchema | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Echoed as sent' })
-  metadata: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'Echoed as sent: null when sent as null, {} when absent' })
+  metadata: Record<string, unknown> | null;
   @ApiProperty({ format: 'date-time' })
   created_at: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SANDBOX_OPTIONS, type SandboxOptions } from '../sandbox-options.js';
+import { sandboxError } from '../sandbox-errors.js';
 import { SandboxScheduler } from '../sandbox-scheduler.js';
 import { testValueSuffix } from '../test-value-suffix.js';
 import { SubmissionWitness } from '../witness/submission-witness.service.js';
@@ -41,6 +42,8 @@ export interface SubmittedPayout {
 @Injectable()
 export class PayoutPaymentBook {
   private readonly payments = new Map<string, PayoutPayment>();
+  /** What each payment was accepted with, so a late answer (settleLate) can still issue its delivery. */
+  private readonly accepted = new Map<string, AcceptedPayout>();
 
   constructor(
     private readonly witness: SubmissionWitness,
@@ -56,6 +59,8 @@ export class PayoutPaymentBook {
 
     const accepted = submission.accept();
     const scenario = payoutScenarioFor(testValueSuffix(accepted.testValue));
+    // Test value 05: the call arrives but is lost before the provider stores anything.
+    if (scenario.submission === 'lost') throw sandboxError(503, 'SERVICE_UNAVAILABLE', 'temporarily unavailable; nothing was recorded');
     const payment: PayoutPayment = {
       provider: submission.provider,
       merchantReference: submission.merchantReference,
@@ -68,8 +73,10 @@ export class PayoutPaymentBook {
       createdAt: this.options.clock.now(),
       paidAt: null,
       reversedAt: null,
+      misstated: scenario.misstated,
     };
     this.payments.set(key, payment);
+    this.accepted.set(key, accepted);
 
     if (scenario.outcome === 'reject') {
       payment.status = 'REJECTED';
@@ -105,6 +112,23 @@ export class PayoutPaymentBook {
     const payment = this.find(provider, merchantReference);
     if (payment?.status !== 'PAID') return undefined;
     this.markReversed(payment);
+    return payment;
+  }
+
+  /**
+   * Sandbox control: a payment still PENDING (test value 04, "never known") gets its final answer
+   * now, as a provider that answers late would. Answers the payment, or undefined when there is
+   * none or it is already final.
+   */
+  settleLate(provider: PayoutProviderName, merchantReference: string, status: 'PAID' | 'REJECTED'): PayoutPayment | undefined {
+    const key = keyOf(provider, merchantReference);
+    const payment = this.payments.get(key);
+    if (!payment || payment.status !== 'PENDING') return undefined;
+    if (status === 'PAID') this.markPaid(payment, this.accepted.get(key)!);
+    else {
+      payment.status = 'REJECTED';
+      payment.rejectionReason = 'DECLINED_BY_PROVIDER';
+    }
     return payment;
   }
 

@@ -23,22 +23,29 @@ export interface PayoutPayment {
   createdAt: Date;
   paidAt: Date | null;
   reversedAt: Date | null;
+  /** Test values 06/07: every answer about this payment misstates its amount or merchant reference. */
+  misstated: 'none' | 'amount' | 'merchant_reference';
 }
 
 /** What a payout test value makes the provider do (DESIGN.md, "Provider sandbox test values"). */
 export interface PayoutScenario {
   outcome: 'pay' | 'reject' | 'never_known';
-  submission: 'answers' | 'hangs';
+  /** `lost`: the provider answers 503 and records nothing (a submission lost before the provider stored it). */
+  submission: 'answers' | 'hangs' | 'lost';
   reverseAfterPayment: boolean;
+  misstated: PayoutPayment['misstated'];
 }
 
-const ORDINARY: PayoutScenario = { outcome: 'pay', submission: 'answers', reverseAfterPayment: false };
+const ORDINARY: PayoutScenario = { outcome: 'pay', submission: 'answers', reverseAfterPayment: false, misstated: 'none' };
 
 const PAYOUT_TEST_VALUES: Record<string, PayoutScenario> = {
   '01': { ...ORDINARY, outcome: 'reject' },
   '02': { ...ORDINARY, submission: 'hangs' },
   '03': { ...ORDINARY, reverseAfterPayment: true },
   '04': { ...ORDINARY, outcome: 'never_known' },
+  '05': { ...ORDINARY, submission: 'lost' },
+  '06': { ...ORDINARY, misstated: 'amount' },
+  '07': { ...ORDINARY, misstated: 'merchant_reference' },
 };
 
 export function payoutScenarioFor(suffix: string | null): PayoutScenario {
@@ -49,9 +56,9 @@ export function payoutScenarioFor(suffix: string | null): PayoutScenario {
 export function payoutPaymentView(payment: PayoutPayment) {
   const delivery = payment.status === 'PAID' ? payment.delivery : null;
   return {
-    merchant_reference: payment.merchantReference,
+    merchant_reference: payment.misstated === 'merchant_reference' ? `${payment.merchantReference}X` : payment.merchantReference,
     status: payment.status,
-    amount: payment.amount,
+    amount: payment.misstated === 'amount' ? oneRandMore(payment.amount) : payment.amount,
     currency: 'ZAR',
     rejection_reason: payment.rejectionReason,
     pin: delivery?.pin ?? null,
@@ -61,4 +68,10 @@ export function payoutPaymentView(payment: PayoutPayment) {
     paid_at: payment.paidAt?.toISOString() ?? null,
     reversed_at: payment.reversedAt?.toISOString() ?? null,
   };
+}
+
+/** "150.00" → "151.00", exactly (the amount is a two-place decimal the sandbox validated). */
+function oneRandMore(amount: string): string {
+  const [rand, cents = '00'] = amount.split('.');
+  return `${BigInt(rand) + 1n}.${cents.padEnd(2, '0')}`;
 }

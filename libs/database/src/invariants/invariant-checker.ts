@@ -40,6 +40,8 @@ export const INVARIANTS = {
   idempotencyRecordsMatch: 'every idempotency record names a transaction with its own quote and reference',
   velocityCounters: 'the per-second velocity counters equal the purchases admitted in each second (last seven days)',
   settlementLines: 'every settlement report line is matched or applied to one of our records, or has an open or resolved reconciliation exception',
+  payoutHoldsJustified:
+    'a payout holds a reservation only while its submission is open (pending, with a status poll scheduled, or queued for submission) or it is an open review item (needs_review)',
 } as const;
 
 export type InvariantName = keyof typeof INVARIANTS;
@@ -84,6 +86,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkIdempotencyRecords,
     checkVelocityCounters,
     checkSettlementLines,
+    checkPayoutHoldsJustified,
   ];
   for (const check of checks) await check(query, vendors, report);
   for (const sandbox of options.sandboxes ?? []) {
@@ -405,5 +408,34 @@ async function checkSettlementLines(query: InvariantQuery, vendors: string[] | n
   );
   for (const row of rows) {
     add(report, 'settlementLines', `settlement_line:${String(row.id)}`, { provider: row.provider, report_date: row.report_date, match_result: row.match_result, exception_id: row.exception_id });
+  }
+}
+
+// ---- Payout holds (issue 11, payout part) ----
+
+/**
+ * Every hold must belong to a payout something will still resolve. A pending payout that was
+ * handed to a provider (`submission_started_at` set) is resolved only by its status-poll chain,
+ * so one with no poll scheduled would keep its funds reserved for ever: that is the violation.
+ * Queued batch items (never submitted) are picked up by the sweeper from `created_at`, and
+ * needs_review payouts are open review items (also polled on the slow schedule); both are
+ * justified. Holds of closed payouts are caught by reservedHoldsOpenPayouts.
+ */
+async function checkPayoutHoldsJustified(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM payouts WHERE status IN ('pending', 'needs_review') AND ${inScope('vendor_id')}`, [vendors]);
+  report.examined.payoutHoldsJustified = Number(examined);
+  const rows = await query(
+    `SELECT id, status, status_reason, submission_started_at, (amount_cents + fee_cents)::text AS hold_cents FROM payouts
+      WHERE status = 'pending' AND submission_started_at IS NOT NULL AND next_poll_at IS NULL AND ${inScope('vendor_id')}`,
+    [vendors],
+  );
+  for (const row of rows) {
+    add(report, 'payoutHoldsJustified', String(row.id), {
+      status: row.status,
+      status_reason: row.status_reason,
+      submission_started_at: row.submission_started_at,
+      hold_cents: row.hold_cents,
+      problem: 'submitted, still pending, and no status poll scheduled',
+    });
   }
 }

@@ -12,7 +12,7 @@ import { ReferenceConflictError } from '../payout-errors.js';
 import { PayoutReadiness } from '../payout-readiness.js';
 import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../payouts/payout-admission.js';
 import { holdOf, recipientContext, type PayoutRecord } from '../payouts/payout-record.js';
-import { batchFingerprints, storedRecipientOf, type PayoutRequestInput } from '../payouts/payout-request.js';
+import { batchFingerprints, storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../payouts/payout-request.js';
 import { payoutViewOf, type PayoutView } from '../payouts/payout-view.js';
 import { PayoutRepository, type NewPayout } from '../payouts/payout.repository.js';
 import { merchantReferenceOf } from '../payouts/payouts.service.js';
@@ -97,7 +97,7 @@ export class PayoutBatchesService {
         feeCents: admitted[position].feeCents,
         merchantReference: merchantReferenceOf(id),
         recipientEncrypted: this.encryption.encryptJson(storedRecipientOf(item.recipient), recipientContext(id)),
-        metadata: item.metadata ?? {},
+        metadata: storedMetadataOf(item.metadata),
         requestFingerprint: fingerprints.items[position],
         statusReason: 'queued',
         submissionStartedAt: null,

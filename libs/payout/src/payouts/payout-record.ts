@@ -10,7 +10,9 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
  * - pending: `queued` (a batch item waiting for the worker), `submitting` (provider call under
  *   way), `awaiting_provider` (the provider
  *   has not confirmed yet: RTC settlement, or a submission whose answer never came);
- * - failed: `provider_rejected`; cancelled: `cancelled_by_operations`;
+ * - failed: `provider_rejected`, or `not_received_by_provider` (two lookups after the settle
+ *   period found nothing: the provider never received it, the hold is released);
+ * - cancelled: `cancelled_by_operations`;
  * - reversed: `reversed_by_provider`;
  * - needs_review: `outcome_unknown` (the provider never gave a final answer within the window).
  */
@@ -21,7 +23,8 @@ export type PayoutStatusReason =
   | 'provider_rejected'
   | 'cancelled_by_operations'
   | 'reversed_by_provider'
-  | 'outcome_unknown';
+  | 'outcome_unknown'
+  | 'not_received_by_provider';
 
 export interface PayoutRecord {
   id: string;
@@ -38,13 +41,18 @@ export interface PayoutRecord {
   merchantReference: string;
   providerReference: string | null;
   recipientEncrypted: string;
-  metadata: PayoutMetadata;
+  /** null when the request sent `"metadata": null` (stored as JSON null, echoed as null). */
+  metadata: PayoutMetadata | null;
   requestFingerprint: string;
   deliveryEncrypted: string | null;
   submissionStartedAt: Date | null;
   submissionAnsweredAt: Date | null;
   pollCount: number;
   nextPollAt: Date | null;
+  /** Consecutive lookups, each after the settle period, that found no payment under the merchant reference. */
+  notFoundStreak: number;
+  /** First time the provider answered with a payment for the merchant reference; never released by a later "not found". */
+  providerSeenAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   paidAt: Date | null;
@@ -53,7 +61,7 @@ export interface PayoutRecord {
 
 export const PAYOUT_COLUMNS = `id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, currency, status,
   status_reason, merchant_reference, provider_reference, recipient_encrypted, metadata, request_fingerprint, delivery_encrypted,
-  submission_started_at, submission_answered_at, poll_count, next_poll_at, created_at, updated_at, paid_at, reversed_at`;
+  submission_started_at, submission_answered_at, poll_count, next_poll_at, not_found_streak, provider_seen_at, created_at, updated_at, paid_at, reversed_at`;
 
 export interface PayoutRow {
   id: string;
@@ -70,13 +78,15 @@ export interface PayoutRow {
   merchant_reference: string;
   provider_reference: string | null;
   recipient_encrypted: string;
-  metadata: PayoutMetadata;
+  metadata: PayoutMetadata | null;
   request_fingerprint: string;
   delivery_encrypted: string | null;
   submission_started_at: Date | null;
   submission_answered_at: Date | null;
   poll_count: number;
   next_poll_at: Date | null;
+  not_found_streak: number;
+  provider_seen_at: Date | null;
   created_at: Date;
   updated_at: Date;
   paid_at: Date | null;
@@ -99,13 +109,15 @@ export function payoutRecordOf(row: PayoutRow): PayoutRecord {
     merchantReference: row.merchant_reference,
     providerReference: row.provider_reference,
     recipientEncrypted: row.recipient_encrypted,
-    metadata: row.metadata ?? {},
+    metadata: row.metadata,
     requestFingerprint: row.request_fingerprint.trim(),
     deliveryEncrypted: row.delivery_encrypted,
     submissionStartedAt: row.submission_started_at,
     submissionAnsweredAt: row.submission_answered_at,
     pollCount: row.poll_count,
     nextPollAt: row.next_poll_at,
+    notFoundStreak: row.not_found_streak,
+    providerSeenAt: row.provider_seen_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     paidAt: row.paid_at,

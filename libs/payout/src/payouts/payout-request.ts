@@ -34,6 +34,15 @@ export interface BankAccountInput {
 /** Flat: string, number, boolean or null values only. Stored and echoed, never forwarded. */
 export type PayoutMetadata = Record<string, string | number | boolean | null>;
 
+/**
+ * What is stored and echoed: the contract says metadata is "echoed as sent", so an explicit
+ * null is kept (as JSON null in the NOT NULL jsonb column) and comes back as null; only an
+ * absent field becomes `{}`.
+ */
+export function storedMetadataOf(metadata: PayoutMetadata | null | undefined): PayoutMetadata | null {
+  return metadata === undefined ? {} : metadata;
+}
+
 /** What is stored (encrypted) about the recipient; absent optional fields are null. */
 export interface StoredRecipient {
   first_name: string;

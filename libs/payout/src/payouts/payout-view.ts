@@ -17,7 +17,8 @@ export interface PayoutView {
   merchant_reference: string;
   provider_reference: string | null;
   delivery: DeliveryView | null;
-  metadata: PayoutMetadata;
+  /** Echoed as sent: an explicit null stays null; absent is `{}`. */
+  metadata: PayoutMetadata | null;
   created_at: string;
   paid_at: string | null;
 }

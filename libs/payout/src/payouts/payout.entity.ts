@@ -66,6 +66,12 @@ export class PayoutEntity {
   @Column({ name: 'next_poll_at', type: 'timestamptz', nullable: true })
   nextPollAt: Date | null;
 
+  @Column({ name: 'not_found_streak', type: 'integer', default: 0 })
+  notFoundStreak: number;
+
+  @Column({ name: 'provider_seen_at', type: 'timestamptz', nullable: true })
+  providerSeenAt: Date | null;
+
   @Column({ name: 'last_checked_at', type: 'timestamptz', nullable: true })
   lastCheckedAt: Date | null;
 

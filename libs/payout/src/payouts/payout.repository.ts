@@ -15,7 +15,7 @@ export interface NewPayout {
   feeCents: Cents;
   merchantReference: string;
   recipientEncrypted: string;
-  metadata: Record<string, unknown>;
+  metadata: Record<string, unknown> | null;
   requestFingerprint: string;
   statusReason: string;
   /** Set for single payouts, whose provider call follows the commit at once; batch items get it when their job claims them. */

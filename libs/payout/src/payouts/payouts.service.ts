@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
@@ -16,7 +15,8 @@ import { PayoutPollSchedule } from '../submission/payout-poll-schedule.js';
 import { PayoutSubmitter, pollJobId } from '../submission/payout-submitter.js';
 import { admissionErrorOf, admitPayout } from './payout-admission.js';
 import { holdOf, recipientContext, type PayoutRecord } from './payout-record.js';
-import { payoutFingerprint, storedRecipientOf, type PayoutRequestInput } from './payout-request.js';
+import { payoutFingerprint, storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from './payout-request.js';
+import { PayoutAnswerSignals } from './payout-answer-signals.js';
 import { payoutViewOf, type PayoutView } from './payout-view.js';
 import { PayoutRepository } from './payout.repository.js';
 
@@ -25,7 +25,6 @@ export const merchantReferenceOf = (payoutId: string) => `GW_PO_${payoutId.repla
 
 /** How long a replay waits, beyond the provider timeout, for the verdict of a submission still in flight. */
 const REPLAY_WAIT_MARGIN_MS = 1_000;
-const REPLAY_POLL_MS = 50;
 
 @Injectable()
 export class PayoutsService {
@@ -41,6 +40,7 @@ export class PayoutsService {
     private readonly schedule: PayoutPollSchedule,
     private readonly delivery: PayoutDeliveryService,
     private readonly config: GatewayEnv,
+    private readonly signals: PayoutAnswerSignals,
   ) {}
 
   /**
@@ -77,7 +77,7 @@ export class PayoutsService {
             feeCents: admitted.feeCents,
             merchantReference: merchantReferenceOf(id),
             recipientEncrypted: this.encryption.encryptJson(storedRecipientOf(request.recipient), recipientContext(id)),
-            metadata: request.metadata ?? {},
+            metadata: storedMetadataOf(request.metadata),
             requestFingerprint: fingerprint,
             statusReason: 'submitting',
             submissionStartedAt: submittedAt,
@@ -96,6 +96,8 @@ export class PayoutsService {
     if (!inserted) return this.replay(principal, (await this.payouts.findByReference(vendorId, request.reference))!, fingerprint);
 
     const recorded = (await this.submitter.submitAndRecord(inserted)) ?? (await this.payouts.findByReference(vendorId, request.reference))!;
+    // Replays of this request waiting for its verdict (in any gateway process) read it now.
+    await this.signals.announce(id);
     return this.viewOf(principal, recorded, 'payout_response');
   }
 
@@ -111,16 +113,23 @@ export class PayoutsService {
     return this.viewOf(principal, await this.awaitSubmissionAnswer(existing), 'payout_response');
   }
 
-  /** A replay racing the original request answers with the original's verdict, not a transient `submitting`. */
+  /**
+   * A replay racing the original request answers with the original's verdict, not a transient
+   * `submitting`: the contract's replay of the stored result, once there is one. It waits on the
+   * original's announcement (LISTEN/NOTIFY, see PayoutAnswerSignals), reading the payout only
+   * before waiting and when woken; after the provider timeout plus a margin (the original died)
+   * it answers the payout as it stands, pending.
+   */
   private async awaitSubmissionAnswer(payout: PayoutRecord): Promise<PayoutRecord> {
-    if (payout.submissionStartedAt === null) return payout;
-    const deadline = payout.submissionStartedAt.getTime() + this.config.PAYOUT_PROVIDER_TIMEOUT_MS + REPLAY_WAIT_MARGIN_MS;
-    let current = payout;
-    while (current.status === 'pending' && current.submissionAnsweredAt === null && Date.now() < deadline) {
-      await sleep(REPLAY_POLL_MS);
-      current = (await this.payouts.findByReference(payout.vendorId, payout.reference)) ?? current;
-    }
-    return current;
+    const inFlight = (current: PayoutRecord) => current.status === 'pending' && current.submissionStartedAt !== null && current.submissionAnsweredAt === null;
+    if (!inFlight(payout)) return payout;
+    const deadline = payout.submissionStartedAt!.getTime() + this.config.PAYOUT_PROVIDER_TIMEOUT_MS + REPLAY_WAIT_MARGIN_MS;
+    return this.signals.waitFor(
+      payout.id,
+      deadline,
+      async () => (await this.payouts.findByReference(payout.vendorId, payout.reference)) ?? payout,
+      (current) => !inFlight(current),
+    );
   }
 
   private async viewOf(principal: VendorPrincipal, payout: PayoutRecord, channel: DeliveryReadChannel): Promise<PayoutView> {

@@ -1,11 +1,33 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption } from '#common';
+import { formatCents, parseDecimalAmount, type Cents } from '#money';
 import type { PayoutDelivery, PayoutProviderPayment } from '#providers';
+import { ReconciliationExceptionsRepository, type ReconciliationExceptionKind } from '#reconciliation';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { deliveryContext, holdOf, PAYOUT_COLUMNS, payoutRecordOf, type PayoutRecord, type PayoutRow } from '../payouts/payout-record.js';
 import { PayoutRepository } from '../payouts/payout.repository.js';
 import { updateReturning } from '../persistence/update-returning.js';
+import { PayoutPollSchedule } from './payout-poll-schedule.js';
+
+/** Consecutive "not found" lookups, each after the settle period, that prove the provider never received a payout (as for purchases). */
+export const NOT_FOUND_PROOF_STREAK = 2;
+
+/** One exchange with the provider as kept in `payout_provider_contacts` (never a PIN or a key). */
+export interface ProviderContactEvidence {
+  httpStatus?: number | null;
+  summary?: string | null;
+}
+
+/**
+ * A failed provider call as evidence: its stable code and HTTP status only. The message is left
+ * out on purpose: a provider's error text may echo what it was sent (a recipient's identity).
+ */
+export function providerErrorEvidence(error: unknown): ProviderContactEvidence {
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  const httpStatus = typeof status === 'number' ? status : null;
+  return { httpStatus, summary: `${typeof code === 'string' ? code : 'UNEXPECTED_ERROR'}${httpStatus !== null ? ` (HTTP ${httpStatus})` : ''}` };
+}
 
 /** The delivery as stored (encrypted) and served. */
 export interface StoredDelivery {
@@ -23,6 +45,10 @@ export interface StoredDelivery {
  *   needs_review → paid | failed | reversed (a late answer, or staff)
  *   paid → reversed (reverse)
  *   pending, not yet submitted → cancelled (release)
+ *   pending | needs_review, provably never received by the provider → failed (release)
+ * Every provider answer is first checked against what we sent (merchant reference, amount): an
+ * answer that differs moves nothing and raises a reconciliation exception. Every exchange is
+ * appended to `payout_provider_contacts`, the evidence staff read.
  */
 @Injectable()
 export class PayoutOutcomes {
@@ -33,6 +59,8 @@ export class PayoutOutcomes {
     private readonly ledger: PayoutLedger,
     private readonly payouts: PayoutRepository,
     private readonly encryption: FieldEncryption,
+    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly schedule: PayoutPollSchedule,
   ) {}
 
   /** Applies what the provider says about the payout (from a submission answer or a status lookup). */
@@ -53,6 +81,13 @@ export class PayoutOutcomes {
   /** As applyProviderPaymentIn, for a payout the caller has just read `FOR UPDATE` in this transaction. */
   async applyToLocked(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord> {
     const payoutId = payout.id;
+    if (!payment.found) return this.applyNotFound(manager, payout, fromSubmission);
+    const mismatches = this.mismatchesOf(payout, payment);
+    if (mismatches.length > 0) return this.refuseMismatched(manager, payout, payment, fromSubmission, mismatches);
+    await this.appendContact(manager, payout.id, fromSubmission, payment.outcome, {
+      httpStatus: fromSubmission ? (payment.replayed ? 200 : 201) : 200,
+      summary: `provider status ${payment.providerStatus ?? 'none'}${payment.replayed ? ' (already held)' : ''}`,
+    });
     const contact: ProviderContact = { fromSubmission, providerReference: payment.providerReference };
     const open = payout.status === 'pending' || payout.status === 'needs_review';
     if (open && (payment.outcome === 'paid' || payment.outcome === 'reversed')) {
@@ -66,12 +101,12 @@ export class PayoutOutcomes {
     switch (payment.outcome) {
       case 'paid':
         if (payout.status === 'paid' && payout.deliveryEncrypted === null && payment.delivery) await this.storeDelivery(manager, payout.id, payment.delivery.reveal());
-        else if (payout.status !== 'paid') this.logger.error({ payoutId, status: payout.status }, 'Provider says paid for a payout already closed otherwise; needs staff');
+        else if (payout.status !== 'paid') await this.raiseStatusConflict(manager, payout, payment.providerStatus ?? 'PAID', fromSubmission);
         else return contacted;
         break;
       case 'rejected':
         if (open) await this.markFailed(manager, payout, 'provider_rejected');
-        else if (payout.status !== 'failed') this.logger.error({ payoutId, status: payout.status }, 'Provider says rejected for a payout already closed otherwise; needs staff');
+        else if (payout.status !== 'failed') await this.raiseStatusConflict(manager, payout, payment.providerStatus ?? 'REJECTED', fromSubmission);
         else return contacted;
         break;
       case 'reversed':
@@ -83,7 +118,7 @@ export class PayoutOutcomes {
         await manager.query(`UPDATE payouts SET status_reason = 'awaiting_provider', updated_at = now() WHERE id = $1`, [payout.id]);
         break;
       case 'unknown':
-        // Not found, or a status we do not recognise: never a verdict. Polling decides.
+        // A status we do not recognise: never a verdict. Polling decides.
         if (payout.status !== 'pending' || !fromSubmission) return contacted;
         await manager.query(`UPDATE payouts SET status_reason = 'awaiting_provider', updated_at = now() WHERE id = $1`, [payout.id]);
         break;
@@ -91,30 +126,47 @@ export class PayoutOutcomes {
     return (await this.payouts.findForWorker(payoutId, manager))!;
   }
 
-  /** The submission got no usable answer (timeout, network, 5xx, 409): the outcome is unknown and polling resolves it. */
-  async recordUnanswered(payoutId: string): Promise<PayoutRecord | null> {
-    const rows = await updateReturning<PayoutRow>(
-      this.dataSource.manager,
-      `UPDATE payouts SET submission_answered_at = COALESCE(submission_answered_at, now()),
-              status_reason = CASE WHEN status = 'pending' THEN 'awaiting_provider' ELSE status_reason END, updated_at = now()
-        WHERE id = $1 RETURNING ${PAYOUT_COLUMNS}`,
-      [payoutId],
-    );
-    return rows.length > 0 ? payoutRecordOf(rows[0]) : null;
+  /**
+   * The submission got no usable answer (timeout, network, 5xx, 409), or was never sent (see
+   * PayoutSubmitter): the outcome is unknown and polling resolves it. The attempt has ended now,
+   * which starts the settle period before a "not found" counts.
+   */
+  async recordUnanswered(payoutId: string, evidence: ProviderContactEvidence & { outcome?: string } = {}): Promise<PayoutRecord | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows = await updateReturning<PayoutRow>(
+        manager,
+        `UPDATE payouts SET submission_answered_at = COALESCE(submission_answered_at, now()),
+                status_reason = CASE WHEN status = 'pending' THEN 'awaiting_provider' ELSE status_reason END, updated_at = now()
+          WHERE id = $1 RETURNING ${PAYOUT_COLUMNS}`,
+        [payoutId],
+      );
+      if (rows.length === 0) return null;
+      await this.appendContact(manager, payoutId, true, evidence.outcome ?? 'no_answer', evidence);
+      return payoutRecordOf(rows[0]);
+    });
   }
 
   /** The provider refused the request itself (a 4xx): nothing was paid, so the hold is released. */
-  async recordRefused(payoutId: string): Promise<PayoutRecord | null> {
+  async recordRefused(payoutId: string, evidence: ProviderContactEvidence = {}): Promise<PayoutRecord | null> {
     return this.dataSource.transaction(async (manager) => {
       const payout = await this.payouts.findForWorker(payoutId, manager, true);
       if (!payout) return null;
+      await this.appendContact(manager, payout.id, true, 'refused', evidence);
       await this.markAnswered(manager, payout.id);
       if (payout.status === 'pending') await this.markFailed(manager, payout, 'provider_rejected');
       return this.payouts.findForWorker(payoutId, manager);
     });
   }
 
-  /** The outcome never became known: the hold stays reserved until staff resolve it. */
+  /** A lookup that could not be made or answered nothing usable (after the transport's retries): kept as evidence only. */
+  async recordLookupFailed(payoutId: string, evidence: ProviderContactEvidence = {}): Promise<void> {
+    await this.appendContact(this.dataSource.manager, payoutId, false, 'error', evidence);
+  }
+
+  /**
+   * The outcome never became known: the hold stays reserved, and the payout is still looked up on
+   * the slow review schedule (the caller schedules it) until a provider answer or staff close it.
+   */
   async markNeedsReviewIn(manager: EntityManager, payout: PayoutRecord): Promise<void> {
     await manager.query(
       `UPDATE payouts SET status = 'needs_review', status_reason = 'outcome_unknown', review_at = now(), next_poll_at = NULL, updated_at = now()
@@ -137,6 +189,121 @@ export class PayoutOutcomes {
     });
   }
 
+  /**
+   * The provider holds no payment under the merchant reference. That proves it never received
+   * the payout only if (1) it never acknowledged one (no earlier answer carried a payment), (2)
+   * the lookup came after the submission attempt ended plus the settle period, since a provider
+   * may record a payment a little after a call that timed out, and (3) it is seen twice in a row
+   * under (2). Then the payout fails and its hold is released, once: the status update is guarded
+   * and the ledger allows one release per payout. An acknowledged payout the provider no longer
+   * finds is a status conflict for staff; nothing moves.
+   */
+  private async applyNotFound(manager: EntityManager, payout: PayoutRecord, fromSubmission: boolean): Promise<PayoutRecord> {
+    const open = payout.status === 'pending' || payout.status === 'needs_review';
+    const contact = (summary: string) => this.appendContact(manager, payout.id, fromSubmission, 'not_found', { httpStatus: 404, summary });
+    await manager.query(`UPDATE payouts SET last_checked_at = now() WHERE id = $1`, [payout.id]);
+    if (payout.providerSeenAt !== null || payout.status === 'paid') {
+      await contact('no payment under the merchant reference, although the provider answered with one before');
+      if (open || payout.status === 'paid') await this.raiseStatusConflict(manager, payout, 'NOT_FOUND', fromSubmission);
+      return (await this.payouts.findForWorker(payout.id, manager))!;
+    }
+    const countsFrom = this.schedule.notFoundCountsFrom(payout);
+    if (!open || countsFrom === null) {
+      await contact(open ? 'no payment; the payout was never submitted' : `no payment; payout already ${payout.status}`);
+      return (await this.payouts.findForWorker(payout.id, manager))!;
+    }
+    const [{ now }] = (await manager.query(`SELECT now() AS now`)) as Array<{ now: Date }>;
+    if (new Date(now).getTime() < countsFrom.getTime()) {
+      await contact(`no payment; not counted: within the settle period (counts from ${countsFrom.toISOString()})`);
+      return (await this.payouts.findForWorker(payout.id, manager))!;
+    }
+    const streak = payout.notFoundStreak + 1;
+    await manager.query(`UPDATE payouts SET not_found_streak = $2 WHERE id = $1`, [payout.id, streak]);
+    if (streak < NOT_FOUND_PROOF_STREAK) {
+      await contact(`no payment; ${streak} of ${NOT_FOUND_PROOF_STREAK} after the settle period`);
+      return (await this.payouts.findForWorker(payout.id, manager))!;
+    }
+    await contact(`no payment; ${streak} of ${NOT_FOUND_PROOF_STREAK} after the settle period: never received, hold released`);
+    this.logger.warn({ payoutId: payout.id, status: payout.status }, 'Provider never received the payout; failed and hold released');
+    await this.markFailed(manager, payout, 'not_received_by_provider');
+    return (await this.payouts.findForWorker(payout.id, manager))!;
+  }
+
+  /** What differs between the provider's answer and what we sent; empty when it is about our payout. */
+  private mismatchesOf(payout: PayoutRecord, payment: PayoutProviderPayment): Array<'reference_mismatch' | 'amount_mismatch'> {
+    const mismatches: Array<'reference_mismatch' | 'amount_mismatch'> = [];
+    if (payment.merchantReference !== payout.merchantReference) mismatches.push('reference_mismatch');
+    if (answeredCents(payment.amount) !== payout.amountCents) mismatches.push('amount_mismatch');
+    return mismatches;
+  }
+
+  /**
+   * An answer about some other payment, or for another amount, is not evidence about ours: no
+   * verdict, no money moved, the payout stays as it was and staff get an exception per
+   * disagreement with both sides. The provider did answer with a payment, so a later "not found"
+   * cannot release this payout automatically.
+   */
+  private async refuseMismatched(
+    manager: EntityManager,
+    payout: PayoutRecord,
+    payment: PayoutProviderPayment,
+    fromSubmission: boolean,
+    mismatches: Array<'reference_mismatch' | 'amount_mismatch'>,
+  ): Promise<PayoutRecord> {
+    this.logger.error({ payoutId: payout.id, mismatches, fromSubmission }, 'Provider answer differs from what was sent; refused, left for staff');
+    const details = {
+      via: fromSubmission ? 'submission' : 'lookup',
+      payout_status: payout.status,
+      sent: { merchant_reference: payout.merchantReference, amount: formatCents(payout.amountCents) },
+      answered: { merchant_reference: payment.merchantReference, amount: payment.amount, status: payment.providerStatus, provider_reference: payment.providerReference },
+    };
+    for (const kind of mismatches) await this.raise(manager, payout, kind, details);
+    await this.appendContact(manager, payout.id, fromSubmission, 'refused_mismatch', {
+      httpStatus: 200,
+      summary: `answer refused (${mismatches.join(', ')}): provider status ${payment.providerStatus ?? 'none'}`,
+    });
+    const rows = await updateReturning<PayoutRow>(
+      manager,
+      `UPDATE payouts SET last_checked_at = now(), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
+              submission_answered_at = CASE WHEN $2 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
+              status_reason = CASE WHEN $2 AND status = 'pending' THEN 'awaiting_provider' ELSE status_reason END
+        WHERE id = $1 RETURNING ${PAYOUT_COLUMNS}`,
+      [payout.id, fromSubmission],
+    );
+    return payoutRecordOf(rows[0]);
+  }
+
+  /** The provider's word contradicts a status we hold: nothing moves, staff decide. */
+  private async raiseStatusConflict(manager: EntityManager, payout: PayoutRecord, providerSays: string, fromSubmission: boolean): Promise<void> {
+    this.logger.error({ payoutId: payout.id, status: payout.status, providerSays }, 'Provider answer contradicts the payout status; left for staff');
+    await this.raise(manager, payout, 'status_conflict', {
+      via: fromSubmission ? 'submission' : 'lookup',
+      payout_status: payout.status,
+      provider_says: providerSays,
+      provider_seen_at: payout.providerSeenAt?.toISOString() ?? null,
+      merchant_reference: payout.merchantReference,
+      amount: formatCents(payout.amountCents),
+    });
+  }
+
+  private async raise(manager: EntityManager, payout: PayoutRecord, kind: ReconciliationExceptionKind, details: Record<string, unknown>): Promise<void> {
+    await this.exceptions.raise(
+      { domain: 'payout', kind, dedupeKey: `payout:${payout.id}:${kind}`, vendorId: payout.vendorId, payoutId: payout.id, provider: payout.method, details },
+      manager,
+    );
+  }
+
+  /** Appends one exchange to the payout's provider trail (append-only table). */
+  private async appendContact(manager: Pick<EntityManager, 'query'>, payoutId: string, fromSubmission: boolean, outcome: string, evidence: ProviderContactEvidence): Promise<void> {
+    await manager.query(`INSERT INTO payout_provider_contacts (payout_id, kind, outcome, http_status, summary) VALUES ($1, $2, $3, $4, $5)`, [
+      payoutId,
+      fromSubmission ? 'submission' : 'lookup',
+      outcome,
+      evidence.httpStatus ?? null,
+      evidence.summary?.slice(0, 500) ?? null,
+    ]);
+  }
+
   private async markAnswered(manager: EntityManager, payoutId: string): Promise<void> {
     await manager.query(`UPDATE payouts SET submission_answered_at = COALESCE(submission_answered_at, now()) WHERE id = $1`, [payoutId]);
   }
@@ -146,14 +313,21 @@ export class PayoutOutcomes {
    * from RETURNING (the lock is held, so nothing else changed it).
    */
   private async recordContact(manager: EntityManager, payout: PayoutRecord, contact: ProviderContact): Promise<PayoutRecord> {
-    const rows = await updateReturning<Pick<PayoutRow, 'provider_reference' | 'submission_answered_at'>>(
+    const rows = await updateReturning<Pick<PayoutRow, 'provider_reference' | 'submission_answered_at' | 'provider_seen_at'>>(
       manager,
       `UPDATE payouts SET last_checked_at = now(), provider_reference = COALESCE(provider_reference, $2),
+              provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
               submission_answered_at = CASE WHEN $3 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END
-        WHERE id = $1 RETURNING provider_reference, submission_answered_at`,
+        WHERE id = $1 RETURNING provider_reference, submission_answered_at, provider_seen_at`,
       [payout.id, contact.providerReference, contact.fromSubmission],
     );
-    return { ...payout, providerReference: rows[0].provider_reference, submissionAnsweredAt: rows[0].submission_answered_at };
+    return {
+      ...payout,
+      providerReference: rows[0].provider_reference,
+      submissionAnsweredAt: rows[0].submission_answered_at,
+      providerSeenAt: rows[0].provider_seen_at,
+      notFoundStreak: 0,
+    };
   }
 
   /** Contact, status and delivery in one statement, then the settlement (last: it locks the account row). */
@@ -164,6 +338,7 @@ export class PayoutOutcomes {
       manager,
       `UPDATE payouts SET status = 'paid', status_reason = NULL, paid_at = $2, review_at = NULL, updated_at = now(),
               last_checked_at = now(), provider_reference = COALESCE(provider_reference, $3),
+              provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
               submission_answered_at = CASE WHEN $4 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
               delivery_encrypted = COALESCE($5, delivery_encrypted)
         WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING ${PAYOUT_COLUMNS}`,
@@ -175,7 +350,7 @@ export class PayoutOutcomes {
     return payoutRecordOf(updated[0]);
   }
 
-  private async markFailed(manager: EntityManager, payout: PayoutRecord, reason: 'provider_rejected'): Promise<void> {
+  private async markFailed(manager: EntityManager, payout: PayoutRecord, reason: 'provider_rejected' | 'not_received_by_provider'): Promise<void> {
     const updated = await updateReturning<unknown>(
       manager,
       `UPDATE payouts SET status = 'failed', status_reason = $2, failed_at = now(), next_poll_at = NULL, updated_at = now()
@@ -209,6 +384,16 @@ export class PayoutOutcomes {
 interface ProviderContact {
   fromSubmission: boolean;
   providerReference: string | null;
+}
+
+/** The provider's amount in cents; null when absent or not a plain decimal (which never matches ours). */
+function answeredCents(amount: string | null): Cents | null {
+  if (amount === null) return null;
+  try {
+    return parseDecimalAmount(amount, { maxPlaces: 2 });
+  } catch {
+    return null;
+  }
 }
 
 function validDate(value: string | null): Date | null {

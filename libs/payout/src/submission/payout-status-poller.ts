@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { assertValidJobId, outboxRowsFrom } from '#queues';
 import type { PayoutProviderPayment } from '#providers';
 import { PayoutRepository } from '../payouts/payout.repository.js';
-import { PayoutOutcomes } from './payout-outcomes.js';
+import { PayoutOutcomes, providerErrorEvidence } from './payout-outcomes.js';
 import { PayoutPollSchedule } from './payout-poll-schedule.js';
 import { PayoutRails } from './payout-rails.js';
 import { pollJobId } from './payout-submitter.js';
@@ -13,7 +13,7 @@ import { pollJobId } from './payout-submitter.js';
  * link that may run next, so a duplicated or stale job changes nothing. Each link looks the
  * payout up by merchant reference (never submits), applies the answer, and in the same
  * transaction schedules the next link through the outbox, moves the payout to needs_review when
- * the window is over, or ends the chain.
+ * the window is over (and goes on polling it slowly), or ends the chain.
  */
 @Injectable()
 export class PayoutStatusPoller {
@@ -36,12 +36,14 @@ export class PayoutStatusPoller {
     if (payout.pollCount !== link) return;
 
     let payment: PayoutProviderPayment | null = null;
-    if (payout.status === 'pending' || (payout.status === 'paid' && this.schedule.next(payout, link).kind === 'poll')) {
+    const open = payout.status === 'pending' || payout.status === 'needs_review';
+    if (open || (payout.status === 'paid' && this.schedule.next(payout, link).kind === 'poll')) {
       try {
         payment = await this.rails.lookup(payout.method, payout.merchantReference);
       } catch (error) {
         // The transport already retried the read; this link simply learns nothing and the chain goes on.
         this.logger.warn({ payoutId, err: (error as Error).message }, 'Payout status lookup failed');
+        await this.outcomes.recordLookupFailed(payoutId, providerErrorEvidence(error));
       }
     }
 
@@ -49,7 +51,13 @@ export class PayoutStatusPoller {
       const locked = await this.payouts.findForWorker(payoutId, manager, true);
       if (!locked || locked.pollCount !== link) return;
       const current = payment ? await this.outcomes.applyToLocked(manager, locked, payment, false) : locked;
-      const decision = this.schedule.next(current, link);
+      let decision = this.schedule.next(current, link);
+      if (decision.kind === 'review') {
+        this.logger.warn({ payoutId }, 'Payout outcome still unknown; needs_review with funds reserved, looked up on the slow review schedule');
+        await this.outcomes.markNeedsReviewIn(manager, current);
+        // Review is not the end of the chain: a late provider answer, or proof that the provider never received it, still closes it.
+        decision = { kind: 'poll', at: this.schedule.reviewPollAt() };
+      }
       if (decision.kind === 'poll') {
         const jobId = pollJobId(payoutId, link + 1);
         assertValidJobId(jobId);
@@ -60,10 +68,6 @@ export class PayoutStatusPoller {
           [payoutId, link + 1, decision.at, jobId, JSON.stringify({ payoutId })],
         );
         return;
-      }
-      if (decision.kind === 'review') {
-        this.logger.warn({ payoutId }, 'Payout outcome never became known; needs_review with funds still reserved');
-        await this.outcomes.markNeedsReviewIn(manager, current);
       }
       await manager.query(`UPDATE payouts SET poll_count = $2, next_poll_at = NULL WHERE id = $1`, [payoutId, link + 1]);
     });

@@ -9,7 +9,7 @@ import { PAYOUT_COLUMNS, payoutRecordOf, recipientContext, type PayoutRecord, ty
 import type { StoredRecipient } from '../payouts/payout-request.js';
 import { PAYOUT_ID_PATTERN } from '../payouts/payout.repository.js';
 import { methodDefinition } from '../methods/payout-method-catalogue.js';
-import { PayoutOutcomes } from './payout-outcomes.js';
+import { PayoutOutcomes, providerErrorEvidence } from './payout-outcomes.js';
 import { PayoutPollSchedule } from './payout-poll-schedule.js';
 import { PayoutRails } from './payout-rails.js';
 
@@ -38,6 +38,14 @@ export class PayoutSubmitter {
 
   /** Phase 2 + 3 for a payout whose marker this caller set. Answers the payout as phase 3 left it. */
   async submitAndRecord(payout: PayoutRecord): Promise<PayoutRecord | null> {
+    // A claim older than one provider timeout is not sent (the process stalled between commit and
+    // call): status polls rely on every call starting within that bound when they count a "not
+    // found" as proof that the provider never received the payout.
+    const claimedFor = Date.now() - (payout.submissionStartedAt?.getTime() ?? 0);
+    if (payout.submissionStartedAt === null || claimedFor > this.schedule.submitWithinMs) {
+      this.logger.warn({ payoutId: payout.id, claimedFor }, 'Submission claim too old to send; status polls will resolve it');
+      return this.outcomes.recordUnanswered(payout.id, { outcome: 'not_sent', summary: `not sent: claimed ${claimedFor} ms earlier` });
+    }
     let payment: PayoutProviderPayment;
     try {
       const recipient = this.encryption.decryptJson<StoredRecipient>(payout.recipientEncrypted, recipientContext(payout.id));
@@ -52,11 +60,11 @@ export class PayoutSubmitter {
     } catch (error) {
       if (error instanceof ProviderRejectedError && !error.outcomeUnknown && error.status !== 429) {
         this.logger.warn({ payoutId: payout.id, status: error.status, providerCode: error.providerCode }, 'Provider refused the payout request');
-        return this.outcomes.recordRefused(payout.id);
+        return this.outcomes.recordRefused(payout.id, { httpStatus: error.status, summary: `refused: ${error.providerCode ?? 'no provider code'}` });
       }
       // Timeout, network failure, 5xx, 409 or anything unexpected: the provider may have acted, so only a lookup decides.
       this.logger.warn({ payoutId: payout.id, err: (error as Error).message }, 'Payout submission unanswered; status polls will resolve it');
-      return this.outcomes.recordUnanswered(payout.id);
+      return this.outcomes.recordUnanswered(payout.id, providerErrorEvidence(error));
     }
     return this.outcomes.applyProviderPayment(payout.id, payment, true);
   }

@@ -6,6 +6,7 @@ import {
   BRANCH_CODE_PATTERN,
   IsDateOfBirth,
   IsFlatMetadata,
+  IsOnMethodIncrement,
   IsRecipientIdNumber,
   PAYOUT_AMOUNT_PATTERN,
   PAYOUT_METHODS,
@@ -112,6 +113,7 @@ export class PayoutRequestDto implements PayoutRequestInput {
   @ApiProperty({ example: '150.00', pattern: PAYOUT_AMOUNT_PATTERN.source, description: 'ZAR, two decimal places, within the method limits of GET /api/v1/methods' })
   @IsString()
   @Matches(PAYOUT_AMOUNT_PATTERN, { message: 'amount must be a decimal string with two places, such as "150.00"' })
+  @IsOnMethodIncrement()
   amount: string;
 
   @ApiProperty({ enum: ['ZAR'] })
