@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-/** Builders for payout requests; the test value suffix picks the sandbox outcome (DESIGN.md). */
+/** Builders for payout requests; the test value suffix picks the sandbox outcome (README, "Sandbox test values"). */
 
 /** An RSA ID number with a valid Luhn check digit for the given birth date (YYMMDD). */
 export function rsaIdNumber(yymmdd = '800101', sequence = '5009', citizenship = '0'): string {

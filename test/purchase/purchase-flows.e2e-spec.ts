@@ -104,7 +104,7 @@ describe('purchases end to end: gateway, worker and provider sandbox', () => {
     });
   });
 
-  describe('sandbox test values end in the state DESIGN.md gives', () => {
+  describe('sandbox test values end in the state the README sandbox table gives', () => {
     it('01 failed, 02 completed, 03 failed, 04 reversed, 05 review, 06 completed after GET agrees, 07 completed without callback', async () => {
       const allowanceBefore = await usedAllowance(stack, vendor.vendor.id);
       const suffixes = ['01', '02', '03', '04', '05', '06', '07'] as const;

@@ -27,7 +27,7 @@ export interface PayoutPayment {
   misstated: 'none' | 'amount' | 'merchant_reference';
 }
 
-/** What a payout test value makes the provider do (DESIGN.md, "Provider sandbox test values"). */
+/** What a payout test value makes the provider do (README, "Sandbox test values"). */
 export interface PayoutScenario {
   outcome: 'pay' | 'reject' | 'never_known';
   /** `lost`: the provider answers 503 and records nothing (a submission lost before the provider stored it). */

@@ -219,7 +219,7 @@ async function checkBatchTotals(query: InvariantQuery, vendors: string[] | null,
 }
 
 /**
- * DESIGN.md: the allowance is consumed at admission and given back only when the provider
+ * The daily allowance rule (docs/PURCHASE.md): the allowance is consumed at admission and given back only when the provider
  * verifiably took no money (`failed`, marked by `allowance_returned_at`), never on reversal.
  */
 async function checkDailyAllowance(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {

@@ -11,7 +11,7 @@ export const PURCHASE_STATUSES = {
 } as const;
 export type PurchaseStatus = keyof typeof PURCHASE_STATUSES;
 
-/** What a test value makes the provider do (DESIGN.md, "Provider sandbox test values"). */
+/** What a test value makes the provider do (README, "Sandbox test values"). */
 export interface PurchaseScenario {
   outcome: 'complete' | 'decline' | 'stay_submitted';
   submission: 'answers' | 'hangs' | 'fails_with_500';
