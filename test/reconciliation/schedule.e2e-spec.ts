@@ -16,7 +16,8 @@ describe('settlement report schedule', () => {
     const aDayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000);
     stack = await startPayoutStack({
       sandbox: { clock: new ManualSandboxClock(aDayAgo) },
-      config: { SETTLEMENT_INGEST_INTERVAL_MS: '500', SETTLEMENT_LOOKBACK_DAYS: '1' },
+      // Two days back: a run that crosses midnight in Johannesburg still covers the sandbox's day.
+      config: { SETTLEMENT_INGEST_INTERVAL_MS: '500', SETTLEMENT_LOOKBACK_DAYS: '2' },
     });
   });
   afterAll(async () => stack?.close());
