@@ -4,6 +4,7 @@
  */
 import 'reflect-metadata';
 import { Command } from 'commander';
+import { registerDashboardCommands } from './commands/dashboard.commands.js';
 import { registerDemoSeedCommand } from './commands/demo-seed.command.js';
 import { registerPayoutCommands, seedPayoutDemo } from './commands/payout.commands.js';
 import { registerPurchaseCommands, seedPurchaseDemo } from './commands/purchase.commands.js';
@@ -13,6 +14,7 @@ const program = new Command('ops').description('Payments gateway operator CLI').
 registerVendorCommands(program);
 registerPurchaseCommands(program);
 registerPayoutCommands(program);
+registerDashboardCommands(program);
 registerDemoSeedCommand(program, [seedPurchaseDemo, seedPayoutDemo]);
 
 program.exitOverride((error) => {
