@@ -11,6 +11,9 @@ import { PurchaseDomainModule } from '#purchase';
 import { RedisModule } from '#queues';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
+import { PurchasesController } from './pages/purchases.controller.js';
+import { TeamController } from './pages/team.controller.js';
+import { TokensController } from './pages/tokens.controller.js';
 import { SessionGuard } from './web/access.js';
 import { DashboardCookies } from './web/cookies.js';
 import { PageExceptionFilter } from './web/page-exception.filter.js';
@@ -45,7 +48,7 @@ export class VendorDashboardModule implements NestModule {
         PurchaseDomainModule,
         PayoutDomainModule,
       ],
-      controllers: [AssetsController, AuthController],
+      controllers: [AssetsController, AuthController, TokensController, PurchasesController, TeamController],
       providers: [
         { provide: DashboardCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new DashboardCookies(env) },
         SignInLimiter,

@@ -32,6 +32,7 @@ fieldset { border: 1px solid var(--line); margin: 12px 0; } legend { font-weight
 .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-end; } .filters label { margin-top: 0; }
 .pager { display: flex; gap: 16px; }
 .inline { display: inline; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }
 `;
 
 /** Progressive enhancement only: every action works without it. */

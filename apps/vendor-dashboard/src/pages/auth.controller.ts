@@ -84,6 +84,10 @@ export class AuthController {
       this.signInForm(response, 401, { next: target, email, errors: { _: ['The email or password is not right.'] } });
       return;
     }
+    await this.limiter.succeeded(email);
+    // Rotation: a session the browser already held ends, and the new one has a fresh secret and CSRF token.
+    const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
+    if (previous) await this.sessions.end(previous.id);
     const { secret, expiresAt } = await this.sessions.start(user.id, user.vendor_id);
     await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address });
     this.cookies.setSession(response, secret, expiresAt);
