@@ -11,6 +11,7 @@ import { PurchaseDomainModule } from '#purchase';
 import { RedisModule } from '#queues';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
+import { PayoutsController } from './pages/payouts.controller.js';
 import { PurchasesController } from './pages/purchases.controller.js';
 import { TeamController } from './pages/team.controller.js';
 import { TokensController } from './pages/tokens.controller.js';
@@ -48,7 +49,7 @@ export class VendorDashboardModule implements NestModule {
         PurchaseDomainModule,
         PayoutDomainModule,
       ],
-      controllers: [AssetsController, AuthController, TokensController, PurchasesController, TeamController],
+      controllers: [AssetsController, AuthController, TokensController, PurchasesController, PayoutsController, TeamController],
       providers: [
         { provide: DashboardCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new DashboardCookies(env) },
         SignInLimiter,
