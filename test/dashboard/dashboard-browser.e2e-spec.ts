@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
 import { startVendorDashboard, type RunningApp } from '../support/apps.js';
-import { createDashboardUser, type DashboardPerson } from '../support/dashboard.js';
+import { createDashboardUser, signIn, type DashboardPerson } from '../support/dashboard.js';
 import { eventually } from '../support/purchase-stack.js';
 import { closeCheckingBooks, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
 import { airtimeQuote, buy, call, createQuote, dataOf, uniqueKey } from '../support/reliability/requests.js';
@@ -123,6 +123,17 @@ describe('vendor dashboard in Chromium', () => {
     await audit('purchase-detail');
   });
 
+  it("shows today's spend against the daily cap and the period's sales with a chart", async () => {
+    const [{ charge }] = await stack.sql<{ charge: string }>(`SELECT charge_cents::text AS charge FROM purchase_transactions WHERE reference = $1`, [purchaseReference]);
+    const charged = `ZAR ${(Number(charge) / 100).toFixed(2)}`;
+    await page.goto(`${base}/spend`);
+    await expect(page.locator('#daily-use').getAttribute('value')).resolves.toBe(charge);
+    expect(await page.locator('main').textContent()).toContain(`${charged} of ZAR 1000000.00 used`);
+    expect(await page.locator('table').first().locator('tr', { hasText: 'Completed (gross)' }).textContent()).toContain(charged);
+    await expect(page.locator('svg rect').count()).resolves.toBe(7);
+    await audit('spend');
+  });
+
   it('revokes the token after a confirmation, and the purchase gateway then answers 401', async () => {
     await page.goto(`${base}/tokens`);
     await page.click('a[aria-label="Revoke Till 1"]');
@@ -188,6 +199,18 @@ describe('vendor dashboard in Chromium', () => {
     await expect(page.locator('#already').textContent()).resolves.toBe('Already submitted');
     expect(await stack.sql(`SELECT 1 FROM payouts WHERE vendor_id = $1`, [vendor.vendor.id])).toHaveLength(3);
     expect(await stack.sql(`SELECT 1 FROM payout_batches WHERE vendor_id = $1`, [vendor.vendor.id])).toHaveLength(1);
+  });
+
+  it("answers 404 to another vendor's user for this vendor's purchase, payout and batch", async () => {
+    const other = await stack.purchaseVendor({ name: 'Other browser vendor' });
+    const stranger = await signIn(dashboard.http, await createDashboardUser(dashboard.app, other.vendor.id, 'owner'));
+    const [purchase] = await stack.sql<{ id: string }>(`SELECT id FROM purchase_transactions WHERE reference = $1`, [purchaseReference]);
+    const [batch] = await stack.sql<{ reference: string }>(`SELECT reference FROM payout_batches WHERE vendor_id = $1`, [vendor.vendor.id]);
+    for (const path of [`/purchases/${purchase.id}`, `/payouts/view?reference=${encodeURIComponent(references[0])}`, `/batches/view?reference=${encodeURIComponent(batch.reference)}`]) {
+      expect({ path, status: (await dashboard.http().get(path).set('Cookie', stranger.cookie)).status }).toEqual({ path, status: 404 });
+    }
+    const list = await dashboard.http().get('/payouts').set('Cookie', stranger.cookie);
+    expect(list.text).not.toContain(references[0]);
   });
 
   it('passes axe-core on the remaining pages', async () => {

@@ -13,6 +13,7 @@ import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
 import { PayoutsController } from './pages/payouts.controller.js';
 import { PurchasesController } from './pages/purchases.controller.js';
+import { SpendController } from './pages/spend.controller.js';
 import { TeamController } from './pages/team.controller.js';
 import { TokensController } from './pages/tokens.controller.js';
 import { SessionGuard } from './web/access.js';
@@ -49,7 +50,7 @@ export class VendorDashboardModule implements NestModule {
         PurchaseDomainModule,
         PayoutDomainModule,
       ],
-      controllers: [AssetsController, AuthController, TokensController, PurchasesController, PayoutsController, TeamController],
+      controllers: [AssetsController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, TeamController],
       providers: [
         { provide: DashboardCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new DashboardCookies(env) },
         SignInLimiter,

@@ -31,6 +31,8 @@ fieldset { border: 1px solid var(--line); margin: 12px 0; } legend { font-weight
 .hint { color: var(--muted); font-size: 14px; margin: 2px 0; }
 .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-end; } .filters label { margin-top: 0; }
 .pager { display: flex; gap: 16px; }
+meter { width: 320px; height: 20px; vertical-align: middle; }
+figure { margin: 16px 0; max-width: 760px; }
 .inline { display: inline; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }
 `;

@@ -11,6 +11,7 @@ export interface PageOptions {
 
 const SECTIONS: { path: string; label: string; permission?: DashboardPermission }[] = [
   { path: '/purchases', label: 'Purchases', permission: 'purchases:read' },
+  { path: '/spend', label: 'Spend', permission: 'reports:read' },
   { path: '/payouts', label: 'Payouts', permission: 'payouts:read' },
   { path: '/batches', label: 'Batches', permission: 'payouts:read' },
   { path: '/tokens', label: 'API tokens', permission: 'tokens:manage' },
