@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { bearer, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { bearer, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
 import { assertCompiled, freePort, spawnApp, type SpawnedApp } from '../support/reliability/spawned-app.js';
 import type { TestVendor } from '../support/vendors.js';
 
@@ -69,7 +70,7 @@ describe('dashboard accounts: invite, team and secrets in logs', () => {
   beforeAll(async () => {
     if (!existsSync(OPS)) throw new Error(`${OPS} is missing: run npm run build first (npm test does)`);
     assertCompiled('dashboard');
-    stack = await startPurchaseStack({ worker: false });
+    stack = await startPurchaseStack();
     vendor = await stack.vendor({ name: 'Invited vendor' });
     const port = await freePort();
     env = {
@@ -176,7 +177,18 @@ describe('dashboard accounts: invite, team and secrets in logs', () => {
     expect(audit).toEqual(expect.arrayContaining(['user.invited', 'user.joined', 'token.created', 'user.role_changed', 'user.removed']));
   });
 
-  it('wrote no password, session secret, CSRF token, invite secret or token secret to its logs', async () => {
+  it('reveals a PIN to the owner on request', async () => {
+    const bought = await purchase(stack, vendor, { product_id: PRODUCTS.pin, ...mobile('27821234500') });
+    await settle(stack, vendor, bought.transaction.id, ['completed']);
+    const detail = await owner.get(`/purchases/${bought.transaction.id}`);
+    const revealed = await owner.post(`/purchases/${bought.transaction.id}/fulfilment`, { _csrf: field(detail.text, '_csrf') });
+    expect(revealed.status).toBe(200);
+    const pin = /id="fulfilment-pin">([^<]+)</.exec(revealed.text)![1];
+    expect(pin.length).toBeGreaterThan(5);
+    secrets.push({ kind: 'PIN', value: pin });
+  });
+
+  it('wrote no password, session secret, CSRF token, invite secret, token secret or PIN to its logs', async () => {
     // A failed sign-in with a password that is never right must not be logged either.
     const stranger = new Visitor(dashboard.url);
     const page = await stranger.get('/sign-in');

@@ -143,6 +143,39 @@ describe('vendor dashboard security', () => {
     }
   });
 
+  it('reveals a PIN only on an explicit POST by an owner or finance user of the vendor, recording each read', async () => {
+    const bought = await purchase(stack, vendorA, { product_id: PRODUCTS.pin, ...mobile('27821234500') });
+    await settle(stack, vendorA, bought.transaction.id, ['completed']);
+    const pin = (await stack.gateway.http().get(`/api/v1/transactions/${bought.transaction.id}/fulfilment`).set(bearer(vendorA.token))).body.data.pin.code as string;
+    const reads = async () => (await stack.db.query(`SELECT token_id, dashboard_user_id FROM purchase_fulfilment_reads WHERE transaction_id = $1 ORDER BY id`, [bought.transaction.id])) as { token_id: string | null; dashboard_user_id: string | null }[];
+    expect(await reads()).toHaveLength(1);
+    const path = `/purchases/${bought.transaction.id}/fulfilment`;
+
+    const detail = await dashboard.http().get(`/purchases/${bought.transaction.id}`).set('Cookie', session.cookie);
+    expect(detail.text).toContain('Reveal PIN or eSIM details');
+    expect(detail.text).not.toContain(pin);
+    for (const role of ['viewer', 'developer'] as const) {
+      const user = await signIn(dashboard.http, await createDashboardUser(dashboard.app, vendorA.vendor.id, role));
+      const refused = await dashboard.http().post(path).set('Cookie', user.cookie).type('form').send({ _csrf: user.csrf });
+      expect({ role, status: refused.status }).toEqual({ role, status: 403 });
+      expect(refused.text).not.toContain(pin);
+    }
+    const strangerOwner = await signIn(dashboard.http, await createDashboardUser(dashboard.app, vendorB.vendor.id, 'owner'));
+    expect((await dashboard.http().post(path).set('Cookie', strangerOwner.cookie).type('form').send({ _csrf: strangerOwner.csrf })).status).toBe(404);
+    expect((await dashboard.http().post(path).set('Cookie', session.cookie).type('form').send({})).status).toBe(403);
+    expect(await reads()).toHaveLength(1);
+
+    const finance = await createDashboardUser(dashboard.app, vendorA.vendor.id, 'finance');
+    const financeSession = await signIn(dashboard.http, finance);
+    const revealed = await dashboard.http().post(path).set('Cookie', financeSession.cookie).type('form').send({ _csrf: financeSession.csrf });
+    expect(revealed.status).toBe(200);
+    expect(revealed.text).toContain(pin);
+    expect(revealed.headers['cache-control']).toBe('no-store');
+    expect((await reads())[1]).toEqual({ token_id: null, dashboard_user_id: finance.id });
+    const [event] = await stack.db.query(`SELECT actor, subject FROM dashboard_audit_events WHERE action = 'fulfilment.revealed' AND subject = $1`, [bought.transaction.id]);
+    expect(event).toEqual({ actor: finance.email, subject: bought.transaction.id });
+  });
+
   it('sets the session cookie HttpOnly, Secure, SameSite=Lax with the __Host- prefix, and rotates it on every sign-in', async () => {
     const first = await signInRequest(dashboard.http, owner.email, owner.password);
     const line = ([] as string[]).concat(first.headers['set-cookie']).find((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`))!;

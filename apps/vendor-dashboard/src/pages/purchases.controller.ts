@@ -1,12 +1,14 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
-import { REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, isUuid, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { RequirePermission, sessionOf } from '../web/access.js';
-import type { DashboardRequest } from '../web/dashboard-request.js';
+import { VendorService } from '#auth';
+import { DashboardAuditLog, roleAllows } from '#dashboard';
+import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, isUuid, type TransactionFilter, type TransactionStatus } from '#purchase';
+import { PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
+import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
 import { ISO_DAY, money, when } from '../web/format.js';
 import { html } from '../web/html.js';
-import { errorSummary, layout } from '../web/layout.js';
+import { csrfField, errorSummary, layout } from '../web/layout.js';
 
 const PER_PAGE = 25;
 
@@ -24,6 +26,9 @@ export class PurchasesController {
   constructor(
     private readonly transactions: TransactionQueryService,
     private readonly dataSource: DataSource,
+    private readonly fulfilment: FulfilmentService,
+    private readonly vendors: VendorService,
+    private readonly audit: DashboardAuditLog,
   ) {}
 
   @Get()
@@ -88,6 +93,7 @@ export class PurchasesController {
     const session = sessionOf(request);
     // Vendor-scoped read: another vendor's id is a NotFoundError, shown as 404.
     const purchase = await this.transactions.get(session.vendorId, id);
+    const canReveal = roleAllows(session.role, 'fulfilment:reveal') && (await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read');
     const history: { from_status: string | null; to_status: string; reason: string; created_at: Date }[] = isUuid(id)
       ? await this.dataSource.query(
           `SELECT e.from_status, e.to_status, e.reason, e.created_at FROM purchase_transaction_events e
@@ -110,12 +116,50 @@ export class PurchasesController {
 <dt>Created</dt><dd>${when(purchase.created_at)}</dd>
 <dt>Completed</dt><dd>${when(purchase.completed_at)}</dd>
 <dt>Reversed</dt><dd>${when(purchase.reversed_at)}</dd>
-<dt>Fulfilment data</dt><dd>${purchase.fulfilment_available ? 'Available through the API (GET /transactions/{id}/fulfilment).' : 'None.'}</dd>
+<dt>Fulfilment data</dt><dd>${
+          !purchase.fulfilment_available
+            ? 'None.'
+            : canReveal
+              ? html`<form method="post" action="/purchases/${purchase.id}/fulfilment">${csrfField(session)}<button type="submit">Reveal PIN or eSIM details</button> <span class="hint">Each reveal is recorded.</span></form>`
+              : 'Available to owners and finance, and through the API (GET /transactions/{id}/fulfilment).'
+        }</dd>
 </dl>
 <h2>History</h2>
 <table><thead><tr><th scope="col">When</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Why</th></tr></thead>
 <tbody>${history.map((event) => html`<tr><td>${when(event.created_at)}</td><td>${event.from_status ?? '—'}</td><td>${event.to_status}</td><td>${event.reason}</td></tr>`)}</tbody></table>
 <p><a href="/purchases">Back to purchases</a></p>`,
+      }).value,
+    );
+  }
+
+  /**
+   * Shows the delivery data on an explicit click, through the same FulfilmentService as the API
+   * (vendor-scoped, only for a completed purchase, a read row written in the same transaction).
+   * A POST answer with Cache-Control: no-store, so the browser neither caches nor replays it.
+   */
+  @Post(':id/fulfilment')
+  @HttpCode(200)
+  @RequirePermission('fulfilment:reveal')
+  async reveal(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    // The vendor-level switch applies to the dashboard as it does to every token.
+    if (!(await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read')) throw new PageForbidden('Fulfilment reads are not enabled for your account.');
+    const data = await this.fulfilment.read({ vendorId: session.vendorId, tokenId: '', dashboardUserId: session.userId }, id);
+    await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'fulfilment.revealed', subject: id, address: clientAddress(request) });
+    response.type('html').send(
+      layout({
+        title: 'Fulfilment details',
+        session,
+        current: '/purchases',
+        body: html`<p>Delivery details of purchase <code>${id}</code>. Do not share them beyond the customer.</p>
+<dl>${
+          data.pin
+            ? html`<dt>PIN</dt><dd class="secret" id="fulfilment-pin">${data.pin.code}</dd><dt>Serial</dt><dd>${data.pin.serial}</dd>`
+            : data.esim
+              ? html`<dt>ICCID</dt><dd>${data.esim.iccid}</dd><dt>SM-DP+ address</dt><dd>${data.esim.smdp_address}</dd><dt>Activation code</dt><dd class="secret" id="fulfilment-activation">${data.esim.activation_code}</dd>`
+              : ''
+        }</dl>
+<p><a href="/purchases/${id}">Back to the purchase</a></p>`,
       }).value,
     );
   }
