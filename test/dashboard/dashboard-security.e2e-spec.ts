@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { generate } from 'otplib';
 import { startPayoutGateway, startVendorDashboard, type RunningApp } from '../support/apps.js';
 import { createDashboardUser, cookieValue, SESSION_COOKIE, signIn, signInRequest, type DashboardPerson, type SignedIn } from '../support/dashboard.js';
 import { bearer, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
@@ -251,6 +252,27 @@ describe('vendor dashboard security', () => {
       });
     for (let index = 0; index < SIGN_IN_LIMITS.perAddress; index++) expect((await attempt(`nobody-${index}@vendor.example`, 'not a password')).status).toBe(401);
     expect((await attempt(owner.email, owner.password)).status).toBe(429);
+  });
+
+  it('turns on two-step sign-in after a matching code, stores the secret sealed, and then requires a code to sign in', async () => {
+    const person = await createDashboardUser(dashboard.app, vendorA.vendor.id, 'viewer');
+    const signedIn = await signIn(dashboard.http, person);
+    const started = await dashboard.http().post('/account/totp').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf });
+    const secret = /id="totp-key">([A-Z2-7]+)</.exec(started.text)![1];
+    const wrong = await dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, secret, code: '000000' === (await generate({ secret })) ? '111111' : '000000' });
+    expect(wrong.status).toBe(400);
+    expect((await stack.db.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE id = $1`, [person.id]))[0].totp_secret_ciphertext).toBeNull();
+    const confirmed = await dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, secret, code: await generate({ secret }) });
+    expect(confirmed.status).toBe(200);
+    const [{ totp_secret_ciphertext: sealed }] = await stack.db.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE id = $1`, [person.id]);
+    expect(sealed).toMatch(/^v1:/);
+    expect(sealed).not.toContain(secret);
+
+    const withoutCode = await signInRequest(dashboard.http, person.email, person.password);
+    expect(withoutCode.status).toBe(401);
+    expect(withoutCode.text).toContain('6-digit code');
+    expect(cookieValue(withoutCode.headers['set-cookie'], SESSION_COOKIE)).toBeUndefined();
+    expect((await signInRequest(dashboard.http, person.email, person.password, { totp: await generate({ secret }) })).status).toBe(303);
   });
 
   it('records token actions in the audit log, which the database keeps append-only', async () => {

@@ -9,6 +9,7 @@ import { ObservabilityModule } from '#observability';
 import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule } from '#purchase';
 import { RedisModule } from '#queues';
+import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
 import { PayoutsController } from './pages/payouts.controller.js';
@@ -50,7 +51,7 @@ export class VendorDashboardModule implements NestModule {
         PurchaseDomainModule,
         PayoutDomainModule,
       ],
-      controllers: [AssetsController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, TeamController],
+      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, TeamController],
       providers: [
         { provide: DashboardCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new DashboardCookies(env) },
         SignInLimiter,

@@ -138,6 +138,24 @@ export class DashboardAccounts {
     );
   }
 
+  /** The user's sealed TOTP secret (FieldEncryption, sealed by the caller), or null to turn two-step sign-in off. */
+  async setTotpSecret(vendorId: string, userId: string, sealedSecret: string | null, actor: Actor): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const [, count] = await manager.query(
+        `UPDATE dashboard_users SET totp_secret_ciphertext = $3, updated_at = now() WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL`,
+        [vendorId, userId, sealedSecret],
+      );
+      if (Number(count) === 0) throw new NotFoundError('user');
+      await this.audit.record({ vendorId, actorUserId: actor.userId, actor: actor.label, action: sealedSecret ? 'user.totp_enabled' : 'user.totp_disabled', subject: actor.label, address: actor.address }, manager);
+    });
+  }
+
+  /** The sealed TOTP secret of a user, if two-step sign-in is on. */
+  async totpSecret(vendorId: string, userId: string): Promise<string | null> {
+    const [row] = await this.dataSource.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL`, [vendorId, userId]);
+    return (row?.totp_secret_ciphertext as string | null | undefined) ?? null;
+  }
+
   /** Changes a role; the last owner cannot be demoted, or nobody could manage the team. */
   async changeRole(vendorId: string, userId: string, role: string, actor: Actor): Promise<void> {
     if (!isDashboardRole(role)) throw new ValidationFailedError({ role: ['Choose owner, developer, finance or viewer.'] });

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { verify as verifyTotp } from 'otplib';
 import { DomainError, FieldEncryption } from '#common';
 import { DashboardAccounts, DashboardAuditLog, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret, SECRET_PATTERN } from '#dashboard';
 import { csrfMatches, PublicPage, sessionOf } from '../web/access.js';
@@ -9,6 +8,7 @@ import { clientAddress, readCookie, type DashboardRequest } from '../web/dashboa
 import { html } from '../web/html.js';
 import { errorSummary, layout } from '../web/layout.js';
 import { SignInLimiter } from '../web/sign-in-limiter.js';
+import { totpContext, totpMatches } from '../web/totp.js';
 
 interface SignInForm {
   email?: string;
@@ -20,10 +20,6 @@ interface SignInForm {
 /** Only same-site relative paths: `next` must not turn sign-in into an open redirect. */
 function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/(?![/\\])[\w\-./?=&%]*$/.test(next) && !next.startsWith('/sign-in') ? next : '/';
-}
-
-export function totpContext(userId: string): string {
-  return `dashboard-totp:${userId}`;
 }
 
 @Controller()
@@ -71,10 +67,8 @@ export class AuthController {
     }
     const user = await this.accounts.checkCredentials(email, password);
     if (user?.totp_secret_ciphertext) {
-      const code = typeof form.totp === 'string' ? form.totp.replace(/\s/g, '') : '';
       const secret = this.encryption.decrypt(user.totp_secret_ciphertext, totpContext(user.id));
-      const result = /^\d{6}$/.test(code) ? await verifyTotp({ secret, token: code }) : { valid: false };
-      if (!result.valid) {
+      if (!(await totpMatches(secret, form.totp))) {
         this.signInForm(response, 401, { next: target, email, errors: { _: ['Enter the 6-digit code from your authenticator app.'] } });
         return;
       }

@@ -17,6 +17,7 @@ const SECTIONS: { path: string; label: string; permission?: DashboardPermission 
   { path: '/tokens', label: 'API tokens', permission: 'tokens:manage' },
   { path: '/team', label: 'Team', permission: 'team:manage' },
   { path: '/audit', label: 'Audit log', permission: 'audit:read' },
+  { path: '/account', label: 'Your account' },
 ];
 
 /** The hidden CSRF field every state-changing form carries. */
