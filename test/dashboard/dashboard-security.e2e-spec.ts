@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { generate } from 'otplib';
 import { startPayoutGateway, startVendorDashboard, type RunningApp } from '../support/apps.js';
 import { createDashboardUser, cookieValue, SESSION_COOKIE, signIn, signInRequest, type DashboardPerson, type SignedIn } from '../support/dashboard.js';
-import { bearer, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
 import { SIGN_IN_LIMITS } from '../../apps/vendor-dashboard/src/web/sign-in-limiter.js';
@@ -252,6 +253,39 @@ describe('vendor dashboard security', () => {
       });
     for (let index = 0; index < SIGN_IN_LIMITS.perAddress; index++) expect((await attempt(`nobody-${index}@vendor.example`, 'not a password')).status).toBe(401);
     expect((await attempt(owner.email, owner.password)).status).toBe(429);
+  });
+
+  it("withdraws a pending invite so its link stops working; another vendor's owner cannot", async () => {
+    const invited = await dashboard.http().post('/team/invite').set('Cookie', session.cookie).type('form').send({ _csrf: session.csrf, email: `withdrawn-${randomUUID()}@vendor.example`, role: 'finance' });
+    const link = new URL(/id="invite-link">([^<]+)</.exec(invited.text)![1]);
+    const path = `${link.pathname}${link.search}`;
+    expect((await dashboard.http().get(path)).status).toBe(200);
+    const inviteId = /action="\/team\/invites\/([0-9a-f-]{36})\/withdraw"/.exec((await dashboard.http().get('/team').set('Cookie', session.cookie)).text)![1];
+    const stranger = await signIn(dashboard.http, await createDashboardUser(dashboard.app, vendorB.vendor.id, 'owner'));
+    expect((await dashboard.http().post(`/team/invites/${inviteId}/withdraw`).set('Cookie', stranger.cookie).type('form').send({ _csrf: stranger.csrf })).status).toBe(404);
+    expect((await dashboard.http().get(path)).status).toBe(200);
+    expect((await dashboard.http().post(`/team/invites/${inviteId}/withdraw`).set('Cookie', session.cookie).type('form').send({ _csrf: session.csrf })).status).toBe(303);
+    expect((await dashboard.http().get(path)).status).toBe(404);
+  });
+
+  it('refuses every sign-in while Redis cannot count attempts (fails closed), and signs in again once it can', async () => {
+    const redisUrl = process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const proxy = await FaultProxy.forUrl(redisUrl);
+    const cut = await startVendorDashboard({ config: { REDIS_URL: proxy.proxied(redisUrl) } });
+    try {
+      expect((await signInRequest(cut.http, owner.email, owner.password)).status).toBe(303);
+      proxy.setMode('refuse');
+      proxy.cutAll();
+      const refused = await signInRequest(cut.http, owner.email, owner.password);
+      expect(refused.status).toBe(503);
+      expect(refused.text).toContain('Sign-in is temporarily unavailable');
+      expect(cookieValue(refused.headers['set-cookie'], SESSION_COOKIE)).toBeUndefined();
+      proxy.setMode('pass');
+      await eventually(async () => (await signInRequest(cut.http, owner.email, owner.password)).status, (status) => status === 303, 15_000, 250);
+    } finally {
+      await cut.close();
+      await proxy.close();
+    }
   });
 
   it('turns on two-step sign-in after a matching code, stores the secret sealed, and then requires a code to sign in', async () => {

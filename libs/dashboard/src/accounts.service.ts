@@ -138,6 +138,19 @@ export class DashboardAccounts {
     );
   }
 
+  /** Withdraws a pending invite of the vendor: its link stops working at once. */
+  async withdrawInvite(vendorId: string, inviteId: string, actor: Actor): Promise<void> {
+    if (!UUID.test(inviteId)) throw new NotFoundError('invite');
+    await this.dataSource.transaction(async (manager) => {
+      const [rows] = await manager.query(
+        `UPDATE dashboard_invites SET revoked_at = now() WHERE vendor_id = $1 AND id = $2 AND accepted_at IS NULL AND revoked_at IS NULL RETURNING email, role`,
+        [vendorId, inviteId],
+      );
+      if (rows.length === 0) throw new NotFoundError('invite');
+      await this.audit.record({ vendorId, actorUserId: actor.userId, actor: actor.label, action: 'user.invite_withdrawn', subject: rows[0].email, details: { role: rows[0].role }, address: actor.address }, manager);
+    });
+  }
+
   /** The user's sealed TOTP secret (FieldEncryption, sealed by the caller), or null to turn two-step sign-in off. */
   async setTotpSecret(vendorId: string, userId: string, sealedSecret: string | null, actor: Actor): Promise<void> {
     await this.dataSource.transaction(async (manager) => {

@@ -43,6 +43,13 @@ export class TeamController {
     }
   }
 
+  @Post('team/invites/:id/withdraw')
+  async withdrawInvite(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    await this.accounts.withdrawInvite(session.vendorId, id, { userId: session.userId, label: session.email, address: clientAddress(request) });
+    response.redirect(303, '/team');
+  }
+
   @Post('team/:id/role')
   async changeRole(@Param('id') id: string, @Body() form: { role?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const session = sessionOf(request);
@@ -122,7 +129,14 @@ export class TeamController {
 <td>${user.id === session.userId ? 'you' : html`<a href="/team/${user.id}/remove">Remove ${user.email}</a>`}</td></tr>`,
           )}</tbody></table>
 <h2>Pending invites</h2>
-<ul>${invites.length ? invites.map((invite) => html`<li>${invite.email} as ${invite.role}, expires ${when(invite.expires_at)}</li>`) : html`<li>None.</li>`}</ul>
+<ul>${
+            invites.length
+              ? invites.map(
+                  (invite) => html`<li>${invite.email} as ${invite.role}, expires ${when(invite.expires_at)}
+<form method="post" action="/team/invites/${invite.id}/withdraw" class="inline">${csrfField(session)}<button type="submit" class="secondary">Withdraw invite for ${invite.email}</button></form></li>`,
+                )
+              : html`<li>None.</li>`
+          }</ul>
 <h2>Invite a person</h2>
 <form method="post" action="/team/invite">${csrfField(session)}
 <label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required>
