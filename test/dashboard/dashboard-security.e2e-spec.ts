@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { generate } from 'otplib';
+import { VendorService } from '#auth';
 import { startPayoutGateway, startVendorDashboard, type RunningApp } from '../support/apps.js';
 import { createDashboardUser, cookieValue, SESSION_COOKIE, signIn, signInRequest, type DashboardPerson, type SignedIn } from '../support/dashboard.js';
 import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
@@ -176,6 +177,23 @@ describe('vendor dashboard security', () => {
     expect((await reads())[1]).toEqual({ token_id: null, dashboard_user_id: finance.id });
     const [event] = await stack.db.query(`SELECT actor, subject FROM dashboard_audit_events WHERE action = 'fulfilment.revealed' AND subject = $1`, [bought.transaction.id]);
     expect(event).toEqual({ actor: finance.email, subject: bought.transaction.id });
+  });
+
+  it("refuses batch uploads when the vendor's payouts:write switch is off, whatever the role", async () => {
+    const switchedOff = await stack.vendor({ name: 'No payouts vendor' });
+    await stack.gateway.app.get(VendorService).setAbilities(switchedOff.vendor.id, [], ['payouts:write']);
+    const person = await signIn(dashboard.http, await createDashboardUser(dashboard.app, switchedOff.vendor.id, 'owner'));
+    const csv = 'reference,amount,method,first_name,surname,phone,id_type,id_number,country_of_issue,nationality\nr-1,10.00,bank_a_instant_money,A,B,27821234555,RSAID,8001015009087,ZA,ZA';
+    const submit = await dashboard.http().post('/batches').set('Cookie', person.cookie).type('form').send({ _csrf: person.csrf, csv });
+    expect(submit.status).toBe(403);
+    expect(submit.text).toContain('Payouts are not enabled');
+    const preview = await dashboard.http().post('/batches/preview').set('Cookie', person.cookie).field('_csrf', person.csrf).attach('file', Buffer.from(csv), 'payouts.csv');
+    expect(preview.status).toBe(403);
+    expect(await stack.db.query(`SELECT 1 FROM payouts WHERE vendor_id = $1`, [switchedOff.vendor.id])).toHaveLength(0);
+    // Without the CSRF field, the multipart form is refused before anything else.
+    const noCsrf = await dashboard.http().post('/batches/preview').set('Cookie', session.cookie).attach('file', Buffer.from(csv), 'payouts.csv');
+    expect(noCsrf.status).toBe(403);
+    expect(noCsrf.text).toContain('did not come from this dashboard');
   });
 
   it('sets the session cookie HttpOnly, Secure, SameSite=Lax with the __Host- prefix, and rotates it on every sign-in', async () => {

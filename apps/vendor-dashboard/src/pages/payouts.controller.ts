@@ -3,7 +3,7 @@ import { Body, Controller, Get, Post, Query, Req, Res, UploadedFile, UseIntercep
 import { FileInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
-import type { VendorPrincipal } from '#auth';
+import { VendorService, type VendorPrincipal } from '#auth';
 import { createValidationPipe, DomainError } from '#common';
 import { DashboardAuditLog, roleAllows, type DashboardSession } from '#dashboard';
 import {
@@ -64,6 +64,7 @@ export class PayoutsController {
     private readonly payouts: PayoutsService,
     private readonly batches: PayoutBatchesService,
     private readonly audit: DashboardAuditLog,
+    private readonly vendors: VendorService,
   ) {}
 
   @Get('payouts')
@@ -183,6 +184,7 @@ export class PayoutsController {
     const session = sessionOf(request);
     // Multipart bodies are parsed after the guard ran, so this form's CSRF token is checked here.
     if (!csrfMatches(session.csrfToken, form._csrf)) throw new PageForbidden('The form has expired or did not come from this dashboard. Go back, reload the page and try again.');
+    await this.assertVendorMayPay(session);
     if (!file || file.buffer.length === 0) return this.renderUpload(response, session, 400, { errors: { file: ['Choose a CSV file.'] } });
     const csv = file.buffer.toString('utf8');
     const reference = form.reference?.trim() || defaultBatchReference(csv);
@@ -196,6 +198,7 @@ export class PayoutsController {
   @RequirePermission('payouts:write')
   async submit(@Body() form: { csv?: string; reference?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const session = sessionOf(request);
+    await this.assertVendorMayPay(session);
     const csv = typeof form.csv === 'string' ? form.csv : '';
     const reference = typeof form.reference === 'string' && form.reference.trim() ? form.reference.trim() : defaultBatchReference(csv);
     const checked = await this.check(session, csv, reference);
@@ -218,6 +221,13 @@ export class PayoutsController {
         return this.renderUpload(response, session, 400, { csv, reference, checked: { errors } });
       }
       throw error;
+    }
+  }
+
+  /** The vendor-level switch applies to the dashboard as to every token: no payouts:write, no batches. */
+  private async assertVendorMayPay(session: DashboardSession): Promise<void> {
+    if (!(await this.vendors.get(session.vendorId)).enabledAbilities.includes('payouts:write')) {
+      throw new PageForbidden('Payouts are not enabled for your account; platform staff enable them.');
     }
   }
 
