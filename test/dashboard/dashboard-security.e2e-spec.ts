@@ -110,6 +110,24 @@ describe('vendor dashboard security', () => {
     expect((await dashboard.http().get(`/purchases/not-a-uuid`).set('Cookie', session.cookie)).status).toBe(404);
   });
 
+  it('filters purchases by status, reference and Johannesburg days, and refuses malformed filters', async () => {
+    const bought = await purchase(stack, vendorA, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234500') });
+    await settle(stack, vendorA, bought.transaction.id, ['completed']);
+    const { johannesburgDayOf } = await import('#common');
+    const today = johannesburgDayOf(new Date());
+    const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const list = (query: string) => dashboard.http().get(`/purchases?${query}`).set('Cookie', session.cookie);
+    const shows = async (query: string) => (await list(query)).text.includes(bought.reference);
+    expect(await shows(`reference=${bought.reference}`)).toBe(true);
+    expect(await shows(`status=completed&from=${today}&to=${today}`)).toBe(true);
+    expect(await shows(`status=failed`)).toBe(false);
+    expect(await shows(`from=${tomorrow}`)).toBe(false);
+    expect(await shows(`to=${today}&from=${today}&page=2`)).toBe(false);
+    for (const bad of ['from=2026-02-30', 'status=lost', 'reference=%3Cscript%3E', `from=${tomorrow}&to=${today}`]) {
+      expect({ bad, status: (await list(bad)).status }).toEqual({ bad, status: 400 });
+    }
+  });
+
   it('enforces the role matrix on the server for every page and action', async () => {
     const roles = ['owner', 'developer', 'finance', 'viewer'] as const;
     const sessions = Object.fromEntries(

@@ -2,11 +2,12 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
+import { parseIsoDay } from '#common';
 import { DashboardAuditLog, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, isUuid, type TransactionFilter, type TransactionStatus } from '#purchase';
 import { PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
 import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { ISO_DAY, money, when } from '../web/format.js';
+import { money, when } from '../web/format.js';
 import { html } from '../web/html.js';
 import { csrfField, errorSummary, layout } from '../web/layout.js';
 
@@ -47,8 +48,12 @@ export class PurchasesController {
     for (const [key, field] of [['from', 'dateFrom'], ['to', 'dateTo']] as const) {
       const value = query[key];
       if (!value) continue;
-      if (ISO_DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))) filter[field] = value;
-      else errors[key] = ['Use a date such as 2026-01-31.'];
+      try {
+        // The API's own day rule (real calendar dates only).
+        filter[field] = parseIsoDay(value);
+      } catch {
+        errors[key] = ['Use a real date such as 2026-01-31.'];
+      }
     }
     if (filter.dateFrom && filter.dateTo && filter.dateFrom > filter.dateTo) errors.to = ['The end date is before the start date.'];
     const page = Number(query.page ?? '1');

@@ -22,5 +22,3 @@ export function when(value: Date | string | null | undefined): string {
   if (value === null || value === undefined) return '—';
   return `${JOHANNESBURG.format(new Date(value))} SAST`;
 }
-
-export const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
