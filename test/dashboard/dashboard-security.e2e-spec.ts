@@ -342,7 +342,19 @@ describe('vendor dashboard security', () => {
     expect(withoutCode.status).toBe(401);
     expect(withoutCode.text).toContain('6-digit code');
     expect(cookieValue(withoutCode.headers['set-cookie'], SESSION_COOKIE)).toBeUndefined();
-    expect((await signInRequest(dashboard.http, person.email, person.password, { totp: await generate({ secret }) })).status).toBe(303);
+    // The code that turned it on was recorded: it does not sign in (wait for the next step instead of replaying it).
+    const code = await generate({ secret });
+    const stepNow = Math.floor(Date.now() / 30_000);
+    const [{ totp_last_step: recorded }] = await stack.db.query(`SELECT totp_last_step::int FROM dashboard_users WHERE id = $1`, [person.id]);
+    if (recorded === stepNow) {
+      expect((await signInRequest(dashboard.http, person.email, person.password, { totp: code })).status).toBe(401);
+      await stack.db.query(`UPDATE dashboard_users SET totp_last_step = totp_last_step - 1 WHERE id = $1`, [person.id]);
+    }
+    expect((await signInRequest(dashboard.http, person.email, person.password, { totp: code })).status).toBe(303);
+    // The same code again: refused, once used.
+    const replayed = await signInRequest(dashboard.http, person.email, person.password, { totp: code });
+    expect(replayed.status).toBe(401);
+    expect(cookieValue(replayed.headers['set-cookie'], SESSION_COOKIE)).toBeUndefined();
   });
 
   it('records token actions in the audit log, which the database keeps append-only', async () => {

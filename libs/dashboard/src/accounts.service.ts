@@ -108,9 +108,9 @@ export class DashboardAccounts {
    * Checks an email and password. Unknown emails still cost one argon2 verification, so the
    * answer time does not tell which emails have accounts.
    */
-  async checkCredentials(email: string, password: string): Promise<(DashboardUser & { totp_secret_ciphertext: string | null }) | null> {
+  async checkCredentials(email: string, password: string): Promise<(DashboardUser & { totp_secret_ciphertext: string | null; totp_last_step: string | null }) | null> {
     const [row] = await this.dataSource.query(
-      `SELECT ${USER_COLUMNS}, u.password_hash, u.totp_secret_ciphertext FROM dashboard_users u WHERE u.email = $1 AND u.removed_at IS NULL`,
+      `SELECT ${USER_COLUMNS}, u.password_hash, u.totp_secret_ciphertext, u.totp_last_step::text FROM dashboard_users u WHERE u.email = $1 AND u.removed_at IS NULL`,
       [normaliseEmail(email)],
     );
     const ok = await verifyPassword(row?.password_hash ?? DUMMY_PASSWORD_HASH, password);
@@ -151,22 +151,40 @@ export class DashboardAccounts {
     });
   }
 
-  /** The user's sealed TOTP secret (FieldEncryption, sealed by the caller), or null to turn two-step sign-in off. */
-  async setTotpSecret(vendorId: string, userId: string, sealedSecret: string | null, actor: Actor): Promise<void> {
+  /**
+   * The user's sealed TOTP secret (FieldEncryption, sealed by the caller) with the step of the
+   * code that proved it, or null to turn two-step sign-in off.
+   */
+  async setTotpSecret(vendorId: string, userId: string, sealedSecret: string | null, step: number | null, actor: Actor): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const [, count] = await manager.query(
-        `UPDATE dashboard_users SET totp_secret_ciphertext = $3, updated_at = now() WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL`,
-        [vendorId, userId, sealedSecret],
+        `UPDATE dashboard_users SET totp_secret_ciphertext = $3, totp_last_step = $4, updated_at = now() WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL`,
+        [vendorId, userId, sealedSecret, step],
       );
       if (Number(count) === 0) throw new NotFoundError('user');
       await this.audit.record({ vendorId, actorUserId: actor.userId, actor: actor.label, action: sealedSecret ? 'user.totp_enabled' : 'user.totp_disabled', subject: actor.label, address: actor.address }, manager);
     });
   }
 
-  /** The sealed TOTP secret of a user, if two-step sign-in is on. */
-  async totpSecret(vendorId: string, userId: string): Promise<string | null> {
-    const [row] = await this.dataSource.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL`, [vendorId, userId]);
-    return (row?.totp_secret_ciphertext as string | null | undefined) ?? null;
+  /** The sealed TOTP secret of a user and the last step accepted, if two-step sign-in is on. */
+  async totpSecret(vendorId: string, userId: string): Promise<{ sealed: string; lastStep: number | null } | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT totp_secret_ciphertext, totp_last_step::text FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL AND totp_secret_ciphertext IS NOT NULL`,
+      [vendorId, userId],
+    );
+    return row ? { sealed: row.totp_secret_ciphertext, lastStep: row.totp_last_step === null ? null : Number(row.totp_last_step) } : null;
+  }
+
+  /**
+   * Records an accepted TOTP step; false when that step (or a later one) was already used, so
+   * two requests racing with the same code cannot both pass.
+   */
+  async useTotpStep(userId: string, step: number): Promise<boolean> {
+    const [, count] = await this.dataSource.query(
+      `UPDATE dashboard_users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)`,
+      [userId, step],
+    );
+    return Number(count) === 1;
   }
 
   /** Changes a role; the last owner cannot be demoted, or nobody could manage the team. */

@@ -6,7 +6,7 @@ import { sessionOf } from '../web/access.js';
 import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { csrfField, errorSummary, layout } from '../web/layout.js';
-import { newTotpSecret, totpContext, totpMatches, totpUri } from '../web/totp.js';
+import { newTotpSecret, totpContext, totpStep, totpUri } from '../web/totp.js';
 
 /** The signed-in person's own settings: two-step sign-in (TOTP). Every role has it. */
 @Controller('account')
@@ -36,8 +36,9 @@ export class AccountController {
     const session = sessionOf(request);
     const secret = typeof form.secret === 'string' && /^[A-Z2-7]{16,64}$/.test(form.secret) ? form.secret : null;
     if (!secret) return this.render(response, session, 400, { errors: { _: ['Start again.'] } });
-    if (!(await totpMatches(secret, form.code))) return this.render(response, session, 400, { enrolling: secret, errors: { code: ['That code does not match. Enter the current 6-digit code from the app.'] } });
-    await this.accounts.setTotpSecret(session.vendorId, session.userId, this.encryption.encrypt(secret, totpContext(session.userId)), this.actor(session, request));
+    const step = await totpStep(secret, form.code);
+    if (step === null) return this.render(response, session, 400, { enrolling: secret, errors: { code: ['That code does not match. Enter the current 6-digit code from the app.'] } });
+    await this.accounts.setTotpSecret(session.vendorId, session.userId, this.encryption.encrypt(secret, totpContext(session.userId)), step, this.actor(session, request));
     await this.render(response, session, 200, { notice: html`<p class="notice" role="status">Two-step sign-in is on. You will be asked for a code at every sign-in.</p>` });
   }
 
@@ -46,12 +47,13 @@ export class AccountController {
   @HttpCode(200)
   async disable(@Body() form: { code?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const session = sessionOf(request);
-    const sealed = await this.accounts.totpSecret(session.vendorId, session.userId);
-    if (!sealed) return this.render(response, session, 200);
-    if (!(await totpMatches(this.encryption.decrypt(sealed, totpContext(session.userId)), form.code))) {
-      return this.render(response, session, 400, { errors: { code: ['That code does not match.'] } });
+    const current = await this.accounts.totpSecret(session.vendorId, session.userId);
+    if (!current) return this.render(response, session, 200);
+    const step = await totpStep(this.encryption.decrypt(current.sealed, totpContext(session.userId)), form.code, current.lastStep);
+    if (step === null || !(await this.accounts.useTotpStep(session.userId, step))) {
+      return this.render(response, session, 400, { errors: { code: ['That code does not match, or was already used. Wait for the next one.'] } });
     }
-    await this.accounts.setTotpSecret(session.vendorId, session.userId, null, this.actor(session, request));
+    await this.accounts.setTotpSecret(session.vendorId, session.userId, null, null, this.actor(session, request));
     await this.render(response, session, 200, { notice: html`<p class="notice" role="status">Two-step sign-in is off.</p>` });
   }
 

@@ -8,7 +8,7 @@ import { clientAddress, readCookie, type DashboardRequest } from '../web/dashboa
 import { html } from '../web/html.js';
 import { errorSummary, layout } from '../web/layout.js';
 import { SignInLimiter } from '../web/sign-in-limiter.js';
-import { totpContext, totpMatches } from '../web/totp.js';
+import { totpContext, totpStep } from '../web/totp.js';
 
 interface SignInForm {
   email?: string;
@@ -68,7 +68,9 @@ export class AuthController {
     const user = await this.accounts.checkCredentials(email, password);
     if (user?.totp_secret_ciphertext) {
       const secret = this.encryption.decrypt(user.totp_secret_ciphertext, totpContext(user.id));
-      if (!(await totpMatches(secret, form.totp))) {
+      const step = await totpStep(secret, form.totp, user.totp_last_step === null ? null : Number(user.totp_last_step));
+      // A code is good once: a replayed (or concurrently raced) one is refused like a wrong one.
+      if (step === null || !(await this.accounts.useTotpStep(user.id, step))) {
         this.signInForm(response, 401, { next: target, email, errors: { _: ['Enter the 6-digit code from your authenticator app.'] } });
         return;
       }

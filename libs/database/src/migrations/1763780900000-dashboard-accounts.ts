@@ -17,6 +17,8 @@ export class DashboardAccounts1763780900000 implements MigrationInterface {
         role text NOT NULL CHECK (role IN ('owner', 'developer', 'finance', 'viewer')),
         password_hash text NOT NULL,
         totp_secret_ciphertext text NULL,
+        -- The last TOTP time step accepted: a code is never accepted twice (RFC 6238 section 5.2).
+        totp_last_step bigint NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         removed_at timestamptz NULL
