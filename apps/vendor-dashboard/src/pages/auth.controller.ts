@@ -126,6 +126,9 @@ export class AuthController {
     if (password !== form.confirm) return this.inviteForm(response, 400, token, invite, { password: ['The two passwords differ.'] });
     try {
       const user = await this.accounts.acceptInvite(token, password, clientAddress(request));
+      // As at sign-in: whoever was signed in on this browser before is signed out.
+      const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
+      if (previous) await this.sessions.end(previous.id);
       const { secret, expiresAt } = await this.sessions.start(user.id, user.vendor_id);
       this.cookies.setSession(response, secret, expiresAt);
       response.redirect(303, '/');
