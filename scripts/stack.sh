@@ -50,9 +50,11 @@ seed=$(node dist/apps/ops/src/main.js demo:seed)
 run_app purchase dist/apps/purchase-gateway/src/main.js
 run_app payout dist/apps/payout-gateway/src/main.js
 run_app worker dist/apps/reconciliation-worker/src/main.js
+run_app dashboard dist/apps/vendor-dashboard/src/main.js
 wait_for purchase-gateway http://127.0.0.1:3000/health/ready
 wait_for payout-gateway http://127.0.0.1:3001/health/ready
 wait_for worker http://127.0.0.1:3002/health/ready || true
+wait_for vendor-dashboard http://127.0.0.1:3200/health/ready
 
 cat >&2 <<MSG
 
@@ -61,7 +63,8 @@ $(printf '\033[1m')The stack is up.$(printf '\033[0m')
   payout API    http://127.0.0.1:3001/api/v1   (docs http://127.0.0.1:3001/docs)
   worker        http://127.0.0.1:3002/health/ready
   sandbox       http://127.0.0.1:3100
-Demo vendor (tokens are shown once):
+  dashboard     http://127.0.0.1:3200   sign in as $(echo "$seed" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8")).dashboard;console.log(d.email + "  password: " + d.password)')
+Demo vendor (tokens and the dashboard password are shown once):
 $(echo "$seed" | node -e 'const s=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(JSON.stringify(s,null,2))')
 
 Try: curl -H "Authorization: Bearer $(echo "$seed" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0,"utf8")).purchase.token)')" http://127.0.0.1:3000/api/v1/services

@@ -8,6 +8,8 @@ status=0
 step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
 
 step "services"; bash scripts/ensure-services.sh || status=1
+# The dashboard's browser tests (test/dashboard) drive Debian's chromium.
+step "chromium"; bash scripts/ensure-chromium.sh || status=1
 step "type-check"; npx tsc -p tsconfig.json --noEmit || status=1
 step "lint"; npx eslint . || status=1
 step "build"; npx tsc -p tsconfig.build.json || status=1

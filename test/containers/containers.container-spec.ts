@@ -13,7 +13,7 @@ import { inspect, logs, podman, remove, runOnce, start } from './podman.js';
  * containers, the invariant checker (from the ops image) finds the books consistent, and every
  * app drains and exits 0 on `podman stop`.
  */
-const APPS = ['provider-sandbox', 'purchase-gateway', 'payout-gateway', 'reconciliation-worker'] as const;
+const APPS = ['provider-sandbox', 'purchase-gateway', 'payout-gateway', 'reconciliation-worker', 'vendor-dashboard'] as const;
 type App = (typeof APPS)[number];
 const STOP_TIMEOUT_S = 35; // compose's stop_grace_period; the apps drain within SHUTDOWN_GRACE_MS
 const run = `${process.pid}-${Date.now().toString(36)}`;
@@ -25,7 +25,7 @@ describe('the system from its container images', () => {
   let adminUrl: URL;
   let databaseName: string;
   let env: Record<string, string>;
-  let tokens: { vendor_id: string; purchase: { token: string }; payout: { token: string } };
+  let tokens: { vendor_id: string; purchase: { token: string }; payout: { token: string }; dashboard: { email: string; password: string } };
   const url = (app: App, path: string) => `http://127.0.0.1:${port[app]}${path}`;
 
   beforeAll(async () => {
@@ -147,6 +147,25 @@ describe('the system from its container images', () => {
     expect(batch.status).toBe('completed');
     expect(batch.payouts.filter((payout) => payout.status === 'paid')).toHaveLength(50);
   }, 120_000);
+
+  it("signs the demo owner in to the dashboard container and shows the vendor's purchases", async () => {
+    const signInPage = await fetch(url('vendor-dashboard', '/sign-in'));
+    expect(signInPage.status).toBe(200);
+    // APP_ENV=development here: plain cookie names, no Secure flag (the browser tests cover Secure).
+    const pre = /dash_pre=([^;]+)/.exec(signInPage.headers.get('set-cookie') ?? '')![1];
+    const field = /name="_pre" value="([^"]+)"/.exec(await signInPage.text())![1];
+    const signedIn = await fetch(url('vendor-dashboard', '/sign-in'), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `dash_pre=${pre}` },
+      body: new URLSearchParams({ email: tokens.dashboard.email, password: tokens.dashboard.password, _pre: field }).toString(),
+    });
+    expect(signedIn.status).toBe(303);
+    const session = /dash_session=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')![1];
+    const purchases = await fetch(url('vendor-dashboard', '/purchases?status=completed'), { headers: { cookie: `dash_session=${session}` } });
+    expect(purchases.status).toBe(200);
+    expect(await purchases.text()).toMatch(/1 purchases, newest first/);
+  });
 
   it('finds the books consistent with the invariant checker from the ops image', async () => {
     const result = await runOnce('ops', env, ['node', 'dist/libs/database/src/check-invariants.js', '--sandbox', `http://127.0.0.1:${port['provider-sandbox']}`]);

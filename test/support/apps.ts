@@ -7,6 +7,8 @@ import { PURCHASE_HTTP_OPTIONS } from '../../apps/purchase-gateway/src/http-opti
 import { PurchaseGatewayModule } from '../../apps/purchase-gateway/src/purchase-gateway.module.js';
 import { PAYOUT_HTTP_OPTIONS } from '../../apps/payout-gateway/src/http-options.js';
 import { PayoutGatewayModule } from '../../apps/payout-gateway/src/payout-gateway.module.js';
+import { DASHBOARD_HTTP_OPTIONS } from '../../apps/vendor-dashboard/src/http-options.js';
+import { VendorDashboardModule } from '../../apps/vendor-dashboard/src/vendor-dashboard.module.js';
 import { testConfig } from './test-config.js';
 
 export interface RunningApp {
@@ -52,3 +54,4 @@ async function start(root: (config: GatewayEnv) => DynamicModule, http: HttpAppO
 
 export const startPurchaseGateway = (options: StartOptions = {}) => start((config) => PurchaseGatewayModule.register(config), PURCHASE_HTTP_OPTIONS, options);
 export const startPayoutGateway = (options: StartOptions = {}) => start((config) => PayoutGatewayModule.register(config), PAYOUT_HTTP_OPTIONS, options);
+export const startVendorDashboard = (options: StartOptions = {}) => start((config) => VendorDashboardModule.register(config), DASHBOARD_HTTP_OPTIONS, options);

@@ -4,6 +4,7 @@
  */
 import 'reflect-metadata';
 import { Command } from 'commander';
+import { registerDashboardCommands } from './commands/dashboard.commands.js';
 import { registerDemoSeedCommand } from './commands/demo-seed.command.js';
 import { registerPayoutCommands, seedPayoutDemo } from './commands/payout.commands.js';
 import { registerPurchaseCommands, seedPurchaseDemo } from './commands/purchase.commands.js';
@@ -15,6 +16,7 @@ registerVendorCommands(program);
 registerPurchaseCommands(program);
 registerPayoutCommands(program);
 registerReconcileCommands(program);
+registerDashboardCommands(program);
 registerDemoSeedCommand(program, [seedPurchaseDemo, seedPayoutDemo]);
 
 program.exitOverride((error) => {

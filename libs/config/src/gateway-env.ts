@@ -143,6 +143,10 @@ export class GatewayEnv {
   @IsString()
   SANDBOX_API_KEY = 'sandbox-key';
 
+  /** Where vendors reach the dashboard; invite links printed by `ops dashboard:invite` start with it. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  DASHBOARD_PUBLIC_URL = 'http://127.0.0.1:3200';
+
   /**
    * Redis key prefix of every BullMQ queue. The braces are a Redis Cluster hash tag; separate
    * environments sharing one Redis (or test runs) use separate prefixes.

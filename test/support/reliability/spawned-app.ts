@@ -7,6 +7,7 @@ export const COMPILED = {
   worker: 'dist/apps/reconciliation-worker/src/main.js',
   purchaseGateway: 'dist/apps/purchase-gateway/src/main.js',
   payoutGateway: 'dist/apps/payout-gateway/src/main.js',
+  dashboard: 'dist/apps/vendor-dashboard/src/main.js',
 } as const;
 
 export type CompiledApp = keyof typeof COMPILED;
@@ -16,6 +17,7 @@ const READY_PATTERN: Record<CompiledApp, RegExp> = {
   worker: /Consuming \d+ queues/,
   purchaseGateway: /purchase-gateway listening on port/,
   payoutGateway: /payout-gateway listening on port/,
+  dashboard: /vendor-dashboard listening on port/,
 };
 
 export interface SpawnedApp {

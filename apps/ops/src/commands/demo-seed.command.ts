@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
+import { DashboardAccounts } from '#dashboard';
 import { runCommand } from '../ops-context.js';
 
 /** Steps that later capabilities add to the demo vendor (catalogue, pricing, funding...). */
@@ -13,7 +15,8 @@ export function registerDemoSeedCommand(program: Command, steps: DemoSeedStep[])
     .option('--vendor-name <name>', 'vendor name', 'Demo vendor')
     .option('--purchase-base-url <url>', 'purchase base URL to print', 'http://127.0.0.1:3000/api/v1')
     .option('--payout-base-url <url>', 'payout base URL to print', 'http://127.0.0.1:3001')
-    .action((options: { vendorName: string; purchaseBaseUrl: string; payoutBaseUrl: string }) =>
+    .option('--dashboard-url <url>', 'vendor dashboard URL to print', 'http://127.0.0.1:3200')
+    .action((options: { vendorName: string; purchaseBaseUrl: string; payoutBaseUrl: string; dashboardUrl: string }) =>
       runCommand(async (context) => {
         const vendor = await context.get(VendorService).create(options.vendorName);
         for (const step of steps) await step(context, vendor.id);
@@ -22,8 +25,16 @@ export function registerDemoSeedCommand(program: Command, steps: DemoSeedStep[])
         const lifetime = 30 * 86_400;
         const purchase = await tokens.issue(vendor.id, [...ALL_ABILITIES], lifetime);
         const payout = await tokens.issue(vendor.id, [...ALL_ABILITIES], lifetime);
+        // A demo owner who can sign in straight away: invited and accepted through the same
+        // rules as a real owner (password policy, one-time invite), with a random password.
+        const accounts = context.get(DashboardAccounts);
+        const email = `owner@${vendor.slug}.demo.test`;
+        const password = randomBytes(15).toString('base64url');
+        const invite = await accounts.invite(vendor.id, email, 'owner', { userId: null, label: 'demo:seed' });
+        await accounts.acceptInvite(invite.secret, password, null);
         return {
           vendor_id: vendor.id,
+          dashboard: { url: options.dashboardUrl, email, password },
           purchase: { base_url: options.purchaseBaseUrl, token: purchase.token },
           payout: { base_url: options.payoutBaseUrl, token: payout.token },
         };

@@ -26,6 +26,18 @@ export class ApiTokenEntity {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
+  /** A label chosen in the dashboard; tokens issued by the operator CLI have none. */
+  @Column({ type: 'text', nullable: true })
+  name: string | null;
+
+  /** The dashboard user who created it (null when staff issued it with the operator CLI). */
+  @Column({ name: 'created_by_user_id', type: 'uuid', nullable: true })
+  createdByUserId: string | null;
+
+  /** Refreshed at most once a minute by authenticate(), so the dashboard can show stale tokens. */
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

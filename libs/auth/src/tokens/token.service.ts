@@ -8,6 +8,8 @@ import { VendorEntity } from '../vendors/vendor.entity.js';
 import { ApiTokenEntity } from './api-token.entity.js';
 import { generateTokenSecret, hashTokenSecret, TOKEN_PATTERN } from './token-secret.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface IssuedToken {
   id: string;
   /** The secret. Returned once, at creation; only its hash is stored. */
@@ -15,6 +17,28 @@ export interface IssuedToken {
   abilities: string[];
   expires_at: string;
 }
+
+/** Who asked for a token and what they called it; the operator CLI passes neither. */
+export interface TokenOrigin {
+  name?: string;
+  createdByUserId?: string;
+}
+
+/** A token as its vendor may see it: never the secret or its hash. */
+export interface TokenSummary {
+  id: string;
+  name: string | null;
+  prefix: string;
+  abilities: string[];
+  createdByUserId: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  status: 'active' | 'expired' | 'revoked';
+}
+
+export const TOKEN_NAME_MAX_LENGTH = 100;
 
 /** A token's abilities count only while they are also enabled on its vendor, checked at every use. */
 export interface AuthenticatedToken extends VendorPrincipal {
@@ -29,10 +53,14 @@ export class TokenService {
     @InjectRepository(VendorEntity) private readonly vendors: Repository<VendorEntity>,
   ) {}
 
-  async issue(vendorId: string, abilities: string[], lifetimeSeconds: number): Promise<IssuedToken> {
+  async issue(vendorId: string, abilities: string[], lifetimeSeconds: number, origin: TokenOrigin = {}): Promise<IssuedToken> {
     const unknown = abilities.filter((ability) => !isAbility(ability));
     if (unknown.length > 0) throw new ValidationFailedError({ abilities: [`unknown abilities: ${unknown.join(', ')}`] });
     if (abilities.length === 0) throw new ValidationFailedError({ abilities: ['at least one ability is required'] });
+    const name = origin.name?.trim();
+    if (name !== undefined && (name.length === 0 || name.length > TOKEN_NAME_MAX_LENGTH)) {
+      throw new ValidationFailedError({ name: [`name must be 1 to ${TOKEN_NAME_MAX_LENGTH} characters`] });
+    }
     if (!(await this.vendors.existsBy({ id: vendorId }))) throw new NotFoundError('vendor');
     const secret = generateTokenSecret();
     const saved = await this.tokens.save(
@@ -43,17 +71,40 @@ export class TokenService {
         abilities: [...new Set(abilities)],
         expiresAt: new Date(Date.now() + lifetimeSeconds * 1000),
         revokedAt: null,
+        name: name ?? null,
+        createdByUserId: origin.createdByUserId ?? null,
       }),
     );
     return { id: saved.id, token: secret, abilities: saved.abilities, expires_at: saved.expiresAt.toISOString() };
   }
 
-  async revoke(tokenId: string): Promise<{ id: string; revoked_at: string }> {
-    const result = await this.tokens.update({ id: tokenId, revokedAt: IsNull() }, { revokedAt: new Date() });
-    const token = await this.tokens.findOneBy({ id: tokenId });
+  /** Revokes at once; with a vendorId (the dashboard), another vendor's token is a 404 and stays untouched. */
+  async revoke(tokenId: string, vendorId?: string): Promise<{ id: string; revoked_at: string }> {
+    if (!UUID.test(tokenId)) throw new NotFoundError('token');
+    const scope = vendorId === undefined ? { id: tokenId } : { id: tokenId, vendorId };
+    const result = await this.tokens.update({ ...scope, revokedAt: IsNull() }, { revokedAt: new Date() });
+    const token = await this.tokens.findOneBy(scope);
     if (!token) throw new NotFoundError('token');
     if (result.affected === 0 && !token.revokedAt) throw new NotFoundError('token');
     return { id: token.id, revoked_at: token.revokedAt!.toISOString() };
+  }
+
+  /** The vendor's tokens, newest first. */
+  async list(vendorId: string): Promise<TokenSummary[]> {
+    const now = Date.now();
+    const rows = await this.tokens.find({ where: { vendorId }, order: { createdAt: 'DESC', id: 'ASC' } });
+    return rows.map((token) => ({
+      id: token.id,
+      name: token.name,
+      prefix: token.tokenPrefix,
+      abilities: token.abilities,
+      createdByUserId: token.createdByUserId,
+      createdAt: token.createdAt,
+      lastUsedAt: token.lastUsedAt,
+      expiresAt: token.expiresAt,
+      revokedAt: token.revokedAt,
+      status: token.revokedAt ? 'revoked' : token.expiresAt.getTime() <= now ? 'expired' : 'active',
+    }));
   }
 
   /**
@@ -64,12 +115,21 @@ export class TokenService {
     if (!TOKEN_PATTERN.test(secret)) return null;
     // Plain SQL: this runs on every request, and building it through the query builder cost more CPU than the query.
     const [row] = (await this.tokens.manager.query(
-      `SELECT token.id AS token_id, token.vendor_id AS vendor_id, token.abilities AS abilities, vendor.enabled_abilities AS vendor_abilities
+      `SELECT token.id AS token_id, token.vendor_id AS vendor_id, token.abilities AS abilities, vendor.enabled_abilities AS vendor_abilities,
+              (token.last_used_at IS NULL OR token.last_used_at < now() - interval '60 seconds') AS last_use_stale
          FROM api_tokens token INNER JOIN vendors vendor ON vendor.id = token.vendor_id
         WHERE token.token_hash = $1 AND token.revoked_at IS NULL AND token.expires_at > now()`,
       [hashTokenSecret(secret)],
-    )) as { token_id: string; vendor_id: string; abilities: string[]; vendor_abilities: string[] }[];
+    )) as { token_id: string; vendor_id: string; abilities: string[]; vendor_abilities: string[]; last_use_stale: boolean }[];
     if (!row) return null;
+    // When it was last used, for the dashboard: written at most about once a minute per token, so
+    // almost every request stays a single read (a write in the same statement cost ~40 % more).
+    if (row.last_use_stale) {
+      await this.tokens.manager.query(
+        `UPDATE api_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`,
+        [row.token_id],
+      );
+    }
     const vendorAbilities = new Set(row.vendor_abilities);
     return {
       vendorId: row.vendor_id,

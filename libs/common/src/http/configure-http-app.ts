@@ -7,6 +7,8 @@ export interface HttpAppOptions {
   /** Prefix for vendor routes; health, metrics and docs stay at the root for probes and scrapers. */
   globalPrefix?: string;
   bodyLimit: string;
+  /** Also parse HTML form posts (application/x-www-form-urlencoded): the vendor dashboard. */
+  forms?: boolean;
   openApi?: { title: string; description: string };
 }
 
@@ -25,6 +27,7 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   express.set('etag', false);
   express.use(helmet({ contentSecurityPolicy: false }));
   express.useBodyParser('json', { limit: options.bodyLimit, strict: true });
+  if (options.forms) express.useBodyParser('urlencoded', { limit: options.bodyLimit, extended: false });
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix, { exclude: OPERATIONAL_PATHS });
   if (!options.openApi) return undefined;
 

@@ -138,6 +138,21 @@ export class PayoutBatchesService {
     return this.viewOf(principal, created.batch, created.items);
   }
 
+  /**
+   * The checks createBatch makes before it writes anything (vendor readiness, every item's
+   * admission, duplicate and used references), without writing: the dashboard shows the
+   * per-row errors of an uploaded file before the vendor submits it. createBatch checks again.
+   */
+  async checkBatch(vendorId: string, request: BatchRequestInput): Promise<{ totalAmount: string; totalFee: string; itemCount: number }> {
+    this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
+    const admitted = await this.admitItems(vendorId, request.payouts);
+    return {
+      totalAmount: formatCents(admitted.reduce((sum, item) => sum + item.amountCents, 0n)),
+      totalFee: formatCents(admitted.reduce((sum, item) => sum + item.feeCents, 0n)),
+      itemCount: admitted.length,
+    };
+  }
+
   /** `GET /api/v1/batches/{reference}`. */
   async getBatch(principal: VendorPrincipal, reference: string): Promise<BatchView> {
     const batch = await this.findBatch(principal.vendorId, reference);

@@ -21,7 +21,7 @@ export class FulfilmentEntity {
   createdAt: Date;
 }
 
-/** Audit of every fulfilment read: which token of which vendor read which transaction, when. */
+/** Audit of every fulfilment read: which token (or dashboard user) of which vendor read which transaction, when. */
 @Entity('purchase_fulfilment_reads')
 export class FulfilmentReadEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
@@ -30,8 +30,12 @@ export class FulfilmentReadEntity {
   @Column({ name: 'vendor_id', type: 'uuid' })
   vendorId: string;
 
-  @Column({ name: 'token_id', type: 'uuid' })
-  tokenId: string;
+  /** Null when a dashboard user revealed it (then dashboardUserId is set; a CHECK keeps exactly one). */
+  @Column({ name: 'token_id', type: 'uuid', nullable: true })
+  tokenId: string | null;
+
+  @Column({ name: 'dashboard_user_id', type: 'uuid', nullable: true })
+  dashboardUserId: string | null;
 
   @Column({ name: 'transaction_id', type: 'uuid' })
   transactionId: string;

@@ -17,6 +17,8 @@ type StoredFulfilment = Omit<FulfilmentView, 'transaction_id'>;
 export interface FulfilmentReader {
   vendorId: string;
   tokenId: string;
+  /** Set when a dashboard user reveals it: the audit row then names the user, not a token. */
+  dashboardUserId?: string;
 }
 
 /** Delivery data: sealed on the way in (worker), opened only for an audited vendor read. */
@@ -64,9 +66,10 @@ export class FulfilmentService {
       );
       if (!row) throw new NotFoundError('fulfilment');
       const stored = this.encryption.decryptJson<StoredFulfilment>(row.sealed, sealingContext(transactionId));
-      await manager.query(`INSERT INTO purchase_fulfilment_reads (vendor_id, token_id, transaction_id) VALUES ($1, $2, $3)`, [
+      await manager.query(`INSERT INTO purchase_fulfilment_reads (vendor_id, token_id, dashboard_user_id, transaction_id) VALUES ($1, $2, $3, $4)`, [
         reader.vendorId,
-        reader.tokenId,
+        reader.dashboardUserId === undefined ? reader.tokenId : null,
+        reader.dashboardUserId ?? null,
         transactionId,
       ]);
       return { transaction_id: transactionId, ...stored };

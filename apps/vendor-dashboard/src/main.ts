@@ -1,0 +1,10 @@
+import { startHttpService } from '#observability';
+import { DASHBOARD_HTTP_OPTIONS } from './http-options.js';
+import { VendorDashboardModule } from './vendor-dashboard.module.js';
+
+await startHttpService({
+  name: 'vendor-dashboard',
+  defaultPort: 3200,
+  module: (config) => VendorDashboardModule.register(config),
+  http: DASHBOARD_HTTP_OPTIONS,
+});

@@ -1,0 +1,85 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { FieldEncryption } from '#common';
+import { DashboardAccounts, type DashboardSession } from '#dashboard';
+import { sessionOf } from '../web/access.js';
+import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
+import { html, type SafeHtml } from '../web/html.js';
+import { csrfField, errorSummary, layout } from '../web/layout.js';
+import { newTotpSecret, totpContext, totpStep, totpUri } from '../web/totp.js';
+
+/** The signed-in person's own settings: two-step sign-in (TOTP). Every role has it. */
+@Controller('account')
+export class AccountController {
+  constructor(
+    private readonly accounts: DashboardAccounts,
+    private readonly encryption: FieldEncryption,
+  ) {}
+
+  @Get()
+  async page(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    await this.render(response, sessionOf(request), 200);
+  }
+
+  /** Step 1: a new secret, shown once for the authenticator app; nothing is stored until a code proves the app has it. */
+  @Post('totp')
+  @HttpCode(200)
+  async start(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    if (!this.encryption.isConfigured) return this.render(response, session, 503, { errors: { _: ['Two-step sign-in needs field encryption, which is not configured here.'] } });
+    await this.render(response, session, 200, { enrolling: newTotpSecret() });
+  }
+
+  @Post('totp/confirm')
+  @HttpCode(200)
+  async confirm(@Body() form: { secret?: string; code?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    const secret = typeof form.secret === 'string' && /^[A-Z2-7]{16,64}$/.test(form.secret) ? form.secret : null;
+    if (!secret) return this.render(response, session, 400, { errors: { _: ['Start again.'] } });
+    const step = await totpStep(secret, form.code);
+    if (step === null) return this.render(response, session, 400, { enrolling: secret, errors: { code: ['That code does not match. Enter the current 6-digit code from the app.'] } });
+    await this.accounts.setTotpSecret(session.vendorId, session.userId, this.encryption.encrypt(secret, totpContext(session.userId)), step, this.actor(session, request));
+    await this.render(response, session, 200, { notice: html`<p class="notice" role="status">Two-step sign-in is on. You will be asked for a code at every sign-in.</p>` });
+  }
+
+  /** Turning it off needs a current code, so a borrowed session alone cannot remove the second factor. */
+  @Post('totp/disable')
+  @HttpCode(200)
+  async disable(@Body() form: { code?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    const current = await this.accounts.totpSecret(session.vendorId, session.userId);
+    if (!current) return this.render(response, session, 200);
+    const step = await totpStep(this.encryption.decrypt(current.sealed, totpContext(session.userId)), form.code, current.lastStep);
+    if (step === null || !(await this.accounts.useTotpStep(session.userId, step))) {
+      return this.render(response, session, 400, { errors: { code: ['That code does not match, or was already used. Wait for the next one.'] } });
+    }
+    await this.accounts.setTotpSecret(session.vendorId, session.userId, null, null, this.actor(session, request));
+    await this.render(response, session, 200, { notice: html`<p class="notice" role="status">Two-step sign-in is off.</p>` });
+  }
+
+  private actor(session: DashboardSession, request: DashboardRequest) {
+    return { userId: session.userId, label: session.email, address: clientAddress(request) };
+  }
+
+  private async render(response: Response, session: DashboardSession, status: number, state: { enrolling?: string; errors?: Record<string, string[]>; notice?: SafeHtml } = {}): Promise<void> {
+    const enabled = (await this.accounts.totpSecret(session.vendorId, session.userId)) !== null;
+    const body = state.enrolling
+      ? html`<h2>Set up two-step sign-in</h2>
+<p>Add this key to an authenticator app (manual entry, time-based), or open the link on the phone that has the app:</p>
+<p class="secret" id="totp-key">${state.enrolling}</p>
+<p><a href="${totpUri(state.enrolling, session.email)}">Open in authenticator app</a></p>
+<form method="post" action="/account/totp/confirm">${csrfField(session)}<input type="hidden" name="secret" value="${state.enrolling}">
+<label for="code">Code shown by the app</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required>
+<p><button type="submit">Turn on</button></p></form>`
+      : enabled
+        ? html`<p>Two-step sign-in is <strong>on</strong>.</p>
+<form method="post" action="/account/totp/disable">${csrfField(session)}<label for="code">Current code, to turn it off</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required>
+<p><button type="submit" class="danger">Turn off two-step sign-in</button></p></form>`
+        : html`<p>Two-step sign-in is <strong>off</strong>. With it on, signing in also needs a code from an authenticator app on your phone.</p>
+<form method="post" action="/account/totp">${csrfField(session)}<button type="submit">Set up two-step sign-in</button></form>`;
+    response
+      .status(status)
+      .type('html')
+      .send(layout({ title: 'Your account', session, current: '/account', body: html`${state.notice ?? ''}${errorSummary(state.errors)}<p>Signed in as ${session.email} (${session.role}).</p>${body}` }).value);
+  }
+}

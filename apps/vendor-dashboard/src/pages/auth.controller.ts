@@ -1,0 +1,205 @@
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError, FieldEncryption } from '#common';
+import { DashboardAccounts, DashboardAuditLog, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret, SECRET_PATTERN } from '#dashboard';
+import { csrfMatches, PublicPage, sessionOf } from '../web/access.js';
+import { DashboardCookies } from '../web/cookies.js';
+import { clientAddress, readCookie, type DashboardRequest } from '../web/dashboard-request.js';
+import { html } from '../web/html.js';
+import { errorSummary, layout } from '../web/layout.js';
+import { SignInLimiter } from '../web/sign-in-limiter.js';
+import { totpContext, totpStep } from '../web/totp.js';
+
+interface SignInForm {
+  email?: string;
+  password?: string;
+  totp?: string;
+  _pre?: string;
+}
+
+/** Only same-site relative paths: `next` must not turn sign-in into an open redirect. */
+function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/(?![/\\])[\w\-./?=&%]*$/.test(next) && !next.startsWith('/sign-in') ? next : '/';
+}
+
+@Controller()
+export class AuthController {
+  constructor(
+    private readonly accounts: DashboardAccounts,
+    private readonly sessions: DashboardSessions,
+    private readonly audit: DashboardAuditLog,
+    private readonly limiter: SignInLimiter,
+    private readonly encryption: FieldEncryption,
+    @Inject(DashboardCookies) private readonly cookies: DashboardCookies,
+  ) {}
+
+  @Get()
+  home(@Res() response: Response): void {
+    response.redirect(303, '/purchases');
+  }
+
+  @Get('sign-in')
+  @PublicPage()
+  signInPage(@Query('next') next: string | undefined, @Res() response: Response): void {
+    this.signInForm(response, 200, { next: safeNext(next) });
+  }
+
+  @Post('sign-in')
+  @PublicPage()
+  async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const email = typeof form.email === 'string' ? form.email.slice(0, 320) : '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    const target = safeNext(next);
+    if (!this.preSessionMatches(request, form._pre)) {
+      this.signInForm(response, 403, { next: target, email, errors: { _: ['The sign-in form expired. Try again.'] } });
+      return;
+    }
+    const address = clientAddress(request);
+    const admission = await this.limiter.admit(email, address);
+    if (!admission.allowed) {
+      response.setHeader('Retry-After', String(admission.retryAfterSeconds));
+      const message =
+        admission.reason === 'limited'
+          ? `Too many sign-in attempts. Wait ${Math.ceil(admission.retryAfterSeconds / 60)} minutes and try again.`
+          : 'Sign-in is temporarily unavailable. Try again in a minute.';
+      this.signInForm(response, admission.reason === 'limited' ? 429 : 503, { next: target, email, errors: { _: [message] } });
+      return;
+    }
+    const user = await this.accounts.checkCredentials(email, password);
+    if (user?.totp_secret_ciphertext) {
+      const secret = this.encryption.decrypt(user.totp_secret_ciphertext, totpContext(user.id));
+      const step = await totpStep(secret, form.totp, user.totp_last_step === null ? null : Number(user.totp_last_step));
+      // A code is good once: a replayed (or concurrently raced) one is refused like a wrong one.
+      if (step === null || !(await this.accounts.useTotpStep(user.id, step))) {
+        this.signInForm(response, 401, { next: target, email, errors: { _: ['Enter the 6-digit code from your authenticator app.'] } });
+        return;
+      }
+    }
+    if (!user) {
+      // One message for an unknown email and a wrong password, so the form does not reveal accounts.
+      this.signInForm(response, 401, { next: target, email, errors: { _: ['The email or password is not right.'] } });
+      return;
+    }
+    await this.limiter.succeeded(email);
+    // Rotation: a session the browser already held ends, and the new one has a fresh secret and CSRF token.
+    const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
+    if (previous) await this.sessions.end(previous.id);
+    const { secret, expiresAt } = await this.sessions.start(user.id, user.vendor_id);
+    await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address });
+    this.cookies.setSession(response, secret, expiresAt);
+    response.redirect(303, target);
+  }
+
+  @Post('sign-out')
+  async signOut(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    await this.sessions.end(session.id);
+    await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out', address: clientAddress(request) });
+    this.cookies.clearSession(response);
+    response.redirect(303, '/sign-in');
+  }
+
+  @Post('sign-out-everywhere')
+  async signOutEverywhere(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    const ended = await this.sessions.endAllForUser(session.userId);
+    await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out_everywhere', details: { sessions: ended }, address: clientAddress(request) });
+    this.cookies.clearSession(response);
+    response.redirect(303, '/sign-in');
+  }
+
+  /** The invite link carries its secret as `?token=`, which the request log redacts. */
+  @Get('invite')
+  @PublicPage()
+  async invitePage(@Query('token') token: string | undefined, @Res() response: Response): Promise<void> {
+    const invite = typeof token === 'string' ? await this.accounts.pendingInvite(token) : null;
+    this.inviteForm(response, invite ? 200 : 404, token, invite);
+  }
+
+  @Post('invite')
+  @PublicPage()
+  async acceptInvite(@Query('token') token: string | undefined, @Body() form: { password?: string; confirm?: string; _pre?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const invite = typeof token === 'string' ? await this.accounts.pendingInvite(token) : null;
+    if (!invite || typeof token !== 'string') return this.inviteForm(response, 404, token, null);
+    if (!this.preSessionMatches(request, form._pre)) return this.inviteForm(response, 403, token, invite, { _: ['The form expired. Try again.'] });
+    const password = typeof form.password === 'string' ? form.password : '';
+    if (password !== form.confirm) return this.inviteForm(response, 400, token, invite, { password: ['The two passwords differ.'] });
+    try {
+      const user = await this.accounts.acceptInvite(token, password, clientAddress(request));
+      // As at sign-in: whoever was signed in on this browser before is signed out.
+      const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
+      if (previous) await this.sessions.end(previous.id);
+      const { secret, expiresAt } = await this.sessions.start(user.id, user.vendor_id);
+      this.cookies.setSession(response, secret, expiresAt);
+      response.redirect(303, '/');
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.inviteForm(response, 400, token, invite, error.fieldErrors);
+      throw error;
+    }
+  }
+
+  private preSessionMatches(request: DashboardRequest, offered: unknown): boolean {
+    const cookie = readCookie(request, this.cookies.preSession);
+    return typeof cookie === 'string' && SECRET_PATTERN.test(cookie) && csrfMatches(cookie, offered);
+  }
+
+  private preSession(response: Response): string {
+    const value = randomSecret();
+    this.cookies.setPreSession(response, value);
+    return value;
+  }
+
+  private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
+    const pre = this.preSession(response);
+    const action = state.next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(state.next)}`;
+    const describedBy = state.errors ? html` aria-describedby="form-errors"` : html``;
+    response
+      .status(status)
+      .type('html')
+      .send(
+        layout({
+          title: 'Sign in',
+          body: html`${errorSummary(state.errors)}
+<form method="post" action="${action}" novalidate>
+  <input type="hidden" name="_pre" value="${pre}">
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" autocomplete="username" required value="${state.email ?? ''}"${describedBy}>
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required${describedBy}>
+  <label for="totp">Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span></label>
+  <input id="totp" name="totp" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*">
+  <p><button type="submit">Sign in</button></p>
+</form>
+<p class="hint">No account yet? Ask your vendor's dashboard owner for an invite.</p>`,
+        }).value,
+      );
+  }
+
+  private inviteForm(response: Response, status: number, token: string | undefined, invite: { email: string; role: string; vendor_name: string } | null, errors?: Record<string, string[]>): void {
+    if (!invite) {
+      response.status(status).type('html').send(layout({ title: 'Invite not valid', body: html`<p>This invite link is not valid: it was already used, has expired or was withdrawn. Ask for a new one.</p>` }).value);
+      return;
+    }
+    const pre = this.preSession(response);
+    response
+      .status(status)
+      .type('html')
+      .send(
+        layout({
+          title: 'Set your password',
+          body: html`<p>You were invited to <strong>${invite.vendor_name}</strong> as <strong>${invite.role}</strong> (${invite.email}).</p>
+${errorSummary(errors)}
+<form method="post" action="/invite?token=${encodeURIComponent(token ?? '')}">
+  <input type="hidden" name="_pre" value="${pre}">
+  <input type="hidden" name="email" value="${invite.email}" autocomplete="username">
+  <label for="password">Password</label>
+  <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good password.</p>
+  <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
+  <label for="confirm">Password again</label>
+  <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+  <p><button type="submit">Create account</button></p>
+</form>`,
+        }).value,
+      );
+  }
+}

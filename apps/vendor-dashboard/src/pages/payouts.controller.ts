@@ -1,0 +1,296 @@
+import { createHash } from 'node:crypto';
+import { Body, Controller, Get, Post, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
+import { VendorService, type VendorPrincipal } from '#auth';
+import { createValidationPipe, DomainError } from '#common';
+import { DashboardAuditLog, roleAllows, type DashboardSession } from '#dashboard';
+import {
+  batchStatusOf,
+  MAX_BATCH_ITEMS,
+  PAYOUT_REFERENCE_PATTERN,
+  PAYOUT_STATUSES,
+  PayoutAccountService,
+  PayoutBatchesService,
+  PayoutMethodsService,
+  PayoutsService,
+  type BatchRequestInput,
+  type PayoutStatus,
+} from '#payout';
+// POST /batches' own request class: the upload is validated by exactly the API's rules.
+import { BatchRequestDto } from '../../../payout-gateway/src/batches/dto/batch-request.dto.js';
+import { csrfMatches, CsrfInMultipartBody, PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
+import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
+import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
+import { money, when } from '../web/format.js';
+import { html, type SafeHtml } from '../web/html.js';
+import { csrfField, errorSummary, layout } from '../web/layout.js';
+
+const PER_PAGE = 25;
+/** 500 rows of the widest CSV stay well under this. */
+const MAX_UPLOAD_BYTES = 512 * 1024;
+
+/**
+ * The payout domain acts for the vendor as it does for a token: reads and writes, never the
+ * delivery scope, so a batch page never decrypts voucher PINs. The id marks dashboard use.
+ */
+function principalOf(session: DashboardSession): VendorPrincipal {
+  return { vendorId: session.vendorId, tokenId: `dashboard:${session.userId}`, abilities: ['payouts:read', 'payouts:write'] };
+}
+
+/** An uploaded file's batch reference by default: the same file maps to the same batch, so uploading it twice replays instead of paying twice. */
+export function defaultBatchReference(csv: string): string {
+  return `upload-${createHash('sha256').update(csv, 'utf8').digest('hex').slice(0, 32)}`;
+}
+
+interface Checked {
+  request?: BatchRequestInput;
+  /** The batch this reference already names: submitting again replays it, nothing more is paid. */
+  existing?: { reference: string; itemCount: number; status: string };
+  errors: Record<string, string[]>;
+  totals?: { totalAmount: string; totalFee: string; itemCount: number };
+}
+
+@Controller()
+@RequirePermission('payouts:read')
+export class PayoutsController {
+  private readonly validation = createValidationPipe();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly accounts: PayoutAccountService,
+    private readonly methods: PayoutMethodsService,
+    private readonly payouts: PayoutsService,
+    private readonly batches: PayoutBatchesService,
+    private readonly audit: DashboardAuditLog,
+    private readonly vendors: VendorService,
+  ) {}
+
+  @Get('payouts')
+  async list(@Query() query: { status?: string; page?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    const status = (PAYOUT_STATUSES as readonly string[]).includes(query.status ?? '') ? (query.status as PayoutStatus) : undefined;
+    const page = Math.max(1, Math.min(100_000, Number.parseInt(query.page ?? '1', 10) || 1));
+    const [account, methods] = await Promise.all([this.accounts.getAccountView(session.vendorId), this.methods.listMethodViews(session.vendorId)]);
+    const parameters: unknown[] = [session.vendorId];
+    if (status) parameters.push(status);
+    const where = `p.vendor_id = $1${status ? ' AND p.status = $2' : ''}`;
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`, parameters);
+    const rows: { reference: string; method: string; amount_cents: string; fee_cents: string; status: string; created_at: Date; paid_at: Date | null; batch_reference: string | null }[] =
+      await this.dataSource.query(
+        `SELECT p.reference, p.method, p.amount_cents, p.fee_cents, p.status, p.created_at, p.paid_at, b.reference AS batch_reference
+           FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
+          WHERE ${where} ORDER BY p.created_at DESC, p.id LIMIT ${PER_PAGE} OFFSET ${(page - 1) * PER_PAGE}`,
+        parameters,
+      );
+    const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
+    const link = (target: number) => `/payouts?${new URLSearchParams({ ...(status ? { status } : {}), page: String(target) }).toString()}`;
+    response.type('html').send(
+      layout({
+        title: 'Payouts',
+        session,
+        current: '/payouts',
+        body: html`<h2>Account</h2>
+<dl><dt>Available</dt><dd>${account.currency} ${account.available}</dd><dt>Reserved for payouts in flight</dt><dd>${account.currency} ${account.reserved}</dd><dt>Fee per payout</dt><dd>${account.currency} ${account.fee_per_payout}</dd></dl>
+<h2>Methods</h2>
+<table><thead><tr><th scope="col">Method</th><th scope="col">Available</th><th scope="col" class="num">Minimum</th><th scope="col" class="num">Maximum</th><th scope="col" class="num">Increment</th><th scope="col" class="num">Fee</th><th scope="col">Bank account needed</th></tr></thead>
+<tbody>${methods.map((method) => html`<tr><td>${method.name} <code>${method.method}</code></td><td>${method.available ? 'yes' : 'no'}</td><td class="num">${method.minimum}</td><td class="num">${method.maximum}</td><td class="num">${method.increment}</td><td class="num">${method.fee}</td><td>${method.requires_bank_account ? 'yes' : 'no'}</td></tr>`)}</tbody></table>
+<h2>Payouts</h2>
+<form method="get" action="/payouts" class="filters" role="search" aria-label="Filter payouts"><div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${PAYOUT_STATUSES.map((value) => html`<option value="${value}"${status === value ? html` selected` : ''}>${value}</option>`)}</select></div><div><button type="submit">Filter</button></div></form>
+<table><caption class="hint">${total} payouts, newest first. Amounts in ZAR; times are Johannesburg time.</caption>
+<thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">Batch</th><th scope="col">Created</th><th scope="col">Paid</th></tr></thead>
+<tbody>${rows.map((row) => html`<tr><td><a href="/payouts/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td class="status-${row.status}">${row.status}</td><td>${row.method}</td><td class="num">${money(row.amount_cents)}</td><td class="num">${money(row.fee_cents)}</td><td>${row.batch_reference ? html`<a href="/batches/view?reference=${encodeURIComponent(row.batch_reference)}">${row.batch_reference}</a>` : '—'}</td><td>${when(row.created_at)}</td><td>${when(row.paid_at)}</td></tr>`)}</tbody></table>
+<nav aria-label="Pages" class="pager">${page > 1 ? html`<a href="${link(page - 1)}">Previous page</a>` : ''}<span>Page ${page} of ${lastPage}</span>${page < lastPage ? html`<a href="${link(page + 1)}">Next page</a>` : ''}</nav>`,
+      }).value,
+    );
+  }
+
+  @Get('payouts/view')
+  async payout(@Query('reference') reference: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    const payout = await this.payouts.getPayout(principalOf(session), typeof reference === 'string' ? reference : '');
+    response.type('html').send(
+      layout({
+        title: `Payout ${payout.reference}`,
+        session,
+        current: '/payouts',
+        body: html`<dl><dt>Status</dt><dd class="status-${payout.status}">${payout.status}${payout.status_reason ? ` (${payout.status_reason})` : ''}</dd>
+<dt>Method</dt><dd>${payout.method}</dd><dt>Amount</dt><dd>ZAR ${payout.amount}</dd><dt>Fee</dt><dd>ZAR ${payout.fee}</dd>
+<dt>Merchant reference</dt><dd><code>${payout.merchant_reference}</code></dd><dt>Provider reference</dt><dd>${payout.provider_reference ?? '—'}</dd>
+<dt>Created</dt><dd>${when(payout.created_at)}</dd><dt>Paid</dt><dd>${when(payout.paid_at)}</dd></dl>
+<p class="hint">Voucher PINs are not shown in the dashboard; systems with the payouts:delivery scope read them through the API.</p>
+<p><a href="/payouts">Back to payouts</a></p>`,
+      }).value,
+    );
+  }
+
+  @Get('batches')
+  async batchList(@Query('page') pageText: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    const page = Math.max(1, Math.min(100_000, Number.parseInt(pageText ?? '1', 10) || 1));
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM payout_batches WHERE vendor_id = $1`, [session.vendorId]);
+    const rows: { reference: string; item_count: number; total_amount_cents: string; total_fee_cents: string; created_at: Date; statuses: PayoutStatus[] }[] = await this.dataSource.query(
+      `SELECT b.reference, b.item_count, b.total_amount_cents, b.total_fee_cents, b.created_at,
+              (SELECT array_agg(p.status) FROM payouts p WHERE p.batch_id = b.id) AS statuses
+         FROM payout_batches b WHERE b.vendor_id = $1 ORDER BY b.created_at DESC, b.id LIMIT ${PER_PAGE} OFFSET ${(page - 1) * PER_PAGE}`,
+      [session.vendorId],
+    );
+    const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
+    const canWrite = roleAllows(session.role, 'payouts:write');
+    response.type('html').send(
+      layout({
+        title: 'Batches',
+        session,
+        current: '/batches',
+        body: html`${canWrite ? html`<p><a class="button" href="/batches/new">Upload a batch</a></p>` : ''}
+<table><caption class="hint">${total} batches, newest first.</caption>
+<thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th><th scope="col" class="num">Fees</th><th scope="col">Created</th></tr></thead>
+<tbody>${rows.map((row) => html`<tr><td><a href="/batches/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td>${batchStatusOf(row.statuses ?? [])}</td><td class="num">${row.item_count}</td><td class="num">${money(row.total_amount_cents)}</td><td class="num">${money(row.total_fee_cents)}</td><td>${when(row.created_at)}</td></tr>`)}</tbody></table>
+<nav aria-label="Pages" class="pager">${page > 1 ? html`<a href="/batches?page=${page - 1}">Previous page</a>` : ''}<span>Page ${page} of ${lastPage}</span>${page < lastPage ? html`<a href="/batches?page=${page + 1}">Next page</a>` : ''}</nav>`,
+      }).value,
+    );
+  }
+
+  @Get('batches/view')
+  async batch(@Query('reference') reference: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    const batch = await this.batches.getBatch(principalOf(session), typeof reference === 'string' ? reference : '');
+    response.type('html').send(
+      layout({
+        title: `Batch ${batch.reference}`,
+        session,
+        current: '/batches',
+        body: html`<dl><dt>Status</dt><dd id="batch-status">${batch.status}</dd><dt>Items</dt><dd>${batch.item_count}</dd><dt>Total</dt><dd>ZAR ${batch.total_amount}</dd><dt>Fees</dt><dd>ZAR ${batch.total_fee}</dd><dt>Created</dt><dd>${when(batch.created_at)}</dd></dl>
+<table><thead><tr><th scope="col">#</th><th scope="col">Reference</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Paid</th></tr></thead>
+<tbody>${batch.payouts.map((payout, index) => html`<tr><td>${index + 1}</td><td><a href="/payouts/view?reference=${encodeURIComponent(payout.reference)}">${payout.reference}</a></td><td>${payout.method}</td><td class="num">ZAR ${payout.amount}</td><td class="status-${payout.status}">${payout.status}</td><td>${when(payout.paid_at)}</td></tr>`)}</tbody></table>
+<p><a href="/batches/view?reference=${encodeURIComponent(batch.reference)}">Refresh</a> · <a href="/batches">All batches</a></p>`,
+      }).value,
+    );
+  }
+
+  @Get('batches/new')
+  @RequirePermission('payouts:write')
+  uploadPage(@Req() request: DashboardRequest, @Res() response: Response): void {
+    this.renderUpload(response, sessionOf(request), 200, {});
+  }
+
+  /** Step 1: the file is read and checked with POST /batches' rules; nothing is written. */
+  @Post('batches/preview')
+  @RequirePermission('payouts:write')
+  @CsrfInMultipartBody()
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5 } }))
+  async preview(@UploadedFile() file: { buffer: Buffer } | undefined, @Body() form: { _csrf?: string; reference?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    // Multipart bodies are parsed after the guard ran, so this form's CSRF token is checked here.
+    if (!csrfMatches(session.csrfToken, form._csrf)) throw new PageForbidden('The form has expired or did not come from this dashboard. Go back, reload the page and try again.');
+    await this.assertVendorMayPay(session);
+    if (!file || file.buffer.length === 0) return this.renderUpload(response, session, 400, { errors: { file: ['Choose a CSV file.'] } });
+    const csv = file.buffer.toString('utf8');
+    const reference = form.reference?.trim() || defaultBatchReference(csv);
+    const checked = await this.check(session, csv, reference);
+    const status = Object.keys(checked.errors).length > 0 ? 400 : 200;
+    this.renderUpload(response, session, status, { csv, reference, checked });
+  }
+
+  /** Step 2: the checked file is submitted as one atomic batch through the same service as POST /batches. */
+  @Post('batches')
+  @RequirePermission('payouts:write')
+  async submit(@Body() form: { csv?: string; reference?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    await this.assertVendorMayPay(session);
+    const csv = typeof form.csv === 'string' ? form.csv : '';
+    const reference = typeof form.reference === 'string' && form.reference.trim() ? form.reference.trim() : defaultBatchReference(csv);
+    const checked = await this.check(session, csv, reference);
+    if (!checked.request) return this.renderUpload(response, session, 400, { csv, reference, checked });
+    try {
+      const batch = await this.batches.createBatch(principalOf(session), checked.request);
+      await this.audit.record({
+        vendorId: session.vendorId,
+        actorUserId: session.userId,
+        actor: session.email,
+        action: 'batch.submitted',
+        subject: batch.reference,
+        details: { items: batch.item_count, total_amount: batch.total_amount },
+        address: clientAddress(request),
+      });
+      response.redirect(303, `/batches/view?reference=${encodeURIComponent(batch.reference)}`);
+    } catch (error) {
+      if (error instanceof DomainError) {
+        const errors = Object.keys(error.fieldErrors).length > 0 ? error.fieldErrors : { _: [`${error.code}: ${error.message}`] };
+        return this.renderUpload(response, session, 400, { csv, reference, checked: { errors } });
+      }
+      throw error;
+    }
+  }
+
+  /** The vendor-level switch applies to the dashboard as to every token: no payouts:write, no batches. */
+  private async assertVendorMayPay(session: DashboardSession): Promise<void> {
+    if (!(await this.vendors.get(session.vendorId)).enabledAbilities.includes('payouts:write')) {
+      throw new PageForbidden('Payouts are not enabled for your account; platform staff enable them.');
+    }
+  }
+
+  private async check(session: DashboardSession, csv: string, reference: string): Promise<Checked> {
+    const parsed = batchFromCsv(csv);
+    if (parsed.fileErrors.length > 0) return { errors: { file: parsed.fileErrors } };
+    try {
+      const request = (await this.validation.transform({ reference, payouts: parsed.payouts }, { type: 'body', metatype: BatchRequestDto })) as BatchRequestInput;
+      const existing = await this.batches.getBatch(principalOf(session), reference).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === 'NOT_FOUND') return null;
+        throw error;
+      });
+      // Same reference: createBatch replays an identical batch (or refuses a changed one), so it is offered as it is.
+      if (existing) return { request, errors: {}, existing: { reference: existing.reference, itemCount: existing.item_count, status: existing.status } };
+      const totals = await this.batches.checkBatch(session.vendorId, request);
+      return { request, errors: {}, totals };
+    } catch (error) {
+      if (error instanceof DomainError) return { errors: Object.keys(error.fieldErrors).length > 0 ? error.fieldErrors : { _: [`${error.code}: ${error.message}`] } };
+      throw error;
+    }
+  }
+
+  private renderUpload(response: Response, session: DashboardSession, status: number, state: { errors?: Record<string, string[]>; csv?: string; reference?: string; checked?: Checked }): void {
+    const rowErrors = groupByRow(state.checked?.errors ?? state.errors ?? {});
+    const existing = state.checked?.existing;
+    const preview: SafeHtml = existing
+      ? html`<section class="notice" aria-labelledby="already"><h2 id="already">Already submitted</h2>
+<p>This file was already submitted as batch <a href="/batches/view?reference=${encodeURIComponent(existing.reference)}">${existing.reference}</a> (${existing.itemCount} payouts, ${existing.status}). Nothing more will be paid.</p></section>`
+      : state.checked
+      ? state.checked.request && state.checked.totals
+        ? html`<section class="notice" aria-labelledby="ready"><h2 id="ready">Ready to submit</h2>
+<p>${state.checked.totals.itemCount} payouts, total ZAR ${state.checked.totals.totalAmount} plus ZAR ${state.checked.totals.totalFee} fees, batch reference <code>${state.reference ?? ''}</code>. Nothing has been reserved yet.</p>
+<form method="post" action="/batches">${csrfField(session)}<input type="hidden" name="reference" value="${state.reference ?? ''}"><textarea name="csv" hidden aria-hidden="true">${state.csv ?? ''}</textarea>
+<button type="submit">Submit batch</button> <a href="/batches/new">Cancel</a></form></section>`
+        : html`<section class="errors" role="alert" aria-labelledby="refused"><h2 id="refused">The file was not accepted</h2><p>Nothing was submitted or reserved. Fix these rows and upload the file again.</p>
+<table><thead><tr><th scope="col">Row</th><th scope="col">Field</th><th scope="col">Problem</th></tr></thead><tbody>${rowErrors.map((error) => html`<tr><td>${error.row}</td><td>${error.field}</td><td>${error.messages.join('; ')}</td></tr>`)}</tbody></table></section>`
+      : errorSummary(state.errors);
+    response
+      .status(status)
+      .type('html')
+      .send(
+        layout({
+          title: 'Upload a batch',
+          session,
+          current: '/batches',
+          body: html`${preview}
+<p>Up to ${MAX_BATCH_ITEMS} payouts in one CSV file with a header row. Every row is checked with the same rules as the API's POST /batches; one bad row rejects the whole file and nothing is paid or reserved.</p>
+<p class="hint">Columns: ${CSV_COLUMNS.join(', ')}. Required: ${CSV_REQUIRED_COLUMNS.join(', ')}. Amounts in rand with two decimals (200.00).</p>
+<form method="post" action="/batches/preview" enctype="multipart/form-data">${csrfField(session)}
+<label for="file">CSV file</label><input id="file" name="file" type="file" accept=".csv,text/csv" required>
+<label for="reference">Batch reference <span class="hint">(optional; by default the file's fingerprint, so the same file is never paid twice)</span></label>
+<input id="reference" name="reference" type="text" pattern="${PAYOUT_REFERENCE_PATTERN.source}" value="">
+<p><button type="submit">Check file</button></p></form>`,
+        }).value,
+      );
+  }
+}
+
+/** `payouts.3.recipient.phone` → row 5 of the file (the header is row 1), field `recipient.phone`. */
+function groupByRow(errors: Record<string, string[]>): { row: string; field: string; messages: string[] }[] {
+  return Object.entries(errors).map(([path, messages]) => {
+    const match = /^payouts\.(\d+)\.?(.*)$/.exec(path);
+    if (match) return { row: String(Number(match[1]) + 2), field: match[2] || '(row)', messages };
+    return { row: '—', field: path === '_' ? '' : path, messages };
+  });
+}

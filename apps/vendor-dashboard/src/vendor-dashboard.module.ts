@@ -1,0 +1,67 @@
+import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import type { NextFunction, Request, Response } from 'express';
+import { VendorAccountsModule } from '#auth';
+import { ConfigModule, GatewayEnv } from '#config';
+import { DashboardAccountsModule } from '#dashboard';
+import { DatabaseModule } from '#database';
+import { ObservabilityModule } from '#observability';
+import { PayoutDomainModule } from '#payout';
+import { PurchaseDomainModule } from '#purchase';
+import { RedisModule } from '#queues';
+import { AccountController } from './pages/account.controller.js';
+import { AssetsController } from './pages/assets.controller.js';
+import { AuthController } from './pages/auth.controller.js';
+import { PayoutsController } from './pages/payouts.controller.js';
+import { PurchasesController } from './pages/purchases.controller.js';
+import { SpendController } from './pages/spend.controller.js';
+import { TeamController } from './pages/team.controller.js';
+import { TokensController } from './pages/tokens.controller.js';
+import { SessionGuard } from './web/access.js';
+import { DashboardCookies } from './web/cookies.js';
+import { PageExceptionFilter } from './web/page-exception.filter.js';
+import { SignInLimiter } from './web/sign-in-limiter.js';
+
+/**
+ * Every page is private to its user: never cached, never framed, scripts and styles only from
+ * this origin (the pages have no inline script), forms only posted back here.
+ */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+
+function pageHeaders(_request: Request, response: Response, next: NextFunction): void {
+  response.setHeader('Cache-Control', 'no-store');
+  response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  response.setHeader('Referrer-Policy', 'same-origin');
+  next();
+}
+
+@Module({})
+export class VendorDashboardModule implements NestModule {
+  static register(config: GatewayEnv): DynamicModule {
+    return {
+      module: VendorDashboardModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        ObservabilityModule.forRoot('vendor-dashboard'),
+        DatabaseModule.forRoot('vendor-dashboard'),
+        RedisModule,
+        VendorAccountsModule,
+        DashboardAccountsModule,
+        PurchaseDomainModule,
+        PayoutDomainModule,
+      ],
+      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, TeamController],
+      providers: [
+        { provide: DashboardCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new DashboardCookies(env) },
+        SignInLimiter,
+        { provide: APP_GUARD, useClass: SessionGuard },
+        { provide: APP_FILTER, useClass: PageExceptionFilter },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(pageHeaders).forRoutes('*path');
+  }
+}

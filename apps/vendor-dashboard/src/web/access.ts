@@ -1,0 +1,75 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ACCESS_REQUIREMENT, type AccessRequirement } from '#auth';
+import { DashboardSessions, roleAllows, type DashboardPermission } from '#dashboard';
+import { DashboardCookies } from './cookies.js';
+import { readCookie, type DashboardRequest } from './dashboard-request.js';
+
+const PUBLIC_PAGE = 'dashboard:public';
+const PERMISSION = 'dashboard:permission';
+const CSRF_AFTER_UPLOAD = 'dashboard:csrf-after-upload';
+
+/** Reachable without a session: sign-in, accept-invite, static assets. */
+export const PublicPage = () => SetMetadata(PUBLIC_PAGE, true);
+/** The role permission a page or action needs (roles.ts holds the matrix). */
+export const RequirePermission = (permission: DashboardPermission) => SetMetadata(PERMISSION, permission);
+/** Multipart forms are parsed after guards run, so their CSRF token is checked by CsrfAfterUpload instead. */
+export const CsrfInMultipartBody = () => SetMetadata(CSRF_AFTER_UPLOAD, true);
+
+export class SignInRequired extends Error {}
+export class PageForbidden extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+export function csrfMatches(expected: string, offered: unknown): boolean {
+  if (typeof offered !== 'string') return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(offered);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Deny by default: every route needs a live session cookie unless marked public. Only the
+ * session cookie authenticates; an Authorization header (an API token) is ignored here, as a
+ * dashboard session is ignored by the gateways. State-changing requests also need the session's
+ * CSRF token, and every page's permission is checked against the user's role on the server.
+ */
+@Injectable()
+export class SessionGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: DashboardSessions,
+    @Inject(DashboardCookies) private readonly cookies: DashboardCookies,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_PAGE, targets)) return true;
+    // Health and metrics are marked public with the gateways' decorator (shared ObservabilityModule).
+    if (this.reflector.getAllAndOverride<AccessRequirement>(ACCESS_REQUIREMENT, targets)?.kind === 'public') return true;
+
+    const request = context.switchToHttp().getRequest<DashboardRequest>();
+    const session = await this.sessions.resolve(readCookie(request, this.cookies.session));
+    if (!session) throw new SignInRequired();
+    request.dashboard = session;
+
+    if (!SAFE_METHODS.has(request.method) && !this.reflector.getAllAndOverride<boolean>(CSRF_AFTER_UPLOAD, targets)) {
+      const offered = (request.body as Record<string, unknown> | undefined)?._csrf ?? request.headers['x-csrf-token'];
+      if (!csrfMatches(session.csrfToken, offered)) throw new PageForbidden('The form has expired or did not come from this dashboard. Go back, reload the page and try again.');
+    }
+    const permission = this.reflector.getAllAndOverride<DashboardPermission | undefined>(PERMISSION, targets);
+    if (permission && !roleAllows(session.role, permission)) throw new PageForbidden(`Your role (${session.role}) does not allow this.`);
+    return true;
+  }
+}
+
+/** The signed-in session of a guarded route. */
+export function sessionOf(request: DashboardRequest) {
+  if (!request.dashboard) throw new SignInRequired();
+  return request.dashboard;
+}

@@ -1,0 +1,34 @@
+/** Dashboard roles (docs/DASHBOARD.md). A user belongs to exactly one vendor with one role. */
+export const DASHBOARD_ROLES = ['owner', 'developer', 'finance', 'viewer'] as const;
+export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+
+export const DASHBOARD_PERMISSIONS = [
+  'purchases:read',
+  'fulfilment:reveal',
+  'payouts:read',
+  'payouts:write',
+  'reports:read',
+  'tokens:manage',
+  'team:manage',
+  'audit:read',
+] as const;
+export type DashboardPermission = (typeof DASHBOARD_PERMISSIONS)[number];
+
+/**
+ * The one role matrix: every page and action declares the permission it needs and the session
+ * guard checks it on the server. Read access is shared; writes are split by job.
+ */
+export const ROLE_PERMISSIONS: Record<DashboardRole, readonly DashboardPermission[]> = {
+  owner: DASHBOARD_PERMISSIONS,
+  developer: ['purchases:read', 'payouts:read', 'reports:read', 'tokens:manage'],
+  finance: ['purchases:read', 'fulfilment:reveal', 'payouts:read', 'payouts:write', 'reports:read'],
+  viewer: ['purchases:read', 'payouts:read', 'reports:read'],
+};
+
+export function isDashboardRole(value: unknown): value is DashboardRole {
+  return typeof value === 'string' && (DASHBOARD_ROLES as readonly string[]).includes(value);
+}
+
+export function roleAllows(role: DashboardRole, permission: DashboardPermission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}

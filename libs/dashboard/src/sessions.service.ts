@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { DashboardRole } from './roles.js';
+import { randomSecret, SECRET_PATTERN, secretHash } from './secrets.js';
+
+/** A session ends after this long without a request... */
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** ...and in any case this long after sign-in. */
+export const SESSION_ABSOLUTE_MS = 12 * 3_600_000;
+/** last_seen_at is written at most this often, so browsing does not write on every page. */
+const TOUCH_EVERY_MS = 60_000;
+
+export interface DashboardSession {
+  id: string;
+  userId: string;
+  vendorId: string;
+  vendorName: string;
+  email: string;
+  role: DashboardRole;
+  csrfToken: string;
+}
+
+/**
+ * Server-side sessions in PostgreSQL. The cookie carries a random secret; the table keeps its
+ * SHA-256, the user, the vendor and the CSRF synchroniser token. Revoking a row ends the session
+ * at once (sign-out, sign-out everywhere, user removed).
+ */
+@Injectable()
+export class DashboardSessions {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** A new session with a new secret and CSRF token: signing in always rotates both. */
+  async start(userId: string, vendorId: string): Promise<{ secret: string; expiresAt: Date }> {
+    const secret = randomSecret();
+    const expiresAt = new Date(Date.now() + SESSION_ABSOLUTE_MS);
+    await this.dataSource.query(
+      `INSERT INTO dashboard_sessions (token_hash, user_id, vendor_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+      [secretHash(secret), userId, vendorId, randomSecret(), expiresAt],
+    );
+    return { secret, expiresAt };
+  }
+
+  /** The live session behind a cookie value, or null (unknown, revoked, idle too long, past its absolute expiry, user removed). */
+  async resolve(secret: string | undefined): Promise<DashboardSession | null> {
+    if (!secret || !SECRET_PATTERN.test(secret)) return null;
+    const [row] = await this.dataSource.query(
+      `SELECT s.id, s.user_id, s.vendor_id, v.name AS vendor_name, u.email, u.role, s.csrf_token, s.last_seen_at
+         FROM dashboard_sessions s
+         JOIN dashboard_users u ON u.id = s.user_id AND u.removed_at IS NULL
+         JOIN vendors v ON v.id = s.vendor_id
+        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
+          AND s.last_seen_at > now() - make_interval(secs => $2)`,
+      [secretHash(secret), SESSION_IDLE_MS / 1000],
+    );
+    if (!row) return null;
+    if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
+      await this.dataSource.query(`UPDATE dashboard_sessions SET last_seen_at = now() WHERE id = $1`, [row.id]);
+    }
+    return { id: row.id, userId: row.user_id, vendorId: row.vendor_id, vendorName: row.vendor_name, email: row.email, role: row.role, csrfToken: row.csrf_token };
+  }
+
+  async end(sessionId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
+  }
+
+  /** Sign-out everywhere: every session of the user, this one included. */
+  async endAllForUser(userId: string): Promise<number> {
+    const [, count] = await this.dataSource.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+    return Number(count);
+  }
+}
