@@ -52,12 +52,18 @@ describe('purchase answers that come after the first one', () => {
   };
 
   it('keeps a callback whose lookup failed, and records the reversal once the provider answers again', async () => {
-    const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821236604') });
+    const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821236655') });
     const id = bought.transaction.id;
     await settle(stack, vendor, id, ['completed']);
-    // The reversal watch is over and the provider is unreachable when its REVERSED callback arrives.
+    // The reversal watch is over and the provider is unreachable from the worker when it reverses
+    // the purchase and says so in a callback. Driven step by step (not by a sandbox timer), so a
+    // slow machine cannot let a watch lookup see the reversal first.
+    await stack.db.query(`UPDATE purchase_transactions SET reversal_watch_until = now(), next_check_at = NULL WHERE id = $1`, [id]);
     proxy.setMode('refuse');
-    await stack.db.query(`UPDATE purchase_transactions SET reversal_watch_until = now() WHERE id = $1`, [id]);
+    proxy.cutAll(); // kept-alive connections too: the worker's next lookup finds no way through
+    const reversedAtProvider = await fetch(`${stack.sandbox.url}/__sandbox/settlement/dvs/reverse/${id}`, { method: 'POST', headers: { 'x-api-key': SANDBOX_API_KEY } });
+    expect(reversedAtProvider.status).toBe(200);
+    await stack.gateway.http().post(`/api/v1/provider/callback/${CALLBACK_TOKEN}`).send({ external_id: id, status: 'REVERSED' }).expect(200);
 
     // The callback's verification ran and its lookup failed (it still writes last_checked_at).
     const markers = await eventually(
@@ -74,7 +80,13 @@ describe('purchase answers that come after the first one', () => {
     proxy.setMode('pass');
     const reversed = await settle(stack, vendor, id, ['reversed'], 20_000);
     expect(reversed.reversed_at).not.toBeNull();
-    expect((await markersOf(id)).every((marker) => marker.processed_at !== null)).toBe(true);
+    // The reversal may be found first by a watch poll already queued; the marker is then consumed
+    // by its own (rebuilt) verification, which the sweeper re-sends.
+    await eventually(
+      () => markersOf(id),
+      (all) => all.every((marker) => marker.processed_at !== null),
+      30_000,
+    );
     const events = await stack.db.query(`SELECT from_status, to_status FROM purchase_transaction_events WHERE transaction_id = $1 ORDER BY id`, [id]);
     expect(events.map((event: { to_status: string }) => event.to_status)).toEqual(['pending', 'completed', 'reversed']);
     // A reversal never gives allowance back, and it was found by lookup, not a second create.
@@ -163,7 +175,13 @@ describe('purchase answers that come after the first one', () => {
     expect(await usedAllowance(stack, vendor.vendor.id)).toBe(allowanceAfterFailure);
     expect(await stack.db.query(`SELECT 1 FROM purchase_fulfilments WHERE transaction_id = $1`, [id])).toHaveLength(0);
     await stack.gateway.http().get(`/api/v1/transactions/${id}/fulfilment`).set(bearer(vendor.token)).expect(404);
-    expect((await markersOf(id)).every((marker) => marker.processed_at !== null)).toBe(true);
+    // The reversal may be found first by a watch poll already queued; the marker is then consumed
+    // by its own (rebuilt) verification, which the sweeper re-sends.
+    await eventually(
+      () => markersOf(id),
+      (all) => all.every((marker) => marker.processed_at !== null),
+      30_000,
+    );
     expect(await stack.sandbox.creates(id)).toBe(1);
 
     // The same rule for a settlement report line that proves it again: no second exception.

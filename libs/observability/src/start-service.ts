@@ -60,7 +60,9 @@ export function installShutdownDeadline(app: INestApplication, graceMs: number):
       const logger = app.get(Logger);
       logger.log(`${signal} received: draining for up to ${graceMs} ms`);
       setTimeout(() => {
-        logger.error(`Shutdown exceeded ${graceMs} ms; exiting with work still in flight`);
+        // What still holds the process (sockets, timers, pool clients), so a stuck drain can be traced.
+        const holding = process.getActiveResourcesInfo().reduce<Record<string, number>>((counts, kind) => ({ ...counts, [kind]: (counts[kind] ?? 0) + 1 }), {});
+        logger.error({ holding }, `Shutdown exceeded ${graceMs} ms; exiting with work still in flight`);
         process.exit(1);
       }, graceMs).unref();
       // server.close() closes only the keep-alive connections idle at that moment; a connection
