@@ -8,3 +8,4 @@ export * from './webhook-endpoints.service.js';
 export * from './webhook-delivery.handler.js';
 export * from './webhook-sweeper.js';
 export * from './webhooks.module.js';
+export * from './webhook-schemas.js';
