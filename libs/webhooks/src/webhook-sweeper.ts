@@ -8,7 +8,7 @@ const BATCH = 200;
 
 /**
  * Rebuilds lost delivery jobs from PostgreSQL (Redis may delay work, never lose it): a pending
- * delivery overdue by more than two sweep intervals, with no undispatched outbox row, gets a new
+ * delivery overdue by more than two sweep intervals plus the longest attempt, with no undispatched outbox row, gets a new
  * job generation (seq + 1), which makes any old job for it stale. Delivery is at least once, so a
  * sweep racing a slow attempt at worst sends the event twice; receivers dedupe on the event id.
  */
@@ -41,7 +41,9 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async sweep(): Promise<number> {
-    const slackSeconds = (2 * this.config.WEBHOOK_SWEEP_INTERVAL_MS) / 1000;
+    // Past its due time by more than an attempt can take (connect + response timeouts) plus two
+    // sweeps: an attempt still in flight is never rebuilt under it, so a slow receiver is not sent duplicates.
+    const slackSeconds = (2 * this.config.WEBHOOK_SWEEP_INTERVAL_MS + this.config.WEBHOOK_CONNECT_TIMEOUT_MS + this.config.WEBHOOK_RESPONSE_TIMEOUT_MS) / 1000;
     const [rows] = (await this.dataSource.query(
       `UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()
         WHERE id IN (SELECT d.id FROM webhook_deliveries d
