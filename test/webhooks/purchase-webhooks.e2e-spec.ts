@@ -18,7 +18,6 @@ describe('purchase webhooks', () => {
 
   beforeAll(async () => {
     stack = await startPurchaseStack({ worker: FAST_WEBHOOKS, gateway: FAST_WEBHOOKS });
-    await stack.startWorker();
     vendor = await stack.vendor();
     receiver = await startReceiver();
   });

@@ -394,7 +394,7 @@ export class PayoutOutcomes {
     if (type) await recordWebhookEvent(manager, { vendorId: payout.vendorId, type, resourceId: payout.id, data: payoutViewOf(payout, null) });
     if (!payout.batchId) return;
     const [batch] = (await manager.query(
-      `SELECT id, reference, item_count, total_amount_cents, total_fee_cents, created_at FROM payout_batches WHERE id = $1 FOR UPDATE`,
+      `SELECT id, reference, item_count, total_amount_cents, total_fee_cents, created_at FROM payout_batches WHERE id = $1 FOR NO KEY UPDATE`,
       [payout.batchId],
     )) as { id: string; reference: string; item_count: number; total_amount_cents: string; total_fee_cents: string; created_at: Date }[];
     const items = ((await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE batch_id = $1 ORDER BY batch_position`, [batch.id])) as PayoutRow[]).map(
