@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, type Type } from '@nestjs/common';
+import { ApiExtraModels, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { ValidationFailedError } from '#common';
 import {
@@ -16,6 +16,20 @@ import {
   type WebhookEndpointWithSecret,
 } from '#webhooks';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
+
+/** The purchase envelope around an array (the shared ApiEnvelope describes one object). */
+const ApiEnvelopeList = (schema: Type<unknown>) =>
+  applyDecorators(
+    ApiExtraModels(schema),
+    ApiResponse({
+      status: 200,
+      schema: {
+        type: 'object',
+        required: ['success', 'message', 'data'],
+        properties: { success: { type: 'boolean', enum: [true] }, message: { type: 'string', enum: ['OK'] }, data: { type: 'array', items: { $ref: getSchemaPath(schema) } } },
+      },
+    }),
+  );
 
 const ID = ApiParam({ name: 'id', description: 'Webhook endpoint id', format: 'uuid' });
 const GATEWAY = 'purchase';
@@ -48,7 +62,7 @@ export class WebhookEndpointsController {
   @RequireAbilities('webhooks:read')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ operationId: 'listWebhookEndpoints', summary: "The vendor's webhook endpoints on this gateway (never their secrets)" })
-  @ApiEnvelope(200, WebhookEndpointSchema)
+  @ApiEnvelopeList(WebhookEndpointSchema)
   @ApiPurchaseErrors(RATE_LIMITED)
   list(@CurrentVendor() vendor: VendorPrincipal): Promise<WebhookEndpointView[]> {
     return this.endpoints.list(vendor.vendorId, GATEWAY);
@@ -110,7 +124,7 @@ export class WebhookEndpointsController {
   @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 } })
   @ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } })
   @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "The endpoint's delivery log, newest first" })
-  @ApiEnvelope(200, WebhookDeliverySchema)
+  @ApiEnvelopeList(WebhookDeliverySchema)
   @ApiPurchaseErrors('NOT_FOUND', 'VALIDATION_FAILED', RATE_LIMITED)
   deliveries(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Query('page') page?: string, @Query('per_page') perPage?: string): Promise<WebhookDeliveryView[]> {
     const { pageNumber, size } = paging(page, perPage);
