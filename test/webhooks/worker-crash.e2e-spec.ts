@@ -41,6 +41,8 @@ describe('webhook delivery survives a worker crash', () => {
 
   afterAll(async () => {
     for (const worker of workers) await worker.kill('SIGKILL');
+    // This file's delivery jobs die with it: later stacks (other test files) must not relay them to a closed receiver.
+    await gateway?.app.get(DataSource).query(`UPDATE outbox_messages SET dispatched_at = now() WHERE dispatched_at IS NULL AND job_name = 'webhook.deliver'`).catch(() => undefined);
     await receiver?.close();
     await gateway?.close();
     const redis = new Redis(process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379');
