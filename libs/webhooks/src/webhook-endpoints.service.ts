@@ -91,8 +91,9 @@ export class WebhookEndpointsService {
     if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
     const secret = generateWebhookSecret();
     return this.dataSource.transaction(async (manager) => {
-      // The vendor's row lock serialises concurrent creates, so the limit holds.
-      await manager.query(`SELECT 1 FROM vendors WHERE id = $1 FOR UPDATE`, [vendorId]);
+      // The vendor row lock serialises concurrent creates, so the limit holds; NO KEY UPDATE does not
+      // wait for the key-share locks that status moves take on the vendor (their events reference it).
+      await manager.query(`SELECT 1 FROM vendors WHERE id = $1 FOR NO KEY UPDATE`, [vendorId]);
       const [{ count }] = await manager.query(
         `SELECT count(*)::int AS count FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND deleted_at IS NULL`,
         [vendorId, gateway],
