@@ -1,3 +1,4 @@
+import { checkInvariants } from '#database';
 import { verifySignature } from '#webhooks';
 import { cashPayout, uniqueReference } from '../payout/payout-requests.js';
 import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
@@ -106,7 +107,7 @@ describe('payout webhooks', () => {
     receiver.respond = () => 200;
   }, 90_000);
 
-  it('gives up after the last attempt and marks the delivery failed, never delivered', async () => {
+  it('gives up after the last attempt and marks the delivery failed, never delivered; the invariant checker catches either rule broken', async () => {
     const created = await register(['payout.failed']).expect(201);
     const endpointId = created.body.data.id as string;
     receiver.respond = (_index, receipt) => (receipt.event.type === 'payout.failed' ? 500 : 200);
@@ -120,5 +121,22 @@ describe('payout webhooks', () => {
     expect(entry).toMatchObject({ status: 'failed', attempts: Number(FAST_WEBHOOKS.WEBHOOK_MAX_ATTEMPTS), last_http_status: 500, delivered_at: null });
     expect(receiver.receipts.filter((receipt) => receipt.event.data.id === payout.id)).toHaveLength(Number(FAST_WEBHOOKS.WEBHOOK_MAX_ATTEMPTS));
     receiver.respond = () => 200;
+
+    // The invariant checker holds on what the suite wrote, and sees each webhook invariant broken.
+    const webhookViolations = async () =>
+      (await checkInvariants((sql, parameters) => stack.dataSource.query(sql, parameters), { vendorIds: [vendor.vendor.id] })).violations.filter((violation) =>
+        violation.invariant.startsWith('webhook'),
+      );
+    expect(await webhookViolations()).toEqual([]);
+    await stack.dataSource.query(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = $1`, [entry.id]);
+    await stack.dataSource.query(`UPDATE webhook_events SET type = 'payout.paid' WHERE resource_id = $1 AND type = 'payout.failed'`, [payout.id]);
+    expect(await webhookViolations()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ invariant: 'webhookDeliveredWith2xx', subject: entry.id }),
+        expect.objectContaining({ invariant: 'webhookEventPerMove', subject: payout.id, details: expect.objectContaining({ type: 'payout.failed' }) }),
+      ]),
+    );
+    await stack.dataSource.query(`UPDATE webhook_events SET type = 'payout.failed' WHERE resource_id = $1 AND type = 'payout.paid'`, [payout.id]);
+    await stack.dataSource.query(`UPDATE webhook_deliveries SET status = 'failed' WHERE id = $1`, [entry.id]);
   }, 90_000);
 });
