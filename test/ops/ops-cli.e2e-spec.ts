@@ -92,7 +92,7 @@ describe('ops CLI', () => {
     expect(vendor[0].production_released_at).not.toBeNull();
     expect(account[0].available_cents).toBe('10000000');
     expect(tokens).toHaveLength(2);
-    expect(tokens[0].abilities).toHaveLength(11);
+    expect(tokens[0].abilities).toHaveLength(13); // every ability and scope, including webhooks:read and webhooks:write
 
     const funded = await ops('payout:fund', '--vendor', vendorId, '--amount', '250.75');
     expect(funded.json).toMatchObject({ availableCents: '10025075' });

@@ -9,6 +9,7 @@ import { scanForSecrets, type Secret } from '../support/reliability/secret-scan.
 import { assertCompiled, freePort, spawnApp, type SpawnedApp } from '../support/reliability/spawned-app.js';
 import type { TestVendor } from '../support/vendors.js';
 import { cashPayout, rtcPayout, uniqueReference, voucherPayout } from '../payout/payout-requests.js';
+import { startReceiver, type WebhookReceiver } from '../webhooks/webhook-receiver.js';
 
 const LOG_LEVEL = process.env.LOG_SCAN_LEVEL ?? 'info';
 
@@ -25,6 +26,7 @@ describe('logs written while handling secrets', () => {
   const secrets: Secret[] = [];
   let purchaseUrl: string;
   let payoutUrl: string;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     assertCompiled('worker', 'purchaseGateway', 'payoutGateway');
@@ -45,10 +47,25 @@ describe('logs written while handling secrets', () => {
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.kill('SIGTERM')));
+    await receiver?.close();
     await closeCheckingBooks(stack, () => [vendor.vendor.id]);
   });
 
-  it('contain no token, PIN, serial, activation code, ID number or callback path', async () => {
+  it('contain no token, PIN, serial, activation code, ID number, webhook secret or callback path', async () => {
+    // Webhook endpoints on both gateways, each secret rotated (both sign during the overlap): the
+    // gateways create and rotate them, the worker decrypts and signs with them for every event below.
+    receiver = await startReceiver();
+    for (const [url, events] of [
+      [purchaseUrl, ['transaction.completed', 'transaction.failed', 'transaction.reversed']],
+      [payoutUrl, ['payout.paid', 'payout.failed', 'payout.reversed', 'batch.completed']],
+    ] as const) {
+      const created = await call(url, { method: 'POST', path: '/api/v1/webhook-endpoints', token: vendor.token, body: { url: receiver.url, events } });
+      expect(created.status).toBe(201);
+      const endpoint = dataOf(created) as { id: string; secret: string };
+      const rotated = await call(url, { method: 'POST', path: `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, token: vendor.token, body: {} });
+      expect(rotated.status).toBe(200);
+      secrets.push({ kind: 'webhook secret', value: endpoint.secret }, { kind: 'webhook secret', value: (dataOf(rotated) as { secret: string }).secret });
+    }
     // Purchases: PINs, an eSIM, a decline, a reversal (callbacks), a callback ahead of the status, a provider timeout.
     const bought: string[] = [];
     for (const [product, suffix] of [
@@ -119,6 +136,8 @@ describe('logs written while handling secrets', () => {
     expect(secrets.filter((secret) => secret.kind === 'pin').length).toBeGreaterThanOrEqual(3);
     expect(secrets.filter((secret) => secret.kind === 'activation code').length).toBeGreaterThanOrEqual(1);
 
+    // Webhooks were signed and sent with those secrets while the worker logged at info.
+    await eventually(async () => receiver.receipts.length, (count) => count >= 4, 30_000);
     // Let the last log lines reach the pipes, then stop the apps so their buffers flush.
     await sleep(500);
     await Promise.all(apps.map((app) => app.kill('SIGTERM')));

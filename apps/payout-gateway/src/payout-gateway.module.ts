@@ -10,6 +10,8 @@ import { AccountController } from './account/account.controller.js';
 import { BatchesController } from './batches/batches.controller.js';
 import { MethodsController } from './methods/methods.controller.js';
 import { PayoutsController } from './payouts/payouts.controller.js';
+import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller.js';
+import { WebhookEndpointsModule } from '#webhooks';
 
 @Module({})
 export class PayoutGatewayModule {
@@ -33,8 +35,9 @@ export class PayoutGatewayModule {
           redis: REDIS_CLIENT,
         }),
         PayoutDomainModule,
+        WebhookEndpointsModule,
       ],
-      controllers: [AccountController, MethodsController, PayoutsController, BatchesController],
+      controllers: [AccountController, MethodsController, PayoutsController, BatchesController, WebhookEndpointsController],
     };
   }
 }

@@ -7,10 +7,12 @@ import { LookupsController } from './lookups/lookups.controller.js';
 import { QuotesController } from './quotes/quotes.controller.js';
 import { ReportsController } from './reports/reports.controller.js';
 import { TransactionsController } from './transactions/transactions.controller.js';
+import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller.js';
+import { WebhookEndpointsModule } from '#webhooks';
 
 /** Every vendor endpoint of the purchase contract, plus the provider callback. */
 @Module({
-  imports: [PurchaseDomainModule],
+  imports: [PurchaseDomainModule, WebhookEndpointsModule],
   controllers: [
     CatalogueController,
     LookupsController,
@@ -19,6 +21,7 @@ import { TransactionsController } from './transactions/transactions.controller.j
     LimitsController,
     ReportsController,
     ProviderCallbackController,
+    WebhookEndpointsController,
   ],
 })
 export class PurchaseApiModule {}

@@ -299,6 +299,54 @@ export class GatewayEnv {
   @Max(31)
   SETTLEMENT_LOOKBACK_DAYS = 2;
 
+  // ---- Signed webhooks (docs/INTEGRATION.md, Webhooks) ----
+
+  /** Delay before a failed delivery's first retry; each later retry waits twice the one before, up to WEBHOOK_RETRY_MAX_DELAY_MS. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  WEBHOOK_RETRY_BASE_MS = 60_000;
+
+  /** Longest wait between two attempts of one delivery. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  WEBHOOK_RETRY_MAX_DELAY_MS = 43_200_000;
+
+  /** Attempts of one delivery before it is marked failed; with the defaults the retries span about 77 hours (at least 72 h is promised). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_MAX_ATTEMPTS = 16;
+
+  /** TCP+TLS connect timeout of a delivery: a receiver that does not accept in this time counts as a failed attempt. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_CONNECT_TIMEOUT_MS = 3_000;
+
+  /** Time the receiver has to answer once connected (the whole response). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  WEBHOOK_RESPONSE_TIMEOUT_MS = 10_000;
+
+  /** How often the worker rebuilds overdue delivery jobs from PostgreSQL (covers lost Redis jobs). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  WEBHOOK_SWEEP_INTERVAL_MS = 30_000;
+
+  /** Default overlap after a secret rotation during which the old secret also signs. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(604_800)
+  WEBHOOK_ROTATION_OVERLAP_SECONDS = 86_400;
+
   get isProduction(): boolean {
     return this.APP_ENV === 'production';
   }

@@ -11,6 +11,8 @@ export interface JobPayloads {
   'purchase.verify': { transactionId: string; reason: 'submission' | 'callback' | 'poll' | 'reversal-watch' | 'manual'; check?: number };
   'payout.batch-item': { payoutId: string };
   'payout.poll-status': { payoutId: string };
+  /** One attempt of a webhook delivery; `seq` is the delivery row's job generation (a stale one does nothing). */
+  'webhook.deliver': { deliveryId: string; seq: number };
 }
 
 export type JobName = keyof JobPayloads;
@@ -20,6 +22,7 @@ export const QUEUES = {
   'purchase-verification': ['purchase.verify'],
   'payout-batch': ['payout.batch-item'],
   'payout-status': ['payout.poll-status'],
+  'webhook-delivery': ['webhook.deliver'],
 } as const satisfies Record<string, readonly JobName[]>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -1,6 +1,6 @@
 /** A value that must never appear in a log line. */
 export interface Secret {
-  kind: 'token' | 'callback token' | 'pin' | 'serial' | 'activation code' | 'id number' | 'api key';
+  kind: 'token' | 'callback token' | 'pin' | 'serial' | 'activation code' | 'id number' | 'api key' | 'webhook secret';
   value: string;
 }
 
@@ -13,6 +13,7 @@ export interface SecretFinding {
 /** Shapes that are secrets whoever issued them. */
 const PATTERNS: Array<{ kind: string; pattern: RegExp }> = [
   { kind: 'token (by shape)', pattern: /gwt_[A-Za-z0-9_-]{43}/ },
+  { kind: 'webhook secret (by shape)', pattern: /whsec_[A-Za-z0-9_-]{43}/ },
   // The route table's `:token` placeholder is not a token.
   { kind: 'callback path', pattern: /\/provider\/callback\/(?!\[REDACTED\]|:token\b)[^\s"/?]+/ },
   { kind: 'activation code (by shape)', pattern: /LPA:1\$/ },

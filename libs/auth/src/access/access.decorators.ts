@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { PayoutScope, PurchaseAbility } from './abilities.js';
+import type { PayoutScope, PurchaseAbility, WebhookAbility } from './abilities.js';
 
 export const ACCESS_REQUIREMENT = 'gateway:access-requirement';
 
@@ -12,10 +12,10 @@ export type AccessRequirement =
  * Declares the purchase abilities a route needs. It also writes the OpenAPI security entry,
  * so the documentation cannot drift from what the guard enforces.
  */
-export const RequireAbilities = (...abilities: PurchaseAbility[]) => requirement(abilities);
+export const RequireAbilities = (...abilities: Array<PurchaseAbility | WebhookAbility>) => requirement(abilities);
 
 /** Payout-gateway twin of RequireAbilities: the contract calls them scopes. */
-export const RequireScopes = (...scopes: PayoutScope[]) => requirement(scopes);
+export const RequireScopes = (...scopes: Array<PayoutScope | WebhookAbility>) => requirement(scopes);
 
 /** Opts a route out of authentication: health, metrics, the provider callback. */
 export const Public = () => SetMetadata(ACCESS_REQUIREMENT, { kind: 'public' } satisfies AccessRequirement);

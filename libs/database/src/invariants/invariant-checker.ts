@@ -8,6 +8,8 @@
  * every reliability suite, scoped to the vendors that suite created.
  */
 
+import { checkWebhooks } from './webhook-invariants.js';
+
 /** Anything that runs SQL and returns rows: a TypeORM DataSource or EntityManager, or a pg client wrapper. */
 export type InvariantQuery = (sql: string, parameters?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
@@ -42,6 +44,8 @@ export const INVARIANTS = {
   settlementLines: 'every settlement report line is matched or applied to one of our records, or has an open or resolved reconciliation exception',
   payoutHoldsJustified:
     'a payout holds a reservation only while its submission is open (pending, with a status poll scheduled, or queued for submission) or it is an open review item (needs_review)',
+  webhookEventPerMove: 'every transaction and payout status move a webhook reports (since webhooks were deployed) has its event',
+  webhookDeliveredWith2xx: 'no webhook delivery is marked delivered without an attempt on record that got a 2xx',
 } as const;
 
 export type InvariantName = keyof typeof INVARIANTS;
@@ -87,6 +91,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkVelocityCounters,
     checkSettlementLines,
     checkPayoutHoldsJustified,
+    checkWebhooks,
   ];
   for (const check of checks) await check(query, vendors, report);
   for (const sandbox of options.sandboxes ?? []) {

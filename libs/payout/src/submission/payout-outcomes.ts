@@ -1,12 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption } from '#common';
-import { formatCents, parseDecimalAmount, type Cents } from '#money';
+import { centsFromDbValue, formatCents, parseDecimalAmount, type Cents } from '#money';
 import type { PayoutDelivery, PayoutProviderPayment } from '#providers';
 import { ReconciliationExceptionsRepository, type ReconciliationExceptionKind } from '#reconciliation';
+import { recordWebhookEvent, type PayoutWebhookEvent } from '#webhooks';
+import { batchStatusOf } from '../batches/batch-status.js';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { deliveryContext, holdOf, PAYOUT_COLUMNS, payoutRecordOf, type PayoutRecord, type PayoutRow } from '../payouts/payout-record.js';
 import { PayoutRepository } from '../payouts/payout.repository.js';
+import { payoutViewOf } from '../payouts/payout-view.js';
 import { updateReturning } from '../persistence/update-returning.js';
 import { PayoutPollSchedule } from './payout-poll-schedule.js';
 
@@ -173,6 +176,7 @@ export class PayoutOutcomes {
         WHERE id = $1 AND status = 'pending'`,
       [payout.id],
     );
+    // No payout event for needs_review (not a vendor event); a batch whose last open item moves here is not complete either.
   }
 
   /** Operations: a payout not yet handed to a provider (a waiting batch item) is cancelled and its hold released. */
@@ -185,6 +189,7 @@ export class PayoutOutcomes {
         [payout.id],
       );
       await this.ledger.release(manager, payout.vendorId, holdOf(payout));
+      await this.recordWebhookEvents(manager, payout.id, null);
       return true;
     });
   }
@@ -347,6 +352,7 @@ export class PayoutOutcomes {
     // Unreachable under the row lock (the caller saw it open); kept so a change elsewhere cannot settle twice.
     if (updated.length === 0) return this.recordContact(manager, payout, contact);
     await this.ledger.settle(manager, payout.vendorId, holdOf(payout));
+    await this.recordWebhookEvents(manager, payout.id, 'payout.paid');
     return payoutRecordOf(updated[0]);
   }
 
@@ -357,7 +363,9 @@ export class PayoutOutcomes {
         WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING id`,
       [payout.id, reason],
     );
-    if (updated.length > 0) await this.ledger.release(manager, payout.vendorId, holdOf(payout));
+    if (updated.length === 0) return;
+    await this.ledger.release(manager, payout.vendorId, holdOf(payout));
+    await this.recordWebhookEvents(manager, payout.id, 'payout.failed');
   }
 
   private async markReversed(manager: EntityManager, payout: PayoutRecord, reversedAt: string | null): Promise<void> {
@@ -367,7 +375,50 @@ export class PayoutOutcomes {
         WHERE id = $1 AND status = 'paid' RETURNING id`,
       [payout.id, validDate(reversedAt) ?? new Date()],
     );
-    if (updated.length > 0) await this.ledger.reverse(manager, payout.vendorId, holdOf(payout));
+    if (updated.length === 0) return;
+    await this.ledger.reverse(manager, payout.vendorId, holdOf(payout));
+    await this.recordWebhookEvents(manager, payout.id, 'payout.reversed');
+  }
+
+  /**
+   * Webhook events of a status move, in the move's transaction (outbox): the payout's event, and
+   * `batch.completed` once when this move leaves no item of its batch open. The batch row is
+   * locked first so two items finishing at the same time cannot both miss (or both write) it; the
+   * dedupe key makes it once per batch even if a later reversal recomputes it. Data is the resource
+   * as the payout API returns it, with `delivery` always null: PINs and vouchers are read only
+   * through GET /payouts/{reference}/delivery, never pushed.
+   */
+  private async recordWebhookEvents(manager: EntityManager, payoutId: string, type: PayoutWebhookEvent | null): Promise<void> {
+    const [row] = (await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1`, [payoutId])) as PayoutRow[];
+    const payout = payoutRecordOf(row);
+    if (type) await recordWebhookEvent(manager, { vendorId: payout.vendorId, type, resourceId: payout.id, data: payoutViewOf(payout, null) });
+    if (!payout.batchId) return;
+    const [batch] = (await manager.query(
+      `SELECT id, reference, item_count, total_amount_cents, total_fee_cents, created_at FROM payout_batches WHERE id = $1 FOR NO KEY UPDATE`,
+      [payout.batchId],
+    )) as { id: string; reference: string; item_count: number; total_amount_cents: string; total_fee_cents: string; created_at: Date }[];
+    const items = ((await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE batch_id = $1 ORDER BY batch_position`, [batch.id])) as PayoutRow[]).map(
+      payoutRecordOf,
+    );
+    const status = batchStatusOf(items.map((item) => item.status));
+    if (status !== 'completed' && status !== 'completed_with_failures') return;
+    await recordWebhookEvent(manager, {
+      vendorId: payout.vendorId,
+      type: 'batch.completed',
+      resourceId: batch.id,
+      dedupeKey: `batch.completed:${batch.id}`,
+      data: {
+        id: batch.id,
+        reference: batch.reference,
+        status,
+        total_amount: formatCents(centsFromDbValue(batch.total_amount_cents)),
+        total_fee: formatCents(centsFromDbValue(batch.total_fee_cents)),
+        item_count: batch.item_count,
+        payouts: items.map((item) => payoutViewOf(item, null)),
+        created_at: new Date(batch.created_at).toISOString(),
+        currency: 'ZAR',
+      },
+    });
   }
 
   private async storeDelivery(manager: EntityManager, payoutId: string, delivery: PayoutDelivery): Promise<void> {

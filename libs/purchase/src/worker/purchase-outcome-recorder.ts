@@ -3,9 +3,11 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { centsFromDbValue } from '#money';
 import type { PurchaseProviderTransaction } from '#providers';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { recordWebhookEvent, type PurchaseWebhookEvent } from '#webhooks';
 import { FulfilmentService } from '../fulfilment/fulfilment.service.js';
 import { SpendControlsService } from '../spend-controls/spend-controls.service.js';
 import { isOpen, movesToward, type TransactionStatus } from '../transactions/transaction-status.js';
+import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionViewRow } from '../transactions/transaction-view.js';
 import { PurchaseTimings } from './purchase-timings.js';
 
 /** What one provider lookup said. */
@@ -75,6 +77,9 @@ export function lateCreationDedupeKey(transactionId: string): string {
 
 /** Columns the recorder may change, with the values they get when the transaction's row is written back. */
 type RowChanges = Map<string, unknown>;
+
+/** The status moves of one recording, in order (pending -> completed -> reversed is two), for their webhook events. */
+const movesOf = new WeakMap<RowChanges, TransactionStatus[]>();
 
 interface LockedRow extends TransactionState {
   now: Date;
@@ -236,7 +241,25 @@ export class PurchaseOutcomeRecorder {
       transactionId,
       ...changes.values(),
     ]);
-    return rows[0] as TransactionState;
+    const state = rows[0] as TransactionState;
+    for (const to of movesOf.get(changes) ?? []) await this.recordStatusEvent(manager, state, to);
+    return state;
+  }
+
+  /**
+   * The webhook event of a status move, in the same transaction as the move (outbox): it exists
+   * exactly when the move commits. Its data is the transaction as GET /transactions/{id} returns it
+   * after the recording (never a PIN: the view carries only `fulfilment_available`). A recording
+   * that moves twice (pending -> completed -> reversed) writes both events, each with that view.
+   */
+  private async recordStatusEvent(manager: EntityManager, state: TransactionState, to: TransactionStatus): Promise<void> {
+    const [view] = (await manager.query(`SELECT ${TRANSACTION_VIEW_COLUMNS} FROM purchase_transactions t WHERE t.id = $1`, [state.id])) as TransactionViewRow[];
+    await recordWebhookEvent(manager, {
+      vendorId: state.vendor_id,
+      type: `transaction.${to}` as PurchaseWebhookEvent,
+      resourceId: state.id,
+      data: transactionViewOf(view),
+    });
   }
 
   /**
@@ -273,6 +296,7 @@ export class PurchaseOutcomeRecorder {
     const found = context.found;
     changes.set('status', to);
     changes.set('updated_at', now);
+    movesOf.set(changes, [...(movesOf.get(changes) ?? []), to]);
     switch (to) {
       case 'completed': {
         changes.set('completed_at', parseInstant(found?.completedAt) ?? now);

@@ -1,0 +1,142 @@
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
+import { ValidationFailedError } from '#common';
+import {
+  CreateWebhookEndpointBody,
+  RotateWebhookSecretBody,
+  UpdateWebhookEndpointBody,
+  WebhookDeletedSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
+  WebhookEndpointsService,
+  WebhookEndpointWithSecretSchema,
+  type WebhookDeliveryView,
+  type WebhookEndpointView,
+  type WebhookEndpointWithSecret,
+} from '#webhooks';
+import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-schemas.js';
+
+const ID = ApiParam({ name: 'id', description: 'Webhook endpoint id', format: 'uuid' });
+const GATEWAY = 'payout';
+
+/**
+ * Signed webhooks of the payout gateway (docs/INTEGRATION.md, Webhooks): payout.paid, .failed,
+ * .reversed and batch.completed. Vendor-scoped: another vendor's endpoint answers 404.
+ */
+@ApiTags('webhooks')
+@Controller('webhook-endpoints')
+export class WebhookEndpointsController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequireScopes('webhooks:write')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    operationId: 'createWebhookEndpoint',
+    summary: 'Register a webhook endpoint',
+    description: 'Answers the signing secret once. Events are hints: on receipt, GET /api/v1/payouts/{reference} (or /batches/{reference}) for the verified state.',
+  })
+  @ApiEnvelope(201, WebhookEndpointWithSecretSchema)
+  @ApiPayoutErrors('VALIDATION_FAILED')
+  create(@CurrentVendor() vendor: VendorPrincipal, @Body() body: CreateWebhookEndpointBody): Promise<WebhookEndpointWithSecret> {
+    return this.endpoints.create(vendor.vendorId, GATEWAY, body);
+  }
+
+  @Get()
+  @RequireScopes('webhooks:read')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ operationId: 'listWebhookEndpoints', summary: "The vendor's webhook endpoints on this gateway (never their secrets)" })
+  @ApiEnvelope(200, WebhookEndpointSchema, { isArray: true })
+  @ApiPayoutErrors()
+  list(@CurrentVendor() vendor: VendorPrincipal): Promise<WebhookEndpointView[]> {
+    return this.endpoints.list(vendor.vendorId, GATEWAY);
+  }
+
+  @Get(':id')
+  @RequireScopes('webhooks:read')
+  @Header('Cache-Control', 'no-store')
+  @ID
+  @ApiOperation({ operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint (never its secret)' })
+  @ApiEnvelope(200, WebhookEndpointSchema)
+  @ApiPayoutErrors('NOT_FOUND')
+  get(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string): Promise<WebhookEndpointView> {
+    return this.endpoints.get(vendor.vendorId, GATEWAY, id);
+  }
+
+  @Patch(':id')
+  @RequireScopes('webhooks:write')
+  @Header('Cache-Control', 'no-store')
+  @ID
+  @ApiOperation({ operationId: 'updateWebhookEndpoint', summary: 'Change the URL, events, description or enabled switch' })
+  @ApiEnvelope(200, WebhookEndpointSchema)
+  @ApiPayoutErrors('NOT_FOUND', 'VALIDATION_FAILED')
+  update(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Body() body: UpdateWebhookEndpointBody): Promise<WebhookEndpointView> {
+    return this.endpoints.update(vendor.vendorId, GATEWAY, id, body);
+  }
+
+  @Delete(':id')
+  @RequireScopes('webhooks:write')
+  @Header('Cache-Control', 'no-store')
+  @ID
+  @ApiOperation({ operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint; its pending deliveries are cancelled' })
+  @ApiEnvelope(200, WebhookDeletedSchema)
+  @ApiPayoutErrors('NOT_FOUND')
+  remove(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string): Promise<{ id: string; deleted: true }> {
+    return this.endpoints.remove(vendor.vendorId, GATEWAY, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @RequireScopes('webhooks:write')
+  @Header('Cache-Control', 'no-store')
+  @ID
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: 'Rotate the signing secret',
+    description: 'Answers the new secret once. Until previous_secret_expires_at both secrets sign: Gateway-Signature carries two v1 values.',
+  })
+  @ApiEnvelope(200, WebhookEndpointWithSecretSchema)
+  @ApiPayoutErrors('NOT_FOUND', 'VALIDATION_FAILED')
+  rotate(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Body() body: RotateWebhookSecretBody): Promise<WebhookEndpointWithSecret> {
+    return this.endpoints.rotateSecret(vendor.vendorId, GATEWAY, id, body?.overlap_seconds);
+  }
+
+  @Get(':id/deliveries')
+  @RequireScopes('webhooks:read')
+  @Header('Cache-Control', 'no-store')
+  @ID
+  @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 } })
+  @ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } })
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "The endpoint's delivery log, newest first" })
+  @ApiEnvelope(200, WebhookDeliverySchema, { isArray: true })
+  @ApiPayoutErrors('NOT_FOUND', 'VALIDATION_FAILED')
+  deliveries(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Query('page') page?: string, @Query('per_page') perPage?: string): Promise<WebhookDeliveryView[]> {
+    const { pageNumber, size } = paging(page, perPage);
+    return this.endpoints.deliveries(vendor.vendorId, GATEWAY, id, pageNumber, size);
+  }
+
+  @Post(':id/events/:eventId/redeliver')
+  @HttpCode(202)
+  @RequireScopes('webhooks:write')
+  @Header('Cache-Control', 'no-store')
+  @ID
+  @ApiParam({ name: 'eventId', format: 'uuid' })
+  @ApiOperation({ operationId: 'redeliverWebhookEvent', summary: 'Deliver an event to this endpoint again (a new entry in the delivery log)' })
+  @ApiEnvelope(202, WebhookDeliverySchema)
+  @ApiPayoutErrors('NOT_FOUND', 'VALIDATION_FAILED')
+  redeliver(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Param('eventId') eventId: string): Promise<WebhookDeliveryView> {
+    return this.endpoints.redeliver(vendor.vendorId, GATEWAY, id, eventId);
+  }
+}
+
+function paging(page?: string, perPage?: string): { pageNumber: number; size: number } {
+  const pageNumber = page === undefined ? 1 : Number(page);
+  const size = perPage === undefined ? 50 : Number(perPage);
+  const errors: Record<string, string[]> = {};
+  if (!Number.isInteger(pageNumber) || pageNumber < 1) errors.page = ['page must be an integer of at least 1'];
+  if (!Number.isInteger(size) || size < 1 || size > 100) errors.per_page = ['per_page must be an integer from 1 to 100'];
+  if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
+  return { pageNumber, size };
+}

@@ -1,0 +1,109 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
+import { PAYOUT_WEBHOOK_EVENTS, PURCHASE_WEBHOOK_EVENTS } from './webhook-event-types.js';
+
+const ALL_EVENTS = [...PURCHASE_WEBHOOK_EVENTS, ...PAYOUT_WEBHOOK_EVENTS];
+
+/*
+ * Request bodies: every property is only allowed here (unknown ones are refused by the
+ * whitelisting pipe); WebhookEndpointsService checks the values, with the gateway's own event set,
+ * so both gateways answer the same VALIDATION_FAILED field errors in their own envelope.
+ */
+
+export class CreateWebhookEndpointBody {
+  @ApiProperty({ description: 'HTTPS URL that receives POSTed events. Private, loopback and link-local addresses are refused in production.', example: 'https://vendor.example/webhooks/gateway' })
+  @Allow()
+  url: unknown;
+
+  @ApiProperty({ description: "Events to receive, from this gateway's set", enum: ALL_EVENTS, isArray: true, example: ['transaction.completed', 'transaction.failed'] })
+  @Allow()
+  events: unknown;
+
+  @ApiPropertyOptional({ description: 'Free text for the vendor (at most 200 characters)', example: 'production order service' })
+  @Allow()
+  description?: unknown;
+
+  @ApiPropertyOptional({ description: 'Defaults to true', example: true })
+  @Allow()
+  enabled?: unknown;
+}
+
+export class UpdateWebhookEndpointBody {
+  @ApiPropertyOptional({ example: 'https://vendor.example/webhooks/gateway' })
+  @Allow()
+  url?: unknown;
+
+  @ApiPropertyOptional({ enum: ALL_EVENTS, isArray: true, example: ['transaction.completed'] })
+  @Allow()
+  events?: unknown;
+
+  @ApiPropertyOptional({ example: 'production order service' })
+  @Allow()
+  description?: unknown;
+
+  @ApiPropertyOptional({ description: 'A disabled endpoint gets no new deliveries; its pending ones are cancelled when they come due', example: false })
+  @Allow()
+  enabled?: unknown;
+}
+
+export class RotateWebhookSecretBody {
+  @ApiPropertyOptional({ description: 'Seconds the previous secret keeps signing (0 to 604800; default 86400). During the overlap every delivery carries two v1 signatures.', example: 86_400 })
+  @Allow()
+  overlap_seconds?: unknown;
+}
+
+export class WebhookEndpointSchema {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ example: 'https://vendor.example/webhooks/gateway' })
+  url: string;
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+  @ApiProperty({ enum: ALL_EVENTS, isArray: true })
+  events: string[];
+  @ApiProperty()
+  enabled: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until when the previous secret also signs, after a rotation' })
+  previous_secret_expires_at: string | null;
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+export class WebhookEndpointWithSecretSchema extends WebhookEndpointSchema {
+  @ApiProperty({ description: 'The signing secret. Shown only in this answer: store it now.', example: 'whsec_3q2-7wY2…' })
+  secret: string;
+}
+
+export class WebhookDeletedSchema {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ enum: [true] })
+  deleted: true;
+}
+
+export class WebhookDeliverySchema {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+  @ApiProperty({ format: 'uuid', description: 'The event id (also in the body and the Gateway-Event-Id header); receivers dedupe on it' })
+  event_id: string;
+  @ApiProperty({ enum: ALL_EVENTS })
+  event_type: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The delivery this one repeats on request' })
+  redelivery_of: string | null;
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed', 'cancelled'] })
+  status: string;
+  @ApiProperty({ type: 'integer' })
+  attempts: number;
+  @ApiProperty({ type: 'integer', nullable: true })
+  last_http_status: number | null;
+  @ApiProperty({ type: String, nullable: true })
+  last_error: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  next_attempt_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  delivered_at: string | null;
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+}

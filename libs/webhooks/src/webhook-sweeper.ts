@@ -1,0 +1,60 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { GatewayEnv } from '#config';
+import { QueueProducer } from '#queues';
+import { webhookJobId } from './webhook-events.js';
+
+const BATCH = 200;
+
+/**
+ * Rebuilds lost delivery jobs from PostgreSQL (Redis may delay work, never lose it): a pending
+ * delivery overdue by more than two sweep intervals plus the longest attempt, with no undispatched outbox row, gets a new
+ * job generation (seq + 1), which makes any old job for it stale. Delivery is at least once, so a
+ * sweep racing a slow attempt at worst sends the event twice; receivers dedupe on the event id.
+ */
+@Injectable()
+export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookSweeper.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly producer: QueueProducer,
+    private readonly config: GatewayEnv,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .then(() => undefined)
+        .catch((error: Error) => this.logger.warn({ err: error.message }, 'Webhook sweep failed'))
+        .finally(() => (this.running = undefined));
+    }, this.config.WEBHOOK_SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  async sweep(): Promise<number> {
+    // Past its due time by more than an attempt can take (connect + response timeouts) plus two
+    // sweeps: an attempt still in flight is never rebuilt under it, so a slow receiver is not sent duplicates.
+    const slackSeconds = (2 * this.config.WEBHOOK_SWEEP_INTERVAL_MS + this.config.WEBHOOK_CONNECT_TIMEOUT_MS + this.config.WEBHOOK_RESPONSE_TIMEOUT_MS) / 1000;
+    const [rows] = (await this.dataSource.query(
+      `UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()
+        WHERE id IN (SELECT d.id FROM webhook_deliveries d
+                      WHERE d.status = 'pending' AND d.next_attempt_at < now() - make_interval(secs => $1)
+                        AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_id = 'webhook-' || d.id || '-' || d.seq)
+                      ORDER BY d.next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id, seq`,
+      [slackSeconds, BATCH],
+    )) as [{ id: string; seq: number }[], number];
+    for (const row of rows) await this.producer.add('webhook.deliver', webhookJobId(row.id, row.seq), { deliveryId: row.id, seq: row.seq });
+    if (rows.length > 0) this.logger.warn({ deliveries: rows.length }, 'Re-enqueued webhook deliveries from PostgreSQL');
+    return rows.length;
+  }
+}
