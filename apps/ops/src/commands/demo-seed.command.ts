@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
+import { PAYOUT_SCOPES, PURCHASE_ABILITIES, TokenService, VendorService } from '#auth';
 import { runCommand } from '../ops-context.js';
 
 /** Steps that later capabilities add to the demo vendor (catalogue, pricing, funding...). */
@@ -11,7 +11,9 @@ export function registerDemoSeedCommand(program: Command, steps: DemoSeedStep[])
     .command('demo:seed')
     .description('Create a ready-to-use demo vendor and print its tokens')
     .option('--vendor-name <name>', 'vendor name', 'Demo vendor')
-    .option('--purchase-base-url <url>', 'purchase base URL to print', 'http://127.0.0.1:3000/api/v1')
+    // One rule for both gateways: base_url is the origin (= servers[0].url of /docs-json) and
+    // every path starts with /api/v1, so a generated client given base_url calls the right URL.
+    .option('--purchase-base-url <url>', 'purchase base URL to print', 'http://127.0.0.1:3000')
     .option('--payout-base-url <url>', 'payout base URL to print', 'http://127.0.0.1:3001')
     .action((options: { vendorName: string; purchaseBaseUrl: string; payoutBaseUrl: string }) =>
       runCommand(async (context) => {
@@ -20,8 +22,9 @@ export function registerDemoSeedCommand(program: Command, steps: DemoSeedStep[])
         await context.get(VendorService).release(vendor.id);
         const tokens = context.get(TokenService);
         const lifetime = 30 * 86_400;
-        const purchase = await tokens.issue(vendor.id, [...ALL_ABILITIES], lifetime);
-        const payout = await tokens.issue(vendor.id, [...ALL_ABILITIES], lifetime);
+        // Least privilege: a leaked purchase token cannot move payout money, and the other way round.
+        const purchase = await tokens.issue(vendor.id, [...PURCHASE_ABILITIES], lifetime);
+        const payout = await tokens.issue(vendor.id, [...PAYOUT_SCOPES], lifetime);
         return {
           vendor_id: vendor.id,
           purchase: { base_url: options.purchaseBaseUrl, token: purchase.token },

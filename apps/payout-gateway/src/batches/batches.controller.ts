@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { PayoutBatchesService, type BatchView } from '#payout';
@@ -23,8 +24,14 @@ export class BatchesController {
   })
   @ApiEnvelope(202, BatchSchema)
   @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
-  createBatch(@CurrentVendor() vendor: VendorPrincipal, @Body() body: BatchRequestDto): Promise<BatchView> {
-    return this.batches.createBatch(vendor, body);
+  async createBatch(
+    @CurrentVendor() vendor: VendorPrincipal,
+    @Body() body: BatchRequestDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<BatchView> {
+    const { batch, replayed } = await this.batches.createBatch(vendor, body);
+    if (replayed) response.setHeader('Idempotent-Replayed', 'true');
+    return batch;
   }
 
   @Get(':reference')

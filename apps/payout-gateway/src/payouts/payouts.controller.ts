@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutView } from '#payout';
@@ -34,8 +35,15 @@ export class PayoutsController {
   })
   @ApiEnvelope(200, PayoutSchema)
   @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
-  createPayout(@CurrentVendor() vendor: VendorPrincipal, @Body() body: PayoutRequestDto): Promise<PayoutView> {
-    return this.payouts.createPayout(vendor, body);
+  async createPayout(
+    @CurrentVendor() vendor: VendorPrincipal,
+    @Body() body: PayoutRequestDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PayoutView> {
+    const { payout, replayed } = await this.payouts.createPayout(vendor, body);
+    // Same signal as purchase replays: the stored payout, no second provider call.
+    if (replayed) response.setHeader('Idempotent-Replayed', 'true');
+    return payout;
   }
 
   @Get(':reference')
