@@ -32,7 +32,7 @@ export class ErrorEnvelopeSchema {
 }
 
 /** `{success: true, message: "OK", data: <schema>}`. */
-export function ApiEnvelope(status: number, schema: Type<unknown>, description?: string) {
+export function ApiEnvelope(status: number, schema: Type<unknown>, description?: string, data?: unknown) {
   return applyDecorators(
     ApiExtraModels(schema),
     ApiResponse({
@@ -47,6 +47,8 @@ export function ApiEnvelope(status: number, schema: Type<unknown>, description?:
           data: { $ref: getSchemaPath(schema) },
         },
       },
+      // An answer the sandbox gives, where one built from the schema would mislead.
+      ...(data === undefined ? {} : { example: { success: true, message: 'OK', data } }),
     }),
   );
 }

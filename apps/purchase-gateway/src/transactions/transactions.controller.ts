@@ -107,7 +107,12 @@ export class TransactionsController {
     description: 'Restricted to `fulfilment:read`; every read is audited (token, transaction, time); served with `Cache-Control: no-store`. 404 until the transaction is completed with delivery data, and after a reversal.',
   })
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiEnvelope(200, FulfilmentSchema)
+  @ApiEnvelope(200, FulfilmentSchema, undefined, {
+    transaction_id: '0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40',
+    kind: 'pin',
+    pin: { code: '1234567890123456', serial: 'SN000000000001' },
+    esim: null,
+  })
   @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
   fulfilment(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');

@@ -88,7 +88,7 @@ export class ProductSchema {
   id: number;
   @ApiProperty({ example: 'Vodacom ZA Airtime PIN 12.00 ZAR' })
   name: string;
-  @ApiProperty()
+  @ApiProperty({ example: 'Vodacom airtime PIN worth R12.00, delivered as a PIN and serial' })
   description: string;
   @ApiProperty({ enum: ['fixed', 'ranged'], description: 'fixed: quote without amount; ranged: quote with destination_amount or budget_minor' })
   type: string;

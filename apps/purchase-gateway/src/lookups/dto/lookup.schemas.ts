@@ -15,7 +15,7 @@ export class OperatorPageSchema {
 export class StatementLookupSchema {
   @ApiProperty()
   product_id: number;
-  @ApiProperty()
+  @ApiProperty({ example: '1234567800' })
   account_number: string;
   @ApiProperty({ example: 'T***** M******', description: 'Masked' })
   account_holder: string;
@@ -36,7 +36,7 @@ export class AccountLookupSchema {
   valid: boolean;
   @ApiProperty({ example: 'ACTIVE' })
   status: string;
-  @ApiProperty({ description: 'Masked' })
+  @ApiProperty({ example: 'T***** M******', description: 'Masked' })
   account_holder: string;
   @ApiProperty({ type: OperatorRefSchema })
   operator: OperatorRefSchema;

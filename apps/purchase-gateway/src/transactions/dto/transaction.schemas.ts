@@ -62,7 +62,7 @@ export class PinDeliverySchema {
 }
 
 export class EsimDeliverySchema {
-  @ApiProperty()
+  @ApiProperty({ example: '8927000000000000001' })
   iccid: string;
   @ApiProperty({ example: 'smdp.example' })
   smdp_address: string;
