@@ -149,6 +149,47 @@ describe.each([
   });
 });
 
+describe('purchase gateway API description: the types the issue names', () => {
+  let gateway: RunningApp;
+  let document: Json;
+
+  beforeAll(async () => {
+    gateway = await startPurchaseGateway();
+    document = (await gateway.http().get('/docs-json').expect(200)).body;
+  });
+  afterAll(() => gateway?.close());
+
+  it('types the quote body as fixed | ranged by amount | ranged by budget, mutually exclusive', () => {
+    const schema = document.paths['/api/v1/quotes'].post.requestBody.content['application/json'].schema;
+    expect(schema.oneOf.map((shape: Json) => [shape.title, shape.required, shape.additionalProperties])).toEqual([
+      ['FixedQuoteRequest', ['product_id'], false],
+      ['RangedAmountQuoteRequest', ['product_id', 'destination_amount'], false],
+      ['RangedBudgetQuoteRequest', ['product_id', 'budget_minor'], false],
+    ]);
+  });
+
+  it('declares the extra members errors carry, and enums for lookups and benefits', () => {
+    const schemas = document.components.schemas;
+    expect(schemas.ErrorDetail.properties.minimum_charge_minor).toMatchObject({ type: 'integer' });
+    expect(schemas.ErrorDetail.properties.remaining_minor).toMatchObject({ type: 'integer' });
+    expect(schemas.EsimStatusLookup.properties.status.enum).toEqual(['INSTALLED', 'NOT_INSTALLED']);
+    expect(schemas.Benefit.properties.type.enum).toEqual(expect.arrayContaining(['CREDITS', 'DATA']));
+    expect(schemas.Product.properties.lookups.items.enum).toEqual(['statement', 'account', 'esim-benefits', 'esim-status']);
+  });
+});
+
+describe('payout gateway API description: the types the issue names', () => {
+  it('enumerates status_reason', async () => {
+    const gateway = await startPayoutGateway();
+    try {
+      const document = (await gateway.http().get('/docs-json').expect(200)).body;
+      expect(document.components.schemas.Payout.properties.status_reason.enum).toEqual(expect.arrayContaining(['provider_rejected', 'not_received_by_provider', 'outcome_unknown']));
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 /** The code enum of an error response, where each envelope carries it. */
 function errorCodesOf(style: EnvelopeStyle, schema: Json): string[] | undefined {
   for (const part of schema.allOf ?? [schema]) {

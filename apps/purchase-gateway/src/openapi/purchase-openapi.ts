@@ -6,11 +6,13 @@ import { PURCHASE_ERRORS } from '#purchase';
 const CATALOGUE = { ...COMMON_ERRORS, ...PURCHASE_ERRORS };
 export type PurchaseErrorCode = keyof typeof CATALOGUE & string;
 
-export class ErrorBodySchema {
+export class ErrorDetailSchema {
   @ApiProperty({ enum: Object.keys(CATALOGUE), description: 'Stable error code' })
   code: string;
   @ApiPropertyOptional({ description: 'DAILY_CAP_EXCEEDED only: remaining allowance today in ZAR cents' })
   remaining_minor?: number;
+  @ApiPropertyOptional({ type: 'integer', example: 1000, description: 'BUDGET_INSUFFICIENT only: the smallest charge the product accepts, in ZAR cents' })
+  minimum_charge_minor?: number;
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { type: 'array', items: { type: 'string' } },
@@ -27,8 +29,8 @@ export class ErrorEnvelopeSchema {
   success: boolean;
   @ApiProperty({ description: 'Equals the error code' })
   message: string;
-  @ApiProperty({ type: ErrorBodySchema })
-  error: ErrorBodySchema;
+  @ApiProperty({ type: ErrorDetailSchema })
+  error: ErrorDetailSchema;
 }
 
 /** `{success: true, message: "OK", data: <schema>}`. */

@@ -88,7 +88,7 @@ function renameSchemas(doc: Json): void {
   const schemas = doc.components?.schemas ?? {};
   const renames = new Map<string, string>();
   for (const name of Object.keys(schemas)) {
-    const renamed = name.replace(/(Schema|Dto)$/, '').replace(/Body$/, 'Request');
+    const renamed = /(Schema|Dto)$/.test(name) ? name.replace(/(Schema|Dto)$/, '') : name.replace(/Body$/, 'Request');
     if (renamed !== name && renamed.length > 0) renames.set(name, renamed);
   }
   const targets = new Set([...Object.keys(schemas).filter((name) => !renames.has(name)), ...renames.values()]);

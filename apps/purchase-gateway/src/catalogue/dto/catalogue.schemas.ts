@@ -33,7 +33,7 @@ export class OperatorRefSchema {
 }
 
 export class BenefitSchema {
-  @ApiProperty({ example: 'CREDITS', description: 'CREDITS, DATA, VALIDITY, BILL_PAYMENT, ...' })
+  @ApiProperty({ enum: ['CREDITS', 'DATA', 'VALIDITY', 'BILL_PAYMENT'], example: 'CREDITS', description: "The provider's benefit type" })
   type: string;
   @ApiProperty({ example: 'ZAR' })
   unit: string;
@@ -114,7 +114,7 @@ export class ProductSchema {
   benefits: BenefitSchema[];
   @ApiProperty({ type: RequirementsSchema })
   requirements: RequirementsSchema;
-  @ApiProperty({ type: [String], example: ['account'], description: 'Lookups this product supports' })
+  @ApiProperty({ type: [String], enum: ['statement', 'account', 'esim-benefits', 'esim-status'], example: ['account'], description: 'Lookups this product supports (POST /lookups/{lookup})' })
   lookups: string[];
 }
 

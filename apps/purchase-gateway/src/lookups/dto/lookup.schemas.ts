@@ -34,7 +34,7 @@ export class AccountLookupSchema {
   product_id: number;
   @ApiProperty()
   valid: boolean;
-  @ApiProperty({ example: 'ACTIVE' })
+  @ApiProperty({ example: 'ACTIVE', description: "The provider's account status, passed through (the sandbox answers ACTIVE)" })
   status: string;
   @ApiProperty({ example: 'T***** M******', description: 'Masked' })
   account_holder: string;
@@ -43,7 +43,7 @@ export class AccountLookupSchema {
 }
 
 export class RemainingBenefitSchema {
-  @ApiProperty({ example: 'DATA' })
+  @ApiProperty({ enum: ['CREDITS', 'DATA', 'VALIDITY', 'BILL_PAYMENT'], example: 'DATA' })
   type: string;
   @ApiProperty({ example: 'MB' })
   unit: string;
@@ -65,7 +65,7 @@ export class EsimBenefitsLookupSchema {
 export class EsimStatusLookupSchema {
   @ApiProperty()
   product_id: number;
-  @ApiProperty({ example: 'INSTALLED' })
+  @ApiProperty({ enum: ['INSTALLED', 'NOT_INSTALLED'], example: 'INSTALLED' })
   status: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   installation_date: string | null;
