@@ -10,7 +10,7 @@ import { STRING_MAP_SCHEMA } from '../validation/string-map.validator.js';
 
 const GROUP = { ...STRING_MAP_SCHEMA, description: 'Required per product: see the product’s `requirements`' };
 const QUOTE_BASE = {
-  product_id: { type: 'integer', minimum: 1, example: 10109 },
+  product_id: { type: 'integer', minimum: 1, example: 10107 },
   credit_party_identifier: { ...GROUP, example: { mobile_number: '27821234567' } },
   debit_party_identifier: GROUP,
   sender: GROUP,
@@ -45,7 +45,7 @@ const QUOTE_BODY = ApiBody({
     ],
   },
   examples: {
-    fixed: { summary: 'Fixed product (sandbox Vodacom R12 PIN)', value: { product_id: 10109, credit_party_identifier: { mobile_number: '27821234567' } } },
+    fixed: { summary: 'Fixed product (sandbox 10107, Vodacom R12 airtime PIN)', value: { product_id: 10107, credit_party_identifier: { mobile_number: '27821234567' } } },
     rangedAmount: { summary: 'Ranged product, exact destination amount', value: { product_id: 10106, destination_amount: '25.00', credit_party_identifier: { mobile_number: '27821234567' } } },
     rangedBudget: { summary: 'Ranged product, budget in ZAR cents', value: { product_id: 10106, budget_minor: 5000, credit_party_identifier: { mobile_number: '27821234567' } } },
   },
