@@ -108,11 +108,11 @@ export class MethodSchema {
   increment: string;
   @ApiProperty({ description: 'False while the service cannot move money (provider or encryption not configured)' })
   available: boolean;
-  @ApiProperty()
+  @ApiProperty({ example: false })
   requires_bank_account: boolean;
   @ApiProperty({ enum: ['cash', 'bank', 'voucher'] })
   kind: string;
-  @ApiProperty({ type: String, nullable: true, enum: ['pin'], description: 'null for bank transfers' })
+  @ApiProperty({ type: String, nullable: true, enum: ['pin'], example: 'pin', description: 'null for bank transfers' })
   delivery: string | null;
   @ApiProperty({ example: '5.00', description: 'Effective fee in ZAR' })
   fee: string;

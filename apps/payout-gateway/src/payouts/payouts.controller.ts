@@ -86,7 +86,7 @@ export class PayoutsController {
       'Only for paid payouts (PAYOUT_NOT_PAID otherwise); rtc_eft is a bank credit without codes (METHOD_UNAVAILABLE). ' +
       'Every read is audited with the token id.',
   })
-  @ApiEnvelope(200, DeliverySchema)
+  @ApiEnvelope(200, DeliverySchema, { data: PAID_CASH_PAYOUT.delivery })
   @ApiPayoutErrors('NOT_FOUND', 'PAYOUT_NOT_PAID', 'METHOD_UNAVAILABLE')
   getDelivery(@CurrentVendor() vendor: VendorPrincipal, @Param('reference') reference: string): Promise<DeliveryView> {
     return this.delivery.readDelivery(vendor, reference);

@@ -84,7 +84,7 @@ export class RequirementsSchema {
 }
 
 export class ProductSchema {
-  @ApiProperty({ example: 10109 })
+  @ApiProperty({ example: 10107 })
   id: number;
   @ApiProperty({ example: 'Vodacom ZA Airtime PIN 12.00 ZAR' })
   name: string;
@@ -100,7 +100,7 @@ export class ProductSchema {
   operator: OperatorRefSchema;
   @ApiProperty({ example: 'ZAF' })
   country_iso_code: string;
-  @ApiProperty({ enum: ['none', 'pin', 'esim'], description: 'pin and esim: delivery data from GET /transactions/{id}/fulfilment' })
+  @ApiProperty({ enum: ['none', 'pin', 'esim'], example: 'pin', description: 'pin and esim: delivery data from GET /transactions/{id}/fulfilment' })
   fulfilment: string;
   @ApiProperty({ example: 'ZAR' })
   destination_currency: string;

@@ -13,7 +13,7 @@ export class OperatorPageSchema {
 }
 
 export class StatementLookupSchema {
-  @ApiProperty()
+  @ApiProperty({ example: 11001 })
   product_id: number;
   @ApiProperty({ example: '1234567800' })
   account_number: string;
@@ -30,7 +30,7 @@ export class StatementLookupSchema {
 }
 
 export class AccountLookupSchema {
-  @ApiProperty()
+  @ApiProperty({ example: 11001 })
   product_id: number;
   @ApiProperty()
   valid: boolean;
@@ -54,7 +54,7 @@ export class RemainingBenefitSchema {
 }
 
 export class EsimBenefitsLookupSchema {
-  @ApiProperty()
+  @ApiProperty({ example: 12001 })
   product_id: number;
   @ApiProperty({ type: [RemainingBenefitSchema] })
   benefits: RemainingBenefitSchema[];
@@ -63,7 +63,7 @@ export class EsimBenefitsLookupSchema {
 }
 
 export class EsimStatusLookupSchema {
-  @ApiProperty()
+  @ApiProperty({ example: 12001 })
   product_id: number;
   @ApiProperty({ enum: ['INSTALLED', 'NOT_INSTALLED'], example: 'INSTALLED' })
   status: string;
