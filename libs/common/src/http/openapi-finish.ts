@@ -68,6 +68,9 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
         ensureError(operation, 429, [finish.rateLimitCode]);
         ensureError(operation, 503, ['SERVICE_UNAVAILABLE']);
       }
+      // Any operation can be sent a request the framework cannot read (an undecodable path such
+      // as `%ZZ`, a body that is not JSON): 422 VALIDATION_FAILED on the `request` field.
+      ensureError(operation, 422, ['VALIDATION_FAILED']);
       ensureError(operation, 500, ['INTERNAL_ERROR']);
       for (const [statusText, response] of Object.entries(operation.responses as Record<string, Json>)) {
         const status = Number(statusText);
