@@ -59,8 +59,8 @@ wait_for vendor-dashboard http://127.0.0.1:3200/health/ready
 cat >&2 <<MSG
 
 $(printf '\033[1m')The stack is up.$(printf '\033[0m')
-  purchase API  http://127.0.0.1:3000/api/v1   (docs http://127.0.0.1:3000/docs)
-  payout API    http://127.0.0.1:3001/api/v1   (docs http://127.0.0.1:3001/docs)
+  purchase API  base_url http://127.0.0.1:3000, paths /api/v1/...   (docs http://127.0.0.1:3000/docs)
+  payout API    base_url http://127.0.0.1:3001, paths /api/v1/...   (docs http://127.0.0.1:3001/docs)
   worker        http://127.0.0.1:3002/health/ready
   sandbox       http://127.0.0.1:3100
   dashboard     http://127.0.0.1:3200   sign in as $(echo "$seed" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8")).dashboard;console.log(d.email + "  password: " + d.password)')

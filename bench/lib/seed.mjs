@@ -28,7 +28,7 @@ export async function seedVendors(env, settings, log) {
       '--vendor-name',
       `Bench vendor ${index}`,
       '--purchase-base-url',
-      `http://127.0.0.1:${settings.ports.purchase}/api/v1`,
+      `http://127.0.0.1:${settings.ports.purchase}`,
       '--payout-base-url',
       `http://127.0.0.1:${settings.ports.payout}`,
     ]);

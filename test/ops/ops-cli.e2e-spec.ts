@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -80,19 +81,26 @@ describe('ops CLI', () => {
     expect(seeded.code).toBe(0);
     expect(seeded.json).toMatchObject({
       vendor_id: expect.any(String),
-      purchase: { base_url: 'http://127.0.0.1:3000/api/v1', token: expect.stringMatching(/^gwt_/) },
-      payout: { base_url: 'http://127.0.0.1:3001', token: expect.stringMatching(/^gwt_/) },
+      // One rule for both gateways (issue 17): base_url is the origin, every path starts with /api/v1,
+      // and it equals servers[0].url of the gateway's /docs-json.
+      purchase: { base_url: 'http://127.0.0.1:3000', token: expect.stringMatching(/^gwt_test_[A-Za-z0-9_-]{43}$/) },
+      payout: { base_url: 'http://127.0.0.1:3001', token: expect.stringMatching(/^gwt_test_[A-Za-z0-9_-]{43}$/) },
     });
     const vendorId = seeded.json.vendor_id as string;
     const [{ rows: vendor }, { rows: account }, { rows: tokens }] = await Promise.all([
       db.query('SELECT production_released_at FROM vendors WHERE id = $1', [vendorId]),
       db.query('SELECT available_cents FROM payout_accounts WHERE vendor_id = $1', [vendorId]),
-      db.query('SELECT abilities FROM api_tokens WHERE vendor_id = $1', [vendorId]),
+      db.query('SELECT token_hash, abilities FROM api_tokens WHERE vendor_id = $1', [vendorId]),
     ]);
     expect(vendor[0].production_released_at).not.toBeNull();
     expect(account[0].available_cents).toBe('10000000');
     expect(tokens).toHaveLength(2);
-    expect(tokens[0].abilities).toHaveLength(13); // every ability and scope, including webhooks:read and webhooks:write
+    // Least privilege: purchase abilities on the purchase token, payout scopes on the payout token.
+    const abilitiesOf = (token: string) => tokens.find((row) => row.token_hash === createHash('sha256').update(token).digest('hex'))?.abilities;
+    const purchase = seeded.json.purchase as { token: string };
+    const payout = seeded.json.payout as { token: string };
+    expect(abilitiesOf(purchase.token)).toEqual(['catalogue:read', 'lookups:read', 'quotes:write', 'transactions:write', 'transactions:read', 'fulfilment:read', 'limits:read', 'reports:read', 'webhooks:read', 'webhooks:write']);
+    expect(abilitiesOf(payout.token)).toEqual(['payouts:read', 'payouts:write', 'payouts:delivery', 'webhooks:read', 'webhooks:write']);
 
     const funded = await ops('payout:fund', '--vendor', vendorId, '--amount', '250.75');
     expect(funded.json).toMatchObject({ availableCents: '10025075' });

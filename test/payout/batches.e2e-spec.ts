@@ -130,9 +130,11 @@ describe('batches', () => {
     const reference = uniqueReference('replay');
     const items = [cashPayout(), voucherPayout()];
     const first = await postBatch({ reference, payouts: items }).expect(202);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
     await batchStatus(reference, 'completed');
     const before = await account();
     const replay = await postBatch({ reference, payouts: items }).expect(202);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body.data).toMatchObject({ id: first.body.data.id, status: 'completed', item_count: 2 });
     expect(await account()).toEqual(before);
     const changed = await postBatch({ reference, payouts: [items[0], { ...items[1], amount: '51.55' }] }).expect(409);

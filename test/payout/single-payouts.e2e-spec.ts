@@ -118,10 +118,15 @@ describe('single payouts end to end', () => {
     it('replays the same reference and payload without a second payment, whatever the key order', async () => {
       const request = cashPayout('55', { metadata: { b: 2, a: 1 } });
       const first = await post(request).expect(200);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
       const before = await account();
       const reordered = { recipient: request.recipient, metadata: { a: 1, b: 2 }, method: request.method, currency: 'ZAR', amount: request.amount, reference: request.reference };
       const replay = await post(reordered).expect(200);
       expect(replay.body).toEqual(first.body);
+      // Same signal as purchase replays (issue 17), and the rate-limit headers the purchase API sends.
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
+      expect(replay.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
       expect(await account()).toEqual(before);
       expect(await stack.submissions(first.body.data.merchant_reference)).toEqual({ count: 1, duplicate_attempts: 0 });
     });

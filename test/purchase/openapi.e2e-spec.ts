@@ -55,7 +55,7 @@ describe('purchase OpenAPI document covers the contract', () => {
   });
 
   it('describes the transaction with exactly the documented fields and the Idempotency-Key header', () => {
-    expect(Object.keys(document.components.schemas.TransactionSchema.properties).sort()).toEqual(
+    expect(Object.keys(document.components.schemas.Transaction.properties).sort()).toEqual(
       [
         'id', 'reference', 'status', 'product_id', 'quote_id', 'charge_minor', 'currency', 'destination_amount', 'destination_unit',
         'error_code', 'fulfilment_available', 'created_at', 'updated_at', 'completed_at', 'reversed_at',

@@ -1,4 +1,22 @@
 import type { HttpAppOptions } from '#common';
+import { PAYOUT_ERRORS } from '#payout';
+
+/** Where an integrator looks first: the document's description (kept in step with docs/INTEGRATION.md). */
+const DESCRIPTION = `Vendor payout API on a prefunded account: account, methods, single payouts, batches, delivery and SMS resend.
+
+**Base URL.** \`servers[0].url\` is the origin (the demo file's \`payout.base_url\`); every path starts with \`/api/v1\`.
+Every operation needs a bearer token (\`gwt_test_…\` in the sandbox, \`gwt_live_…\` in production) holding the scope listed in \`x-required-abilities\`.
+Errors use \`{success: false, code, message, errors: {"field.path": [...]}}\`; each error status lists the codes the operation can return.
+
+**Polling cadence.** \`POST /api/v1/payouts\` answers with the verdict (\`paid\`, \`failed\` or \`pending\`). While \`pending\`, poll \`GET /api/v1/payouts/{reference}\`
+after 5 s, then double the wait up to 5 min; batches likewise with \`GET /api/v1/batches/{reference}\`. Replaying the same reference and payload answers the stored payout with
+\`Idempotent-Replayed: true\` and never pays twice. Honour \`Retry-After\` on 429 and 503.
+
+**Reversal window.** A \`paid\` payout can still become \`reversed\` for 2 h (watched by the gateway); later reversals (for example uncollected cash) come from the provider's daily settlement report.
+
+**Sandbox values.** The last two digits of \`recipient.phone\` (cash), of the bank account number (\`rtc_eft\`) or the cents of \`amount\` (vouchers):
+other → \`paid\` (rtc_eft: \`pending\`, then \`paid\`); 01 → \`failed\` provider_rejected; 02 → provider times out, \`pending\` then \`paid\`; 03 → \`paid\` then \`reversed\`;
+04 → outcome never known, \`needs_review\`; 05 → never received, \`failed\` not_received_by_provider; 06 / 07 → provider answers that do not match, \`needs_review\`.`;
 
 export const PAYOUT_HTTP_OPTIONS: HttpAppOptions = {
   // Payout paths carry /api/v1 themselves in the contract; the prefix keeps health and docs at the root.
@@ -7,9 +25,19 @@ export const PAYOUT_HTTP_OPTIONS: HttpAppOptions = {
   bodyLimit: '1mb',
   openApi: {
     title: 'Payout gateway',
-    description:
-      'Vendor payout API on a prefunded account: account, methods, single payouts, batches, delivery and SMS resend. ' +
-      'Every operation needs a bearer token holding the scope listed in `x-required-abilities`. Errors use ' +
-      '`{success: false, code, message, errors: {"field.path": [...]}}`.',
+    description: DESCRIPTION,
+    finish: {
+      style: 'payout',
+      servers: [{ url: 'http://127.0.0.1:3001', description: 'Local stack and sandbox (npm run stack); in production, your payout gateway origin' }],
+      tags: {
+        account: 'The prefunded account: available and reserved balances in ZAR',
+        methods: 'Payout methods with their limits, increments and fees',
+        payouts: 'Single payouts: send, read, collection PIN or voucher delivery, SMS resend',
+        batches: 'Up to 500 payouts validated and reserved at once, submitted in the background',
+      },
+      catalogue: PAYOUT_ERRORS,
+      rateLimitCode: 'RATE_LIMITED',
+      replayable: ['createPayout', 'createBatch'],
+    },
   },
 };

@@ -189,12 +189,24 @@ export class GatewayEnv {
 
   /**
    * After a create attempt that may have reached the provider, a "not found" search counts only
-   * when made at least this long after the attempt ended (and seen twice in a row).
+   * when made at least this long after the attempt ended (and seen twice in a row). The attempt
+   * ends at the provider's answer or, unanswered, at attempt start + PURCHASE_PROVIDER_TIMEOUT_MS,
+   * so the settle period is only the provider's own delay between answering and being searchable
+   * (why 10 s is enough: docs/PURCHASE.md, "Failure latency").
    */
   @Transform(toInt)
   @IsInt()
   @Min(0)
-  PURCHASE_NOT_FOUND_SETTLE_MS = 60_000;
+  PURCHASE_NOT_FOUND_SETTLE_MS = 10_000;
+
+  /**
+   * Once one "not found" has counted, the confirming search comes this soon instead of on the
+   * backoff schedule: the proof needs a second look, not another minute of doubling delays.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  PURCHASE_NOT_FOUND_CONFIRM_DELAY_MS = 5_000;
 
   /** How long after completion the worker keeps re-verifying to catch reversals. */
   @Transform(toInt)

@@ -66,7 +66,7 @@ export class OpenApiResponseValidator {
       )
       // A literal segment wins over a parameter: /transactions/by-reference/{reference} before /transactions/{id}.
       .sort((a, b) => b.literalLength - a.literalLength);
-    this.errorEnvelope = this.ajv.compile(refsTo('openapi', { $ref: '#/components/schemas/ErrorEnvelopeSchema' }));
+    this.errorEnvelope = this.ajv.compile(refsTo('openapi', { $ref: '#/components/schemas/ErrorEnvelope' }));
   }
 
   /** The document of a running app (`GET /docs-json`). */
@@ -128,6 +128,12 @@ export class OpenApiResponseValidator {
   assertValid(check: ResponseCheck): void {
     const problems = this.check(check);
     if (problems.length > 0) throw new Error(`response does not match the OpenAPI document:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(check.body).slice(0, 1000)}`);
+  }
+
+  /** Problems of `value` against a schema of the document (request bodies, examples); empty when it matches. */
+  schemaProblems(key: string, schema: Json, value: unknown): string[] {
+    const validate = this.validatorFor(`schema ${key}`, schema);
+    return validate(value) ? [] : [`${key}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`];
   }
 
   private validatorFor(key: string, schema: Json): ValidateFunction {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
+import { PAYOUT_SCOPES, PURCHASE_ABILITIES, TokenService, VendorService, WEBHOOK_ABILITIES } from '#auth';
 import { DashboardAccounts } from '#dashboard';
 import { runCommand } from '../ops-context.js';
 
@@ -13,7 +13,9 @@ export function registerDemoSeedCommand(program: Command, steps: DemoSeedStep[])
     .command('demo:seed')
     .description('Create a ready-to-use demo vendor and print its tokens')
     .option('--vendor-name <name>', 'vendor name', 'Demo vendor')
-    .option('--purchase-base-url <url>', 'purchase base URL to print', 'http://127.0.0.1:3000/api/v1')
+    // One rule for both gateways: base_url is the origin (= servers[0].url of /docs-json) and
+    // every path starts with /api/v1, so a generated client given base_url calls the right URL.
+    .option('--purchase-base-url <url>', 'purchase base URL to print', 'http://127.0.0.1:3000')
     .option('--payout-base-url <url>', 'payout base URL to print', 'http://127.0.0.1:3001')
     .option('--dashboard-url <url>', 'vendor dashboard URL to print', 'http://127.0.0.1:3200')
     .action((options: { vendorName: string; purchaseBaseUrl: string; payoutBaseUrl: string; dashboardUrl: string }) =>
@@ -23,8 +25,10 @@ export function registerDemoSeedCommand(program: Command, steps: DemoSeedStep[])
         await context.get(VendorService).release(vendor.id);
         const tokens = context.get(TokenService);
         const lifetime = 30 * 86_400;
-        const purchase = await tokens.issue(vendor.id, [...ALL_ABILITIES], lifetime);
-        const payout = await tokens.issue(vendor.id, [...ALL_ABILITIES], lifetime);
+        // Least privilege: a leaked purchase token cannot move payout money, and the other way round.
+        // Each may manage its own gateway's webhook endpoints.
+        const purchase = await tokens.issue(vendor.id, [...PURCHASE_ABILITIES, ...WEBHOOK_ABILITIES], lifetime);
+        const payout = await tokens.issue(vendor.id, [...PAYOUT_SCOPES, ...WEBHOOK_ABILITIES], lifetime);
         // A demo owner who can sign in straight away: invited and accepted through the same
         // rules as a real owner (password policy, one-time invite), with a random password.
         const accounts = context.get(DashboardAccounts);

@@ -1,7 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { COMMON_ERRORS } from '#common';
-import { BATCH_STATUSES, PAYOUT_ERRORS, PAYOUT_METHODS, PAYOUT_STATUSES } from '#payout';
+import { BATCH_STATUSES, PAYOUT_ERRORS, PAYOUT_METHODS, PAYOUT_STATUS_REASONS, PAYOUT_STATUSES } from '#payout';
 
 /** Response shapes of the payout contract, for the OpenAPI document only (services return plain views). */
 
@@ -19,12 +19,13 @@ export class DeliverySchema {
 export class PayoutSchema {
   @ApiProperty({ format: 'uuid' })
   id: string;
-  @ApiProperty()
+  @ApiProperty({ example: 'order-1042', description: "The vendor's own reference" })
   reference: string;
   @ApiProperty({ enum: PAYOUT_STATUSES, description: 'Only `paid` completes a withdrawal' })
   status: string;
   @ApiProperty({
     type: String,
+    enum: PAYOUT_STATUS_REASONS,
     nullable: true,
     description:
       'pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; ' +
@@ -56,7 +57,7 @@ export class PayoutSchema {
 export class BatchSchema {
   @ApiProperty({ format: 'uuid' })
   id: string;
-  @ApiProperty()
+  @ApiProperty({ example: 'batch-2026-11-24', description: "The vendor's own batch reference" })
   reference: string;
   @ApiProperty({
     enum: BATCH_STATUSES,
@@ -82,7 +83,7 @@ export class BatchSchema {
 export class AccountSchema {
   @ApiProperty({ format: 'uuid' })
   id: string;
-  @ApiProperty()
+  @ApiProperty({ example: 'Demo vendor' })
   name: string;
   @ApiProperty({ example: '10000.00', description: 'Must cover payout amount plus the effective fee' })
   available: string;
@@ -97,7 +98,7 @@ export class AccountSchema {
 export class MethodSchema {
   @ApiProperty({ enum: PAYOUT_METHODS })
   method: string;
-  @ApiProperty()
+  @ApiProperty({ example: 'Bank A Instant Money' })
   name: string;
   @ApiProperty({ example: '10.00' })
   minimum: string;
@@ -107,11 +108,11 @@ export class MethodSchema {
   increment: string;
   @ApiProperty({ description: 'False while the service cannot move money (provider or encryption not configured)' })
   available: boolean;
-  @ApiProperty()
+  @ApiProperty({ example: false })
   requires_bank_account: boolean;
   @ApiProperty({ enum: ['cash', 'bank', 'voucher'] })
   kind: string;
-  @ApiProperty({ type: String, nullable: true, enum: ['pin'], description: 'null for bank transfers' })
+  @ApiProperty({ type: String, nullable: true, enum: ['pin'], example: 'pin', description: 'null for bank transfers' })
   delivery: string | null;
   @ApiProperty({ example: '5.00', description: 'Effective fee in ZAR' })
   fee: string;
@@ -131,7 +132,7 @@ export class ErrorEnvelopeSchema {
 }
 
 /** `{success: true, data: <schema>}` (or an array of it). */
-export function ApiEnvelope(status: number, schema: Type<unknown> | null, options: { isArray?: boolean; description?: string } = {}) {
+export function ApiEnvelope(status: number, schema: Type<unknown> | null, options: { isArray?: boolean; description?: string; data?: unknown } = {}) {
   const data = schema === null ? { type: 'object', nullable: true, example: null } : options.isArray ? { type: 'array', items: { $ref: getSchemaPath(schema) } } : { $ref: getSchemaPath(schema) };
   return applyDecorators(
     ...(schema ? [ApiExtraModels(schema)] : []),
@@ -139,6 +140,8 @@ export function ApiEnvelope(status: number, schema: Type<unknown> | null, option
       status,
       description: options.description,
       schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data } },
+      // An answer the sandbox gives, where one built from the schema would mislead.
+      ...(options.data === undefined ? {} : { example: { success: true, data: options.data } }),
     }),
   );
 }

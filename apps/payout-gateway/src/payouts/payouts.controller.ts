@@ -1,9 +1,29 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors, DeliverySchema, PayoutSchema } from '../openapi/payout-schemas.js';
 import { PayoutRequestDto } from './dto/payout-request.dto.js';
+
+/** A sandbox cash payout (phone not ending in a test suffix): paid at once, with its collection PIN. */
+const PAID_CASH_PAYOUT = {
+  id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
+  reference: 'order-1042',
+  status: 'paid',
+  status_reason: null,
+  method: 'bank_a_instant_money',
+  amount: '150.00',
+  fee: '5.00',
+  currency: 'ZAR',
+  merchant_reference: 'GW_PO_6F1C2D3E4B5A4C6D8E7F9A0B1C2D3E4F',
+  provider_reference: '3b8f1e52-9c4d-4a7e-b1f0-2d6c8e9a7b35',
+  // Cash rails deliver a PIN and serial (vouchers add instructions and expiry); valid 30 days in the sandbox.
+  delivery: { pin: '48213', serial: '5820019374', instructions: null, expires_at: null },
+  metadata: { order_id: '1042' },
+  created_at: '2026-11-24T08:00:00.000Z',
+  paid_at: '2026-11-24T08:00:01.000Z',
+};
 
 const REFERENCE_PARAM = ApiParam({
   name: 'reference',
@@ -32,10 +52,17 @@ export class PayoutsController {
       'not answer in time; poll GET /payouts/{reference}). The same reference and payload replays the stored payout without a ' +
       'second payment; a different payload is REFERENCE_CONFLICT. Amount plus fee is reserved at creation.',
   })
-  @ApiEnvelope(200, PayoutSchema)
+  @ApiEnvelope(200, PayoutSchema, { data: PAID_CASH_PAYOUT })
   @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
-  createPayout(@CurrentVendor() vendor: VendorPrincipal, @Body() body: PayoutRequestDto): Promise<PayoutView> {
-    return this.payouts.createPayout(vendor, body);
+  async createPayout(
+    @CurrentVendor() vendor: VendorPrincipal,
+    @Body() body: PayoutRequestDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PayoutView> {
+    const { payout, replayed } = await this.payouts.createPayout(vendor, body);
+    // Same signal as purchase replays: the stored payout, no second provider call.
+    if (replayed) response.setHeader('Idempotent-Replayed', 'true');
+    return payout;
   }
 
   @Get(':reference')
@@ -43,7 +70,7 @@ export class PayoutsController {
   @Header('Cache-Control', 'no-store')
   @REFERENCE_PARAM
   @ApiOperation({ summary: 'The current payout', description: 'Never submits anything. Another vendor\'s reference answers 404.' })
-  @ApiEnvelope(200, PayoutSchema)
+  @ApiEnvelope(200, PayoutSchema, { data: PAID_CASH_PAYOUT })
   @ApiPayoutErrors('NOT_FOUND')
   getPayout(@CurrentVendor() vendor: VendorPrincipal, @Param('reference') reference: string): Promise<PayoutView> {
     return this.payouts.getPayout(vendor, reference);
@@ -59,7 +86,7 @@ export class PayoutsController {
       'Only for paid payouts (PAYOUT_NOT_PAID otherwise); rtc_eft is a bank credit without codes (METHOD_UNAVAILABLE). ' +
       'Every read is audited with the token id.',
   })
-  @ApiEnvelope(200, DeliverySchema)
+  @ApiEnvelope(200, DeliverySchema, { data: PAID_CASH_PAYOUT.delivery })
   @ApiPayoutErrors('NOT_FOUND', 'PAYOUT_NOT_PAID', 'METHOD_UNAVAILABLE')
   getDelivery(@CurrentVendor() vendor: VendorPrincipal, @Param('reference') reference: string): Promise<DeliveryView> {
     return this.delivery.readDelivery(vendor, reference);

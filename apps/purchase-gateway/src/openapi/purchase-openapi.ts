@@ -6,11 +6,13 @@ import { PURCHASE_ERRORS } from '#purchase';
 const CATALOGUE = { ...COMMON_ERRORS, ...PURCHASE_ERRORS };
 export type PurchaseErrorCode = keyof typeof CATALOGUE & string;
 
-export class ErrorBodySchema {
+export class ErrorDetailSchema {
   @ApiProperty({ enum: Object.keys(CATALOGUE), description: 'Stable error code' })
   code: string;
   @ApiPropertyOptional({ description: 'DAILY_CAP_EXCEEDED only: remaining allowance today in ZAR cents' })
   remaining_minor?: number;
+  @ApiPropertyOptional({ type: 'integer', example: 1000, description: 'BUDGET_INSUFFICIENT only: the smallest charge the product accepts, in ZAR cents' })
+  minimum_charge_minor?: number;
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { type: 'array', items: { type: 'string' } },
@@ -27,12 +29,12 @@ export class ErrorEnvelopeSchema {
   success: boolean;
   @ApiProperty({ description: 'Equals the error code' })
   message: string;
-  @ApiProperty({ type: ErrorBodySchema })
-  error: ErrorBodySchema;
+  @ApiProperty({ type: ErrorDetailSchema })
+  error: ErrorDetailSchema;
 }
 
 /** `{success: true, message: "OK", data: <schema>}`. */
-export function ApiEnvelope(status: number, schema: Type<unknown>, description?: string) {
+export function ApiEnvelope(status: number, schema: Type<unknown>, description?: string, data?: unknown) {
   return applyDecorators(
     ApiExtraModels(schema),
     ApiResponse({
@@ -47,6 +49,8 @@ export function ApiEnvelope(status: number, schema: Type<unknown>, description?:
           data: { $ref: getSchemaPath(schema) },
         },
       },
+      // An answer the sandbox gives, where one built from the schema would mislead.
+      ...(data === undefined ? {} : { example: { success: true, message: 'OK', data } }),
     }),
   );
 }

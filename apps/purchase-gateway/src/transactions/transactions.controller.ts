@@ -8,6 +8,25 @@ import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchas
 import { CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
 import { FulfilmentSchema, TransactionPageSchema, TransactionSchema } from './dto/transaction.schemas.js';
 
+/** What a poll shows once the sandbox completed a R12 PIN (10107): the PIN is fetched from /fulfilment. */
+const COMPLETED_PURCHASE = {
+  id: '0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40',
+  reference: 'order-2026-0001',
+  status: 'completed',
+  product_id: 10107,
+  quote_id: '5d2c8e1a-3b4f-4e6a-9c7d-1f2e3a4b5c6d',
+  charge_minor: 1260,
+  currency: 'ZAR',
+  destination_amount: '12.00',
+  destination_unit: 'ZAR',
+  error_code: null,
+  fulfilment_available: true,
+  created_at: '2026-11-24T08:00:00.000Z',
+  updated_at: '2026-11-24T08:00:01.300Z',
+  completed_at: '2026-11-24T08:00:01.300Z',
+  reversed_at: null,
+};
+
 @ApiTags('transactions')
 @Controller('transactions')
 export class TransactionsController {
@@ -81,7 +100,7 @@ export class TransactionsController {
   @RequireAbilities('transactions:read')
   @ApiOperation({ operationId: 'getTransactionByReference', summary: 'Recover a purchase by your reference' })
   @ApiParam({ name: 'reference' })
-  @ApiEnvelope(200, TransactionSchema)
+  @ApiEnvelope(200, TransactionSchema, undefined, COMPLETED_PURCHASE)
   @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
   byReference(@CurrentVendor() vendor: VendorPrincipal, @Param('reference') reference: string) {
     return this.transactions.getByReference(vendor.vendorId, reference);
@@ -91,7 +110,7 @@ export class TransactionsController {
   @RequireAbilities('transactions:read')
   @ApiOperation({ operationId: 'getTransaction', summary: 'One of the vendor’s transactions' })
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiEnvelope(200, TransactionSchema)
+  @ApiEnvelope(200, TransactionSchema, undefined, COMPLETED_PURCHASE)
   @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
   get(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string) {
     return this.transactions.get(vendor.vendorId, id.toLowerCase());
@@ -107,7 +126,12 @@ export class TransactionsController {
     description: 'Restricted to `fulfilment:read`; every read is audited (token, transaction, time); served with `Cache-Control: no-store`. 404 until the transaction is completed with delivery data, and after a reversal.',
   })
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiEnvelope(200, FulfilmentSchema)
+  @ApiEnvelope(200, FulfilmentSchema, undefined, {
+    transaction_id: '0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40',
+    kind: 'pin',
+    pin: { code: '1234567890123456', serial: 'SN000000000001' },
+    esim: null,
+  })
   @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
   fulfilment(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');

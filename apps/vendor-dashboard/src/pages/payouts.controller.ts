@@ -204,14 +204,14 @@ export class PayoutsController {
     const checked = await this.check(session, csv, reference);
     if (!checked.request) return this.renderUpload(response, session, 400, { csv, reference, checked });
     try {
-      const batch = await this.batches.createBatch(principalOf(session), checked.request);
+      const { batch, replayed } = await this.batches.createBatch(principalOf(session), checked.request);
       await this.audit.record({
         vendorId: session.vendorId,
         actorUserId: session.userId,
         actor: session.email,
         action: 'batch.submitted',
         subject: batch.reference,
-        details: { items: batch.item_count, total_amount: batch.total_amount },
+        details: { items: batch.item_count, total_amount: batch.total_amount, replayed },
         address: clientAddress(request),
       });
       response.redirect(303, `/batches/view?reference=${encodeURIComponent(batch.reference)}`);

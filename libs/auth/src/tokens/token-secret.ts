@@ -1,11 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-const TOKEN_PREFIX = 'gwt_';
-/** `gwt_` + 43 base64url characters (32 random bytes). */
-export const TOKEN_PATTERN = /^gwt_[A-Za-z0-9_-]{43}$/;
+/** Environment a token was issued in, visible in its prefix so a test token is never mistaken for a live one. */
+export type TokenMode = 'test' | 'live';
 
-export function generateTokenSecret(): string {
-  return TOKEN_PREFIX + randomBytes(32).toString('base64url');
+/**
+ * `gwt_test_` / `gwt_live_` + 43 base64url characters (32 random bytes). Tokens issued before the
+ * mode prefix (`gwt_` + 43) stay valid: lookup is by hash, the prefix only has to be well formed.
+ */
+export const TOKEN_PATTERN = /^gwt_(?:(?:test|live)_)?[A-Za-z0-9_-]{43}$/;
+
+/** The mode of an app environment: only production issues live tokens. */
+export function tokenModeOf(appEnv: string): TokenMode {
+  return appEnv === 'production' ? 'live' : 'test';
+}
+
+export function generateTokenSecret(mode: TokenMode): string {
+  return `gwt_${mode}_${randomBytes(32).toString('base64url')}`;
 }
 
 export function hashTokenSecret(secret: string): string {

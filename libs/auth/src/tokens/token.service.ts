@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
+import { GatewayEnv } from '#config';
 import { isAbility } from '../access/abilities.js';
 import type { VendorPrincipal } from '../access/principal.js';
 import { VendorEntity } from '../vendors/vendor.entity.js';
 import { ApiTokenEntity } from './api-token.entity.js';
-import { generateTokenSecret, hashTokenSecret, TOKEN_PATTERN } from './token-secret.js';
+import { generateTokenSecret, hashTokenSecret, TOKEN_PATTERN, tokenModeOf } from './token-secret.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -51,6 +52,7 @@ export class TokenService {
   constructor(
     @InjectRepository(ApiTokenEntity) private readonly tokens: Repository<ApiTokenEntity>,
     @InjectRepository(VendorEntity) private readonly vendors: Repository<VendorEntity>,
+    private readonly config: GatewayEnv,
   ) {}
 
   async issue(vendorId: string, abilities: string[], lifetimeSeconds: number, origin: TokenOrigin = {}): Promise<IssuedToken> {
@@ -62,12 +64,14 @@ export class TokenService {
       throw new ValidationFailedError({ name: [`name must be 1 to ${TOKEN_NAME_MAX_LENGTH} characters`] });
     }
     if (!(await this.vendors.existsBy({ id: vendorId }))) throw new NotFoundError('vendor');
-    const secret = generateTokenSecret();
+    // APP_ENV production issues gwt_live_ tokens, every other environment gwt_test_ ones.
+    const secret = generateTokenSecret(tokenModeOf(this.config.APP_ENV));
     const saved = await this.tokens.save(
       this.tokens.create({
         vendorId,
         tokenHash: hashTokenSecret(secret),
-        tokenPrefix: secret.slice(0, 10),
+        // Enough to tell tokens apart in listings (mode + 5 random characters), never enough to guess one.
+        tokenPrefix: secret.slice(0, 14),
         abilities: [...new Set(abilities)],
         expiresAt: new Date(Date.now() + lifetimeSeconds * 1000),
         revokedAt: null,

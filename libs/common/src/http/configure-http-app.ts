@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import helmet from 'helmet';
+import { finishOpenApiDocument, type OpenApiFinish } from './openapi-finish.js';
 
 export interface HttpAppOptions {
   /** Prefix for vendor routes; health, metrics and docs stay at the root for probes and scrapers. */
@@ -9,7 +10,7 @@ export interface HttpAppOptions {
   bodyLimit: string;
   /** Also parse HTML form posts (application/x-www-form-urlencoded): the vendor dashboard. */
   forms?: boolean;
-  openApi?: { title: string; description: string };
+  openApi?: { title: string; description: string; finish?: OpenApiFinish };
 }
 
 export const OPERATIONAL_PATHS = ['health/live', 'health/ready', 'metrics'];
@@ -28,16 +29,26 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   express.use(helmet({ contentSecurityPolicy: false }));
   express.useBodyParser('json', { limit: options.bodyLimit, strict: true });
   if (options.forms) express.useBodyParser('urlencoded', { limit: options.bodyLimit, extended: false });
-  if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix, { exclude: OPERATIONAL_PATHS });
+  if (options.globalPrefix) {
+    const prefix = `/${options.globalPrefix}`;
+    // Every vendor answer is live money state (balances, statuses, PINs): no client or proxy may
+    // reuse it. Set before routing so errors (including 404 and 429) carry it too.
+    express.use(prefix, (_request: unknown, response: { setHeader: (name: string, value: string) => void }, next: () => void) => {
+      response.setHeader('Cache-Control', 'no-store');
+      next();
+    });
+    app.setGlobalPrefix(options.globalPrefix, { exclude: OPERATIONAL_PATHS });
+  }
   if (!options.openApi) return undefined;
 
   const config = new DocumentBuilder()
     .setTitle(options.openApi.title)
     .setDescription(options.openApi.description)
     .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Vendor API token (`gwt_...`)' }, 'bearer')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'Vendor API token (`gwt_test_...` / `gwt_live_...`)' }, 'bearer')
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const generated = SwaggerModule.createDocument(app, config);
+  const document = options.openApi.finish ? finishOpenApiDocument(generated, options.openApi.finish) : generated;
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', useGlobalPrefix: false });
   return document;
 }

@@ -73,12 +73,12 @@ export class PayoutBatchesService {
    * transaction (one bad row or a balance that does not cover the total rejects everything and
    * reserves nothing). Each item gets an outbox job; the worker submits items one by one.
    */
-  async createBatch(principal: VendorPrincipal, request: BatchRequestInput): Promise<BatchView> {
+  async createBatch(principal: VendorPrincipal, request: BatchRequestInput): Promise<{ batch: BatchView; replayed: boolean }> {
     const vendorId = principal.vendorId;
     const fingerprints = batchFingerprints(request.reference, request.payouts);
     const fingerprint = fingerprints.batch;
     const existing = await this.findBatch(vendorId, request.reference);
-    if (existing) return this.replay(principal, existing, fingerprint);
+    if (existing) return { batch: await this.replay(principal, existing, fingerprint), replayed: true };
 
     this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
     const admitted = await this.admitItems(vendorId, request.payouts);
@@ -133,9 +133,9 @@ export class PayoutBatchesService {
       if (error instanceof ItemReferenceRaceError) throw new ValidationFailedError(await this.usedReferenceErrors(vendorId, request.payouts));
       throw error;
     }
-    if (!created) return this.replay(principal, (await this.findBatch(vendorId, request.reference))!, fingerprint);
+    if (!created) return { batch: await this.replay(principal, (await this.findBatch(vendorId, request.reference))!, fingerprint), replayed: true };
     // The batch as committed, from the rows the inserts returned: no read-back of 500 rows.
-    return this.viewOf(principal, created.batch, created.items);
+    return { batch: await this.viewOf(principal, created.batch, created.items), replayed: false };
   }
 
   /**

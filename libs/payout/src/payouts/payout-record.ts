@@ -16,15 +16,18 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
  * - reversed: `reversed_by_provider`;
  * - needs_review: `outcome_unknown` (the provider never gave a final answer within the window).
  */
-export type PayoutStatusReason =
-  | 'queued'
-  | 'submitting'
-  | 'awaiting_provider'
-  | 'provider_rejected'
-  | 'cancelled_by_operations'
-  | 'reversed_by_provider'
-  | 'outcome_unknown'
-  | 'not_received_by_provider';
+export const PAYOUT_STATUS_REASONS = [
+  'queued',
+  'submitting',
+  'awaiting_provider',
+  'provider_rejected',
+  'cancelled_by_operations',
+  'reversed_by_provider',
+  'outcome_unknown',
+  'not_received_by_provider',
+] as const;
+
+export type PayoutStatusReason = (typeof PAYOUT_STATUS_REASONS)[number];
 
 export interface PayoutRecord {
   id: string;

@@ -48,12 +48,13 @@ export class PayoutsService {
    * marker and the first status poll; phase 2 calls the provider; phase 3 records the verdict.
    * The same reference and payload replays the stored payout (waiting briefly for a verdict
    * still in flight) without another provider call; a different payload is REFERENCE_CONFLICT.
+   * `replayed` tells the controller to answer `Idempotent-Replayed: true`, as purchase replays do.
    */
-  async createPayout(principal: VendorPrincipal, request: PayoutRequestInput): Promise<PayoutView> {
+  async createPayout(principal: VendorPrincipal, request: PayoutRequestInput): Promise<{ payout: PayoutView; replayed: boolean }> {
     const vendorId = principal.vendorId;
     const fingerprint = payoutFingerprint(request);
     const existing = await this.payouts.findByReference(vendorId, request.reference);
-    if (existing) return this.replay(principal, existing, fingerprint);
+    if (existing) return { payout: await this.replay(principal, existing, fingerprint), replayed: true };
 
     this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
     const { admitted, problems } = admitPayout(request, await this.methods.policiesFor(vendorId));
@@ -93,12 +94,12 @@ export class PayoutsService {
       await this.ledger.reserve(manager, vendorId, [holdOf(payout)]);
       return payout;
     });
-    if (!inserted) return this.replay(principal, (await this.payouts.findByReference(vendorId, request.reference))!, fingerprint);
+    if (!inserted) return { payout: await this.replay(principal, (await this.payouts.findByReference(vendorId, request.reference))!, fingerprint), replayed: true };
 
     const recorded = (await this.submitter.submitAndRecord(inserted)) ?? (await this.payouts.findByReference(vendorId, request.reference))!;
     // Replays of this request waiting for its verdict (in any gateway process) read it now.
     await this.signals.announce(id);
-    return this.viewOf(principal, recorded, 'payout_response');
+    return { payout: await this.viewOf(principal, recorded, 'payout_response'), replayed: false };
   }
 
   /** `GET /api/v1/payouts/{reference}`: the current payout; never submits anything. */

@@ -273,10 +273,11 @@ export class PurchaseOutcomeRecorder {
       return;
     }
     if (row.submission_attempted_at === null || !isOpen(row.status)) return;
-    const attemptEnded = row.submission_ended_at
-      ? new Date(row.submission_ended_at).getTime()
-      : new Date(row.submission_attempted_at).getTime() + this.timings.providerTimeoutMs;
-    if (new Date(row.now).getTime() < attemptEnded + this.timings.notFoundSettleMs) return;
+    const attempt = {
+      attemptedAtMs: new Date(row.submission_attempted_at).getTime(),
+      endedAtMs: row.submission_ended_at ? new Date(row.submission_ended_at).getTime() : null,
+    };
+    if (!this.timings.notFoundCounts(new Date(row.now).getTime(), attempt)) return;
     const streak = row.not_found_streak + 1;
     changes.set('not_found_streak', streak);
     if (streak < NOT_FOUND_PROOF_STREAK) return;

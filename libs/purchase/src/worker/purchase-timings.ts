@@ -12,12 +12,29 @@ export class PurchaseTimings {
     return Math.min(this.config.PURCHASE_VERIFY_INITIAL_DELAY_MS * 2 ** exponent, this.config.PURCHASE_VERIFY_MAX_DELAY_MS);
   }
 
-  get verificationWindowMs(): number {
-    return this.config.PURCHASE_VERIFICATION_WINDOW_MS;
+  /**
+   * Delay before the next check of a pending transaction. While a counted "not found" awaits its
+   * confirmation (streak 1 of 2) the confirming search comes after the confirm delay when that is
+   * sooner than the backoff: this is what brings a never-created purchase (sandbox 03) to `failed`
+   * in about 20 s with default settings instead of one to two minutes.
+   */
+  pendingCheckDelayMs(checkNumber: number, notFoundStreak: number): number {
+    const backoff = this.verifyDelayMs(checkNumber);
+    return notFoundStreak > 0 ? Math.min(backoff, this.config.PURCHASE_NOT_FOUND_CONFIRM_DELAY_MS) : backoff;
   }
 
-  get notFoundSettleMs(): number {
-    return this.config.PURCHASE_NOT_FOUND_SETTLE_MS;
+  /**
+   * Whether a search made at `nowMs` that finds nothing counts as evidence the provider never
+   * created the purchase: only once any create we sent can no longer be in flight (the attempt
+   * ended, or unanswered was cut off by the timeout) plus the settle period.
+   */
+  notFoundCounts(nowMs: number, attempt: { attemptedAtMs: number; endedAtMs: number | null }): boolean {
+    const attemptEnded = attempt.endedAtMs ?? attempt.attemptedAtMs + this.config.PURCHASE_PROVIDER_TIMEOUT_MS;
+    return nowMs >= attemptEnded + this.config.PURCHASE_NOT_FOUND_SETTLE_MS;
+  }
+
+  get verificationWindowMs(): number {
+    return this.config.PURCHASE_VERIFICATION_WINDOW_MS;
   }
 
   get providerTimeoutMs(): number {

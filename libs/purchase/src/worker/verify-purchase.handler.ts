@@ -110,7 +110,7 @@ export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnM
         return;
       }
       const nextCheck = ownsChain ? state.check_seq + 1 : 1;
-      await this.scheduler.scheduleCheck(state.id, this.timings.verifyDelayMs(nextCheck), 'poll');
+      await this.scheduler.scheduleCheck(state.id, this.timings.pendingCheckDelayMs(nextCheck, state.not_found_streak), 'poll');
       return;
     }
     if (state.status === 'completed' && state.reversal_watch_until !== null) {

@@ -33,7 +33,7 @@ export class OperatorRefSchema {
 }
 
 export class BenefitSchema {
-  @ApiProperty({ example: 'CREDITS', description: 'CREDITS, DATA, VALIDITY, BILL_PAYMENT, ...' })
+  @ApiProperty({ enum: ['CREDITS', 'DATA', 'VALIDITY', 'BILL_PAYMENT'], example: 'CREDITS', description: "The provider's benefit type" })
   type: string;
   @ApiProperty({ example: 'ZAR' })
   unit: string;
@@ -84,11 +84,11 @@ export class RequirementsSchema {
 }
 
 export class ProductSchema {
-  @ApiProperty({ example: 10109 })
+  @ApiProperty({ example: 10107 })
   id: number;
   @ApiProperty({ example: 'Vodacom ZA Airtime PIN 12.00 ZAR' })
   name: string;
-  @ApiProperty()
+  @ApiProperty({ example: 'Vodacom airtime PIN worth R12.00, delivered as a PIN and serial' })
   description: string;
   @ApiProperty({ enum: ['fixed', 'ranged'], description: 'fixed: quote without amount; ranged: quote with destination_amount or budget_minor' })
   type: string;
@@ -100,7 +100,7 @@ export class ProductSchema {
   operator: OperatorRefSchema;
   @ApiProperty({ example: 'ZAF' })
   country_iso_code: string;
-  @ApiProperty({ enum: ['none', 'pin', 'esim'], description: 'pin and esim: delivery data from GET /transactions/{id}/fulfilment' })
+  @ApiProperty({ enum: ['none', 'pin', 'esim'], example: 'pin', description: 'pin and esim: delivery data from GET /transactions/{id}/fulfilment' })
   fulfilment: string;
   @ApiProperty({ example: 'ZAR' })
   destination_currency: string;
@@ -114,7 +114,7 @@ export class ProductSchema {
   benefits: BenefitSchema[];
   @ApiProperty({ type: RequirementsSchema })
   requirements: RequirementsSchema;
-  @ApiProperty({ type: [String], example: ['account'], description: 'Lookups this product supports' })
+  @ApiProperty({ type: [String], enum: ['statement', 'account', 'esim-benefits', 'esim-status'], example: ['account'], description: 'Lookups this product supports (POST /lookups/{lookup})' })
   lookups: string[];
 }
 

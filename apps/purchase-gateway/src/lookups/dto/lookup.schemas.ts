@@ -13,9 +13,9 @@ export class OperatorPageSchema {
 }
 
 export class StatementLookupSchema {
-  @ApiProperty()
+  @ApiProperty({ example: 11001 })
   product_id: number;
-  @ApiProperty()
+  @ApiProperty({ example: '1234567800' })
   account_number: string;
   @ApiProperty({ example: 'T***** M******', description: 'Masked' })
   account_holder: string;
@@ -30,20 +30,20 @@ export class StatementLookupSchema {
 }
 
 export class AccountLookupSchema {
-  @ApiProperty()
+  @ApiProperty({ example: 11001 })
   product_id: number;
   @ApiProperty()
   valid: boolean;
-  @ApiProperty({ example: 'ACTIVE' })
+  @ApiProperty({ example: 'ACTIVE', description: "The provider's account status, passed through (the sandbox answers ACTIVE)" })
   status: string;
-  @ApiProperty({ description: 'Masked' })
+  @ApiProperty({ example: 'T***** M******', description: 'Masked' })
   account_holder: string;
   @ApiProperty({ type: OperatorRefSchema })
   operator: OperatorRefSchema;
 }
 
 export class RemainingBenefitSchema {
-  @ApiProperty({ example: 'DATA' })
+  @ApiProperty({ enum: ['CREDITS', 'DATA', 'VALIDITY', 'BILL_PAYMENT'], example: 'DATA' })
   type: string;
   @ApiProperty({ example: 'MB' })
   unit: string;
@@ -54,7 +54,7 @@ export class RemainingBenefitSchema {
 }
 
 export class EsimBenefitsLookupSchema {
-  @ApiProperty()
+  @ApiProperty({ example: 12001 })
   product_id: number;
   @ApiProperty({ type: [RemainingBenefitSchema] })
   benefits: RemainingBenefitSchema[];
@@ -63,9 +63,9 @@ export class EsimBenefitsLookupSchema {
 }
 
 export class EsimStatusLookupSchema {
-  @ApiProperty()
+  @ApiProperty({ example: 12001 })
   product_id: number;
-  @ApiProperty({ example: 'INSTALLED' })
+  @ApiProperty({ enum: ['INSTALLED', 'NOT_INSTALLED'], example: 'INSTALLED' })
   status: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   installation_date: string | null;

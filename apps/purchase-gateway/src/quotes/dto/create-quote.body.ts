@@ -5,7 +5,7 @@ import { IsStringMap, STRING_MAP_SCHEMA } from '../../validation/string-map.vali
 const GROUP = { ...STRING_MAP_SCHEMA, description: 'Required per product: see the product’s `requirements`' };
 
 export class CreateQuoteBody {
-  @ApiProperty({ example: 10109 })
+  @ApiProperty({ example: 10107 })
   @IsInt()
   @Min(1)
   @Max(2_147_483_647)

@@ -4,7 +4,7 @@ import { BenefitSchema } from '../../catalogue/dto/catalogue.schemas.js';
 export class QuoteSchema {
   @ApiProperty({ format: 'uuid' })
   id: string;
-  @ApiProperty({ example: 10109 })
+  @ApiProperty({ example: 10107 })
   product_id: number;
   @ApiProperty({ example: 1, description: 'The pricing version this quote is pinned to' })
   pricing_version_id: number;

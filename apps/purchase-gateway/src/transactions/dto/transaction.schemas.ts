@@ -12,7 +12,7 @@ export class TransactionSchema {
       'pending (admitted; submission or verification under way, or outcome unknown), completed, failed, reversed, review (automatic verification gave up; staff act). Moves: pending → completed | failed | review; review → completed | failed; completed → reversed. Only a verified provider lookup moves it.',
   })
   status: string;
-  @ApiProperty({ example: 10109 })
+  @ApiProperty({ example: 10107 })
   product_id: number;
   @ApiProperty({ format: 'uuid' })
   quote_id: string;
@@ -31,7 +31,7 @@ export class TransactionSchema {
     description: 'Why a transaction failed; null otherwise',
   })
   error_code: string | null;
-  @ApiProperty({ description: 'True while completed with PIN or eSIM data to fetch from /transactions/{id}/fulfilment' })
+  @ApiProperty({ example: false, description: 'True while completed with PIN or eSIM data to fetch from /transactions/{id}/fulfilment' })
   fulfilment_available: boolean;
   @ApiProperty({ format: 'date-time', description: 'Admission time' })
   created_at: string;
@@ -62,7 +62,7 @@ export class PinDeliverySchema {
 }
 
 export class EsimDeliverySchema {
-  @ApiProperty()
+  @ApiProperty({ example: '8927000000000000001' })
   iccid: string;
   @ApiProperty({ example: 'smdp.example' })
   smdp_address: string;

@@ -1,0 +1,253 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { COMMON_ERRORS, type ErrorCatalogue } from '../errors/error-catalogue.js';
+import type { EnvelopeStyle } from './envelope-style.js';
+
+/**
+ * What a gateway adds to its generated document so that a client generator (openapi-typescript,
+ * hey-api) turns it into good code: one server rule, clean names, declared errors, headers and
+ * examples. Decorators describe each operation; this pass applies the rules that hold for every
+ * operation of a gateway, so a new controller cannot forget them (test/api-description checks).
+ */
+export interface OpenApiFinish {
+  style: EnvelopeStyle;
+  /** `servers`: the origin; every path starts with /api/v1 (the rule is in docs/INTEGRATION.md). */
+  servers: Array<{ url: string; description: string }>;
+  /** Description of every tag the controllers use. */
+  tags: Record<string, string>;
+  /** The gateway's error catalogue (status and fixed message per code). */
+  catalogue: ErrorCatalogue;
+  /** The gateway's rate-limit code (`API_RATE_LIMITED` purchase, `RATE_LIMITED` payout). */
+  rateLimitCode: string;
+  /** Operations whose success may be an idempotent replay (header `Idempotent-Replayed: true`). */
+  replayable: string[];
+  /** Extra fields an error code carries next to the code, for its example (e.g. remaining_minor). */
+  errorDetails?: Record<string, Record<string, unknown>>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+/** Sent with every answer (logging middleware): quote it to support. */
+const REQUEST_ID = { description: 'Correlation id of this request (echoed when the caller sent a safe one)', schema: { type: 'string', example: 'c3f0b6a2-51f4-4c38-9a51-0f6f4f5c2d10' } };
+/** Every API answer is live money state: never cached (configure-http-app sets it on every /api route). */
+const CACHE_CONTROL = { description: 'Always `no-store`: answers are live money state', schema: { type: 'string', enum: ['no-store'] } };
+const RATE_LIMIT_LIMIT = { description: "Requests allowed in the current one-minute window of this token's read or write bucket", schema: { type: 'integer', example: 600 } };
+const RATE_LIMIT_REMAINING = { description: 'Requests left in the current window', schema: { type: 'integer', example: 599 } };
+const RETRY_AFTER = { description: 'Seconds to wait before retrying', schema: { type: 'integer', example: 5 } };
+const IDEMPOTENT_REPLAYED = { description: '`true` when this answer replays a request already accepted (no second provider submission); absent otherwise', schema: { type: 'string', enum: ['true'] } };
+
+const ERROR_ENVELOPE = 'ErrorEnvelope';
+
+/** Applies the gateway-wide rules to a freshly generated document (mutates and returns it). */
+export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFinish): OpenAPIObject {
+  const doc = document as Json;
+  doc.servers = finish.servers;
+  // Opaque random tokens, not JWTs: a generator must not suggest decoding them.
+  doc.components.securitySchemes.bearer = {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'opaque',
+    description: 'Opaque vendor API token: `gwt_test_…` (sandbox and development) or `gwt_live_…` (production). Older `gwt_…` tokens stay valid.',
+  };
+  renameSchemas(doc);
+  doc.tags = Object.entries(finish.tags).map(([name, description]) => ({ name, description }));
+  const catalogue = { ...COMMON_ERRORS, ...finish.catalogue };
+
+  for (const [, pathItem] of Object.entries(doc.paths as Record<string, Json>)) {
+    for (const method of METHODS) {
+      const operation = pathItem[method];
+      if (!operation) continue;
+      const controllerDefault = /^[A-Za-z]+Controller_([A-Za-z0-9]+)$/.exec(operation.operationId ?? '');
+      if (controllerDefault) operation.operationId = controllerDefault[1];
+      fixParameters(operation);
+      const authenticated = (operation.security ?? []).length > 0;
+      if (authenticated) {
+        ensureError(operation, 401, ['UNAUTHENTICATED']);
+        ensureError(operation, 403, ['FORBIDDEN']);
+        ensureError(operation, 429, [finish.rateLimitCode]);
+        ensureError(operation, 503, ['SERVICE_UNAVAILABLE']);
+      }
+      // Any operation can be sent a request the framework cannot read (an undecodable path such
+      // as `%ZZ`, a body that is not JSON): 422 VALIDATION_FAILED on the `request` field.
+      ensureError(operation, 422, ['VALIDATION_FAILED']);
+      ensureError(operation, 500, ['INTERNAL_ERROR']);
+      for (const [statusText, response] of Object.entries(operation.responses as Record<string, Json>)) {
+        const status = Number(statusText);
+        if (status >= 400) finishErrorResponse(doc, response, status, catalogue, finish);
+        else finishSuccessResponse(doc, response, finish.replayable.includes(operation.operationId));
+        response.headers = { ...headersFor(status, authenticated), ...(response.headers ?? {}) };
+      }
+      const body = operation.requestBody?.content?.['application/json'];
+      if (body && body.example === undefined && body.examples === undefined) body.example = exampleOf(doc, body.schema, 'request');
+    }
+  }
+  walk(doc, integerNumbers);
+  return document;
+}
+
+/** `*Schema` and `*Dto` are implementation words: responses are plain nouns, bodies end in `Request`. */
+function renameSchemas(doc: Json): void {
+  const schemas = doc.components?.schemas ?? {};
+  const renames = new Map<string, string>();
+  for (const name of Object.keys(schemas)) {
+    const renamed = /(Schema|Dto)$/.test(name) ? name.replace(/(Schema|Dto)$/, '') : name.replace(/Body$/, 'Request');
+    if (renamed !== name && renamed.length > 0) renames.set(name, renamed);
+  }
+  const targets = new Set([...Object.keys(schemas).filter((name) => !renames.has(name)), ...renames.values()]);
+  if (targets.size !== Object.keys(schemas).length) throw new Error('OpenAPI schema names collide after renaming');
+  doc.components.schemas = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [renames.get(name) ?? name, schema]));
+  walk(doc, (node) => {
+    if (typeof node.$ref === 'string') {
+      const match = /^#\/components\/schemas\/(.+)$/.exec(node.$ref);
+      if (match && renames.has(match[1])) node.$ref = `#/components/schemas/${renames.get(match[1])}`;
+    }
+  });
+}
+
+/** A `default` on an optional query parameter makes generators type it as required: keep it in words. */
+function fixParameters(operation: Json): void {
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.schema && parameter.schema.default !== undefined) {
+      const fallback = parameter.schema.default;
+      delete parameter.schema.default;
+      parameter.description = `${parameter.description ? `${parameter.description}. ` : ''}Default ${JSON.stringify(fallback)}.`;
+    }
+  }
+}
+
+function ensureError(operation: Json, status: number, codes: string[]): void {
+  const key = String(status);
+  const existing = operation.responses[key];
+  if (!existing) {
+    operation.responses[key] = { description: codes.map((code) => `\`${code}\``).join(', '), content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` } } } };
+    return;
+  }
+  // Declared without the code (or without any schema, as the auth decorators do): add it.
+  const listed = codesIn(existing.description ?? '');
+  const missing = codes.filter((code) => !listed.includes(code));
+  if (missing.length > 0) existing.description = [existing.description, ...missing.map((code) => `\`${code}\``)].filter(Boolean).join(', ');
+  if (!existing.content?.['application/json']?.schema) existing.content = { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE}` } } };
+}
+
+function codesIn(description: string): string[] {
+  return [...description.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]);
+}
+
+/** The codes this operation answers with this status, as an enum, with one example per code. */
+function finishErrorResponse(doc: Json, response: Json, status: number, catalogue: ErrorCatalogue, finish: OpenApiFinish): void {
+  const codes = [...new Set(codesIn(response.description ?? ''))].filter((code) => catalogue[code]?.status === status);
+  if (codes.length === 0) throw new Error(`OpenAPI: a ${status} response names no error code of that status: ${response.description}`);
+  const envelope = { $ref: `#/components/schemas/${ERROR_ENVELOPE}` };
+  const narrowed =
+    finish.style === 'purchase'
+      ? { type: 'object', properties: { message: { type: 'string', enum: codes }, error: { type: 'object', required: ['code'], properties: { code: { type: 'string', enum: codes } } } } }
+      : { type: 'object', properties: { code: { type: 'string', enum: codes } } };
+  const examples = Object.fromEntries(codes.map((code) => [code, { summary: catalogue[code].message, value: errorExample(finish, catalogue, code, status) }]));
+  response.content = { 'application/json': { schema: { allOf: [envelope, narrowed] }, examples } };
+  void doc;
+}
+
+function errorExample(finish: OpenApiFinish, catalogue: ErrorCatalogue, code: string, status: number): Json {
+  const details = finish.errorDetails?.[code] ?? {};
+  const fieldErrors = code === 'VALIDATION_FAILED' ? (finish.style === 'purchase' ? { reference: ['must be 1 to 64 characters'] } : { amount: ['must be a decimal string with two decimals'] }) : {};
+  const correlation = status >= 500 ? { request_id: 'c3f0b6a2-51f4-4c38-9a51-0f6f4f5c2d10' } : {};
+  if (finish.style === 'purchase') {
+    const fields = Object.keys(fieldErrors).length > 0 ? { fields: fieldErrors } : {};
+    return { success: false, message: code, error: { code, ...details, ...fields, ...correlation } };
+  }
+  return { success: false, code, message: catalogue[code].message, errors: fieldErrors, ...details, ...correlation };
+}
+
+function finishSuccessResponse(doc: Json, response: Json, replayable: boolean): void {
+  const media = response.content?.['application/json'];
+  if (media?.schema) {
+    // Envelopes always carry these members; without `required` generators make them optional.
+    const schema = media.schema;
+    if (schema.properties?.success && schema.properties?.data && !schema.required) {
+      schema.required = Object.keys(schema.properties).filter((name) => ['success', 'message', 'data'].includes(name));
+    }
+    if (media.example === undefined && media.examples === undefined) media.example = exampleOf(doc, schema, 'response');
+  }
+  if (replayable) response.headers = { 'Idempotent-Replayed': IDEMPOTENT_REPLAYED, ...(response.headers ?? {}) };
+}
+
+/**
+ * Headers by status. The rate-limit headers are set once the token is authenticated, so 401/403
+ * (refused by the guard before the limiter) do not carry them; 429 and 503 carry Retry-After.
+ */
+function headersFor(status: number, authenticated: boolean): Record<string, Json> {
+  const headers: Record<string, Json> = { 'X-Request-Id': REQUEST_ID, 'Cache-Control': CACHE_CONTROL };
+  if (authenticated && status !== 401 && status !== 403 && status !== 500 && status !== 503) {
+    headers['X-RateLimit-Limit'] = RATE_LIMIT_LIMIT;
+    headers['X-RateLimit-Remaining'] = RATE_LIMIT_REMAINING;
+  }
+  if (status === 429 || status === 503) headers['Retry-After'] = RETRY_AFTER;
+  return headers;
+}
+
+/**
+ * An example from the schema: each property's own `example` (the DTOs carry sandbox values),
+ * else its first enum value, else a typed placeholder. A request example holds only the
+ * required members (an optional one, such as a cash payout's bank account, would mislead).
+ * Operations that declare their own example keep it.
+ */
+export function exampleOf(doc: Json, schema: Json, mode: 'request' | 'response', depth = 0): Json {
+  if (!schema || depth > 12) return null;
+  if (schema.example !== undefined) return schema.example;
+  // A nullable member of an answer is null unless it has its own example: a placeholder value
+  // would contradict the status next to it (a pending purchase with an error code).
+  if (mode === 'response' && schema.nullable && depth > 0) return null;
+  if (schema.$ref) return exampleOf(doc, resolveRef(doc, schema.$ref), mode, depth + 1);
+  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((part: Json) => exampleOf(doc, part, mode, depth + 1)));
+  if (schema.oneOf || schema.anyOf) return exampleOf(doc, (schema.oneOf ?? schema.anyOf)[0], mode, depth + 1);
+  if (schema.enum) return schema.enum[0];
+  switch (schema.type) {
+    case 'object': {
+      if (!schema.properties) return schema.nullable ? null : {};
+      const required: string[] | undefined = schema.required;
+      const members = Object.entries(schema.properties as Record<string, Json>).filter(([name]) => mode === 'response' || !required || required.includes(name));
+      return Object.fromEntries(members.map(([name, property]) => [name, exampleOf(doc, property, mode, depth + 1)]));
+    }
+    case 'array':
+      return [exampleOf(doc, schema.items, mode, depth + 1)];
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'string':
+      if (schema.nullable) return null;
+      if (schema.format === 'date-time') return '2026-11-24T08:00:00.000Z';
+      if (schema.format === 'date') return '2026-11-24';
+      if (schema.format === 'uuid') return '0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40';
+      return 'string';
+    default:
+      return null;
+  }
+}
+
+function resolveRef(doc: Json, ref: string): Json {
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((node: Json, part: string) => node?.[part], doc);
+}
+
+/**
+ * No amount, id or count of this API is fractional (money is decimal strings or integer cents),
+ * so `number` is `integer` everywhere, except inside a vendor's free-form `metadata`.
+ */
+function integerNumbers(node: Json, path: string[]): void {
+  if (node.type === 'number' && !path.includes('metadata')) node.type = 'integer';
+}
+
+function walk(node: Json, visit: (node: Json, path: string[]) => void, path: string[] = []): void {
+  if (Array.isArray(node)) {
+    node.forEach((item, index) => walk(item, visit, [...path, String(index)]));
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  visit(node, path);
+  for (const [key, value] of Object.entries(node)) walk(value, visit, [...path, key]);
+}

@@ -1,0 +1,54 @@
+import { loadConfig } from '#config';
+import { PurchaseTimings } from './purchase-timings.js';
+
+/** NOT_FOUND_PROOF_STREAK in purchase-outcome-recorder.ts: two counted "not found" answers fail a purchase. */
+const PROOF_STREAK = 2;
+
+/**
+ * Replays the worker's schedule for a purchase the provider never created (sandbox 03: the create
+ * answers 500 after `answerAfterMs`) and returns when the second counted "not found" fails it.
+ * The checks follow VerifyPurchaseHandler: the first `verifyDelayMs(1)` after the submission, each
+ * later one `pendingCheckDelayMs(n, streak)` after the previous; the rule that a search counts is
+ * the recorder's own (`notFoundCounts`).
+ */
+function msUntilFailed(timings: PurchaseTimings, answerAfterMs: number | null): number {
+  const attempt = { attemptedAtMs: 0, endedAtMs: answerAfterMs };
+  let now = Math.max(answerAfterMs ?? 0, 0) + timings.verifyDelayMs(1);
+  let streak = 0;
+  for (let check = 1; check < 100; check += 1) {
+    if (timings.notFoundCounts(now, attempt)) streak += 1;
+    if (streak >= PROOF_STREAK) return now;
+    now += timings.pendingCheckDelayMs(check + 1, streak);
+  }
+  throw new Error('never failed');
+}
+
+describe('PurchaseTimings: failure latency of a purchase the provider never created', () => {
+  const defaults = new PurchaseTimings(loadConfig({ APP_ENV: 'test' }, {}));
+
+  it('with default settings, sandbox 03 (create answered 500 at once) fails in under 30 s', () => {
+    const failedAfter = msUntilFailed(defaults, 50);
+    expect(failedAfter).toBeLessThan(30_000);
+    // Both counted searches come after the settle period: the safety rule is unchanged.
+    expect(failedAfter).toBeGreaterThanOrEqual(50 + 10_000);
+  });
+
+  it('an unanswered create (timeout) still waits the full provider timeout plus the settle period', () => {
+    const failedAfter = msUntilFailed(defaults, null);
+    expect(failedAfter).toBeGreaterThanOrEqual(10_000 + 10_000);
+    expect(failedAfter).toBeLessThan(60_000);
+  });
+
+  it('a "not found" before the attempt ended plus the settle period never counts', () => {
+    const attempt = { attemptedAtMs: 0, endedAtMs: 1_000 };
+    expect(defaults.notFoundCounts(10_999, attempt)).toBe(false);
+    expect(defaults.notFoundCounts(11_000, attempt)).toBe(true);
+    expect(defaults.notFoundCounts(19_999, { attemptedAtMs: 0, endedAtMs: null })).toBe(false);
+  });
+
+  it('only a pending proof shortens the backoff; otherwise checks double up to the maximum', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => defaults.pendingCheckDelayMs(n, 0))).toEqual([2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000]);
+    expect(defaults.pendingCheckDelayMs(5, 1)).toBe(5_000);
+    expect(defaults.pendingCheckDelayMs(2, 1)).toBe(4_000);
+  });
+});
