@@ -35,6 +35,7 @@ export const PURCHASE_HTTP_OPTIONS: HttpAppOptions = {
         transactions: 'Idempotent purchases, their status (poll it) and the PIN or eSIM fulfilment',
         limits: "The vendor's daily allowance, per-transaction maximum and velocity limit",
         reports: 'Sales summary per Johannesburg day',
+        webhooks: 'Signed event notifications to HTTPS endpoints the vendor registers: hints to GET the resource, delivered at least once',
       },
       catalogue: PURCHASE_ERRORS,
       rateLimitCode: 'API_RATE_LIMITED',

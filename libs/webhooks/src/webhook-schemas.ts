@@ -11,7 +11,7 @@ const ALL_EVENTS = [...PURCHASE_WEBHOOK_EVENTS, ...PAYOUT_WEBHOOK_EVENTS];
  */
 
 export class CreateWebhookEndpointBody {
-  @ApiProperty({ description: 'HTTPS URL that receives POSTed events. Private, loopback and link-local addresses are refused in production.', example: 'https://vendor.example/webhooks/gateway' })
+  @ApiProperty({ type: String, format: 'uri', description: 'HTTPS URL that receives POSTed events. Private, loopback and link-local addresses are refused in production.', example: 'https://vendor.example/webhooks/gateway' })
   @Allow()
   url: unknown;
 
@@ -19,17 +19,17 @@ export class CreateWebhookEndpointBody {
   @Allow()
   events: unknown;
 
-  @ApiPropertyOptional({ description: 'Free text for the vendor (at most 200 characters)', example: 'production order service' })
+  @ApiPropertyOptional({ type: String, maxLength: 200, description: 'Free text for the vendor (at most 200 characters)', example: 'production order service' })
   @Allow()
   description?: unknown;
 
-  @ApiPropertyOptional({ description: 'Defaults to true', example: true })
+  @ApiPropertyOptional({ type: Boolean, description: 'Defaults to true', example: true })
   @Allow()
   enabled?: unknown;
 }
 
 export class UpdateWebhookEndpointBody {
-  @ApiPropertyOptional({ example: 'https://vendor.example/webhooks/gateway' })
+  @ApiPropertyOptional({ type: String, format: 'uri', example: 'https://vendor.example/webhooks/gateway' })
   @Allow()
   url?: unknown;
 
@@ -37,17 +37,17 @@ export class UpdateWebhookEndpointBody {
   @Allow()
   events?: unknown;
 
-  @ApiPropertyOptional({ example: 'production order service' })
+  @ApiPropertyOptional({ type: String, maxLength: 200, example: 'production order service' })
   @Allow()
   description?: unknown;
 
-  @ApiPropertyOptional({ description: 'A disabled endpoint gets no new deliveries; its pending ones are cancelled when they come due', example: false })
+  @ApiPropertyOptional({ type: Boolean, description: 'A disabled endpoint gets no new deliveries; its pending ones are cancelled when they come due', example: false })
   @Allow()
   enabled?: unknown;
 }
 
 export class RotateWebhookSecretBody {
-  @ApiPropertyOptional({ description: 'Seconds the previous secret keeps signing (0 to 604800; default 86400). During the overlap every delivery carries two v1 signatures.', example: 86_400 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 604800, description: 'Seconds the previous secret keeps signing (0 to 604800; default 86400). During the overlap every delivery carries two v1 signatures.', example: 86_400 })
   @Allow()
   overlap_seconds?: unknown;
 }
