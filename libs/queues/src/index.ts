@@ -7,4 +7,5 @@ export * from './outbox/outbox-relay.js';
 export * from './runtime/job-handler.registry.js';
 export * from './runtime/queue-producer.js';
 export * from './runtime/worker-runtime.js';
+export * from './runtime/periodic-sweep.js';
 export * from './queues.module.js';

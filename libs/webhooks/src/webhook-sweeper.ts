@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
-import { QueueProducer } from '#queues';
+import { PeriodicSweep, QueueProducer } from '#queues';
 import { webhookJobId } from './webhook-events.js';
 
 const BATCH = 200;
@@ -15,8 +15,7 @@ const BATCH = 200;
 @Injectable()
 export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(WebhookSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly loop = new PeriodicSweep('Webhook sweep', this.logger);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -25,19 +24,11 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .then(() => undefined)
-        .catch((error: Error) => this.logger.warn({ err: error.message }, 'Webhook sweep failed'))
-        .finally(() => (this.running = undefined));
-    }, this.config.WEBHOOK_SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.loop.start(this.config.WEBHOOK_SWEEP_INTERVAL_MS, () => this.sweep());
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   async sweep(): Promise<number> {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
-import { QueueProducer } from '#queues';
+import { PeriodicSweep, QueueProducer } from '#queues';
 import { batchItemJobId, pollJobId } from '../submission/payout-submitter.js';
 
 const SWEEP_LIMIT = 500;
@@ -16,8 +16,7 @@ const SWEEP_LIMIT = 500;
 @Injectable()
 export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(PayoutWorkSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly loop = new PeriodicSweep('Payout sweep', this.logger);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -26,18 +25,11 @@ export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .catch((error: Error) => this.logger.warn({ err: error.message }, 'Payout sweep failed'))
-        .then(() => void 0)
-        .finally(() => (this.running = undefined));
-    }, this.config.PAYOUT_SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.loop.start(this.config.PAYOUT_SWEEP_INTERVAL_MS, () => this.sweep());
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Returns how many jobs were enqueued again. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { QueueProducer, queueOf, type JobName, type JobPayloads } from '#queues';
+import { PeriodicSweep, QueueProducer, queueOf, type JobName, type JobPayloads } from '#queues';
 import { callbackJobId } from '../callbacks/provider-callback.service.js';
 import { MAX_VELOCITY_WINDOW_SECONDS } from '../spend-controls/spend-controls.service.js';
 import { PurchaseTimings } from './purchase-timings.js';
@@ -21,8 +21,7 @@ const MAX_FAILED_HOPS = 20;
 @Injectable()
 export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(PurchaseSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly loop = new PeriodicSweep('Purchase sweep', this.logger);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -32,19 +31,11 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .then(() => undefined)
-        .catch((error: Error) => this.logger.warn({ err: error.message }, 'Purchase sweep failed'))
-        .finally(() => (this.running = undefined));
-    }, this.timings.sweepIntervalMs);
-    this.timer.unref();
+    this.loop.start(this.timings.sweepIntervalMs, () => this.sweep());
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** One sweep; returns how many jobs it re-enqueued. */
