@@ -4,7 +4,7 @@ import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { ConfigModule } from '#config';
 import { DatabaseModule } from '#database';
-import { JobHandlerRegistry, MissingJobHandlerError, OutboxRelay, QUEUE_NAMES, QUEUES, QueueProducer, RedisModule, WorkerQueuesModule, enqueueInTransaction, type JobName } from '#queues';
+import { JobHandlerRegistry, MissingJobHandlerError, OutboxRelay, QUEUE_NAMES, QUEUES, QueueProducer, RedisModule, WorkerQueuesModule, enqueueInTransaction, jobSpec, type JobName } from '#queues';
 import { testConfig } from '../support/test-config.js';
 
 const ALL_JOBS = QUEUE_NAMES.flatMap((queue) => QUEUES[queue] as readonly JobName[]);
@@ -52,7 +52,7 @@ describe('worker runtime and outbox', () => {
     const app = await bootWorker(ALL_JOBS);
     try {
       await expect(
-        app.get(DataSource).transaction((manager) => enqueueInTransaction(manager, 'purchase.submit', 'submit:abc', { transactionId: 'abc' })),
+        app.get(DataSource).transaction((manager) => enqueueInTransaction(manager, jobSpec('purchase.submit', { transactionId: 'abc:def' }))),
       ).rejects.toThrow(/cannot contain ":"/);
     } finally {
       await app.close();
@@ -65,14 +65,14 @@ describe('worker runtime and outbox', () => {
       const dataSource = app.get(DataSource);
       const marker = `t-${Date.now()}`;
       await dataSource.transaction(async (manager) => {
-        await enqueueInTransaction(manager, 'purchase.submit', `submit-${marker}`, { transactionId: marker });
-        // The same deterministic job id twice collapses into one job.
-        await enqueueInTransaction(manager, 'purchase.submit', `submit-${marker}`, { transactionId: marker });
+        // The same job twice: the registry builds the same id, and the two collapse into one job.
+        await enqueueInTransaction(manager, jobSpec('purchase.submit', { transactionId: marker }));
+        await enqueueInTransaction(manager, jobSpec('purchase.submit', { transactionId: marker }));
       });
       // A rolled-back transaction leaves nothing to relay.
       await dataSource
         .transaction(async (manager) => {
-          await enqueueInTransaction(manager, 'purchase.submit', `submit-${marker}-rolled-back`, { transactionId: `${marker}-rolled-back` });
+          await enqueueInTransaction(manager, jobSpec('purchase.submit', { transactionId: `${marker}-rolled-back` }));
           throw new Error('rollback');
         })
         .catch(() => undefined);
@@ -84,7 +84,7 @@ describe('worker runtime and outbox', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const mine = seen.filter((entry) => String((entry.data as { transactionId: string }).transactionId).startsWith(marker));
       expect(mine).toEqual([{ name: 'purchase.submit', data: { transactionId: marker } }]);
-      const [{ pending }] = await dataSource.query(`SELECT count(*)::int AS pending FROM outbox_messages WHERE dispatched_at IS NULL AND job_id LIKE $1`, [`submit-${marker}%`]);
+      const [{ pending }] = await dataSource.query(`SELECT count(*)::int AS pending FROM outbox_messages WHERE dispatched_at IS NULL AND job_id LIKE $1`, [`submit.${marker}%`]);
       expect(pending).toBe(0);
       expect(app.get(OutboxRelay)).toBeDefined();
       expect(app.get(QueueProducer)).toBeDefined();

@@ -1,6 +1,6 @@
 import { FieldEncryption } from '#common';
-import { PayoutRails, PayoutRepository, PayoutSubmitter, PayoutWorkSweeper, pollJobId, recipientContext, type StoredRecipient } from '#payout';
-import { QueueProducer } from '#queues';
+import { PayoutRails, PayoutRepository, PayoutSubmitter, PayoutWorkSweeper, recipientContext, type StoredRecipient } from '#payout';
+import { jobSpec, QueueProducer } from '#queues';
 import { bearer } from '../support/vendors.js';
 import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
 import { cashPayout, uniqueReference } from './payout-requests.js';
@@ -69,7 +69,7 @@ describe('recovery from a dead worker and lost jobs', () => {
     const created = (await stack.gateway.http().post('/api/v1/payouts').set(bearer(vendor.token)).send(request).expect(200)).body.data;
     expect(created.status).toBe('pending');
     // Redis loses the first poll (scheduled for after the provider timeout): gone from the queue, and the outbox says it was relayed.
-    const firstPoll = pollJobId(created.id, 0);
+    const { id: firstPoll } = jobSpec('payout.poll-status', { payoutId: created.id, link: 0 });
     await eventually(async () => {
       const [row] = await stack.dataSource.query(`SELECT dispatched_at FROM outbox_messages WHERE job_id = $1`, [firstPoll]);
       expect(row.dispatched_at).not.toBeNull();

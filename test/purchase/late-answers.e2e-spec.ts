@@ -1,7 +1,8 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { GatewayEnv } from '#config';
-import { callbackJobId, lateCreationDedupeKey, PurchaseOutcomeRecorder, PurchaseReviewService } from '#purchase';
+import { jobSpec } from '#queues';
+import { lateCreationDedupeKey, PurchaseOutcomeRecorder, PurchaseReviewService } from '#purchase';
 import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import { bearer, CALLBACK_TOKEN, eventually, PRODUCTS, SANDBOX_API_KEY, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
@@ -214,7 +215,7 @@ describe('purchase answers that come after the first one', () => {
     // A callback while the worker is down: its marker and outbox row are written; nothing relays them.
     await stack.gateway.http().post(`/api/v1/provider/callback/${CALLBACK_TOKEN}`).send({ external_id: id, status: 'COMPLETED' }).expect(200);
     const [marker] = await stack.db.query(`SELECT id FROM purchase_callback_markers WHERE transaction_id = $1 AND processed_at IS NULL`, [id]);
-    const jobId = callbackJobId(id, String(marker.id));
+    const { id: jobId } = jobSpec('purchase.verify', { transactionId: id, reason: 'callback', marker: String(marker.id) });
 
     // Its verification job ran and failed for good (as after every attempt): relayed, then failed.
     const { QUEUE_PREFIX: prefix, REDIS_URL } = stack.gateway.app.get(GatewayEnv);

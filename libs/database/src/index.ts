@@ -4,3 +4,4 @@ export * from './ensure-database.js';
 export * from './run-migrations.js';
 export * from './entities.js';
 export * from './invariants/invariant-checker.js';
+export * from './update-returning.js';

@@ -5,17 +5,67 @@ import type { JobsOptions } from 'bullmq';
  * QUEUE_PREFIX, default `{gw}`) so that all keys of a queue land in one Redis Cluster slot.
  */
 
+/**
+ * A purchase verification. A link of the transaction's polling chain carries `check`, the
+ * transaction's check_seq when it was scheduled; a callback hint carries the marker it answers;
+ * a staff request carries when it was made. The variant decides the job id (see JOB_IDS).
+ */
+export type PurchaseVerifyPayload =
+  | { transactionId: string; reason: 'submission' | 'poll' | 'reversal-watch'; check: number }
+  | { transactionId: string; reason: 'callback'; marker: string }
+  | { transactionId: string; reason: 'manual'; requestedAt: number };
+
 export interface JobPayloads {
   'purchase.submit': { transactionId: string };
-  /** `check` is the transaction's check_seq when scheduled as part of its polling chain. */
-  'purchase.verify': { transactionId: string; reason: 'submission' | 'callback' | 'poll' | 'reversal-watch' | 'manual'; check?: number };
+  'purchase.verify': PurchaseVerifyPayload;
   'payout.batch-item': { payoutId: string };
-  'payout.poll-status': { payoutId: string };
+  /** `link` is the payout's poll_count when this link of its status-poll chain was scheduled. */
+  'payout.poll-status': { payoutId: string; link: number };
   /** One attempt of a webhook delivery; `seq` is the delivery row's job generation (a stale one does nothing). */
   'webhook.deliver': { deliveryId: string; seq: number };
 }
 
 export type JobName = keyof JobPayloads;
+
+/**
+ * The one place a job's id is built, from its payload. BullMQ keeps one job per id, so the id is
+ * what makes a job idempotent: the same logical job enqueued twice (the outbox relay after a
+ * crash, a sweeper after a Redis loss) collapses into one.
+ */
+const JOB_IDS: { [J in JobName]: (payload: JobPayloads[J]) => string } = {
+  'purchase.submit': ({ transactionId }) => `submit.${transactionId}`,
+  'purchase.verify': (payload) => {
+    switch (payload.reason) {
+      case 'callback':
+        return `verify.${payload.transactionId}.callback.${payload.marker}`;
+      case 'manual':
+        return `verify.${payload.transactionId}.manual.${payload.requestedAt}`;
+      default:
+        return `verify.${payload.transactionId}.${payload.check}`;
+    }
+  },
+  'payout.batch-item': ({ payoutId }) => `payout-batch-item.${payoutId}`,
+  'payout.poll-status': ({ payoutId, link }) => `payout-poll.${payoutId}.${link}`,
+  'webhook.deliver': ({ deliveryId, seq }) => `webhook-${deliveryId}-${seq}`,
+};
+
+/** A job ready to enqueue: its name, its payload and the id the registry built for it. */
+export interface JobSpec<J extends JobName = JobName> {
+  readonly name: J;
+  readonly id: string;
+  readonly payload: JobPayloads[J];
+}
+
+/**
+ * Builds a job with its registry id. `variant` names a deliberate second job for the same work
+ * (a sweeper's rebuild next to a job kept in the failed set): it is appended as `<id>.<variant>`.
+ */
+export function jobSpec<J extends JobName>(name: J, payload: JobPayloads[J], variant?: string): JobSpec<J> {
+  const base = JOB_IDS[name](payload);
+  const id = variant === undefined ? base : `${base}.${variant}`;
+  assertValidJobId(id);
+  return { name, id, payload };
+}
 
 export const QUEUES = {
   'purchase-submission': ['purchase.submit'],

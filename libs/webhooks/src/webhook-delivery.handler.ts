@@ -3,9 +3,8 @@ import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
-import { enqueueInTransaction, JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
+import { enqueueInTransaction, jobSpec, JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
 import { endpointSecretContext } from './webhook-endpoints.service.js';
-import { webhookJobId } from './webhook-events.js';
 import { retryDelayMs } from './webhook-retry-schedule.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.js';
@@ -123,7 +122,7 @@ export class WebhookDeliveryHandler implements JobHandler<'webhook.deliver'>, On
       ]);
       if (outcome === 'retry') {
         const next = updated[0];
-        await enqueueInTransaction(manager, 'webhook.deliver', webhookJobId(row.id, next.seq), { deliveryId: row.id, seq: next.seq }, new Date(next.next_attempt_at!));
+        await enqueueInTransaction(manager, jobSpec('webhook.deliver', { deliveryId: row.id, seq: next.seq }), new Date(next.next_attempt_at!));
       }
       const log = { deliveryId: row.id, eventType: row.event_type, attempt, httpStatus: result.httpStatus, error };
       if (outcome === 'delivered') this.logger.log(log, 'Webhook delivered');

@@ -2,9 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FieldEncryption, NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
-import { enqueueInTransaction } from '#queues';
+import { enqueueInTransaction, jobSpec } from '#queues';
 import { eventsOf, type WebhookEventType, type WebhookGateway } from './webhook-event-types.js';
-import { webhookJobId } from './webhook-events.js';
 import { generateWebhookSecret } from './webhook-signature.js';
 import { resolveDeliverable, urlProblems, WebhookUrlRefusedError } from './webhook-url-guard.js';
 
@@ -226,7 +225,7 @@ export class WebhookEndpointsService {
         `INSERT INTO webhook_deliveries (event_id, endpoint_id, redelivery_of) VALUES ($1, $2, $3) RETURNING id, seq`,
         [eventId, endpointId, original.id],
       )) as { id: string; seq: number }[];
-      await enqueueInTransaction(manager, 'webhook.deliver', webhookJobId(created.id, created.seq), { deliveryId: created.id, seq: created.seq });
+      await enqueueInTransaction(manager, jobSpec('webhook.deliver', { deliveryId: created.id, seq: created.seq }));
       return created.id;
     });
     const [view] = (await this.deliveries(vendorId, gateway, endpointId, 1, 1000)).filter((delivery) => delivery.id === deliveryId);

@@ -1,8 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
-import { PeriodicSweep, QueueProducer } from '#queues';
-import { webhookJobId } from './webhook-events.js';
+import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
 
 const BATCH = 200;
 
@@ -39,12 +38,13 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
       `UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()
         WHERE id IN (SELECT d.id FROM webhook_deliveries d
                       WHERE d.status = 'pending' AND d.next_attempt_at < now() - make_interval(secs => $1)
-                        AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_id = 'webhook-' || d.id || '-' || d.seq)
+                        AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'webhook.deliver'
+                                           AND o.payload->>'deliveryId' = d.id::text AND (o.payload->>'seq')::int = d.seq)
                       ORDER BY d.next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING id, seq`,
       [slackSeconds, BATCH],
     )) as [{ id: string; seq: number }[], number];
-    for (const row of rows) await this.producer.add('webhook.deliver', webhookJobId(row.id, row.seq), { deliveryId: row.id, seq: row.seq });
+    for (const row of rows) await this.producer.add(jobSpec('webhook.deliver', { deliveryId: row.id, seq: row.seq }));
     if (rows.length > 0) this.logger.warn({ deliveries: rows.length }, 'Re-enqueued webhook deliveries from PostgreSQL');
     return rows.length;
   }

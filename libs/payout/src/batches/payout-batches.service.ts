@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue, formatCents } from '#money';
 import { VendorService, type VendorPrincipal } from '#auth';
-import { outboxRowsFrom } from '#queues';
+import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { PayoutMethodsService } from '../methods/payout-methods.service.js';
@@ -16,7 +16,6 @@ import { batchFingerprints, storedMetadataOf, storedRecipientOf, type PayoutRequ
 import { payoutViewOf, type PayoutView } from '../payouts/payout-view.js';
 import { PayoutRepository, type NewPayout } from '../payouts/payout.repository.js';
 import { merchantReferenceOf } from '../payouts/payouts.service.js';
-import { batchItemJobId } from '../submission/payout-submitter.js';
 import { PAYOUT_REFERENCE_PATTERN } from '../validation/payout-field-rules.js';
 import { batchStatusOf, type BatchStatus } from './batch-status.js';
 
@@ -233,8 +232,9 @@ export class PayoutBatchesService {
 
 /** The outbox rows of a batch's items in one statement (a batch is up to 500 jobs); job ids are deterministic from the payout ids. */
 async function enqueueBatchItems(manager: EntityManager, payoutIds: readonly string[]): Promise<void> {
+  const rows = payoutIds.map((payoutId) => outboxBindValues(jobSpec('payout.batch-item', { payoutId })));
   await manager.query(
-    outboxRowsFrom('unnest($1::text[], $2::jsonb[]) AS t(job_id, payload)', { name: 'payout.batch-item', id: 't.job_id', payload: 't.payload', runAt: 'now()' }),
-    [payoutIds.map(batchItemJobId), payoutIds.map((payoutId) => JSON.stringify({ payoutId }))],
+    outboxRowsFrom('unnest($1::text[], $2::text[]) AS t(job_id, payload)', 'payout.batch-item', { id: 't.job_id', payload: 't.payload', runAt: 'now()' }),
+    [rows.map(([id]) => id), rows.map(([, payload]) => payload)],
   );
 }

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import { GatewayEnv } from '#config';
-import { enqueueInTransaction } from '#queues';
+import { enqueueInTransaction, jobSpec } from '#queues';
 import { VendorService, type VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
 import type { DeliveryReadChannel } from '../delivery/payout-delivery-read.entity.js';
@@ -12,7 +12,7 @@ import { PayoutMethodsService } from '../methods/payout-methods.service.js';
 import { ReferenceConflictError } from '../payout-errors.js';
 import { PayoutReadiness } from '../payout-readiness.js';
 import { PayoutPollSchedule } from '../submission/payout-poll-schedule.js';
-import { PayoutSubmitter, pollJobId } from '../submission/payout-submitter.js';
+import { PayoutSubmitter } from '../submission/payout-submitter.js';
 import { admissionErrorOf, admitPayout } from './payout-admission.js';
 import { holdOf, recipientContext, type PayoutRecord } from './payout-record.js';
 import { payoutFingerprint, storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from './payout-request.js';
@@ -89,7 +89,7 @@ export class PayoutsService {
       );
       // A concurrent request with this reference committed first: replay it.
       if (!payout) return null;
-      await enqueueInTransaction(manager, 'payout.poll-status', pollJobId(id, 0), { payoutId: id }, firstPoll);
+      await enqueueInTransaction(manager, jobSpec('payout.poll-status', { payoutId: id, link: 0 }), firstPoll);
       // Last: the reserve locks the vendor's account row until commit.
       await this.ledger.reserve(manager, vendorId, [holdOf(payout)]);
       return payout;

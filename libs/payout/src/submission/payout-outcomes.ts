@@ -10,7 +10,7 @@ import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { deliveryContext, holdOf, PAYOUT_COLUMNS, payoutRecordOf, type PayoutRecord, type PayoutRow } from '../payouts/payout-record.js';
 import { PayoutRepository } from '../payouts/payout.repository.js';
 import { payoutViewOf } from '../payouts/payout-view.js';
-import { updateReturning } from '../persistence/update-returning.js';
+import { updateReturning } from '#database';
 import { PayoutPollSchedule } from './payout-poll-schedule.js';
 
 /** Consecutive "not found" lookups, each after the settle period, that prove the provider never received a payout (as for purchases). */

@@ -1,12 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { assertValidJobId, outboxRowsFrom } from '#queues';
+import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { PayoutProviderPayment } from '#providers';
 import { PayoutRepository } from '../payouts/payout.repository.js';
 import { PayoutOutcomes, providerErrorEvidence } from './payout-outcomes.js';
 import { PayoutPollSchedule } from './payout-poll-schedule.js';
 import { PayoutRails } from './payout-rails.js';
-import { pollJobId } from './payout-submitter.js';
 
 /**
  * One link of a payout's status-poll chain. Links are numbered; `payouts.poll_count` names the
@@ -59,13 +58,11 @@ export class PayoutStatusPoller {
         decision = { kind: 'poll', at: this.schedule.reviewPollAt() };
       }
       if (decision.kind === 'poll') {
-        const jobId = pollJobId(payoutId, link + 1);
-        assertValidJobId(jobId);
         // The next link and its outbox row in one statement.
         await manager.query(
           `WITH next_link AS (UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE id = $1 RETURNING id)
-           ${outboxRowsFrom('next_link', { name: 'payout.poll-status', id: '$4', payload: '$5::jsonb', runAt: '$3' })}`,
-          [payoutId, link + 1, decision.at, jobId, JSON.stringify({ payoutId })],
+           ${outboxRowsFrom('next_link', 'payout.poll-status', { id: '$4', payload: '$5', runAt: '$3' })}`,
+          [payoutId, link + 1, decision.at, ...outboxBindValues(jobSpec('payout.poll-status', { payoutId, link: link + 1 }))],
         );
         return;
       }
@@ -74,8 +71,11 @@ export class PayoutStatusPoller {
   }
 }
 
-/** `payout-poll.{payoutId}.{link}` (the sweeper appends `.sweep-{n}`). */
-export function pollLinkOf(jobId: string | undefined): number | null {
-  const link = Number(jobId?.split('.')[2]);
+/**
+ * The link a poll job stands for. Jobs enqueued before the payload carried `link` hold it only in
+ * their id, `payout-poll.{payoutId}.{link}`; they may still be queued during a rolling upgrade.
+ */
+export function pollLinkOf(job: { id?: string; data: { link?: number } }): number | null {
+  const link = job.data.link ?? Number(job.id?.split('.')[2]);
   return Number.isSafeInteger(link) && link >= 0 ? link : null;
 }

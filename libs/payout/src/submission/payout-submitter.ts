@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FieldEncryption } from '#common';
-import { assertValidJobId, outboxRowsFrom } from '#queues';
+import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import { formatCents } from '#money';
 import { ProviderRejectedError, type PayoutProviderPayment } from '#providers';
 import { VendorService } from '#auth';
@@ -12,10 +12,6 @@ import { methodDefinition } from '../methods/payout-method-catalogue.js';
 import { PayoutOutcomes, providerErrorEvidence } from './payout-outcomes.js';
 import { PayoutPollSchedule } from './payout-poll-schedule.js';
 import { PayoutRails } from './payout-rails.js';
-
-/** BullMQ refuses `:` in custom job ids, hence the dots. */
-export const pollJobId = (payoutId: string, link: number) => `payout-poll.${payoutId}.${link}`;
-export const batchItemJobId = (payoutId: string) => `payout-batch-item.${payoutId}`;
 
 /**
  * Phases 2 and 3 of a payout (Brandur Leach's atomic phases): the provider call, made only after
@@ -84,8 +80,6 @@ export class PayoutSubmitter {
     if (!PAYOUT_ID_PATTERN.test(payoutId)) return null;
     const now = new Date();
     const firstPoll = this.schedule.firstPollAt(now);
-    const jobId = pollJobId(payoutId, 0);
-    assertValidJobId(jobId);
     // The outbox row exists only if the claim matched.
     // The row is locked by its primary key and the claim's conditions are checked on the locked
     // row: written as `UPDATE ... WHERE id = $1 AND status = 'pending' AND submission_started_at
@@ -98,9 +92,9 @@ export class PayoutSubmitter {
          UPDATE payouts SET submission_started_at = $2, status_reason = 'submitting', poll_count = 0, next_poll_at = $3, updated_at = now()
            FROM locked
           WHERE id = locked_id AND locked_status = 'pending' AND locked_started_at IS NULL RETURNING ${PAYOUT_COLUMNS}
-       ), first_poll AS (${outboxRowsFrom('claimed', { name: 'payout.poll-status', id: '$4', payload: '$5::jsonb', runAt: '$3' })})
+       ), first_poll AS (${outboxRowsFrom('claimed', 'payout.poll-status', { id: '$4', payload: '$5', runAt: '$3' })})
        SELECT * FROM claimed`,
-      [payoutId, now, firstPoll, jobId, JSON.stringify({ payoutId })],
+      [payoutId, now, firstPoll, ...outboxBindValues(jobSpec('payout.poll-status', { payoutId, link: 0 }))],
     );
     return rows.length > 0 ? payoutRecordOf(rows[0]) : null;
   }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { JobHandlerRegistry, type JobHandler } from '#queues';
+import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
 import { MetricsService } from '#observability';
 import { PayoutRepository } from '../payouts/payout.repository.js';
 import { PayoutStatusPoller, pollLinkOf } from '../submission/payout-status-poller.js';
@@ -74,8 +74,8 @@ export class PollStatusJobHandler implements JobHandler<'payout.poll-status'>, O
     this.registry.register('payout.poll-status', this);
   }
 
-  async handle(job: Job<{ payoutId: string }>): Promise<void> {
-    const link = pollLinkOf(job.id);
+  async handle(job: Job<JobPayloads['payout.poll-status']>): Promise<void> {
+    const link = pollLinkOf(job);
     if (link === null) {
       this.logger.warn({ jobId: job.id }, 'Status poll job without a link number; ignored');
       return;
@@ -84,7 +84,7 @@ export class PollStatusJobHandler implements JobHandler<'payout.poll-status'>, O
     this.metrics.jobsProcessed.inc({ job: 'payout.poll-status', outcome: 'done' });
   }
 
-  async onFinalFailure(job: Job<{ payoutId: string }>, error: Error): Promise<void> {
+  async onFinalFailure(job: Job<JobPayloads['payout.poll-status']>, error: Error): Promise<void> {
     this.logger.error({ payoutId: job.data.payoutId, err: error.message }, 'Status poll failed for the last time; the sweeper will re-enqueue it');
     this.metrics.jobsProcessed.inc({ job: 'payout.poll-status', outcome: 'failed' });
   }

@@ -1,8 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
-import { PeriodicSweep, QueueProducer } from '#queues';
-import { batchItemJobId, pollJobId } from '../submission/payout-submitter.js';
+import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
 
 const SWEEP_LIMIT = 500;
 
@@ -44,8 +43,8 @@ export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationS
           AND created_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY created_at LIMIT $2`,
       [graceMs, SWEEP_LIMIT],
     );
-    for (const row of overduePolls) await this.producer.add('payout.poll-status', `${pollJobId(row.id, row.poll_count)}.sweep-${sweepNumber}`, { payoutId: row.id });
-    for (const row of unclaimed) await this.producer.add('payout.batch-item', `${batchItemJobId(row.id)}.sweep-${sweepNumber}`, { payoutId: row.id });
+    for (const row of overduePolls) await this.producer.add(jobSpec('payout.poll-status', { payoutId: row.id, link: row.poll_count }, `sweep-${sweepNumber}`));
+    for (const row of unclaimed) await this.producer.add(jobSpec('payout.batch-item', { payoutId: row.id }, `sweep-${sweepNumber}`));
     const total = overduePolls.length + unclaimed.length;
     if (total > 0) this.logger.warn({ polls: overduePolls.length, batchItems: unclaimed.length }, 'Re-enqueued overdue payout work');
     return total;

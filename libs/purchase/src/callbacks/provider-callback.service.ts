@@ -1,14 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
-import { enqueueInTransaction } from '#queues';
+import { enqueueInTransaction, jobSpec } from '#queues';
 import { isUuid } from '../uuid-pattern.js';
 import { callbackTokenMatches } from './callback-token.js';
-
-/** Deterministic per marker: one verification job per burst of callbacks. */
-export function callbackJobId(transactionId: string, markerId: string): string {
-  return `verify.${transactionId}.callback.${markerId}`;
-}
 
 export interface CallbackReceipt {
   received: true;
@@ -53,7 +48,8 @@ export class ProviderCallbackService {
         [transactionId, marker.id],
       );
       if (!waiting) {
-        await enqueueInTransaction(manager, 'purchase.verify', callbackJobId(transactionId, String(marker.id)), { transactionId, reason: 'callback' });
+        // The job id names the first open marker, so a burst of callbacks makes one job.
+        await enqueueInTransaction(manager, jobSpec('purchase.verify', { transactionId, reason: 'callback', marker: String(marker.id) }));
       }
     });
     return { received: true };

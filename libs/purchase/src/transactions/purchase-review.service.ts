@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '#common';
-import { enqueueInTransaction } from '#queues';
+import { enqueueInTransaction, jobSpec } from '#queues';
 import { isUuid } from '../uuid-pattern.js';
 import type { TransactionStatus } from './transaction-status.js';
 
@@ -29,7 +29,7 @@ export class PurchaseReviewService {
       // lookup reports as a late_creation exception without changing the status.
       const scheduled = row.status !== 'reversed';
       if (scheduled) {
-        await enqueueInTransaction(manager, 'purchase.verify', `verify.${transactionId}.manual.${Date.now()}`, { transactionId, reason: 'manual' });
+        await enqueueInTransaction(manager, jobSpec('purchase.verify', { transactionId, reason: 'manual', requestedAt: Date.now() }));
       }
       return { transaction_id: transactionId, status: row.status, scheduled };
     });

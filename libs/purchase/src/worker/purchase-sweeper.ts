@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PeriodicSweep, QueueProducer, queueOf, type JobName, type JobPayloads } from '#queues';
-import { callbackJobId } from '../callbacks/provider-callback.service.js';
+import { jobSpec, PeriodicSweep, QueueProducer, queueOf, type JobSpec } from '#queues';
 import { MAX_VELOCITY_WINDOW_SECONDS } from '../spend-controls/spend-controls.service.js';
 import { PurchaseTimings } from './purchase-timings.js';
 import { VerificationScheduler } from './verification-scheduler.js';
@@ -55,11 +54,11 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
       `SELECT t.id FROM purchase_transactions t
         WHERE t.status = 'pending' AND t.submission_attempted_at IS NULL AND t.provider_transaction_id IS NULL
           AND t.created_at < now() - make_interval(secs => $1)
-          AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_id = 'submit.' || t.id)
+          AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'purchase.submit' AND o.payload->>'transactionId' = t.id::text)
         ORDER BY t.created_at LIMIT $2`,
       [slackSeconds, BATCH],
     );
-    for (const row of unsubmitted) await this.rebuild('purchase.submit', `submit.${row.id}`, { transactionId: row.id });
+    for (const row of unsubmitted) await this.rebuild(jobSpec('purchase.submit', { transactionId: row.id }));
 
     // A callback hint no lookup has answered yet: its job was lost, gave up, or looked up while
     // the provider was unreachable. Rebuilt under the original job's id (see rebuild()).
@@ -70,7 +69,7 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
       [slackSeconds, BATCH],
     );
     for (const marker of openMarkers) {
-      await this.rebuild('purchase.verify', callbackJobId(marker.transaction_id, marker.first_marker), { transactionId: marker.transaction_id, reason: 'callback' });
+      await this.rebuild(jobSpec('purchase.verify', { transactionId: marker.transaction_id, reason: 'callback', marker: String(marker.first_marker) }));
     }
     await this.pruneVelocityCounters();
 
@@ -89,25 +88,25 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
    * week for staff) is stepped over to `<baseId>.after.<its finish time>`, which is the same id
    * in every sweep, so that successor collapses duplicates in turn.
    */
-  private async rebuild<J extends JobName>(jobName: J, baseId: string, payload: JobPayloads[J]): Promise<void> {
-    const queue = this.producer.queue(queueOf(jobName));
-    let jobId = baseId;
+  private async rebuild(base: JobSpec): Promise<void> {
+    const queue = this.producer.queue(queueOf(base.name));
+    let spec = base;
     for (let hop = 0; hop < MAX_FAILED_HOPS; hop++) {
-      const job = await queue.getJob(jobId);
+      const job = await queue.getJob(spec.id);
       const state = job ? await job.getState() : 'unknown';
       if (!job || state === 'unknown') {
-        await this.producer.add(jobName, jobId, payload);
+        await this.producer.add(spec);
         return;
       }
       if (state === 'completed') {
         await job.remove();
-        await this.producer.add(jobName, jobId, payload);
+        await this.producer.add(spec);
         return;
       }
       if (state !== 'failed') return;
-      jobId = `${baseId}.after.${job.finishedOn ?? job.timestamp}`;
+      spec = { ...spec, id: `${spec.id}.after.${job.finishedOn ?? job.timestamp}` };
     }
-    this.logger.error({ jobId: baseId }, 'Job failed for good too many times in a row; not rebuilt until the failures age out');
+    this.logger.error({ jobId: base.id }, 'Job failed for good too many times in a row; not rebuilt until the failures age out');
   }
 
   /** Bounded per sweep, so a long-stopped worker catches up in steps instead of one long delete. */

@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { QueueProducer, type JobPayloads } from '#queues';
+import { jobSpec, QueueProducer, type PurchaseVerifyPayload } from '#queues';
 
-type CheckReason = JobPayloads['purchase.verify']['reason'];
+/** The reasons a link of the polling chain is scheduled for. */
+type CheckReason = Extract<PurchaseVerifyPayload, { check: number }>['reason'];
 
 /**
  * Schedules the next verification lookup of a transaction. PostgreSQL holds the schedule
@@ -31,7 +32,7 @@ export class VerificationScheduler {
 
   async enqueue(transactionId: string, check: number, delayMs: number, reason: CheckReason): Promise<void> {
     try {
-      await this.producer.add('purchase.verify', `verify.${transactionId}.${check}`, { transactionId, reason, check }, delayMs);
+      await this.producer.add(jobSpec('purchase.verify', { transactionId, reason, check }), delayMs);
     } catch (error) {
       // PostgreSQL already holds the schedule; the sweeper re-enqueues overdue checks.
       this.logger.warn({ transactionId, err: (error as Error).message }, 'Could not enqueue a verification; the sweeper will retry');

@@ -36,7 +36,8 @@ export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnM
   }
 
   async handle(job: VerifyJob): Promise<void> {
-    const { transactionId, reason, check } = job.data;
+    const { transactionId, reason } = job.data;
+    const check = 'check' in job.data ? job.data.check : undefined;
     const before = await this.recorder.load(transactionId);
     if (!before) {
       this.logger.warn({ transactionId }, 'Verification job for an unknown transaction; ignored');

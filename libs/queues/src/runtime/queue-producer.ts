@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { GatewayEnv } from '#config';
-import { assertValidJobId, DEFAULT_JOB_OPTIONS, QUEUE_NAMES, queueOf, type JobName, type JobPayloads, type QueueName } from '../queue-registry.js';
+import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, queueOf, type JobSpec, type QueueName } from '../queue-registry.js';
 import { createRedisConnection } from '../redis-connection.js';
 
 /** Typed access to the BullMQ queues; used by the outbox relay and by idempotent re-schedulers. */
@@ -22,9 +22,8 @@ export class QueueProducer implements OnApplicationShutdown {
     return this.queues.get(name)!;
   }
 
-  async add<J extends JobName>(jobName: J, jobId: string, payload: JobPayloads[J], delayMs = 0): Promise<void> {
-    assertValidJobId(jobId);
-    await this.queue(queueOf(jobName)).add(jobName, payload, { jobId, delay: Math.max(0, delayMs) });
+  async add(job: JobSpec, delayMs = 0): Promise<void> {
+    await this.queue(queueOf(job.name)).add(job.name, job.payload, { jobId: job.id, delay: Math.max(0, delayMs) });
   }
 
   async onApplicationShutdown(): Promise<void> {

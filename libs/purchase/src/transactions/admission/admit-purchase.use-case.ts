@@ -4,7 +4,7 @@ import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { DomainError, johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { centsFromDbValue } from '#money';
-import { assertValidJobId, outboxRowsFrom } from '#queues';
+import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import { IdempotencyConflictError } from '../../idempotency/idempotency.errors.js';
 import { PricingUnpublishedError } from '../../pricing/pricing.errors.js';
 import { ProviderNotConfiguredForPurchasesError } from '../../provider/provider-failure.errors.js';
@@ -147,8 +147,6 @@ export class AdmitPurchaseUseCase {
 
     // The quote's use, the transaction, its first status event and its submission intent (its
     // outbox row) in one statement.
-    const submitJobId = `submit.${transactionId}`;
-    assertValidJobId(submitJobId);
     const [admitted] = (await manager.query(
       `WITH used AS (UPDATE purchase_quotes SET used_at = $14 WHERE id = $4),
             admitted AS (
@@ -158,7 +156,7 @@ export class AdmitPurchaseUseCase {
               RETURNING ${TRANSACTION_VIEW_COLUMNS}),
             event AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, reason) SELECT id, NULL, 'pending', 'admitted' FROM admitted),
-            outbox AS (${outboxRowsFrom('admitted', { name: 'purchase.submit', id: '$15', payload: `jsonb_build_object('transactionId', id)`, runAt: 'now()' })})
+            outbox AS (${outboxRowsFrom('admitted', 'purchase.submit', { id: '$15', payload: '$16', runAt: 'now()' })})
        SELECT * FROM admitted`,
       [
         transactionId,
@@ -175,7 +173,7 @@ export class AdmitPurchaseUseCase {
         JSON.stringify(quote.identifiers),
         day,
         now,
-        submitJobId,
+        ...outboxBindValues(jobSpec('purchase.submit', { transactionId })),
       ],
     )) as TransactionViewRow[];
     return { transaction: transactionViewOf(admitted), replayed: false };
