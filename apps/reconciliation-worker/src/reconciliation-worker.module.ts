@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PayoutWorkerModule } from '#payout';
+import { PayoutWorkerModule } from './payout/payout-worker.module.js';
 import { PurchaseWorkerModule } from '#purchase';
 import { RedisModule, WorkerQueuesModule } from '#queues';
 import { SettlementWorkerModule } from '#settlement';

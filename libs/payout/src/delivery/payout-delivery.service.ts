@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import type { VendorPrincipal } from '#auth';
-import { methodDefinition } from '../methods/payout-method-catalogue.js';
-import { MethodUnavailableError, PayoutNotPaidError } from '../payout-errors.js';
-import { deliveryContext, type PayoutRecord } from '../payouts/payout-record.js';
-import { PayoutRepository } from '../payouts/payout.repository.js';
-import type { StoredDelivery } from '../submission/payout-outcomes.js';
-import type { DeliveryReadChannel } from './payout-delivery-read.entity.js';
+import { methodDefinition } from '../model/payout-method-catalogue.js';
+import { MethodUnavailableError, PayoutNotPaidError } from '../model/payout-errors.js';
+import { deliveryContext, type PayoutRecord } from '../model/payout-record.js';
+import { PayoutRepository } from '../persistence/payout.repository.js';
+import type { StoredDelivery } from '../outcomes/payout-outcomes.js';
+import type { DeliveryReadChannel } from '../persistence/entities/payout-delivery-read.entity.js';
 
 /** Delivery (payout contract): PIN and serial for cash rails, PIN, serial, instructions and expiry for vouchers. */
 export type DeliveryView = StoredDelivery;

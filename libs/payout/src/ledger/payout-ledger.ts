@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue, type Cents } from '#money';
-import { InsufficientFundsError, LedgerInvariantError } from './ledger-errors.js';
-import type { LedgerEntryKind } from './ledger-entry.entity.js';
+import { InsufficientFundsError, LedgerInvariantError } from '../model/ledger-errors.js';
+import type { LedgerEntryKind } from '../persistence/entities/ledger-entry.entity.js';
 
 export interface AccountBalances {
   vendorId: string;

@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue, formatCents, type Cents } from '#money';
 import { PayoutAccountService } from '../ledger/payout-account.service.js';
-import { PayoutReadiness } from '../payout-readiness.js';
-import { PAYOUT_METHOD_CATALOGUE, PAYOUT_METHODS, isPayoutMethod, type PayoutMethod, type PayoutMethodDefinition } from './payout-method-catalogue.js';
+import { PayoutReadiness } from '../model/payout-readiness.js';
+import { PAYOUT_METHOD_CATALOGUE, PAYOUT_METHODS, isPayoutMethod, type PayoutMethod, type PayoutMethodDefinition } from '../model/payout-method-catalogue.js';
 
 /** What one vendor may send through one method right now. */
 export interface EffectiveMethodPolicy {

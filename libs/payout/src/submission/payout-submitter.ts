@@ -5,13 +5,13 @@ import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import { formatCents } from '#money';
 import { ProviderRejectedError, type PayoutProviderPayment } from '#providers';
 import { VendorService } from '#auth';
-import { PAYOUT_COLUMNS, payoutRecordOf, recipientContext, type PayoutRecord, type PayoutRow } from '../payouts/payout-record.js';
-import type { StoredRecipient } from '../payouts/payout-request.js';
-import { PAYOUT_ID_PATTERN } from '../payouts/payout.repository.js';
-import { methodDefinition } from '../methods/payout-method-catalogue.js';
-import { PayoutOutcomes, providerErrorEvidence } from './payout-outcomes.js';
-import { PayoutPollSchedule } from './payout-poll-schedule.js';
-import { PayoutRails } from './payout-rails.js';
+import { PAYOUT_COLUMNS, payoutRecordOf, recipientContext, type PayoutRecord, type PayoutRow } from '../model/payout-record.js';
+import type { StoredRecipient } from '../model/payout-request.js';
+import { PAYOUT_ID_PATTERN } from '../persistence/payout.repository.js';
+import { methodDefinition } from '../model/payout-method-catalogue.js';
+import { PayoutOutcomes, providerErrorEvidence } from '../outcomes/payout-outcomes.js';
+import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
+import { PayoutRails } from '../provider/payout-rails.js';
 
 /**
  * Phases 2 and 3 of a payout (Brandur Leach's atomic phases): the provider call, made only after

@@ -1,8 +1,8 @@
 import { ValidationFailedError, type DomainError } from '#common';
 import { formatCents, parseZarAmount2dp, type Cents } from '#money';
 import type { EffectiveMethodPolicy } from '../methods/payout-methods.service.js';
-import { isPayoutMethod, type PayoutMethod, type PayoutMethodDefinition } from '../methods/payout-method-catalogue.js';
-import { AmountIncrementInvalidError, MethodUnavailableError } from '../payout-errors.js';
+import { isPayoutMethod, type PayoutMethod, type PayoutMethodDefinition } from './payout-method-catalogue.js';
+import { AmountIncrementInvalidError, MethodUnavailableError } from './payout-errors.js';
 import type { PayoutRequestInput } from './payout-request.js';
 
 export type AdmissionProblemKind = 'validation' | 'increment' | 'method_unavailable';

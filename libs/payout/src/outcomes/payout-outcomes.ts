@@ -5,13 +5,13 @@ import { centsFromDbValue, formatCents, parseDecimalAmount, type Cents } from '#
 import type { PayoutDelivery, PayoutProviderPayment } from '#providers';
 import { ReconciliationExceptionsRepository, type ReconciliationExceptionKind } from '#reconciliation';
 import { recordWebhookEvent, type PayoutWebhookEvent } from '#webhooks';
-import { batchStatusOf } from '../batches/batch-status.js';
+import { batchStatusOf } from '../model/batch-status.js';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
-import { deliveryContext, holdOf, PAYOUT_COLUMNS, payoutRecordOf, type PayoutRecord, type PayoutRow } from '../payouts/payout-record.js';
-import { PayoutRepository } from '../payouts/payout.repository.js';
-import { payoutViewOf } from '../payouts/payout-view.js';
+import { deliveryContext, holdOf, PAYOUT_COLUMNS, payoutRecordOf, type PayoutRecord, type PayoutRow } from '../model/payout-record.js';
+import { PayoutRepository } from '../persistence/payout.repository.js';
+import { payoutViewOf } from '../model/payout-view.js';
 import { updateReturning } from '#database';
-import { PayoutPollSchedule } from './payout-poll-schedule.js';
+import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 
 /** Consecutive "not found" lookups, each after the settle period, that prove the provider never received a payout (as for purchases). */
 export const NOT_FOUND_PROOF_STREAK = 2;

@@ -1,7 +1,7 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { formatCents, parseZarAmount2dp } from '#money';
-import { isPayoutMethod, methodDefinition } from '../methods/payout-method-catalogue.js';
-import { dateOfBirthProblems, metadataProblems, recipientIdNumberProblems } from './payout-field-rules.js';
+import { isPayoutMethod, methodDefinition } from '../../model/payout-method-catalogue.js';
+import { dateOfBirthProblems, metadataProblems, recipientIdNumberProblems } from '../../model/payout-field-rules.js';
 
 /** class-validator decorators for the payout DTOs; the rules themselves are in payout-field-rules.ts. */
 function ruleDecorator(name: string, problemsOf: (value: unknown, object: Record<string, unknown>) => string[], options?: ValidationOptions) {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PayoutProviderClient, type PayoutChannel, type PayoutProviderPayment } from '#providers';
 import { GatewayEnv } from '#config';
-import { methodDefinition, type PayoutMethod } from '../methods/payout-method-catalogue.js';
-import type { StoredRecipient } from '../payouts/payout-request.js';
+import { methodDefinition, type PayoutMethod } from '../model/payout-method-catalogue.js';
+import type { StoredRecipient } from '../model/payout-request.js';
 
 export interface RailSubmission {
   method: PayoutMethod;

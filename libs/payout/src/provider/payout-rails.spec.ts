@@ -1,6 +1,6 @@
 import { loadConfig } from '#config';
 import type { PayoutProviderClient } from '#providers';
-import type { StoredRecipient } from '../payouts/payout-request.js';
+import type { StoredRecipient } from '../model/payout-request.js';
 import { PayoutRails } from './payout-rails.js';
 
 const recipient: StoredRecipient = {

@@ -1,7 +1,7 @@
-import { PAYOUT_METHOD_CATALOGUE, type PayoutMethod } from '../methods/payout-method-catalogue.js';
+import { PAYOUT_METHOD_CATALOGUE, type PayoutMethod } from './payout-method-catalogue.js';
 import type { EffectiveMethodPolicy } from '../methods/payout-methods.service.js';
 import { effectiveFeeCents } from '../methods/payout-methods.service.js';
-import { admissionErrorOf, admitPayout } from './payout-admission.js';
+import { admissionErrorOf, admitPayout } from './payout-admission-rules.js';
 import type { PayoutRequestInput } from './payout-request.js';
 
 function policies(overrides: Partial<Record<PayoutMethod, Partial<EffectiveMethodPolicy>>> = {}, enabled: PayoutMethod[] = Object.keys(PAYOUT_METHOD_CATALOGUE) as PayoutMethod[]) {

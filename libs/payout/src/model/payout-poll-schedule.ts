@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayEnv } from '#config';
-import type { PayoutRecord } from '../payouts/payout-record.js';
+import type { PayoutRecord } from './payout-record.js';
 
 /** See PayoutPollSchedule.submitWithinMs. */
 export const SUBMIT_WITHIN_FLOOR_MS = 5_000;

@@ -2,10 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { PayoutProviderPayment } from '#providers';
-import { PayoutRepository } from '../payouts/payout.repository.js';
-import { PayoutOutcomes, providerErrorEvidence } from './payout-outcomes.js';
-import { PayoutPollSchedule } from './payout-poll-schedule.js';
-import { PayoutRails } from './payout-rails.js';
+import { PayoutRepository } from '../persistence/payout.repository.js';
+import { PayoutOutcomes, providerErrorEvidence } from '../outcomes/payout-outcomes.js';
+import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
+import { PayoutRails } from '../provider/payout-rails.js';
 
 /**
  * One link of a payout's status-poll chain. Links are numbered; `payouts.poll_count` names the

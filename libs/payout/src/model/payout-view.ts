@@ -1,6 +1,6 @@
 import { formatCents } from '#money';
 import type { DeliveryView } from '../delivery/payout-delivery.service.js';
-import type { PayoutMethod } from '../methods/payout-method-catalogue.js';
+import type { PayoutMethod } from './payout-method-catalogue.js';
 import type { PayoutMetadata } from './payout-request.js';
 import type { PayoutRecord, PayoutStatus } from './payout-record.js';
 

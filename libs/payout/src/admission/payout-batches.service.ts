@@ -8,16 +8,16 @@ import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { PayoutMethodsService } from '../methods/payout-methods.service.js';
-import { ReferenceConflictError } from '../payout-errors.js';
-import { PayoutReadiness } from '../payout-readiness.js';
-import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../payouts/payout-admission.js';
-import { holdOf, recipientContext, type PayoutRecord } from '../payouts/payout-record.js';
-import { batchFingerprints, storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../payouts/payout-request.js';
-import { payoutViewOf, type PayoutView } from '../payouts/payout-view.js';
-import { PayoutRepository, type NewPayout } from '../payouts/payout.repository.js';
-import { merchantReferenceOf } from '../payouts/payouts.service.js';
-import { PAYOUT_REFERENCE_PATTERN } from '../validation/payout-field-rules.js';
-import { batchStatusOf, type BatchStatus } from './batch-status.js';
+import { ReferenceConflictError } from '../model/payout-errors.js';
+import { PayoutReadiness } from '../model/payout-readiness.js';
+import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../model/payout-admission-rules.js';
+import { holdOf, recipientContext, type PayoutRecord } from '../model/payout-record.js';
+import { batchFingerprints, storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../model/payout-request.js';
+import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
+import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
+import { merchantReferenceOf } from './payouts.service.js';
+import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
+import { batchStatusOf, type BatchStatus } from '../model/batch-status.js';
 
 export const MAX_BATCH_ITEMS = 500;
 

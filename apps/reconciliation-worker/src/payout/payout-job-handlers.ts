@@ -2,9 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
 import { MetricsService } from '#observability';
-import { PayoutRepository } from '../payouts/payout.repository.js';
-import { PayoutStatusPoller, pollLinkOf } from '../submission/payout-status-poller.js';
-import { PayoutSubmitter } from '../submission/payout-submitter.js';
+import { PayoutRepository, PayoutStatusPoller, PayoutSubmitter, pollLinkOf } from '#payout';
 
 /**
  * `payout.batch-item`: submits one batch item, at most once. The submission marker is claimed

@@ -3,11 +3,11 @@ import { DataSource } from 'typeorm';
 import { NotFoundError, RateLimitedError } from '#common';
 import { ProviderRejectedError } from '#providers';
 import type { VendorPrincipal } from '#auth';
-import { CASH_RAIL_METHODS } from '../methods/payout-method-catalogue.js';
-import { MethodUnavailableError, PayoutNotPaidError, ProviderRejectedRequestError, ProviderUnavailableError } from '../payout-errors.js';
-import { PayoutRepository } from '../payouts/payout.repository.js';
-import { PayoutRails } from '../submission/payout-rails.js';
-import type { SmsResendOutcome } from './payout-sms-resend.entity.js';
+import { CASH_RAIL_METHODS } from '../model/payout-method-catalogue.js';
+import { MethodUnavailableError, PayoutNotPaidError, ProviderRejectedRequestError, ProviderUnavailableError } from '../model/payout-errors.js';
+import { PayoutRepository } from '../persistence/payout.repository.js';
+import { PayoutRails } from '../provider/payout-rails.js';
+import type { SmsResendOutcome } from '../persistence/entities/payout-sms-resend.entity.js';
 
 /** The contract's cooldown; used when the provider refuses without saying how long to wait. */
 export const SMS_RESEND_COOLDOWN_SECONDS = 30 * 60;

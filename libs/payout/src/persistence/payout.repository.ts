@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Cents } from '#money';
-import { PAYOUT_REFERENCE_PATTERN } from '../validation/payout-field-rules.js';
-import { PAYOUT_COLUMNS, payoutRecordOf, type PayoutRecord, type PayoutRow } from './payout-record.js';
+import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
+import { PAYOUT_COLUMNS, payoutRecordOf, type PayoutRecord, type PayoutRow } from '../model/payout-record.js';
 
 export interface NewPayout {
   id: string;

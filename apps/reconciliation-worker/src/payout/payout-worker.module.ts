@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WorkerQueuesModule } from '#queues';
-import { PayoutDomainModule } from '../payout-domain.module.js';
+import { PayoutDomainModule, PayoutWorkSweeper } from '#payout';
 import { BatchItemJobHandler, PollStatusJobHandler } from './payout-job-handlers.js';
-import { PayoutWorkSweeper } from './payout-work-sweeper.js';
 
 /** The payout side of the reconciliation worker: batch items, status polls, and the sweeper that rebuilds lost jobs. */
 @Module({

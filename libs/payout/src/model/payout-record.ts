@@ -1,5 +1,5 @@
 import { centsFromDbValue, type Cents } from '#money';
-import type { PayoutMethod } from '../methods/payout-method-catalogue.js';
+import type { PayoutMethod } from './payout-method-catalogue.js';
 import type { PayoutMetadata } from './payout-request.js';
 
 export const PAYOUT_STATUSES = ['pending', 'paid', 'failed', 'reversed', 'needs_review', 'cancelled'] as const;
