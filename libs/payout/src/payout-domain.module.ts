@@ -10,7 +10,11 @@ import { PayoutAccountService } from './ledger/payout-account.service.js';
 import { PayoutLedger } from './ledger/payout-ledger.js';
 import { PayoutMethodsService } from './methods/payout-methods.service.js';
 import { PayoutReadiness } from './model/payout-readiness.js';
+import { LedgerRepository } from './persistence/ledger.repository.js';
+import { PayoutBatchRepository } from './persistence/payout-batch.repository.js';
 import { PayoutRepository } from './persistence/payout.repository.js';
+import { VendorPayoutMethodRepository } from './persistence/vendor-payout-method.repository.js';
+import { PayoutAdmission } from './admission/payout-admission.js';
 import { PayoutsService } from './admission/payouts.service.js';
 import { PayoutAnswerSignals } from './persistence/payout-answer-signals.js';
 import { PayoutSmsResendService } from './delivery/payout-sms-resend.service.js';
@@ -24,16 +28,20 @@ import { PayoutSubmitter } from './submission/payout-submitter.js';
 const SERVICES = [
   FieldEncryption,
   PayoutReadiness,
+  PayoutRepository,
+  PayoutBatchRepository,
+  LedgerRepository,
+  VendorPayoutMethodRepository,
   PayoutLedger,
   PayoutAccountService,
   PayoutMethodsService,
-  PayoutRepository,
   PayoutRails,
   PayoutPollSchedule,
   PayoutOutcomes,
   PayoutSubmitter,
   PayoutStatusPoller,
   PayoutAnswerSignals,
+  PayoutAdmission,
   PayoutsService,
   PayoutBatchesService,
   PayoutDeliveryService,

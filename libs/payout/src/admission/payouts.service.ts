@@ -1,27 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { FieldEncryption, NotFoundError } from '#common';
+import { NotFoundError } from '#common';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
-import { VendorService, type VendorPrincipal } from '#auth';
+import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
-import type { DeliveryReadChannel } from '../persistence/entities/payout-delivery-read.entity.js';
-import { PayoutLedger } from '../ledger/payout-ledger.js';
-import { PayoutMethodsService } from '../methods/payout-methods.service.js';
-import { ReferenceConflictError } from '../model/payout-errors.js';
-import { PayoutReadiness } from '../model/payout-readiness.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
-import { PayoutSubmitter } from '../submission/payout-submitter.js';
-import { admissionErrorOf, admitPayout } from '../model/payout-admission-rules.js';
-import { holdOf, recipientContext, type PayoutRecord } from '../model/payout-record.js';
-import { payoutFingerprint, storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../model/payout-request.js';
-import { PayoutAnswerSignals } from '../persistence/payout-answer-signals.js';
+import type { DeliveryReadChannel, PayoutRecord } from '../model/payout-record.js';
+import { payoutFingerprint, type PayoutRequestInput } from '../model/payout-request.js';
 import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
+import { PayoutAnswerSignals } from '../persistence/payout-answer-signals.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
-
-/** `GW_PO_` and the payout id without dashes: unique, and the provider's idempotency key. */
-export const merchantReferenceOf = (payoutId: string) => `GW_PO_${payoutId.replace(/-/g, '').toUpperCase()}`;
+import { PayoutSubmitter } from '../submission/payout-submitter.js';
+import { PayoutAdmission } from './payout-admission.js';
 
 /** How long a replay waits, beyond the provider timeout, for the verdict of a submission still in flight. */
 const REPLAY_WAIT_MARGIN_MS = 1_000;
@@ -31,11 +22,7 @@ export class PayoutsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly payouts: PayoutRepository,
-    private readonly methods: PayoutMethodsService,
-    private readonly ledger: PayoutLedger,
-    private readonly encryption: FieldEncryption,
-    private readonly vendors: VendorService,
-    private readonly readiness: PayoutReadiness,
+    private readonly admission: PayoutAdmission,
     private readonly submitter: PayoutSubmitter,
     private readonly schedule: PayoutPollSchedule,
     private readonly delivery: PayoutDeliveryService,
@@ -56,42 +43,25 @@ export class PayoutsService {
     const existing = await this.payouts.findByReference(vendorId, request.reference);
     if (existing) return { payout: await this.replay(principal, existing, fingerprint), replayed: true };
 
-    this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
-    const { admitted, problems } = admitPayout(request, await this.methods.policiesFor(vendorId));
-    if (!admitted) throw admissionErrorOf(problems);
+    const admitted = await this.admission.admitOne(vendorId, request);
 
-    const id = randomUUID();
     const submittedAt = new Date();
     const firstPoll = this.schedule.firstPollAt(submittedAt);
+    const row = this.admission.newPayout(vendorId, request, admitted, fingerprint, {
+      batchId: null,
+      batchPosition: null,
+      statusReason: 'submitting',
+      submissionStartedAt: submittedAt,
+      nextPollAt: firstPoll,
+    });
+    const id = row.id;
     const inserted = await this.dataSource.transaction(async (manager) => {
-      const [payout] = await this.payouts.insert(
-        manager,
-        [
-          {
-            id,
-            vendorId,
-            reference: request.reference,
-            batchId: null,
-            batchPosition: null,
-            method: admitted.method,
-            amountCents: admitted.amountCents,
-            feeCents: admitted.feeCents,
-            merchantReference: merchantReferenceOf(id),
-            recipientEncrypted: this.encryption.encryptJson(storedRecipientOf(request.recipient), recipientContext(id)),
-            metadata: storedMetadataOf(request.metadata),
-            requestFingerprint: fingerprint,
-            statusReason: 'submitting',
-            submissionStartedAt: submittedAt,
-            nextPollAt: firstPoll,
-          },
-        ],
-        true,
-      );
+      const [payout] = await this.payouts.insert(manager, [row], true);
       // A concurrent request with this reference committed first: replay it.
       if (!payout) return null;
       await enqueueInTransaction(manager, jobSpec('payout.poll-status', { payoutId: id, link: 0 }), firstPoll);
       // Last: the reserve locks the vendor's account row until commit.
-      await this.ledger.reserve(manager, vendorId, [holdOf(payout)]);
+      await this.admission.reserve(manager, vendorId, [payout]);
       return payout;
     });
     if (!inserted) return { payout: await this.replay(principal, (await this.payouts.findByReference(vendorId, request.reference))!, fingerprint), replayed: true };
@@ -110,7 +80,7 @@ export class PayoutsService {
   }
 
   private async replay(principal: VendorPrincipal, existing: PayoutRecord, fingerprint: string): Promise<PayoutView> {
-    if (existing.requestFingerprint !== fingerprint) throw new ReferenceConflictError();
+    this.admission.assertSameRequest(existing.requestFingerprint, fingerprint);
     return this.viewOf(principal, await this.awaitSubmissionAnswer(existing), 'payout_response');
   }
 

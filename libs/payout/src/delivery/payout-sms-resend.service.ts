@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { NotFoundError, RateLimitedError } from '#common';
 import { ProviderRejectedError } from '#providers';
 import type { VendorPrincipal } from '#auth';
@@ -7,7 +6,7 @@ import { CASH_RAIL_METHODS } from '../model/payout-method-catalogue.js';
 import { MethodUnavailableError, PayoutNotPaidError, ProviderRejectedRequestError, ProviderUnavailableError } from '../model/payout-errors.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PayoutRails } from '../provider/payout-rails.js';
-import type { SmsResendOutcome } from '../persistence/entities/payout-sms-resend.entity.js';
+import type { SmsResendOutcome } from '../model/payout-record.js';
 
 /** The contract's cooldown; used when the provider refuses without saying how long to wait. */
 export const SMS_RESEND_COOLDOWN_SECONDS = 30 * 60;
@@ -23,7 +22,6 @@ export class PayoutSmsResendService {
   private readonly logger = new Logger(PayoutSmsResendService.name);
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly payouts: PayoutRepository,
     private readonly rails: PayoutRails,
   ) {}
@@ -36,11 +34,7 @@ export class PayoutSmsResendService {
     }
     if (payout.status !== 'paid') throw new PayoutNotPaidError();
 
-    const cooldown: Array<{ seconds: string }> = await this.dataSource.query(
-      `SELECT CEIL(EXTRACT(EPOCH FROM MAX(cooldown_until) - now())) AS seconds FROM payout_sms_resends WHERE payout_id = $1 AND cooldown_until > now()`,
-      [payout.id],
-    );
-    const remaining = Number(cooldown[0]?.seconds ?? 0);
+    const remaining = await this.payouts.smsCooldownSeconds(payout.id);
     if (remaining > 0) {
       await this.record(principal, payout.id, 'rate_limited', null);
       throw new RateLimitedError('RATE_LIMITED', remaining);
@@ -67,12 +61,6 @@ export class PayoutSmsResendService {
   }
 
   private async record(principal: VendorPrincipal, payoutId: string, outcome: SmsResendOutcome, cooldownUntil: Date | null): Promise<void> {
-    await this.dataSource.query(`INSERT INTO payout_sms_resends (vendor_id, payout_id, token_id, outcome, cooldown_until) VALUES ($1, $2, $3, $4, $5)`, [
-      principal.vendorId,
-      payoutId,
-      principal.tokenId,
-      outcome,
-      cooldownUntil,
-    ]);
+    await this.payouts.recordSmsResend({ vendorId: principal.vendorId, payoutId, tokenId: principal.tokenId, outcome, cooldownUntil });
   }
 }

@@ -1,6 +1,5 @@
 import { PAYOUT_METHOD_CATALOGUE, type PayoutMethod } from './payout-method-catalogue.js';
-import type { EffectiveMethodPolicy } from '../methods/payout-methods.service.js';
-import { effectiveFeeCents } from '../methods/payout-methods.service.js';
+import { effectiveFeeCents, type EffectiveMethodPolicy } from './method-policy.js';
 import { admissionErrorOf, admitPayout } from './payout-admission-rules.js';
 import type { PayoutRequestInput } from './payout-request.js';
 

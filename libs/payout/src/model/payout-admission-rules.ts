@@ -1,6 +1,6 @@
 import { ValidationFailedError, type DomainError } from '#common';
 import { formatCents, parseZarAmount2dp, type Cents } from '#money';
-import type { EffectiveMethodPolicy } from '../methods/payout-methods.service.js';
+import type { EffectiveMethodPolicy } from './method-policy.js';
 import { isPayoutMethod, type PayoutMethod, type PayoutMethodDefinition } from './payout-method-catalogue.js';
 import { AmountIncrementInvalidError, MethodUnavailableError } from './payout-errors.js';
 import type { PayoutRequestInput } from './payout-request.js';

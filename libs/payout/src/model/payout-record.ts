@@ -1,4 +1,4 @@
-import { centsFromDbValue, type Cents } from '#money';
+import type { Cents } from '#money';
 import type { PayoutMethod } from './payout-method-catalogue.js';
 import type { PayoutMetadata } from './payout-request.js';
 
@@ -62,72 +62,6 @@ export interface PayoutRecord {
   reversedAt: Date | null;
 }
 
-export const PAYOUT_COLUMNS = `id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, currency, status,
-  status_reason, merchant_reference, provider_reference, recipient_encrypted, metadata, request_fingerprint, delivery_encrypted,
-  submission_started_at, submission_answered_at, poll_count, next_poll_at, not_found_streak, provider_seen_at, created_at, updated_at, paid_at, reversed_at`;
-
-export interface PayoutRow {
-  id: string;
-  vendor_id: string;
-  reference: string;
-  batch_id: string | null;
-  batch_position: number | null;
-  method: string;
-  amount_cents: string;
-  fee_cents: string;
-  currency: string;
-  status: string;
-  status_reason: string | null;
-  merchant_reference: string;
-  provider_reference: string | null;
-  recipient_encrypted: string;
-  metadata: PayoutMetadata | null;
-  request_fingerprint: string;
-  delivery_encrypted: string | null;
-  submission_started_at: Date | null;
-  submission_answered_at: Date | null;
-  poll_count: number;
-  next_poll_at: Date | null;
-  not_found_streak: number;
-  provider_seen_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  paid_at: Date | null;
-  reversed_at: Date | null;
-}
-
-export function payoutRecordOf(row: PayoutRow): PayoutRecord {
-  return {
-    id: row.id,
-    vendorId: row.vendor_id,
-    reference: row.reference,
-    batchId: row.batch_id,
-    batchPosition: row.batch_position,
-    method: row.method as PayoutMethod,
-    amountCents: centsFromDbValue(row.amount_cents),
-    feeCents: centsFromDbValue(row.fee_cents),
-    currency: 'ZAR',
-    status: row.status as PayoutStatus,
-    statusReason: row.status_reason,
-    merchantReference: row.merchant_reference,
-    providerReference: row.provider_reference,
-    recipientEncrypted: row.recipient_encrypted,
-    metadata: row.metadata,
-    requestFingerprint: row.request_fingerprint.trim(),
-    deliveryEncrypted: row.delivery_encrypted,
-    submissionStartedAt: row.submission_started_at,
-    submissionAnsweredAt: row.submission_answered_at,
-    pollCount: row.poll_count,
-    nextPollAt: row.next_poll_at,
-    notFoundStreak: row.not_found_streak,
-    providerSeenAt: row.provider_seen_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    paidAt: row.paid_at,
-    reversedAt: row.reversed_at,
-  };
-}
-
 /** The hold the ledger reserved for this payout. */
 export function holdOf(payout: Pick<PayoutRecord, 'id' | 'amountCents' | 'feeCents'>): { payoutId: string; cents: Cents } {
   return { payoutId: payout.id, cents: payout.amountCents + payout.feeCents };
@@ -136,3 +70,23 @@ export function holdOf(payout: Pick<PayoutRecord, 'id' | 'amountCents' | 'feeCen
 /** Context bound into the ciphertexts, so a value copied to another payout does not decrypt. */
 export const recipientContext = (payoutId: string) => `payout-recipient:${payoutId}`;
 export const deliveryContext = (payoutId: string) => `payout-delivery:${payoutId}`;
+
+/** Payout ids are UUIDs; anything else named by a job cannot exist and never reaches SQL. */
+export const PAYOUT_ID_PATTERN = /^[0-9a-f-]{36}$/i;
+
+/** `GW_PO_` and the payout id without dashes: unique, and the provider's idempotency key. */
+export const merchantReferenceOf = (payoutId: string) => `GW_PO_${payoutId.replace(/-/g, '').toUpperCase()}`;
+
+/** The delivery as stored (encrypted) and served. */
+export interface StoredDelivery {
+  pin: string | null;
+  serial: string | null;
+  instructions: string | null;
+  expires_at: string | null;
+}
+
+/** Where a delivery (PIN, serial) was read: each read is audited with its channel. */
+export type DeliveryReadChannel = 'delivery_endpoint' | 'payout_response' | 'batch_response';
+
+/** What came of one resend-sms request; a provider cooldown is remembered with it. */
+export type SmsResendOutcome = 'sent' | 'rate_limited' | 'provider_refused' | 'provider_unavailable';

@@ -1,8 +1,10 @@
 import { formatCents } from '#money';
-import type { DeliveryView } from '../delivery/payout-delivery.service.js';
 import type { PayoutMethod } from './payout-method-catalogue.js';
 import type { PayoutMetadata } from './payout-request.js';
-import type { PayoutRecord, PayoutStatus } from './payout-record.js';
+import type { PayoutRecord, PayoutStatus, StoredDelivery } from './payout-record.js';
+
+/** Delivery (payout contract): PIN and serial for cash rails, PIN, serial, instructions and expiry for vouchers. */
+export type DeliveryView = StoredDelivery;
 
 /** Payout (payout contract, response `data`). */
 export interface PayoutView {

@@ -1,16 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption } from '#common';
-import { centsFromDbValue, formatCents, parseDecimalAmount, type Cents } from '#money';
+import { formatCents, parseDecimalAmount, type Cents } from '#money';
 import type { PayoutDelivery, PayoutProviderPayment } from '#providers';
 import { ReconciliationExceptionsRepository, type ReconciliationExceptionKind } from '#reconciliation';
 import { recordWebhookEvent, type PayoutWebhookEvent } from '#webhooks';
-import { batchStatusOf } from '../model/batch-status.js';
+import { batchViewOf } from '../model/batch-view.js';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
-import { deliveryContext, holdOf, PAYOUT_COLUMNS, payoutRecordOf, type PayoutRecord, type PayoutRow } from '../model/payout-record.js';
+import { deliveryContext, holdOf, type PayoutRecord, type StoredDelivery } from '../model/payout-record.js';
+import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { payoutViewOf } from '../model/payout-view.js';
-import { updateReturning } from '#database';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 
 /** Consecutive "not found" lookups, each after the settle period, that prove the provider never received a payout (as for purchases). */
@@ -30,14 +30,6 @@ export function providerErrorEvidence(error: unknown): ProviderContactEvidence {
   const { code, status } = error as { code?: unknown; status?: unknown };
   const httpStatus = typeof status === 'number' ? status : null;
   return { httpStatus, summary: `${typeof code === 'string' ? code : 'UNEXPECTED_ERROR'}${httpStatus !== null ? ` (HTTP ${httpStatus})` : ''}` };
-}
-
-/** The delivery as stored (encrypted) and served. */
-export interface StoredDelivery {
-  pin: string | null;
-  serial: string | null;
-  instructions: string | null;
-  expires_at: string | null;
 }
 
 /**
@@ -61,6 +53,7 @@ export class PayoutOutcomes {
     private readonly dataSource: DataSource,
     private readonly ledger: PayoutLedger,
     private readonly payouts: PayoutRepository,
+    private readonly batches: PayoutBatchRepository,
     private readonly encryption: FieldEncryption,
     private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly schedule: PayoutPollSchedule,
@@ -118,12 +111,12 @@ export class PayoutOutcomes {
         break;
       case 'pending':
         if (payout.status !== 'pending') return contacted;
-        await manager.query(`UPDATE payouts SET status_reason = 'awaiting_provider', updated_at = now() WHERE id = $1`, [payout.id]);
+        await this.payouts.markAwaitingProvider(manager, payout.id);
         break;
       case 'unknown':
         // A status we do not recognise: never a verdict. Polling decides.
         if (payout.status !== 'pending' || !fromSubmission) return contacted;
-        await manager.query(`UPDATE payouts SET status_reason = 'awaiting_provider', updated_at = now() WHERE id = $1`, [payout.id]);
+        await this.payouts.markAwaitingProvider(manager, payout.id);
         break;
     }
     return (await this.payouts.findForWorker(payoutId, manager))!;
@@ -136,16 +129,10 @@ export class PayoutOutcomes {
    */
   async recordUnanswered(payoutId: string, evidence: ProviderContactEvidence & { outcome?: string } = {}): Promise<PayoutRecord | null> {
     return this.dataSource.transaction(async (manager) => {
-      const rows = await updateReturning<PayoutRow>(
-        manager,
-        `UPDATE payouts SET submission_answered_at = COALESCE(submission_answered_at, now()),
-                status_reason = CASE WHEN status = 'pending' THEN 'awaiting_provider' ELSE status_reason END, updated_at = now()
-          WHERE id = $1 RETURNING ${PAYOUT_COLUMNS}`,
-        [payoutId],
-      );
-      if (rows.length === 0) return null;
+      const payout = await this.payouts.markUnanswered(manager, payoutId);
+      if (!payout) return null;
       await this.appendContact(manager, payoutId, true, evidence.outcome ?? 'no_answer', evidence);
-      return payoutRecordOf(rows[0]);
+      return payout;
     });
   }
 
@@ -155,7 +142,7 @@ export class PayoutOutcomes {
       const payout = await this.payouts.findForWorker(payoutId, manager, true);
       if (!payout) return null;
       await this.appendContact(manager, payout.id, true, 'refused', evidence);
-      await this.markAnswered(manager, payout.id);
+      await this.payouts.markAnswered(manager, payout.id);
       if (payout.status === 'pending') await this.markFailed(manager, payout, 'provider_rejected');
       return this.payouts.findForWorker(payoutId, manager);
     });
@@ -171,11 +158,7 @@ export class PayoutOutcomes {
    * the slow review schedule (the caller schedules it) until a provider answer or staff close it.
    */
   async markNeedsReviewIn(manager: EntityManager, payout: PayoutRecord): Promise<void> {
-    await manager.query(
-      `UPDATE payouts SET status = 'needs_review', status_reason = 'outcome_unknown', review_at = now(), next_poll_at = NULL, updated_at = now()
-        WHERE id = $1 AND status = 'pending'`,
-      [payout.id],
-    );
+    await this.payouts.markNeedsReview(manager, payout.id);
     // No payout event for needs_review (not a vendor event); a batch whose last open item moves here is not complete either.
   }
 
@@ -184,10 +167,7 @@ export class PayoutOutcomes {
     return this.dataSource.transaction(async (manager) => {
       const payout = await this.payouts.findForWorker(payoutId, manager, true);
       if (!payout || payout.status !== 'pending' || payout.submissionStartedAt !== null) return false;
-      await manager.query(
-        `UPDATE payouts SET status = 'cancelled', status_reason = 'cancelled_by_operations', next_poll_at = NULL, updated_at = now() WHERE id = $1`,
-        [payout.id],
-      );
+      await this.payouts.markCancelled(manager, payout.id);
       await this.ledger.release(manager, payout.vendorId, holdOf(payout));
       await this.recordWebhookEvents(manager, payout.id, null);
       return true;
@@ -206,7 +186,7 @@ export class PayoutOutcomes {
   private async applyNotFound(manager: EntityManager, payout: PayoutRecord, fromSubmission: boolean): Promise<PayoutRecord> {
     const open = payout.status === 'pending' || payout.status === 'needs_review';
     const contact = (summary: string) => this.appendContact(manager, payout.id, fromSubmission, 'not_found', { httpStatus: 404, summary });
-    await manager.query(`UPDATE payouts SET last_checked_at = now() WHERE id = $1`, [payout.id]);
+    await this.payouts.touchLastChecked(manager, payout.id);
     if (payout.providerSeenAt !== null || payout.status === 'paid') {
       await contact('no payment under the merchant reference, although the provider answered with one before');
       if (open || payout.status === 'paid') await this.raiseStatusConflict(manager, payout, 'NOT_FOUND', fromSubmission);
@@ -217,13 +197,13 @@ export class PayoutOutcomes {
       await contact(open ? 'no payment; the payout was never submitted' : `no payment; payout already ${payout.status}`);
       return (await this.payouts.findForWorker(payout.id, manager))!;
     }
-    const [{ now }] = (await manager.query(`SELECT now() AS now`)) as Array<{ now: Date }>;
-    if (new Date(now).getTime() < countsFrom.getTime()) {
+    const now = await this.payouts.databaseNow(manager);
+    if (now.getTime() < countsFrom.getTime()) {
       await contact(`no payment; not counted: within the settle period (counts from ${countsFrom.toISOString()})`);
       return (await this.payouts.findForWorker(payout.id, manager))!;
     }
     const streak = payout.notFoundStreak + 1;
-    await manager.query(`UPDATE payouts SET not_found_streak = $2 WHERE id = $1`, [payout.id, streak]);
+    await this.payouts.setNotFoundStreak(manager, payout.id, streak);
     if (streak < NOT_FOUND_PROOF_STREAK) {
       await contact(`no payment; ${streak} of ${NOT_FOUND_PROOF_STREAK} after the settle period`);
       return (await this.payouts.findForWorker(payout.id, manager))!;
@@ -267,15 +247,7 @@ export class PayoutOutcomes {
       httpStatus: 200,
       summary: `answer refused (${mismatches.join(', ')}): provider status ${payment.providerStatus ?? 'none'}`,
     });
-    const rows = await updateReturning<PayoutRow>(
-      manager,
-      `UPDATE payouts SET last_checked_at = now(), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
-              submission_answered_at = CASE WHEN $2 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
-              status_reason = CASE WHEN $2 AND status = 'pending' THEN 'awaiting_provider' ELSE status_reason END
-        WHERE id = $1 RETURNING ${PAYOUT_COLUMNS}`,
-      [payout.id, fromSubmission],
-    );
-    return payoutRecordOf(rows[0]);
+    return this.payouts.recordRefusedAnswer(manager, payout.id, fromSubmission);
   }
 
   /** The provider's word contradicts a status we hold: nothing moves, staff decide. */
@@ -300,17 +272,13 @@ export class PayoutOutcomes {
 
   /** Appends one exchange to the payout's provider trail (append-only table). */
   private async appendContact(manager: Pick<EntityManager, 'query'>, payoutId: string, fromSubmission: boolean, outcome: string, evidence: ProviderContactEvidence): Promise<void> {
-    await manager.query(`INSERT INTO payout_provider_contacts (payout_id, kind, outcome, http_status, summary) VALUES ($1, $2, $3, $4, $5)`, [
+    await this.payouts.appendContact(manager, {
       payoutId,
-      fromSubmission ? 'submission' : 'lookup',
+      kind: fromSubmission ? 'submission' : 'lookup',
       outcome,
-      evidence.httpStatus ?? null,
-      evidence.summary?.slice(0, 500) ?? null,
-    ]);
-  }
-
-  private async markAnswered(manager: EntityManager, payoutId: string): Promise<void> {
-    await manager.query(`UPDATE payouts SET submission_answered_at = COALESCE(submission_answered_at, now()) WHERE id = $1`, [payoutId]);
+      httpStatus: evidence.httpStatus ?? null,
+      summary: evidence.summary?.slice(0, 500) ?? null,
+    });
   }
 
   /**
@@ -318,64 +286,35 @@ export class PayoutOutcomes {
    * from RETURNING (the lock is held, so nothing else changed it).
    */
   private async recordContact(manager: EntityManager, payout: PayoutRecord, contact: ProviderContact): Promise<PayoutRecord> {
-    const rows = await updateReturning<Pick<PayoutRow, 'provider_reference' | 'submission_answered_at' | 'provider_seen_at'>>(
-      manager,
-      `UPDATE payouts SET last_checked_at = now(), provider_reference = COALESCE(provider_reference, $2),
-              provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
-              submission_answered_at = CASE WHEN $3 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END
-        WHERE id = $1 RETURNING provider_reference, submission_answered_at, provider_seen_at`,
-      [payout.id, contact.providerReference, contact.fromSubmission],
-    );
-    return {
-      ...payout,
-      providerReference: rows[0].provider_reference,
-      submissionAnsweredAt: rows[0].submission_answered_at,
-      providerSeenAt: rows[0].provider_seen_at,
-      notFoundStreak: 0,
-    };
+    const written = await this.payouts.recordContact(manager, payout.id, contact.providerReference, contact.fromSubmission);
+    return { ...payout, ...written, notFoundStreak: 0 };
   }
 
   /** Contact, status and delivery in one statement, then the settlement (last: it locks the account row). */
   private async markPaid(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, contact: ProviderContact): Promise<PayoutRecord> {
     const paidAt = validDate(payment.paidAt) ?? new Date();
     const delivery = payment.delivery ? this.encryptDelivery(payout.id, payment.delivery.reveal()) : null;
-    const updated = await updateReturning<PayoutRow>(
-      manager,
-      `UPDATE payouts SET status = 'paid', status_reason = NULL, paid_at = $2, review_at = NULL, updated_at = now(),
-              last_checked_at = now(), provider_reference = COALESCE(provider_reference, $3),
-              provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
-              submission_answered_at = CASE WHEN $4 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
-              delivery_encrypted = COALESCE($5, delivery_encrypted)
-        WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING ${PAYOUT_COLUMNS}`,
-      [payout.id, paidAt, contact.providerReference, contact.fromSubmission, delivery],
-    );
+    const updated = await this.payouts.markPaid(manager, payout.id, {
+      paidAt,
+      providerReference: contact.providerReference,
+      fromSubmission: contact.fromSubmission,
+      deliveryEncrypted: delivery,
+    });
     // Unreachable under the row lock (the caller saw it open); kept so a change elsewhere cannot settle twice.
-    if (updated.length === 0) return this.recordContact(manager, payout, contact);
+    if (!updated) return this.recordContact(manager, payout, contact);
     await this.ledger.settle(manager, payout.vendorId, holdOf(payout));
     await this.recordWebhookEvents(manager, payout.id, 'payout.paid');
-    return payoutRecordOf(updated[0]);
+    return updated;
   }
 
   private async markFailed(manager: EntityManager, payout: PayoutRecord, reason: 'provider_rejected' | 'not_received_by_provider'): Promise<void> {
-    const updated = await updateReturning<unknown>(
-      manager,
-      `UPDATE payouts SET status = 'failed', status_reason = $2, failed_at = now(), next_poll_at = NULL, updated_at = now()
-        WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING id`,
-      [payout.id, reason],
-    );
-    if (updated.length === 0) return;
+    if (!(await this.payouts.markFailed(manager, payout.id, reason))) return;
     await this.ledger.release(manager, payout.vendorId, holdOf(payout));
     await this.recordWebhookEvents(manager, payout.id, 'payout.failed');
   }
 
   private async markReversed(manager: EntityManager, payout: PayoutRecord, reversedAt: string | null): Promise<void> {
-    const updated = await updateReturning<unknown>(
-      manager,
-      `UPDATE payouts SET status = 'reversed', status_reason = 'reversed_by_provider', reversed_at = $2, next_poll_at = NULL, updated_at = now()
-        WHERE id = $1 AND status = 'paid' RETURNING id`,
-      [payout.id, validDate(reversedAt) ?? new Date()],
-    );
-    if (updated.length === 0) return;
+    if (!(await this.payouts.markReversed(manager, payout.id, validDate(reversedAt) ?? new Date()))) return;
     await this.ledger.reverse(manager, payout.vendorId, holdOf(payout));
     await this.recordWebhookEvents(manager, payout.id, 'payout.reversed');
   }
@@ -389,40 +328,18 @@ export class PayoutOutcomes {
    * through GET /payouts/{reference}/delivery, never pushed.
    */
   private async recordWebhookEvents(manager: EntityManager, payoutId: string, type: PayoutWebhookEvent | null): Promise<void> {
-    const [row] = (await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1`, [payoutId])) as PayoutRow[];
-    const payout = payoutRecordOf(row);
+    const payout = (await this.payouts.findForWorker(payoutId, manager))!;
     if (type) await recordWebhookEvent(manager, { vendorId: payout.vendorId, type, resourceId: payout.id, data: payoutViewOf(payout, null) });
     if (!payout.batchId) return;
-    const [batch] = (await manager.query(
-      `SELECT id, reference, item_count, total_amount_cents, total_fee_cents, created_at FROM payout_batches WHERE id = $1 FOR NO KEY UPDATE`,
-      [payout.batchId],
-    )) as { id: string; reference: string; item_count: number; total_amount_cents: string; total_fee_cents: string; created_at: Date }[];
-    const items = ((await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE batch_id = $1 ORDER BY batch_position`, [batch.id])) as PayoutRow[]).map(
-      payoutRecordOf,
-    );
-    const status = batchStatusOf(items.map((item) => item.status));
-    if (status !== 'completed' && status !== 'completed_with_failures') return;
-    await recordWebhookEvent(manager, {
-      vendorId: payout.vendorId,
-      type: 'batch.completed',
-      resourceId: batch.id,
-      dedupeKey: `batch.completed:${batch.id}`,
-      data: {
-        id: batch.id,
-        reference: batch.reference,
-        status,
-        total_amount: formatCents(centsFromDbValue(batch.total_amount_cents)),
-        total_fee: formatCents(centsFromDbValue(batch.total_fee_cents)),
-        item_count: batch.item_count,
-        payouts: items.map((item) => payoutViewOf(item, null)),
-        created_at: new Date(batch.created_at).toISOString(),
-        currency: 'ZAR',
-      },
-    });
+    const batch = await this.batches.lockForItemMove(manager, payout.batchId);
+    const items = await this.payouts.listBatchItemsForWorker(manager, batch.id);
+    const view = batchViewOf(batch, items);
+    if (view.status !== 'completed' && view.status !== 'completed_with_failures') return;
+    await recordWebhookEvent(manager, { vendorId: payout.vendorId, type: 'batch.completed', resourceId: batch.id, dedupeKey: `batch.completed:${batch.id}`, data: view });
   }
 
   private async storeDelivery(manager: EntityManager, payoutId: string, delivery: PayoutDelivery): Promise<void> {
-    await manager.query(`UPDATE payouts SET delivery_encrypted = $2 WHERE id = $1`, [payoutId, this.encryptDelivery(payoutId, delivery)]);
+    await this.payouts.storeDelivery(manager, payoutId, this.encryptDelivery(payoutId, delivery));
   }
 
   private encryptDelivery(payoutId: string, delivery: PayoutDelivery): string {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
 import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
+import { PayoutRepository } from '../persistence/payout.repository.js';
 
 const SWEEP_LIMIT = 500;
 
@@ -18,7 +18,7 @@ export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationS
   private readonly loop = new PeriodicSweep('Payout sweep', this.logger);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly payouts: PayoutRepository,
     private readonly producer: QueueProducer,
     private readonly config: GatewayEnv,
   ) {}
@@ -34,17 +34,10 @@ export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationS
   /** Returns how many jobs were enqueued again. */
   async sweep(graceMs = Math.max(60_000, 2 * this.config.PAYOUT_SWEEP_INTERVAL_MS)): Promise<number> {
     const sweepNumber = Math.floor(Date.now() / this.config.PAYOUT_SWEEP_INTERVAL_MS);
-    const overduePolls: Array<{ id: string; poll_count: number }> = await this.dataSource.query(
-      `SELECT id, poll_count FROM payouts WHERE next_poll_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY next_poll_at LIMIT $2`,
-      [graceMs, SWEEP_LIMIT],
-    );
-    const unclaimed: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT id FROM payouts WHERE status = 'pending' AND submission_started_at IS NULL
-          AND created_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY created_at LIMIT $2`,
-      [graceMs, SWEEP_LIMIT],
-    );
-    for (const row of overduePolls) await this.producer.add(jobSpec('payout.poll-status', { payoutId: row.id, link: row.poll_count }, `sweep-${sweepNumber}`));
-    for (const row of unclaimed) await this.producer.add(jobSpec('payout.batch-item', { payoutId: row.id }, `sweep-${sweepNumber}`));
+    const overduePolls = await this.payouts.overduePolls(graceMs, SWEEP_LIMIT);
+    const unclaimed = await this.payouts.unclaimedItems(graceMs, SWEEP_LIMIT);
+    for (const poll of overduePolls) await this.producer.add(jobSpec('payout.poll-status', { payoutId: poll.id, link: poll.pollCount }, `sweep-${sweepNumber}`));
+    for (const payoutId of unclaimed) await this.producer.add(jobSpec('payout.batch-item', { payoutId }, `sweep-${sweepNumber}`));
     const total = overduePolls.length + unclaimed.length;
     if (total > 0) this.logger.warn({ polls: overduePolls.length, batchItems: unclaimed.length }, 'Re-enqueued overdue payout work');
     return total;

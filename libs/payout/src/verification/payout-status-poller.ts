@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { PayoutProviderPayment } from '#providers';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PayoutOutcomes, providerErrorEvidence } from '../outcomes/payout-outcomes.js';
@@ -59,14 +58,10 @@ export class PayoutStatusPoller {
       }
       if (decision.kind === 'poll') {
         // The next link and its outbox row in one statement.
-        await manager.query(
-          `WITH next_link AS (UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE id = $1 RETURNING id)
-           ${outboxRowsFrom('next_link', 'payout.poll-status', { id: '$4', payload: '$5', runAt: '$3' })}`,
-          [payoutId, link + 1, decision.at, ...outboxBindValues(jobSpec('payout.poll-status', { payoutId, link: link + 1 }))],
-        );
+        await this.payouts.scheduleNextPoll(manager, payoutId, link + 1, decision.at);
         return;
       }
-      await manager.query(`UPDATE payouts SET poll_count = $2, next_poll_at = NULL WHERE id = $1`, [payoutId, link + 1]);
+      await this.payouts.endPolls(manager, payoutId, link + 1);
     });
   }
 }
