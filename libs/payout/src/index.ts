@@ -10,10 +10,16 @@ export * from './model/payout-record.js';
 export * from './model/payout-view.js';
 export * from './model/payout-admission-rules.js';
 export * from './model/batch-status.js';
+export * from './model/batch-view.js';
+export * from './model/method-policy.js';
+export * from './model/ledger.js';
 export * from './model/payout-poll-schedule.js';
 // persistence: the only code that holds SQL on the payout tables
 export * from './payout-entities.js';
 export * from './persistence/payout.repository.js';
+export * from './persistence/payout-batch.repository.js';
+export * from './persistence/ledger.repository.js';
+export * from './persistence/vendor-payout-method.repository.js';
 // provider, features
 export * from './provider/payout-rails.js';
 export * from './methods/payout-methods.service.js';

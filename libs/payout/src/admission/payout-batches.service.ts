@@ -12,8 +12,6 @@ import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js
 import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
 import { PayoutAdmission, usedReferenceErrors } from './payout-admission.js';
 
-export { MAX_BATCH_ITEMS, type BatchRequestInput, type BatchView } from '../model/batch-view.js';
-
 class ItemReferenceRaceError extends Error {}
 
 @Injectable()

@@ -6,8 +6,6 @@ import type { PayoutAccountSnapshot } from '../model/ledger.js';
 import { LedgerRepository } from '../persistence/ledger.repository.js';
 import { PayoutLedger } from './payout-ledger.js';
 
-export type { PayoutAccountSnapshot } from '../model/ledger.js';
-
 /** `GET /api/v1/account` (payout contract, Account). */
 export interface AccountView {
   id: string;

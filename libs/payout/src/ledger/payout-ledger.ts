@@ -6,8 +6,6 @@ import { InsufficientFundsError, LedgerInvariantError } from '../model/ledger-er
 import type { AccountBalances, LedgerDiscrepancy, PayoutHold } from '../model/ledger.js';
 import { LedgerRepository } from '../persistence/ledger.repository.js';
 
-export type { AccountBalances, LedgerDiscrepancy, PayoutHold } from '../model/ledger.js';
-
 /**
  * The prefunded account as TigerBeetle-style two-phase transfers: `reserve` holds amount + fee
  * when a payout is created, `settle` posts it when the provider paid, `release` voids it when the

@@ -8,8 +8,6 @@ import { PAYOUT_METHOD_CATALOGUE, PAYOUT_METHODS, isPayoutMethod, type PayoutMet
 import { LedgerRepository } from '../persistence/ledger.repository.js';
 import { VendorPayoutMethodRepository } from '../persistence/vendor-payout-method.repository.js';
 
-export { effectiveFeeCents, type EffectiveMethodPolicy } from '../model/method-policy.js';
-
 /** `GET /api/v1/methods` item (payout contract, Method). */
 export interface MethodView {
   method: PayoutMethod;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '#common';
-import { PayoutLedger, type LedgerDiscrepancy } from '../ledger/payout-ledger.js';
+import { PayoutLedger } from '../ledger/payout-ledger.js';
+import type { LedgerDiscrepancy } from '../model/ledger.js';
 import type { PayoutStatus } from '../model/payout-record.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PayoutOutcomes } from '../outcomes/payout-outcomes.js';
