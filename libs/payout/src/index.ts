@@ -26,6 +26,8 @@ export * from './methods/payout-methods.service.js';
 export * from './ledger/payout-ledger.js';
 export * from './ledger/payout-account.service.js';
 export * from './admission/dto/payout-validators.js';
+export * from './admission/dto/payout-request.dto.js';
+export * from './admission/dto/batch-request.dto.js';
 export * from './admission/payouts.service.js';
 export * from './admission/payout-batches.service.js';
 export * from './delivery/payout-delivery.service.js';

@@ -6,6 +6,8 @@ import { VendorService, type VendorPrincipal } from '#auth';
 import { createValidationPipe, DomainError } from '#common';
 import { DashboardAuditLog, roleAllows, type DashboardSession } from '#dashboard';
 import {
+  // POST /batches' own request class: the upload is validated by exactly the API's rules.
+  BatchRequestDto,
   batchStatusOf,
   MAX_BATCH_ITEMS,
   PAYOUT_REFERENCE_PATTERN,
@@ -19,8 +21,6 @@ import {
   type BatchRequestInput,
   type PayoutStatus,
 } from '#payout';
-// POST /batches' own request class: the upload is validated by exactly the API's rules.
-import { BatchRequestDto } from '../../../payout-gateway/src/batches/dto/batch-request.dto.js';
 import { csrfMatches, CsrfInMultipartBody, PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';

@@ -1,23 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsEmail, IsIn, IsISO31661Alpha2, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { PAYOUT_METHODS } from '../../model/payout-method-catalogue.js';
 import {
   BANK_ACCOUNT_NUMBER_PATTERN,
   BRANCH_CODE_PATTERN,
-  IsDateOfBirth,
-  IsFlatMetadata,
-  IsOnMethodIncrement,
-  IsRecipientIdNumber,
   PAYOUT_AMOUNT_PATTERN,
-  PAYOUT_METHODS,
   PAYOUT_PHONE_PATTERN,
   PAYOUT_REFERENCE_PATTERN,
   RECIPIENT_ID_TYPES,
-  type BankAccountInput,
-  type PayoutMetadata,
-  type PayoutRequestInput,
-  type RecipientInput,
-} from '#payout';
+} from '../../model/payout-field-rules.js';
+import type { BankAccountInput, PayoutMetadata, PayoutRequestInput, RecipientInput } from '../../model/payout-request.js';
+import { IsDateOfBirth, IsFlatMetadata, IsOnMethodIncrement, IsRecipientIdNumber } from './payout-validators.js';
 
 const ALPHA_2 = /^[A-Z]{2}$/;
 

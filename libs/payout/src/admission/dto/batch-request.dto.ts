@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, IsString, Matches, ValidateNested } from 'class-validator';
-import { MAX_BATCH_ITEMS, PAYOUT_REFERENCE_PATTERN, type BatchRequestInput } from '#payout';
-import { PayoutRequestDto } from '../../payouts/dto/payout-request.dto.js';
+import { MAX_BATCH_ITEMS, type BatchRequestInput } from '../../model/batch-view.js';
+import { PAYOUT_REFERENCE_PATTERN } from '../../model/payout-field-rules.js';
+import { PayoutRequestDto } from './payout-request.dto.js';
 
 export class BatchRequestDto implements BatchRequestInput {
   @ApiProperty({ example: 'payroll-2026-11', pattern: PAYOUT_REFERENCE_PATTERN.source, description: 'Idempotency key of the batch, unique per vendor' })
