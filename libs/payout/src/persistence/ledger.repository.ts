@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { centsFromDbValue, type Cents } from '#money';
 import type { AccountBalances, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
+import type { Queryable } from './queryable.js';
 
-type Queryable = Pick<EntityManager, 'query'>;
 
 /**
  * Each kind's balance update, its guard, and the sign of its effect on (available, reserved) in

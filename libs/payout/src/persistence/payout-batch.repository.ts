@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { centsFromDbValue, type Cents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { BatchRecord } from '../model/batch-view.js';
 import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
 import type { PayoutStatus } from '../model/payout-record.js';
+import type { Queryable } from './queryable.js';
 
-type Queryable = Pick<EntityManager, 'query'>;
 
 /** The `payout_batches` table as read: its one column list, its row type and the one mapping to BatchRecord. */
 const BATCH_COLUMNS = 'id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents, created_at';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { updateReturning } from '#database';
 import { centsFromDbValue, type Cents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
@@ -13,9 +13,8 @@ import {
   type SmsResendOutcome,
 } from '../model/payout-record.js';
 import type { PayoutMetadata } from '../model/payout-request.js';
+import type { Queryable } from './queryable.js';
 
-/** Work inside the caller's transaction, or a plain query on the injected DataSource. */
-type Queryable = Pick<EntityManager, 'query'>;
 
 export interface NewPayout {
   id: string;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { centsFromDbValue, type Cents } from '#money';
 import type { VendorMethodRecord } from '../model/method-policy.js';
+import type { Queryable } from './queryable.js';
 
-type Queryable = Pick<EntityManager, 'query'>;
 
 /** `payout_vendor_methods` as read. */
 interface VendorMethodRow {
