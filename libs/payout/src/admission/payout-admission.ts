@@ -12,7 +12,9 @@ import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import { PayoutReadiness } from '../model/payout-readiness.js';
 import { holdOf, merchantReferenceOf, recipientContext } from '../model/payout-record.js';
 import { storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../model/payout-request.js';
-import type { NewPayout } from '../persistence/payout.repository.js';
+import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
+
+const USED_REFERENCE = 'reference was already used by another payout';
 
 /** Where a new payout starts: a single payout is submitted at once, a batch item waits for its job. */
 export interface PayoutStart {
@@ -38,6 +40,7 @@ export class PayoutAdmission {
     private readonly encryption: FieldEncryption,
     private readonly vendors: VendorService,
     private readonly readiness: PayoutReadiness,
+    private readonly payouts: PayoutRepository,
   ) {}
 
   /** Readiness, then the vendor's method policies: what every admission checks before its items. */
@@ -55,14 +58,10 @@ export class PayoutAdmission {
 
   /**
    * Every item admitted, or every problem of every item as one error: the item's own rules,
-   * references repeated within the request, and references already used (`usedReferences`, one
-   * set-based read for the whole batch).
+   * references repeated within the request, and references already used (one set-based read for
+   * the whole batch).
    */
-  async admitAll(
-    vendorId: string,
-    items: readonly PayoutRequestInput[],
-    usedReferences: (references: string[]) => Promise<Set<string>>,
-  ): Promise<AdmittedPayout[]> {
+  async admitAll(vendorId: string, items: readonly PayoutRequestInput[]): Promise<AdmittedPayout[]> {
     const policies = await this.policiesFor(vendorId);
     const problems: AdmissionProblem[] = [];
     const admitted: AdmittedPayout[] = [];
@@ -78,11 +77,24 @@ export class PayoutAdmission {
         firstIndexOf.set(item.reference, index);
       }
     });
-    for (const field of Object.keys(usedReferenceErrors(items, await usedReferences(items.map((item) => item.reference))))) {
+    for (const field of Object.keys(await this.usedReferenceErrors(vendorId, items))) {
       problems.push({ field, message: USED_REFERENCE, kind: 'validation' });
     }
     if (problems.length > 0) throw admissionErrorOf(problems);
     return admitted;
+  }
+
+  /** `payouts.N.reference` for each item whose reference the vendor already used. */
+  async usedReferenceErrors(vendorId: string, items: readonly PayoutRequestInput[]): Promise<Record<string, string[]>> {
+    const used = await this.payouts.usedReferences(
+      vendorId,
+      items.map((item) => item.reference),
+    );
+    const errors: Record<string, string[]> = {};
+    items.forEach((item, index) => {
+      if (used.has(item.reference)) errors[`payouts.${index}.reference`] = [USED_REFERENCE];
+    });
+    return errors;
   }
 
   /** A reused reference replays only the same request. */
@@ -112,15 +124,4 @@ export class PayoutAdmission {
   async reserve(manager: EntityManager, vendorId: string, payouts: ReadonlyArray<Pick<NewPayout, 'id' | 'amountCents' | 'feeCents'>>): Promise<void> {
     await this.ledger.reserve(manager, vendorId, payouts.map(holdOf));
   }
-}
-
-const USED_REFERENCE = 'reference was already used by another payout';
-
-/** `payouts.N.reference` for each item whose reference is in `used`. */
-export function usedReferenceErrors(items: readonly PayoutRequestInput[], used: ReadonlySet<string>): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  items.forEach((item, index) => {
-    if (used.has(item.reference)) errors[`payouts.${index}.reference`] = [USED_REFERENCE];
-  });
-  return errors;
 }

@@ -10,7 +10,7 @@ import type { PayoutRecord } from '../model/payout-record.js';
 import { batchFingerprints, type PayoutRequestInput } from '../model/payout-request.js';
 import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js';
 import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
-import { PayoutAdmission, usedReferenceErrors } from './payout-admission.js';
+import { PayoutAdmission } from './payout-admission.js';
 
 class ItemReferenceRaceError extends Error {}
 
@@ -36,7 +36,7 @@ export class PayoutBatchesService {
     const existing = await this.batches.findByReference(vendorId, request.reference);
     if (existing) return { batch: await this.replay(principal, existing, fingerprint), replayed: true };
 
-    const admitted = await this.admitItems(vendorId, request.payouts);
+    const admitted = await this.admission.admitAll(vendorId, request.payouts);
 
     const batchId = randomUUID();
     const items: NewPayout[] = request.payouts.map((item, position) =>
@@ -95,7 +95,7 @@ export class PayoutBatchesService {
    * per-row errors of an uploaded file before the vendor submits it. createBatch checks again.
    */
   async checkBatch(vendorId: string, request: BatchRequestInput): Promise<{ totalAmount: string; totalFee: string; itemCount: number }> {
-    const admitted = await this.admitItems(vendorId, request.payouts);
+    const admitted = await this.admission.admitAll(vendorId, request.payouts);
     return {
       totalAmount: formatCents(admitted.reduce((sum, item) => sum + item.amountCents, 0n)),
       totalFee: formatCents(admitted.reduce((sum, item) => sum + item.feeCents, 0n)),
@@ -110,18 +110,8 @@ export class PayoutBatchesService {
     return this.viewOf(principal, batch);
   }
 
-  private admitItems(vendorId: string, items: readonly PayoutRequestInput[]) {
-    return this.admission.admitAll(vendorId, items, (references) => this.payouts.usedReferences(vendorId, references));
-  }
-
   private async usedReferenceErrors(vendorId: string, items: readonly PayoutRequestInput[]): Promise<Record<string, string[]>> {
-    const errors = usedReferenceErrors(
-      items,
-      await this.payouts.usedReferences(
-        vendorId,
-        items.map((item) => item.reference),
-      ),
-    );
+    const errors = await this.admission.usedReferenceErrors(vendorId, items);
     return Object.keys(errors).length > 0 ? errors : { payouts: ['an item reference was used by a concurrent request; retry'] };
   }
 
