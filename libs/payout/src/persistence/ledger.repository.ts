@@ -17,7 +17,9 @@ const MOVES: Record<LedgerEntryKind, { assignments: string; guard: string; effec
   reverse: { assignments: `available_cents = available_cents + $2`, guard: `true`, effect: [1, 0] },
 };
 
-/** `payout_accounts` balances as read. */
+/** `payout_accounts` balances as read: the one column list and row type. */
+const BALANCE_COLUMNS = 'vendor_id, available_cents, reserved_cents';
+
 interface BalanceRow {
   vendor_id: string;
   available_cents: string;
@@ -57,13 +59,13 @@ export class LedgerRepository {
     const rows: BalanceRow[] = await manager.query(
       `WITH account AS (
          UPDATE payout_accounts SET ${assignments}, updated_at = now()
-          WHERE vendor_id = $1 AND ${guard} RETURNING vendor_id, available_cents, reserved_cents
+          WHERE vendor_id = $1 AND ${guard} RETURNING ${BALANCE_COLUMNS}
        ), entries AS (
          INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
          SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
            FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
        )
-       SELECT vendor_id, available_cents, reserved_cents FROM account`,
+       SELECT ${BALANCE_COLUMNS} FROM account`,
       [
         vendorId,
         totalCents.toString(),
@@ -79,7 +81,7 @@ export class LedgerRepository {
   }
 
   async balances(vendorId: string, manager: Queryable = this.dataSource.manager): Promise<AccountBalances | null> {
-    const rows: BalanceRow[] = await manager.query(`SELECT vendor_id, available_cents, reserved_cents FROM payout_accounts WHERE vendor_id = $1`, [vendorId]);
+    const rows: BalanceRow[] = await manager.query(`SELECT ${BALANCE_COLUMNS} FROM payout_accounts WHERE vendor_id = $1`, [vendorId]);
     return rows.length > 0 ? balancesOf(rows[0]) : null;
   }
 
