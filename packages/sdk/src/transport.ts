@@ -80,8 +80,9 @@ export function retryingFetch(options: Pick<ClientOptions, 'retry' | 'onRetry' |
       const waitFor = retryAfterMs(response.headers.get('retry-after'));
       if (waitFor !== undefined && waitFor > policy.maxRetryAfterMs) return response;
       if (response.status === 429 || (RETRYABLE_STATUS.has(response.status) && safe(request))) {
-        // Free the connection of the answer we are not going to read.
-        await response.body?.cancel().catch(() => undefined);
+        // Free the connection of the answer we are not going to read; not awaited, since a
+        // cancel can wait on other readers of the same stream (a cloned or teed body).
+        response.body?.cancel().catch(() => undefined);
         await pause(retry, waitFor ?? backoff(policy, retry), request, options, { status: response.status });
         continue;
       }
