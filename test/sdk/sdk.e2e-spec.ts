@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import {
   GatewayApiError,
   PayoutClient,
@@ -189,5 +193,45 @@ describe('SDK against the running stack', () => {
       expect(retries[0].delayMs).toBeLessThanOrEqual(retryAfterSeconds * 1000);
       expect(Date.now()).toBeGreaterThanOrEqual(windowEnds);
     }, 100_000);
+  });
+
+  describe('as vendors get it (packages/sdk/dist, built by npm run sdk:build)', () => {
+    const SDK = 'packages/sdk';
+    const EXAMPLE = `${SDK}/examples/quick-start.mjs`;
+    const run = promisify(execFile);
+
+    beforeAll(() => {
+      if (!existsSync(`${SDK}/dist/esm/index.js`) || !existsSync(`${SDK}/dist/cjs/index.js`)) throw new Error('the SDK is not built: run npm run sdk:build');
+    });
+
+    it("runs the README's quick start unchanged, with least-privilege tokens", async () => {
+      const readme = await readFile(`${SDK}/README.md`, 'utf8');
+      const example = await readFile(EXAMPLE, 'utf8');
+      // The README shows the example file itself, so what is run here is what a vendor reads.
+      expect(readme).toContain(example.trim());
+      const purchaseToken = await purchaseVendor.issue(['quotes:write', 'transactions:write', 'transactions:read']);
+      const { stdout } = await run(process.execPath, [EXAMPLE], {
+        env: {
+          PATH: process.env.PATH,
+          PURCHASE_BASE_URL: purchaseStack.gateway.url,
+          PURCHASE_TOKEN: purchaseToken.token,
+          PAYOUT_BASE_URL: payoutStack.gateway.url,
+          PAYOUT_TOKEN: payoutVendor.readWriteToken,
+        },
+        timeout: 60_000,
+      });
+      expect(stdout).toMatch(/^purchase [0-9a-f-]{36}: completed, charged \d+ ZAR cents$/m);
+      expect(stdout).toMatch(/^payout payout-[0-9a-f-]{36}: paid, fee 1\.00 ZAR$/m);
+      expect(stdout).toMatch(/^refused: 422 VALIDATION_FAILED, fields: reference$/m);
+    }, 90_000);
+
+    it('loads from CommonJS (require) and from ESM (import), with types for both', async () => {
+      const probe = "const sdk = require('@za-gateway/sdk'); console.log(typeof sdk.PurchaseClient, typeof sdk.PayoutClient, typeof sdk.GatewayApiError)";
+      expect((await run(process.execPath, ['-e', probe], { cwd: SDK })).stdout.trim()).toBe('function function function');
+      const esm = "import('@za-gateway/sdk').then((sdk) => console.log(typeof sdk.PurchaseClient, typeof sdk.PayoutClient))";
+      expect((await run(process.execPath, ['-e', esm], { cwd: SDK })).stdout.trim()).toBe('function function');
+      const manifest = JSON.parse(await readFile(`${SDK}/package.json`, 'utf8'));
+      for (const target of [manifest.exports['.'].import.types, manifest.exports['.'].require.types]) expect(existsSync(`${SDK}/${target}`)).toBe(true);
+    });
   });
 });
