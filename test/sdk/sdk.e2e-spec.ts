@@ -31,20 +31,33 @@ describe('SDK against the running stack', () => {
   let purchase: PurchaseClient;
   let payout: PayoutClient;
 
-  beforeAll(async () => {
-    purchaseStack = await startPurchaseStack();
-    payoutStack = await startPayoutStack({ listen: true });
-    purchaseVendor = await purchaseStack.vendor();
-    payoutVendor = await payoutStack.vendor({ fundCents: 10_000_000n, feePerPayoutCents: 100n });
-    purchase = new PurchaseClient({ baseUrl: purchaseStack.gateway.url!, token: purchaseVendor.token });
-    payout = new PayoutClient({ baseUrl: payoutStack.gateway.url!, token: payoutVendor.token });
-  }, 120_000);
-  afterAll(async () => {
-    await purchaseStack?.close();
-    await payoutStack?.close();
-  });
+  /**
+   * The stacks a block needs, started for that block only. Two workers on one database would
+   * each run the other domain's sweepers against a provider URL that is not theirs (failing
+   * payouts, breaking quotes), so a payout worker and a purchase worker never run together.
+   */
+  function useStacks(needs: { purchase?: boolean; payout?: { worker: boolean } }): void {
+    beforeAll(async () => {
+      if (needs.purchase) {
+        purchaseStack = await startPurchaseStack();
+        purchaseVendor = await purchaseStack.vendor();
+        purchase = new PurchaseClient({ baseUrl: purchaseStack.gateway.url!, token: purchaseVendor.token });
+      }
+      if (needs.payout) {
+        payoutStack = await startPayoutStack({ listen: true, worker: needs.payout.worker });
+        payoutVendor = await payoutStack.vendor({ fundCents: 10_000_000n, feePerPayoutCents: 100n });
+        payout = new PayoutClient({ baseUrl: payoutStack.gateway.url!, token: payoutVendor.token });
+      }
+    }, 120_000);
+    afterAll(async () => {
+      if (needs.purchase) await purchaseStack?.close();
+      if (needs.payout) await payoutStack?.close();
+    });
+  }
 
   describe('purchase', () => {
+    useStacks({ purchase: true });
+
     it('quotes, buys with a generated Idempotency-Key and waits for the final status', async () => {
       const quote = await purchase.createQuote({ product_id: PRODUCTS.pin, credit_party_identifier: { mobile_number: '27821234567' } });
       const reference = `sdk-${randomUUID()}`;
@@ -110,6 +123,8 @@ describe('SDK against the running stack', () => {
   });
 
   describe('payout', () => {
+    useStacks({ payout: { worker: true } });
+
     it('pays a cash payout at once, replays it by reference, and waits an RTC payout to paid', async () => {
       const request = cashPayout('55', { amount: '150.00' }) as PayoutRequest;
       const first = await payout.createPayout(request);
@@ -152,50 +167,53 @@ describe('SDK against the running stack', () => {
       });
       expect((await payout.createBatch({ reference, payouts: items })).replayed).toBe(true);
     });
-  });
 
-  describe('rate limits', () => {
-    let limited: RunningApp;
+    describe('rate limits', () => {
+      let limited: RunningApp;
 
-    beforeAll(async () => {
-      // A payout gateway with a real, low limit: two reads per token and minute.
-      limited = await startPayoutGateway({
-        config: { ...PAYOUT_STACK_CONFIG, PAYOUT_PROVIDER_BASE_URL: payoutStack.sandboxUrl, PAYOUT_PROVIDER_API_KEY: PAYOUT_SANDBOX_KEY, RATE_LIMIT_READ_PER_MINUTE: '2' },
-        listen: true,
+      beforeAll(async () => {
+        // A payout gateway with a real, low limit: two reads per token and minute.
+        limited = await startPayoutGateway({
+          config: { ...PAYOUT_STACK_CONFIG, PAYOUT_PROVIDER_BASE_URL: payoutStack.sandboxUrl, PAYOUT_PROVIDER_API_KEY: PAYOUT_SANDBOX_KEY, RATE_LIMIT_READ_PER_MINUTE: '2' },
+          listen: true,
+        });
       });
+      afterAll(async () => limited?.close());
+
+      it('on 429 waits exactly Retry-After and then succeeds; without retries the 429 is a typed RATE_LIMITED', async () => {
+        const { token } = await payoutVendor.issue(['payouts:read']);
+        // The limiter counts fixed one-minute windows: start five seconds before one ends, so the
+        // Retry-After is short and the retry lands in the next window.
+        const intoMinute = Date.now() % 60_000;
+        await new Promise((resolve) => setTimeout(resolve, (55_000 - intoMinute + 60_000) % 60_000));
+
+        const once = new PayoutClient({ baseUrl: limited.url!, token, retry: false });
+        await once.getAccount();
+        await once.getAccount();
+        const refused = await once.getAccount().catch((caught: unknown) => caught);
+        expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', errors: {} });
+        const retryAfterSeconds = (refused as GatewayApiError).retryAfterSeconds!;
+        expect(retryAfterSeconds).toBeGreaterThanOrEqual(1);
+        expect(retryAfterSeconds).toBeLessThanOrEqual(6);
+
+        const retries: RetryEvent[] = [];
+        const patient = new PayoutClient({ baseUrl: limited.url!, token, onRetry: (event) => retries.push(event) });
+        const windowEnds = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
+        const account = await patient.getAccount();
+        expect(account.currency).toBe('ZAR');
+        expect(retries).toEqual([expect.objectContaining({ retry: 1, method: 'GET', status: 429 })]);
+        // The wait was the gateway's Retry-After (whole seconds), not a guess, and it reached the next window.
+        expect(retries[0].delayMs % 1000).toBe(0);
+        expect(retries[0].delayMs).toBeLessThanOrEqual(retryAfterSeconds * 1000);
+        expect(Date.now()).toBeGreaterThanOrEqual(windowEnds);
+      }, 100_000);
     });
-    afterAll(async () => limited?.close());
-
-    it('on 429 waits exactly Retry-After and then succeeds; without retries the 429 is a typed RATE_LIMITED', async () => {
-      const { token } = await payoutVendor.issue(['payouts:read']);
-      // The limiter counts fixed one-minute windows: start five seconds before one ends, so the
-      // Retry-After is short and the retry lands in the next window.
-      const intoMinute = Date.now() % 60_000;
-      await new Promise((resolve) => setTimeout(resolve, (55_000 - intoMinute + 60_000) % 60_000));
-
-      const once = new PayoutClient({ baseUrl: limited.url!, token, retry: false });
-      await once.getAccount();
-      await once.getAccount();
-      const refused = await once.getAccount().catch((caught: unknown) => caught);
-      expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', errors: {} });
-      const retryAfterSeconds = (refused as GatewayApiError).retryAfterSeconds!;
-      expect(retryAfterSeconds).toBeGreaterThanOrEqual(1);
-      expect(retryAfterSeconds).toBeLessThanOrEqual(6);
-
-      const retries: RetryEvent[] = [];
-      const patient = new PayoutClient({ baseUrl: limited.url!, token, onRetry: (event) => retries.push(event) });
-      const windowEnds = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
-      const account = await patient.getAccount();
-      expect(account.currency).toBe('ZAR');
-      expect(retries).toEqual([expect.objectContaining({ retry: 1, method: 'GET', status: 429 })]);
-      // The wait was the gateway's Retry-After (whole seconds), not a guess, and it reached the next window.
-      expect(retries[0].delayMs % 1000).toBe(0);
-      expect(retries[0].delayMs).toBeLessThanOrEqual(retryAfterSeconds * 1000);
-      expect(Date.now()).toBeGreaterThanOrEqual(windowEnds);
-    }, 100_000);
   });
 
   describe('as vendors get it (packages/sdk/dist, built by npm run sdk:build)', () => {
+    // Cash payouts are paid in the gateway's answer: the example needs no payout worker.
+    useStacks({ purchase: true, payout: { worker: false } });
+
     const SDK = 'packages/sdk';
     const EXAMPLE = `${SDK}/examples/quick-start.mjs`;
     const run = promisify(execFile);
