@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DomainError } from '#common';
-import { loadConfigOrExit } from '#observability';
+import { loadConfigOrExit } from '#bootstrap';
 import { OpsModule } from './ops.module.js';
 
 export class OpsInputError extends Error {}

@@ -1,4 +1,4 @@
-import { startHttpService } from '#observability';
+import { startHttpService } from '#bootstrap';
 import { PAYOUT_HTTP_OPTIONS } from './http-options.js';
 import { PayoutGatewayModule } from './payout-gateway.module.js';
 

@@ -5,7 +5,7 @@ import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ERRORS, PayoutDomainModule } from '#payout';
-import { REDIS_CLIENT, RedisModule } from '#queues';
+import { REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { AccountController } from './account/account.controller.js';
 import { BatchesController } from './batches/batches.controller.js';
 import { MethodsController } from './methods/methods.controller.js';
@@ -20,7 +20,7 @@ export class PayoutGatewayModule {
       module: PayoutGatewayModule,
       imports: [
         ConfigModule.forRoot(config),
-        ObservabilityModule.forRoot('payout-gateway'),
+        ObservabilityModule.forRoot('payout-gateway', { readiness: { redis: RedisHealthIndicator } }),
         DatabaseModule.forRoot('payout-gateway'),
         RedisModule,
         AuthModule,

@@ -1,4 +1,4 @@
-import { startHttpService } from '#observability';
+import { startHttpService } from '#bootstrap';
 import { PURCHASE_HTTP_OPTIONS } from './http-options.js';
 import { PurchaseGatewayModule } from './purchase-gateway.module.js';
 

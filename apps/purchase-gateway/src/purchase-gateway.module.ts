@@ -5,7 +5,7 @@ import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PURCHASE_ERRORS } from '#purchase';
-import { REDIS_CLIENT, RedisModule } from '#queues';
+import { REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { PurchaseApiModule } from './purchase-api.module.js';
 
 @Module({})
@@ -15,7 +15,7 @@ export class PurchaseGatewayModule {
       module: PurchaseGatewayModule,
       imports: [
         ConfigModule.forRoot(config),
-        ObservabilityModule.forRoot('purchase-gateway'),
+        ObservabilityModule.forRoot('purchase-gateway', { readiness: { redis: RedisHealthIndicator } }),
         DatabaseModule.forRoot('purchase-gateway'),
         RedisModule,
         AuthModule,

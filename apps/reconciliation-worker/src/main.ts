@@ -1,4 +1,4 @@
-import { startHttpService } from '#observability';
+import { startHttpService } from '#bootstrap';
 import { ReconciliationWorkerModule } from './reconciliation-worker.module.js';
 
 // HTTP serves only health and metrics; the work happens in the BullMQ consumers.

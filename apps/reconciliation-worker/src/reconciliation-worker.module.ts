@@ -4,7 +4,7 @@ import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PayoutWorkerModule } from '#payout';
 import { PurchaseWorkerModule } from '#purchase';
-import { RedisModule, WorkerQueuesModule } from '#queues';
+import { RedisHealthIndicator, RedisModule, WorkerQueuesModule } from '#queues';
 import { SettlementWorkerModule } from '#settlement';
 import { WebhookWorkerModule } from '#webhooks';
 
@@ -19,7 +19,7 @@ export class ReconciliationWorkerModule {
       module: ReconciliationWorkerModule,
       imports: [
         ConfigModule.forRoot(config),
-        ObservabilityModule.forRoot('reconciliation-worker'),
+        ObservabilityModule.forRoot('reconciliation-worker', { readiness: { redis: RedisHealthIndicator } }),
         DatabaseModule.forRoot('reconciliation-worker'),
         RedisModule,
         WorkerQueuesModule,

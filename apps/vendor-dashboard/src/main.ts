@@ -1,4 +1,4 @@
-import { startHttpService } from '#observability';
+import { startHttpService } from '#bootstrap';
 import { DASHBOARD_HTTP_OPTIONS } from './http-options.js';
 import { VendorDashboardModule } from './vendor-dashboard.module.js';
 

@@ -8,7 +8,7 @@ import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule } from '#purchase';
-import { RedisModule } from '#queues';
+import { RedisHealthIndicator, RedisModule } from '#queues';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -43,7 +43,7 @@ export class VendorDashboardModule implements NestModule {
       module: VendorDashboardModule,
       imports: [
         ConfigModule.forRoot(config),
-        ObservabilityModule.forRoot('vendor-dashboard'),
+        ObservabilityModule.forRoot('vendor-dashboard', { readiness: { redis: RedisHealthIndicator } }),
         DatabaseModule.forRoot('vendor-dashboard'),
         RedisModule,
         VendorAccountsModule,

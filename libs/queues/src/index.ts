@@ -1,6 +1,7 @@
 export * from './queue-registry.js';
 export * from './redis-connection.js';
 export * from './redis.module.js';
+export * from './redis-health.indicator.js';
 export * from './outbox/outbox-message.entity.js';
 export * from './outbox/outbox.js';
 export * from './outbox/outbox-relay.js';

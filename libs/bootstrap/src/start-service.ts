@@ -6,6 +6,12 @@ import { Logger } from 'nestjs-pino';
 import { configureHttpApp, type HttpAppOptions } from '#common';
 import { ConfigValidationError, loadConfig, type GatewayEnv } from '#config';
 
+/*
+ * Process start-up of every deployable, the top of the platform layer: it composes #config and
+ * #common's HTTP set-up, and is imported only by the apps' main.ts (and the ops CLI). Kept out of
+ * #observability so that lib stays a provider of logs, metrics and health, not an entry point.
+ */
+
 export interface ServiceDefinition {
   name: string;
   defaultPort: number;
