@@ -1,11 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AuthModule } from '#auth';
+import { AUTH_ENTITIES, AuthModule } from '#auth';
 import { ApiSurfaceModule, RateLimitModule } from '#common';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PAYOUT_ERRORS, PayoutDomainModule } from '#payout';
-import { REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
+import { PAYOUT_ENTITIES, PAYOUT_ERRORS, PayoutDomainModule } from '#payout';
+import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { AccountController } from './account/account.controller.js';
 import { BatchesController } from './batches/batches.controller.js';
 import { MethodsController } from './methods/methods.controller.js';
@@ -21,7 +21,7 @@ export class PayoutGatewayModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule.forRoot('payout-gateway', { readiness: { redis: RedisHealthIndicator } }),
-        DatabaseModule.forRoot('payout-gateway'),
+        DatabaseModule.forRoot({ applicationName: 'payout-gateway', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,
         AuthModule,
         ApiSurfaceModule.forRoot('payout', PAYOUT_ERRORS),

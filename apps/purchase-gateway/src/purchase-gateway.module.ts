@@ -1,11 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AuthModule } from '#auth';
+import { AUTH_ENTITIES, AuthModule } from '#auth';
 import { ApiSurfaceModule, RateLimitModule } from '#common';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PURCHASE_ERRORS } from '#purchase';
-import { REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
+import { PURCHASE_ENTITIES, PURCHASE_ERRORS } from '#purchase';
+import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { PurchaseApiModule } from './purchase-api.module.js';
 
 @Module({})
@@ -16,7 +16,7 @@ export class PurchaseGatewayModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule.forRoot('purchase-gateway', { readiness: { redis: RedisHealthIndicator } }),
-        DatabaseModule.forRoot('purchase-gateway'),
+        DatabaseModule.forRoot({ applicationName: 'purchase-gateway', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PURCHASE_ENTITIES] }),
         RedisModule,
         AuthModule,
         ApiSurfaceModule.forRoot('purchase', PURCHASE_ERRORS),

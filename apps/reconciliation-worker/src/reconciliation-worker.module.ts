@@ -1,10 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AUTH_ENTITIES } from '#auth';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PayoutWorkerModule } from '#payout';
-import { PurchaseWorkerModule } from '#purchase';
-import { RedisHealthIndicator, RedisModule, WorkerQueuesModule } from '#queues';
+import { PAYOUT_ENTITIES, PayoutWorkerModule } from '#payout';
+import { PURCHASE_ENTITIES, PurchaseWorkerModule } from '#purchase';
+import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule, WorkerQueuesModule } from '#queues';
 import { SettlementWorkerModule } from '#settlement';
 import { WebhookWorkerModule } from '#webhooks';
 
@@ -20,7 +21,8 @@ export class ReconciliationWorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule.forRoot('reconciliation-worker', { readiness: { redis: RedisHealthIndicator } }),
-        DatabaseModule.forRoot('reconciliation-worker'),
+        // Auth's tables too: the payout domain module reads vendors through #auth's VendorAccountsModule.
+        DatabaseModule.forRoot({ applicationName: 'reconciliation-worker', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PURCHASE_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,
         WorkerQueuesModule,
         PayoutWorkerModule,

@@ -1,14 +1,14 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
-import { VendorAccountsModule } from '#auth';
+import { AUTH_ENTITIES, VendorAccountsModule } from '#auth';
 import { ConfigModule, GatewayEnv } from '#config';
 import { DashboardAccountsModule } from '#dashboard';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PayoutDomainModule } from '#payout';
-import { PurchaseDomainModule } from '#purchase';
-import { RedisHealthIndicator, RedisModule } from '#queues';
+import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
+import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
+import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -44,7 +44,7 @@ export class VendorDashboardModule implements NestModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule.forRoot('vendor-dashboard', { readiness: { redis: RedisHealthIndicator } }),
-        DatabaseModule.forRoot('vendor-dashboard'),
+        DatabaseModule.forRoot({ applicationName: 'vendor-dashboard', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PURCHASE_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,
         VendorAccountsModule,
         DashboardAccountsModule,
