@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { loadConfig } from '#config';
-import { ensureDatabaseExists } from './ensure-database.js';
+import { ensureDatabaseExists } from './persistence/ensure-database.js';
 import { runMigrations } from './run-migrations.js';
 
 const config = loadConfig();
