@@ -10,5 +10,5 @@ import { loadConfig } from '#config';
 import { buildDataSourceOptions } from '#database';
 import { ALL_ENTITIES } from './entities.js';
 
-const config = loadConfig();
+const config = loadConfig(process.env, {}, ['database']);
 export default new DataSource(buildDataSourceOptions({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'typeorm-cli', entities: ALL_ENTITIES }));

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AUTH_ENTITIES, AuthModule } from '#auth';
 import { ApiSurfaceModule, RateLimitModule } from '#common';
-import { ConfigModule, type GatewayEnv } from '#config';
+import { ConfigModule, type GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PAYOUT_ERRORS, PayoutDomainModule } from '#payout';
@@ -13,13 +13,16 @@ import { PayoutsController } from './payouts/payouts.controller.js';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller.js';
 import { WebhookEndpointsModule } from '#webhooks';
 
+/** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). The payout API (it submits to the payout provider synchronously) and webhook endpoints. */
+export const PAYOUT_GATEWAY_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'rateLimits', 'encryption', 'payoutProvider', 'payoutTimings', 'webhooks'];
+
 @Module({})
 export class PayoutGatewayModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: PayoutGatewayModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(config, PAYOUT_GATEWAY_CONFIG),
         ObservabilityModule.forRoot('payout-gateway', { readiness: { redis: RedisHealthIndicator } }),
         DatabaseModule.forRoot({ applicationName: 'payout-gateway', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,

@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } 
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { AUTH_ENTITIES, VendorAccountsModule } from '#auth';
-import { ConfigModule, GatewayEnv } from '#config';
+import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
 import { DashboardAccountsModule } from '#dashboard';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
@@ -36,13 +36,16 @@ function pageHeaders(_request: Request, response: Response, next: NextFunction):
   next();
 }
 
+/** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). The pages, and both domains' services they call (a dashboard user can send payouts and resend their SMS). */
+export const VENDOR_DASHBOARD_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'dashboard', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks'];
+
 @Module({})
 export class VendorDashboardModule implements NestModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: VendorDashboardModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(config, VENDOR_DASHBOARD_CONFIG),
         ObservabilityModule.forRoot('vendor-dashboard', { readiness: { redis: RedisHealthIndicator } }),
         DatabaseModule.forRoot({ applicationName: 'vendor-dashboard', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PURCHASE_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,

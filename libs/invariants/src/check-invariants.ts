@@ -42,7 +42,8 @@ async function main(): Promise<number> {
     tokens: true,
     strict: true,
   });
-  const config = loadConfig();
+  // The database, and the providers' URLs and keys (or the sandbox's key) for the witness.
+  const config = loadConfig(process.env, {}, ['database', 'purchaseProvider', 'payoutProvider', 'sandbox']);
   let sandboxes = sandboxesFrom(args.tokens);
   if (sandboxes.length === 0 && !args.values['no-provider-witness']) {
     const configured: SubmissionWitnessSource[] = [];
