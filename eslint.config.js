@@ -73,7 +73,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/*/src/main.ts', 'libs/config/src/load-config.ts', 'libs/database/src/migrate.ts', 'apps/ops/src/data-source.ts', 'libs/bootstrap/src/start-service.ts', 'test/**', 'scripts/**', 'bench/**', '**/*.spec.ts', 'apps/provider-sandbox/**'],
+    files: ['apps/*/src/main.ts', 'libs/config/src/load-config.ts', 'libs/database/src/migrate.ts', 'libs/invariants/src/check-invariants.ts', 'apps/ops/src/data-source.ts', 'libs/bootstrap/src/start-service.ts', 'test/**', 'scripts/**', 'bench/**', '**/*.spec.ts', 'apps/provider-sandbox/**'],
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
   },
   {
