@@ -4,19 +4,27 @@ import type { DynamicModule, INestApplication, INestApplicationContext } from '@
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { configureHttpApp, type HttpAppOptions } from '#common';
-import { ConfigValidationError, loadConfig, type GatewayEnv } from '#config';
+import { ALL_CONFIG_GROUPS, ConfigValidationError, loadConfig, type ConfigGroup, type GatewayEnv } from '#config';
+
+/*
+ * Process start-up of every deployable, the top of the platform layer: it composes #config and
+ * #common's HTTP set-up, and is imported only by the apps' main.ts (and the ops CLI). Kept out of
+ * #observability so that lib stays a provider of logs, metrics and health, not an entry point.
+ */
 
 export interface ServiceDefinition {
   name: string;
   defaultPort: number;
+  /** The config groups the deployable uses: only they are validated (its root module's `*_CONFIG`). */
+  config: readonly ConfigGroup[];
   module: (config: GatewayEnv) => DynamicModule;
   http: HttpAppOptions;
 }
 
 /** Validates the environment or exits with a readable message instead of a stack trace. */
-export function loadConfigOrExit(): GatewayEnv {
+export function loadConfigOrExit(groups: readonly ConfigGroup[] = ALL_CONFIG_GROUPS): GatewayEnv {
   try {
-    return loadConfig();
+    return loadConfig(process.env, {}, groups);
   } catch (error) {
     if (error instanceof ConfigValidationError) {
       process.stderr.write(`${error.message}\n`);
@@ -28,7 +36,7 @@ export function loadConfigOrExit(): GatewayEnv {
 
 /** The whole of every HTTP deployable's main.ts. */
 export async function startHttpService(definition: ServiceDefinition): Promise<INestApplication> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(definition.config);
   const app = await NestFactory.create(definition.module(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   configureHttpApp(app, definition.http);

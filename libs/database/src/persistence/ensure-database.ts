@@ -1,6 +1,10 @@
 import pg from 'pg';
 
-/** Creates the database named in the URL if it does not exist (developer machines and tests). */
+/**
+ * Creates the database named in the URL if it does not exist (developer machines and tests).
+ * Platform bootstrap rather than an aggregate's repository, but it runs SQL, so it sits in the
+ * persistence folder like every statement outside the migrations.
+ */
 export async function ensureDatabaseExists(url: string): Promise<void> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.slice(1));

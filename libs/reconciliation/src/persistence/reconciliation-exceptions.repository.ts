@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { RaiseReconciliationException, ReconciliationException } from './reconciliation-exception.js';
+import { updateReturning } from '#database';
+import type { RaiseReconciliationException, ReconciliationException } from '../reconciliation-exception.js';
 
 interface ReconciliationExceptionRow {
   id: string;
@@ -107,11 +108,12 @@ export class ReconciliationExceptionsRepository {
 
   /** Staff close an exception with what they did about it. Returns false if it was not open. */
   async resolve(id: string, resolvedBy: string, resolution: string): Promise<boolean> {
-    const result = (await this.dataSource.query(
+    const resolved = await updateReturning<{ id: string }>(
+      this.dataSource,
       `UPDATE reconciliation_exceptions SET status = 'resolved', resolved_at = now(), resolved_by = $2, resolution = $3
         WHERE id = $1 AND status = 'open' RETURNING id`,
       [id, resolvedBy, resolution],
-    )) as [unknown[], number];
-    return result[1] > 0;
+    );
+    return resolved.length > 0;
   }
 }

@@ -6,6 +6,11 @@
  *
  * Used by `npm run check:invariants` (check-invariants.ts) and called in process at the end of
  * every reliability suite, scoped to the vendors that suite created.
+ *
+ * This module is the invariants lib's persistence layer: each check is one read-only query over
+ * both domains' tables and a comparison of its rows, so the SQL and the rule it checks stay side
+ * by side. It lives in its own lib (#invariants), above both domains, so that #database (a
+ * platform lib) knows nothing of the domains' tables.
  */
 
 import { checkWebhooks } from './webhook-invariants.js';

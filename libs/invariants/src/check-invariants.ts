@@ -13,9 +13,9 @@
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { loadConfig } from '#config';
-import { checkInvariants, type SubmissionWitnessSource } from './invariants/invariant-checker.js';
+import { checkInvariants, type SubmissionWitnessSource } from './persistence/invariant-checker.js';
+import { withReadOnlySnapshot } from './persistence/read-only-snapshot.js';
 
 function sandboxesFrom(tokens: ReturnType<typeof parseArgs>['tokens']): SubmissionWitnessSource[] {
   const sandboxes: SubmissionWitnessSource[] = [];
@@ -42,7 +42,8 @@ async function main(): Promise<number> {
     tokens: true,
     strict: true,
   });
-  const config = loadConfig();
+  // The database, and the providers' URLs and keys (or the sandbox's key) for the witness.
+  const config = loadConfig(process.env, {}, ['database', 'purchaseProvider', 'payoutProvider', 'sandbox']);
   let sandboxes = sandboxesFrom(args.tokens);
   if (sandboxes.length === 0 && !args.values['no-provider-witness']) {
     const configured: SubmissionWitnessSource[] = [];
@@ -53,21 +54,10 @@ async function main(): Promise<number> {
     if (config.PAYOUT_PROVIDER_BASE_URL) configured.push({ url: config.PAYOUT_PROVIDER_BASE_URL, apiKey: config.PAYOUT_PROVIDER_API_KEY ?? config.SANDBOX_API_KEY, required: false });
     sandboxes = configured.filter((source, index) => configured.findIndex((other) => other.url.replace(/\/$/, '') === source.url.replace(/\/$/, '')) === index);
   }
-  const client = new pg.Client({ connectionString: config.DATABASE_URL, application_name: 'check-invariants' });
-  await client.connect();
-  try {
-    // One repeatable-read snapshot: every check sees the same committed state.
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const report = await checkInvariants(async (sql, parameters) => (await client.query(sql, parameters as unknown[])).rows, {
-      vendorIds: args.values.vendor,
-      sandboxes,
-    });
-    await client.query('COMMIT');
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    return report.ok ? 0 : 1;
-  } finally {
-    await client.end();
-  }
+  // One repeatable-read snapshot: every check sees the same committed state.
+  const report = await withReadOnlySnapshot(config.DATABASE_URL, 'check-invariants', (query) => checkInvariants(query, { vendorIds: args.values.vendor, sandboxes }));
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  return report.ok ? 0 : 1;
 }
 
 main().then(
