@@ -5,11 +5,11 @@ import {
   PurchaseProductEntity,
   PurchaseServiceEntity,
   PurchaseVendorProductEntity,
-} from './catalogue/catalogue.entities.js';
+} from './persistence/catalogue.entities.js';
 import { FulfilmentEntity, FulfilmentReadEntity } from './fulfilment/fulfilment.entities.js';
 import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
-import { PricingVersionEntity, PricingVersionPriceEntity } from './pricing/pricing.entities.js';
-import { QuoteEntity } from './quotes/quote.entity.js';
+import { PricingVersionEntity, PricingVersionPriceEntity } from './persistence/pricing.entities.js';
+import { QuoteEntity } from './persistence/quote.entity.js';
 import { DailyAllowanceEntity, GlobalPurchaseControlsEntity, SpendControlsEntity } from './spend-controls/spend-controls.entities.js';
 import { TransactionEventEntity } from './transactions/transaction-event.entity.js';
 import { TransactionEntity } from './transactions/transaction.entity.js';

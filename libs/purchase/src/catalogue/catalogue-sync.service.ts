@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, In, Not } from 'typeorm';
 import { PurchaseProviderClient, type ProviderProduct } from '#providers';
-import { vendorErrorForProviderFailure } from '../provider/provider-failure.errors.js';
+import { vendorErrorForProviderFailure } from '../model/provider-failure.errors.js';
 import {
   PurchaseCountryEntity,
   PurchaseOperatorEntity,
   PurchaseProductEntity,
   PurchaseServiceEntity,
   type ProductRequirements,
-} from './catalogue.entities.js';
+} from '../persistence/catalogue.entities.js';
 
 export interface CatalogueSyncResult {
   services: number;

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue } from '#money';
-import { PricingService } from '../pricing/pricing.service.js';
-import { ProductUnavailableError } from '../quotes/quote.errors.js';
-import { isUuid } from '../uuid-pattern.js';
-import { PurchaseProductEntity } from './catalogue.entities.js';
+import { PricingService } from './pricing.service.js';
+import { ProductUnavailableError } from '../model/quote.errors.js';
+import { isUuid } from '../model/uuid-pattern.js';
+import { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
 import {
   pageOf,
   productViewOf,
@@ -15,7 +15,7 @@ import {
   type ProductRow,
   type ProductView,
   type ServiceView,
-} from './catalogue-views.js';
+} from '../model/catalogue-views.js';
 
 export interface ProductFilter {
   search?: string;

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { IdentifierGroups } from '../quotes/quote.entity.js';
-import type { TransactionStatus } from './transaction-status.js';
+import type { IdentifierGroups } from '../persistence/quote.entity.js';
+import type { TransactionStatus } from '../model/transaction-status.js';
 
 /** A purchase. Status moves only on a verified provider lookup (see transaction-status.ts). */
 @Entity('purchase_transactions')

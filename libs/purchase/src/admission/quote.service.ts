@@ -4,16 +4,16 @@ import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import type { Cents } from '#money';
 import { CatalogueService } from '../catalogue/catalogue.service.js';
-import type { ProductBenefit, PurchaseProductEntity } from '../catalogue/catalogue.entities.js';
-import { PricingUnpublishedError } from '../pricing/pricing.errors.js';
-import { PricingService } from '../pricing/pricing.service.js';
-import { priceAmount } from '../pricing/product-pricing.js';
-import { ProductionRelease } from '../provider/production-release.js';
-import { isUuid } from '../uuid-pattern.js';
-import { QuoteEntity, type IdentifierGroups } from './quote.entity.js';
-import { ProductUnavailableError } from './quote.errors.js';
-import { quoteViewOf, type QuoteView } from './quote-view.js';
-import { unmetRequirements } from './requirements.js';
+import type { ProductBenefit, PurchaseProductEntity } from '../persistence/catalogue.entities.js';
+import { PricingUnpublishedError } from '../model/pricing.errors.js';
+import { PricingService } from '../catalogue/pricing.service.js';
+import { priceAmount } from '../model/product-pricing.js';
+import { ProductionRelease } from '../catalogue/production-release.js';
+import { isUuid } from '../model/uuid-pattern.js';
+import { QuoteEntity, type IdentifierGroups } from '../persistence/quote.entity.js';
+import { ProductUnavailableError } from '../model/quote.errors.js';
+import { quoteViewOf, type QuoteView } from '../model/quote-view.js';
+import { unmetRequirements } from '../model/requirements.js';
 
 /** Contract: a quote is valid for five minutes. */
 export const QUOTE_VALIDITY_SECONDS = 300;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import type { PurchaseFulfilment } from '#providers';
-import { isUuid } from '../uuid-pattern.js';
+import { isUuid } from '../model/uuid-pattern.js';
 
 /** GET /transactions/{id}/fulfilment. Exactly one of `pin` and `esim` is set. */
 export interface FulfilmentView {

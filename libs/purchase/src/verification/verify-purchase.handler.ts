@@ -2,9 +2,9 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
-import { PurchaseOutcomeRecorder, type TransactionState } from './purchase-outcome-recorder.js';
+import { PurchaseOutcomeRecorder, type TransactionState } from '../outcomes/purchase-outcome-recorder.js';
 import { PurchaseProviderLookup } from './purchase-provider-lookup.js';
-import { PurchaseTimings } from './purchase-timings.js';
+import { PurchaseTimings } from '../model/purchase-timings.js';
 import { VerificationScheduler } from './verification-scheduler.js';
 
 type VerifyJob = Job<JobPayloads['purchase.verify']>;

@@ -1,6 +1,6 @@
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
-import type { ProductBenefit } from '../catalogue/catalogue.entities.js';
-import type { QuoteEntity } from './quote.entity.js';
+import type { ProductBenefit } from '../persistence/catalogue.entities.js';
+import type { QuoteEntity } from '../persistence/quote.entity.js';
 
 /** The contract's Quote resource. */
 export interface QuoteView {

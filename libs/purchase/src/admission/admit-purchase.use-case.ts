@@ -5,16 +5,16 @@ import { DomainError, johannesburgDayOf, NotFoundError, ValidationFailedError } 
 import { GatewayEnv } from '#config';
 import { centsFromDbValue } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
-import { IdempotencyConflictError } from '../../idempotency/idempotency.errors.js';
-import { PricingUnpublishedError } from '../../pricing/pricing.errors.js';
-import { ProviderNotConfiguredForPurchasesError } from '../../provider/provider-failure.errors.js';
-import { PurchaseReadiness } from '../../provider/purchase-readiness.js';
-import { QuoteAlreadyUsedError, QuoteExpiredError } from '../../quotes/quote.errors.js';
-import { VendorNotReleasedError } from '../../spend-controls/spend-control.errors.js';
-import { SpendControlsService } from '../../spend-controls/spend-controls.service.js';
-import { REFERENCE_PATTERN, TransactionQueryService } from '../transaction-query.service.js';
+import { IdempotencyConflictError } from '../model/idempotency.errors.js';
+import { PricingUnpublishedError } from '../model/pricing.errors.js';
+import { ProviderNotConfiguredForPurchasesError } from '../model/provider-failure.errors.js';
+import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
+import { QuoteAlreadyUsedError, QuoteExpiredError } from '../model/quote.errors.js';
+import { VendorNotReleasedError } from '../model/spend-control.errors.js';
+import { SpendControlsService } from './spend-controls.service.js';
+import { REFERENCE_PATTERN, TransactionQueryService } from '../reports/transaction-query.service.js';
 import { AdmissionClock } from './admission-clock.js';
-import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionView, type TransactionViewRow } from '../transaction-view.js';
+import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionView, type TransactionViewRow } from '../model/transaction-view.js';
 
 export const IDEMPOTENCY_KEY_PATTERN = REFERENCE_PATTERN;
 

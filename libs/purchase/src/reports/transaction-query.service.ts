@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { johannesburgDayRange, NotFoundError } from '#common';
-import { pageOf, type Page } from '../catalogue/catalogue-views.js';
-import { isUuid } from '../uuid-pattern.js';
-import type { TransactionStatus } from './transaction-status.js';
-import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionView, type TransactionViewRow } from './transaction-view.js';
+import { pageOf, type Page } from '../model/catalogue-views.js';
+import { isUuid } from '../model/uuid-pattern.js';
+import type { TransactionStatus } from '../model/transaction-status.js';
+import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionView, type TransactionViewRow } from '../model/transaction-view.js';
 
 export interface TransactionFilter {
   status?: TransactionStatus;

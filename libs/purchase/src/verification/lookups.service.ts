@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedError } from '#common';
 import { PurchaseProviderClient } from '#providers';
-import { pageOf, type Page } from '../catalogue/catalogue-views.js';
+import { pageOf, type Page } from '../model/catalogue-views.js';
 import { CatalogueService } from '../catalogue/catalogue.service.js';
-import type { PurchaseProductEntity } from '../catalogue/catalogue.entities.js';
-import { ProductionRelease } from '../provider/production-release.js';
-import { vendorErrorForProviderFailure } from '../provider/provider-failure.errors.js';
+import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
+import { ProductionRelease } from '../catalogue/production-release.js';
+import { vendorErrorForProviderFailure } from '../model/provider-failure.errors.js';
 import type {
   AccountLookupView,
   EsimBenefitsLookupView,
   EsimStatusLookupView,
   OperatorLookupView,
   StatementLookupView,
-} from './lookup-views.js';
+} from '../model/lookup-views.js';
 
 type ProductLookupKind = 'statement' | 'account' | 'esim-benefits' | 'esim-status';
 

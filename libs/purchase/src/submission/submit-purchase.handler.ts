@@ -9,12 +9,12 @@ import {
   type IdentifierFields,
 } from '#providers';
 import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
-import { PurchaseReadiness } from '../provider/purchase-readiness.js';
-import type { IdentifierGroups } from '../quotes/quote.entity.js';
-import { PurchaseOutcomeRecorder } from './purchase-outcome-recorder.js';
-import { PurchaseProviderLookup } from './purchase-provider-lookup.js';
-import { PurchaseTimings } from './purchase-timings.js';
-import { VerificationScheduler } from './verification-scheduler.js';
+import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
+import type { IdentifierGroups } from '../persistence/quote.entity.js';
+import { PurchaseOutcomeRecorder } from '../outcomes/purchase-outcome-recorder.js';
+import { PurchaseProviderLookup } from '../verification/purchase-provider-lookup.js';
+import { PurchaseTimings } from '../model/purchase-timings.js';
+import { VerificationScheduler } from '../verification/verification-scheduler.js';
 
 type SubmitJob = Job<JobPayloads['purchase.submit']>;
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
-import { VendorNotReleasedError } from '../spend-controls/spend-control.errors.js';
+import { VendorNotReleasedError } from '../model/spend-control.errors.js';
 
 /**
  * In production, a vendor staff have not yet accepted (`vendors.production_released_at`) may

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ProductBenefit, RequirementGroup } from '../catalogue/catalogue.entities.js';
+import type { ProductBenefit, RequirementGroup } from './catalogue.entities.js';
 
 export type IdentifierGroups = Partial<Record<RequirementGroup, Record<string, string>>>;
 

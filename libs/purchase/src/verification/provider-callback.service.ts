@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
-import { isUuid } from '../uuid-pattern.js';
-import { callbackTokenMatches } from './callback-token.js';
+import { isUuid } from '../model/uuid-pattern.js';
+import { callbackTokenMatches } from '../model/callback-token.js';
 
 export interface CallbackReceipt {
   received: true;

@@ -13,8 +13,8 @@ import {
   type RangedProductPricing,
 } from '#money';
 import { ValidationFailedError } from '#common';
-import type { PricingKind } from '../catalogue/catalogue.entities.js';
-import { BudgetInsufficientError, DestinationAmountInvalidError } from '../quotes/quote.errors.js';
+import type { PricingKind } from '../persistence/catalogue.entities.js';
+import { BudgetInsufficientError, DestinationAmountInvalidError } from './quote.errors.js';
 
 /** The wholesale terms of one product as a pricing version froze them. */
 export interface PricingTerms {

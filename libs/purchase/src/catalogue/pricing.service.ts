@@ -2,9 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { ValidationFailedError } from '#common';
 import { centsFromDbValue, MoneyError, type Cents } from '#money';
-import { PurchaseProductEntity } from '../catalogue/catalogue.entities.js';
-import { PricingVersionEntity, PricingVersionPriceEntity } from './pricing.entities.js';
-import { listedVendorPriceCents, wholesaleCentsOfFixedPrice, type PricingTerms } from './product-pricing.js';
+import { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
+import { PricingVersionEntity, PricingVersionPriceEntity } from '../persistence/pricing.entities.js';
+import { listedVendorPriceCents, wholesaleCentsOfFixedPrice, type PricingTerms } from '../model/product-pricing.js';
 
 export interface PublishedPricing {
   id: number;

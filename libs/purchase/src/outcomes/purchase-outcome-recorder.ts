@@ -4,11 +4,11 @@ import { centsFromDbValue } from '#money';
 import type { PurchaseProviderTransaction } from '#providers';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
 import { recordWebhookEvent, type PurchaseWebhookEvent } from '#webhooks';
-import { FulfilmentService } from '../fulfilment/fulfilment.service.js';
-import { SpendControlsService } from '../spend-controls/spend-controls.service.js';
-import { isOpen, movesToward, type TransactionStatus } from '../transactions/transaction-status.js';
-import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionViewRow } from '../transactions/transaction-view.js';
-import { PurchaseTimings } from './purchase-timings.js';
+import { FulfilmentService } from './fulfilment.service.js';
+import { SpendControlsService } from '../admission/spend-controls.service.js';
+import { isOpen, movesToward, type TransactionStatus } from '../model/transaction-status.js';
+import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionViewRow } from '../model/transaction-view.js';
+import { PurchaseTimings } from '../model/purchase-timings.js';
 
 /** What one provider lookup said. */
 export type ProviderObservation =

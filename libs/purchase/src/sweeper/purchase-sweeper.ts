@@ -1,9 +1,9 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { jobSpec, PeriodicSweep, QueueProducer, queueOf, type JobSpec } from '#queues';
-import { MAX_VELOCITY_WINDOW_SECONDS } from '../spend-controls/spend-controls.service.js';
-import { PurchaseTimings } from './purchase-timings.js';
-import { VerificationScheduler } from './verification-scheduler.js';
+import { MAX_VELOCITY_WINDOW_SECONDS } from '../admission/spend-controls.service.js';
+import { PurchaseTimings } from '../model/purchase-timings.js';
+import { VerificationScheduler } from '../verification/verification-scheduler.js';
 
 const BATCH = 100;
 /** A job that keeps failing for good is not retried without bound: staff see the failures. */

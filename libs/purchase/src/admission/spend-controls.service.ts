@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue, minorUnitsFromCents, type Cents } from '#money';
-import { isUuid } from '../uuid-pattern.js';
+import { isUuid } from '../model/uuid-pattern.js';
 import {
   DailyCapExceededError,
   PurchasesPausedError,
   SpendControlsNotConfiguredError,
   TransactionMaximumExceededError,
   VelocityLimitExceededError,
-} from './spend-control.errors.js';
+} from '../model/spend-control.errors.js';
 
 export interface SpendLimits {
   dailyCapMinor: number;

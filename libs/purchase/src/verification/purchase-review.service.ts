@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '#common';
 import { enqueueInTransaction, jobSpec } from '#queues';
-import { isUuid } from '../uuid-pattern.js';
-import type { TransactionStatus } from './transaction-status.js';
+import { isUuid } from '../model/uuid-pattern.js';
+import type { TransactionStatus } from '../model/transaction-status.js';
 
 export interface VerificationRequested {
   transaction_id: string;
