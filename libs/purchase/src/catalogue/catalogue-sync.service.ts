@@ -7,8 +7,8 @@ import {
   PurchaseOperatorEntity,
   PurchaseProductEntity,
   PurchaseServiceEntity,
-  type ProductRequirements,
 } from '../persistence/catalogue.entities.js';
+import type { ProductRequirements } from '../model/catalogue-types.js';
 
 export interface CatalogueSyncResult {
   services: number;

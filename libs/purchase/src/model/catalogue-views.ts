@@ -1,5 +1,5 @@
 import { minorUnitsFromCents, type Cents } from '#money';
-import type { FulfilmentKind, PricingKind, ProductBenefit, ProductRequirements } from '../persistence/catalogue.entities.js';
+import type { FulfilmentKind, PricingKind, ProductBenefit, ProductRequirements } from './catalogue-types.js';
 
 export interface ServiceView {
   id: number;

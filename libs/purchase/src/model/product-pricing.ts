@@ -13,7 +13,7 @@ import {
   type RangedProductPricing,
 } from '#money';
 import { ValidationFailedError } from '#common';
-import type { PricingKind } from '../persistence/catalogue.entities.js';
+import type { PricingKind } from './catalogue-types.js';
 import { BudgetInsufficientError, DestinationAmountInvalidError } from './quote.errors.js';
 
 /** The wholesale terms of one product as a pricing version froze them. */

@@ -1,5 +1,5 @@
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
-import type { ProductBenefit } from '../persistence/catalogue.entities.js';
+import type { ProductBenefit } from './catalogue-types.js';
 import type { QuoteEntity } from '../persistence/quote.entity.js';
 
 /** The contract's Quote resource. */

@@ -1,4 +1,4 @@
-import type { ProductRequirements } from '../persistence/catalogue.entities.js';
+import type { ProductRequirements } from './catalogue-types.js';
 import { unmetRequirements } from './requirements.js';
 
 const none = { credit_party_identifier: [], debit_party_identifier: [], sender: [], beneficiary: [], statement_identifier: [], additional_identifier: [] };

@@ -1,5 +1,5 @@
-import { REQUIREMENT_GROUPS, type ProductRequirements } from '../persistence/catalogue.entities.js';
-import type { IdentifierGroups } from '../persistence/quote.entity.js';
+import { REQUIREMENT_GROUPS, type ProductRequirements } from './catalogue-types.js';
+import type { IdentifierGroups } from './catalogue-types.js';
 
 /**
  * Checks the recipient groups of a quote request against the product's requirements. Each group

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { FulfilmentKind, PricingKind, ProductBenefit, ProductRequirements } from '../model/catalogue-types.js';
 
 /** The provider's service kinds (airtime, data, PIN, eSIM, bill payment), ids as the provider gives them. */
 @Entity('purchase_services')
@@ -46,28 +47,6 @@ export class PurchaseOperatorEntity {
 
   @Column({ name: 'synced_at', type: 'timestamptz' })
   syncedAt: Date;
-}
-
-export type PricingKind = 'fixed' | 'ranged';
-export type FulfilmentKind = 'none' | 'pin' | 'esim';
-
-export const REQUIREMENT_GROUPS = [
-  'credit_party_identifier',
-  'debit_party_identifier',
-  'sender',
-  'beneficiary',
-  'statement_identifier',
-  'additional_identifier',
-] as const;
-export type RequirementGroup = (typeof REQUIREMENT_GROUPS)[number];
-
-/** Per group, the alternative complete field sets: `[["mobile_number"], ["account_number"]]`. */
-export type ProductRequirements = Record<RequirementGroup, string[][]>;
-
-export interface ProductBenefit {
-  type: string;
-  unit: string;
-  amount: string;
 }
 
 /** A provider product as last synced. Wholesale terms stay inside the service. */
@@ -138,17 +117,4 @@ export class PurchaseProductEntity {
 
   @Column({ name: 'synced_at', type: 'timestamptz' })
   syncedAt: Date;
-}
-
-/** A product enabled for one vendor; everything a vendor sees is scoped through these rows. */
-@Entity('purchase_vendor_products')
-export class PurchaseVendorProductEntity {
-  @PrimaryColumn({ name: 'vendor_id', type: 'uuid' })
-  vendorId: string;
-
-  @PrimaryColumn({ name: 'product_id', type: 'integer' })
-  productId: number;
-
-  @Column({ name: 'enabled_at', type: 'timestamptz' })
-  enabledAt: Date;
 }

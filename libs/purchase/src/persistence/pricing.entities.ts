@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
-import type { PricingKind } from './catalogue.entities.js';
+import type { PricingKind } from '../model/catalogue-types.js';
 
 /** An immutable pricing publication (a database trigger refuses updates and deletes). */
 @Entity('purchase_pricing_versions')

@@ -1,7 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ProductBenefit, RequirementGroup } from './catalogue.entities.js';
-
-export type IdentifierGroups = Partial<Record<RequirementGroup, Record<string, string>>>;
+import type { IdentifierGroups, ProductBenefit } from '../model/catalogue-types.js';
 
 /** An immutable price promise for five minutes; `used_at` is the only column that ever changes. */
 @Entity('purchase_quotes')

@@ -10,7 +10,7 @@ import {
 } from '#providers';
 import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
 import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
-import type { IdentifierGroups } from '../persistence/quote.entity.js';
+import type { IdentifierGroups } from '../model/catalogue-types.js';
 import { PurchaseOutcomeRecorder } from '../outcomes/purchase-outcome-recorder.js';
 import { PurchaseProviderLookup } from '../verification/purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
