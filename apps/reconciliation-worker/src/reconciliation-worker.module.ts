@@ -3,7 +3,7 @@ import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PayoutWorkerModule } from '#payout';
-import { PurchaseWorkerModule } from '#purchase';
+import { PurchaseJobHandlersModule } from './purchase/purchase-job-handlers.module.js';
 import { RedisModule, WorkerQueuesModule } from '#queues';
 import { SettlementWorkerModule } from '#settlement';
 import { WebhookWorkerModule } from '#webhooks';
@@ -24,7 +24,7 @@ export class ReconciliationWorkerModule {
         RedisModule,
         WorkerQueuesModule,
         PayoutWorkerModule,
-        PurchaseWorkerModule,
+        PurchaseJobHandlersModule,
         SettlementWorkerModule,
         WebhookWorkerModule,
         ...(handlerModules ?? []),

@@ -10,12 +10,30 @@ import { purchaseProviderClientProvider } from './catalogue/purchase-provider.fa
 import { ProductionRelease } from './catalogue/production-release.js';
 import { PurchaseReadiness } from './catalogue/purchase-readiness.js';
 import { QuoteService } from './admission/quote.service.js';
+import { CatalogueRepository } from './persistence/catalogue.repository.js';
+import { IdempotencyKeysRepository } from './persistence/idempotency-keys.repository.js';
+import { PricingRepository } from './persistence/pricing.repository.js';
+import { QuotesRepository } from './persistence/quotes.repository.js';
+import { SpendControlsRepository } from './persistence/spend-controls.repository.js';
+import { TransactionsRepository } from './persistence/transactions.repository.js';
+import { PurchaseVendorsRepository } from './persistence/vendors.repository.js';
 import { ReportsService } from './reports/reports.service.js';
 import { SpendControlsService } from './admission/spend-controls.service.js';
 import { AdmissionClock } from './admission/admission-clock.js';
 import { AdmitPurchaseUseCase } from './admission/admit-purchase.use-case.js';
 import { PurchaseReviewService } from './verification/purchase-review.service.js';
 import { TransactionQueryService } from './reports/transaction-query.service.js';
+
+/** One repository per aggregate: the only classes that hold SQL on the purchase tables. */
+const REPOSITORIES = [
+  TransactionsRepository,
+  QuotesRepository,
+  CatalogueRepository,
+  PricingRepository,
+  SpendControlsRepository,
+  IdempotencyKeysRepository,
+  PurchaseVendorsRepository,
+];
 
 const SERVICES = [
   CatalogueSyncService,
@@ -41,7 +59,7 @@ const SERVICES = [
  * and the operator CLI.
  */
 @Module({
-  providers: [...SERVICES, purchaseProviderClientProvider, FieldEncryption],
-  exports: [...SERVICES, purchaseProviderClientProvider, FieldEncryption],
+  providers: [...REPOSITORIES, ...SERVICES, purchaseProviderClientProvider, FieldEncryption],
+  exports: [...REPOSITORIES, ...SERVICES, purchaseProviderClientProvider, FieldEncryption],
 })
 export class PurchaseDomainModule {}

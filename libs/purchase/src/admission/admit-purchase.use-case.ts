@@ -4,7 +4,6 @@ import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import { DomainError, johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { centsFromDbValue } from '#money';
-import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import { IdempotencyConflictError } from '../model/idempotency.errors.js';
 import { PricingUnpublishedError } from '../model/pricing.errors.js';
 import { ProviderNotConfiguredForPurchasesError } from '../model/provider-failure.errors.js';
@@ -12,9 +11,11 @@ import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
 import { QuoteAlreadyUsedError, QuoteExpiredError } from '../model/quote.errors.js';
 import { VendorNotReleasedError } from '../model/spend-control.errors.js';
 import { SpendControlsService } from './spend-controls.service.js';
-import { REFERENCE_PATTERN, TransactionQueryService } from '../reports/transaction-query.service.js';
 import { AdmissionClock } from './admission-clock.js';
-import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionView, type TransactionViewRow } from '../model/transaction-view.js';
+import type { TransactionView } from '../model/transaction-view.js';
+import { REFERENCE_PATTERN } from '../model/transaction-reference.js';
+import { IdempotencyKeysRepository } from '../persistence/idempotency-keys.repository.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
 
 export const IDEMPOTENCY_KEY_PATTERN = REFERENCE_PATTERN;
 
@@ -28,24 +29,6 @@ export interface AdmissionResult {
   transaction: TransactionView;
   /** True when this answered an exact replay of an accepted request. */
   replayed: boolean;
-}
-
-interface LockedQuote {
-  id: string;
-  product_id: number;
-  pricing_version_id: number;
-  charge_cents: string;
-  wholesale_cents: string;
-  currency: string;
-  destination_amount: string;
-  destination_unit: string;
-  identifiers: unknown;
-  expires_at: Date;
-  used_at: Date | null;
-  now: Date;
-  reference_taken: boolean;
-  pricing_published: boolean;
-  vendor_released_at: Date | null;
 }
 
 /**
@@ -65,7 +48,8 @@ export class AdmitPurchaseUseCase {
     private readonly config: GatewayEnv,
     private readonly readiness: PurchaseReadiness,
     private readonly spendControls: SpendControlsService,
-    private readonly transactions: TransactionQueryService,
+    private readonly transactions: TransactionsRepository,
+    private readonly idempotencyKeys: IdempotencyKeysRepository,
     private readonly clock: AdmissionClock,
   ) {}
 
@@ -88,12 +72,8 @@ export class AdmitPurchaseUseCase {
   private async admit(manager: EntityManager, vendorId: string, key: string, request: PurchaseRequest): Promise<AdmissionResult> {
     const transactionId = randomUUID();
     // A concurrent request with the same key blocks here until the first commits or rolls back.
-    const claimed = await manager.query(
-      `INSERT INTO purchase_idempotency_keys (vendor_id, idempotency_key, quote_id, reference, transaction_id)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING transaction_id`,
-      [vendorId, key, request.quoteId, request.reference, transactionId],
-    );
-    if (claimed.length === 0) return this.replay(manager, vendorId, key, request);
+    const claimed = await this.idempotencyKeys.claim(manager, vendorId, key, { quote_id: request.quoteId, reference: request.reference, transaction_id: transactionId });
+    if (!claimed) return this.replay(manager, vendorId, key, request);
     try {
       return await this.admitClaimed(manager, vendorId, transactionId, request);
     } catch (error) {
@@ -103,7 +83,7 @@ export class AdmitPurchaseUseCase {
       // QUOTE_ALREADY_USED where a sequential request gets IDEMPOTENCY_CONFLICT. A refusal
       // therefore re-reads the reference in a fresh statement (after every lock we took) and
       // answers what a sequential request would. Only refusals pay this extra round trip.
-      if (error instanceof DomainError && !(error instanceof IdempotencyConflictError) && (await this.referenceTaken(manager, vendorId, request.reference))) {
+      if (error instanceof DomainError && !(error instanceof IdempotencyConflictError) && (await this.transactions.referenceTaken(manager, vendorId, request.reference))) {
         throw new IdempotencyConflictError('The reference belongs to a purchase made with another Idempotency-Key');
       }
       throw error;
@@ -111,18 +91,8 @@ export class AdmitPurchaseUseCase {
   }
 
   private async admitClaimed(manager: EntityManager, vendorId: string, transactionId: string, request: PurchaseRequest): Promise<AdmissionResult> {
-    // One round trip for the quote (locked), the database clock and the facts checked below in
-    // their documented order; each round trip is paid by every purchase (docs/BENCHMARKS.md).
-    const [quote] = (await manager.query(
-      `SELECT id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency, destination_amount,
-              destination_unit, identifiers, expires_at, used_at, COALESCE($4::timestamptz, now()) AS now,
-              EXISTS (SELECT 1 FROM purchase_transactions t WHERE t.vendor_id = $2 AND t.reference = $3) AS reference_taken,
-              EXISTS (SELECT 1 FROM purchase_pricing_versions) AS pricing_published,
-              (SELECT production_released_at FROM vendors v WHERE v.id = $2) AS vendor_released_at
-         FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE`,
-      [request.quoteId, vendorId, request.reference, this.clock.instant()?.toISOString() ?? null],
-    )) as LockedQuote[];
-    const referenceTaken = quote ? quote.reference_taken : await this.referenceTaken(manager, vendorId, request.reference);
+    const quote = await this.transactions.lockQuoteForAdmission(manager, vendorId, request.quoteId, request.reference, this.clock.instant()?.toISOString() ?? null);
+    const referenceTaken = quote ? quote.reference_taken : await this.transactions.referenceTaken(manager, vendorId, request.reference);
     if (referenceTaken) throw new IdempotencyConflictError('The reference belongs to a purchase made with another Idempotency-Key');
 
     const missing = this.readiness.missing();
@@ -147,53 +117,18 @@ export class AdmitPurchaseUseCase {
 
     // The quote's use, the transaction, its first status event and its submission intent (its
     // outbox row) in one statement.
-    const [admitted] = (await manager.query(
-      `WITH used AS (UPDATE purchase_quotes SET used_at = $14 WHERE id = $4),
-            admitted AS (
-              INSERT INTO purchase_transactions AS t (id, vendor_id, reference, quote_id, product_id, pricing_version_id, status, charge_cents,
-                wholesale_cents, currency, destination_amount, destination_unit, identifiers, admission_day, created_at, updated_at)
-              VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $14)
-              RETURNING ${TRANSACTION_VIEW_COLUMNS}),
-            event AS (
-              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, reason) SELECT id, NULL, 'pending', 'admitted' FROM admitted),
-            outbox AS (${outboxRowsFrom('admitted', 'purchase.submit', { id: '$15', payload: '$16', runAt: 'now()' })})
-       SELECT * FROM admitted`,
-      [
-        transactionId,
-        vendorId,
-        request.reference,
-        quote.id,
-        quote.product_id,
-        quote.pricing_version_id,
-        quote.charge_cents,
-        quote.wholesale_cents,
-        quote.currency,
-        quote.destination_amount,
-        quote.destination_unit,
-        JSON.stringify(quote.identifiers),
-        day,
-        now,
-        ...outboxBindValues(jobSpec('purchase.submit', { transactionId })),
-      ],
-    )) as TransactionViewRow[];
-    return { transaction: transactionViewOf(admitted), replayed: false };
-  }
-
-  /** When the quote is unknown, and after a refusal: the reference conflict answers first, as documented. */
-  private async referenceTaken(manager: EntityManager, vendorId: string, reference: string): Promise<boolean> {
-    const rows = await manager.query(`SELECT 1 FROM purchase_transactions WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
-    return rows.length > 0;
+    const transaction = await this.transactions.admit(manager, { transactionId, vendorId, reference: request.reference, quote, day, now });
+    return { transaction, replayed: false };
   }
 
   private async replay(manager: EntityManager, vendorId: string, key: string, request: PurchaseRequest): Promise<AdmissionResult> {
-    const [stored] = await manager.query(
-      `SELECT quote_id, reference, transaction_id FROM purchase_idempotency_keys WHERE vendor_id = $1 AND idempotency_key = $2`,
-      [vendorId, key],
-    );
+    const stored = await this.idempotencyKeys.find(manager, vendorId, key);
     if (stored.quote_id !== request.quoteId || stored.reference !== request.reference) {
       throw new IdempotencyConflictError('The Idempotency-Key was used with another quote or reference');
     }
-    return { transaction: await this.transactions.get(vendorId, stored.transaction_id, manager), replayed: true };
+    const transaction = await this.transactions.view(vendorId, stored.transaction_id, manager);
+    if (!transaction) throw new NotFoundError('transaction');
+    return { transaction, replayed: true };
   }
 }
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import type { Cents } from '#money';
 import { CatalogueService } from '../catalogue/catalogue.service.js';
@@ -11,9 +10,9 @@ import { PricingService } from '../catalogue/pricing.service.js';
 import { priceAmount } from '../model/product-pricing.js';
 import { ProductionRelease } from '../catalogue/production-release.js';
 import { isUuid } from '../model/uuid-pattern.js';
-import { QuoteEntity } from '../persistence/quote.entity.js';
+import { QuotesRepository } from '../persistence/quotes.repository.js';
 import { ProductUnavailableError } from '../model/quote.errors.js';
-import { quoteViewOf, type QuoteView } from '../model/quote-view.js';
+import type { QuoteView } from '../model/quote-view.js';
 import { unmetRequirements } from '../model/requirements.js';
 
 /** Contract: a quote is valid for five minutes. */
@@ -34,7 +33,7 @@ export interface QuoteRequest {
 @Injectable()
 export class QuoteService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly quotes: QuotesRepository,
     private readonly catalogue: CatalogueService,
     private readonly pricing: PricingService,
     private readonly release: ProductionRelease,
@@ -52,36 +51,30 @@ export class QuoteService {
     if (Object.keys(missing).length > 0) throw new ValidationFailedError(missing);
     const price = priceAmount(terms, { destinationAmount: request.destinationAmount, budgetCents: request.budgetCents });
 
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `INSERT INTO purchase_quotes (id, vendor_id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency,
-         destination_amount, destination_unit, benefits, budget_cents, unused_budget_cents, identifiers, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'ZAR', $7, $8, $9::jsonb, $10, $11, $12::jsonb, now() + make_interval(secs => $13))
-       RETURNING id`,
-      [
-        randomUUID(),
-        vendorId,
-        product.id,
-        version.id,
-        price.chargeCents.toString(),
-        price.wholesaleCents.toString(),
-        price.destinationAmount,
-        product.destinationCurrency,
-        JSON.stringify(benefitsFor(product, price.destinationAmount)),
-        request.budgetCents === undefined ? null : request.budgetCents.toString(),
-        price.unusedBudgetCents.toString(),
-        JSON.stringify(request.identifiers),
-        QUOTE_VALIDITY_SECONDS,
-      ],
-    );
-    return this.get(vendorId, rows[0].id as string);
+    const quoteId = await this.quotes.insert({
+      id: randomUUID(),
+      vendorId,
+      productId: product.id,
+      pricingVersionId: version.id,
+      chargeCents: price.chargeCents,
+      wholesaleCents: price.wholesaleCents,
+      destinationAmount: price.destinationAmount,
+      destinationUnit: product.destinationCurrency,
+      benefits: benefitsFor(product, price.destinationAmount),
+      budgetCents: request.budgetCents ?? null,
+      unusedBudgetCents: price.unusedBudgetCents,
+      identifiers: request.identifiers,
+      validitySeconds: QUOTE_VALIDITY_SECONDS,
+    });
+    return this.get(vendorId, quoteId);
   }
 
   /** The vendor's own quote; another vendor's id answers 404 exactly like an unknown one. */
   async get(vendorId: string, quoteId: string): Promise<QuoteView> {
     if (!isUuid(quoteId)) throw new NotFoundError('quote');
-    const quote = await this.dataSource.manager.findOneBy(QuoteEntity, { id: quoteId, vendorId });
+    const quote = await this.quotes.view(vendorId, quoteId);
     if (!quote) throw new NotFoundError('quote');
-    return quoteViewOf(quote);
+    return quote;
   }
 }
 

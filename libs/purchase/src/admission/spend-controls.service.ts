@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue, minorUnitsFromCents, type Cents } from '#money';
 import { isUuid } from '../model/uuid-pattern.js';
+import { SpendControlsRepository, type SpendControlsRow } from '../persistence/spend-controls.repository.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
 import {
   DailyCapExceededError,
   PurchasesPausedError,
@@ -50,14 +53,6 @@ export interface LimitsView {
   paused_scope: 'global' | 'vendor' | null;
 }
 
-interface ControlsRow {
-  daily_cap_cents: string | null;
-  transaction_max_cents: string | null;
-  velocity_count: number | null;
-  velocity_window_seconds: number | null;
-  paused_at: Date | null;
-}
-
 /** The longest velocity window; the per-second counters are kept this long (PurchaseSweeper). */
 export const MAX_VELOCITY_WINDOW_SECONDS = 7 * 86_400;
 
@@ -68,7 +63,11 @@ export const MAX_VELOCITY_WINDOW_SECONDS = 7 * 86_400;
  */
 @Injectable()
 export class SpendControlsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly controls: SpendControlsRepository,
+    private readonly transactions: TransactionsRepository,
+    private readonly vendors: PurchaseVendorsRepository,
+  ) {}
 
   async setLimits(vendorId: string, limits: SpendLimits): Promise<LimitsView> {
     const problems: Record<string, string[]> = {};
@@ -81,13 +80,12 @@ export class SpendControlsService {
     check('velocity_window_seconds', limits.velocityWindowSeconds, 1, MAX_VELOCITY_WINDOW_SECONDS);
     if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
     await this.requireVendor(vendorId);
-    await this.dataSource.query(
-      `INSERT INTO purchase_spend_controls (vendor_id, daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (vendor_id) DO UPDATE SET daily_cap_cents = EXCLUDED.daily_cap_cents, transaction_max_cents = EXCLUDED.transaction_max_cents,
-         velocity_count = EXCLUDED.velocity_count, velocity_window_seconds = EXCLUDED.velocity_window_seconds, updated_at = now()`,
-      [vendorId, limits.dailyCapMinor, limits.transactionMaxMinor, limits.velocityCount, limits.velocityWindowSeconds],
-    );
+    await this.controls.saveLimits(vendorId, {
+      dailyCapCents: limits.dailyCapMinor,
+      transactionMaxCents: limits.transactionMaxMinor,
+      velocityCount: limits.velocityCount,
+      velocityWindowSeconds: limits.velocityWindowSeconds,
+    });
     return this.limitsFor(vendorId);
   }
 
@@ -101,19 +99,13 @@ export class SpendControlsService {
   }
 
   async limitsFor(vendorId: string): Promise<LimitsView> {
-    const manager = this.dataSource.manager;
-    const [{ now }] = await manager.query(`SELECT now() AS now`);
-    const day = johannesburgDayOf(now);
-    const [controls] = (await manager.query(
-      `SELECT daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds, paused_at
-         FROM purchase_spend_controls WHERE vendor_id = $1`,
-      [vendorId],
-    )) as ControlsRow[];
-    const [global] = await manager.query(`SELECT paused_at FROM purchase_global_controls`);
-    const [allowance] = await manager.query(`SELECT used_cents FROM purchase_daily_allowances WHERE vendor_id = $1 AND day = $2`, [vendorId, day]);
-    const used = allowance ? centsFromDbValue(allowance.used_cents) : 0n;
+    const day = johannesburgDayOf(await this.controls.now());
+    const controls = await this.controls.controls(vendorId);
+    const globalPausedAt = await this.controls.globalPausedAt();
+    const usedCents = await this.controls.usedCents(vendorId, day);
+    const used = usedCents !== undefined ? centsFromDbValue(usedCents) : 0n;
     const cap = controls?.daily_cap_cents != null ? centsFromDbValue(controls.daily_cap_cents) : null;
-    const pausedScope = global?.paused_at ? 'global' : controls?.paused_at ? 'vendor' : null;
+    const pausedScope = globalPausedAt ? 'global' : controls?.paused_at ? 'vendor' : null;
     return {
       configured: configuredControls(controls) !== null,
       currency: 'ZAR',
@@ -135,12 +127,8 @@ export class SpendControlsService {
    */
   async lockForAdmission(manager: EntityManager, vendorId: string): Promise<ConfiguredSpendControls> {
     // The global switch is read in the same statement; only the vendor's row is locked (FOR UPDATE OF c).
-    const [controls] = (await manager.query(
-      `SELECT c.daily_cap_cents, c.transaction_max_cents, c.velocity_count, c.velocity_window_seconds, c.paused_at, g.paused_at AS global_paused_at
-         FROM purchase_spend_controls c CROSS JOIN purchase_global_controls g WHERE c.vendor_id = $1 FOR UPDATE OF c`,
-      [vendorId],
-    )) as (ControlsRow & { global_paused_at: Date | null })[];
-    const globalPausedAt = controls ? controls.global_paused_at : ((await manager.query(`SELECT paused_at FROM purchase_global_controls`))[0]?.paused_at ?? null);
+    const controls = await this.controls.lockForAdmission(manager, vendorId);
+    const globalPausedAt = controls ? controls.global_paused_at : await this.controls.globalPausedAt(manager);
     if (globalPausedAt) throw new PurchasesPausedError('global');
     if (controls?.paused_at) throw new PurchasesPausedError('vendor');
     const configured = configuredControls(controls);
@@ -163,77 +151,48 @@ export class SpendControlsService {
     const count = await this.admissionsSince(manager, vendorId, windowStart);
     if (count < controls.velocityCount) return;
     // The admission that must leave the window before one more fits.
-    const [blocking] = await manager.query(
-      `SELECT created_at FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2 ORDER BY created_at ASC OFFSET $3 LIMIT 1`,
-      [vendorId, windowStart, count - controls.velocityCount],
-    );
-    const leavesAt = new Date(blocking.created_at).getTime() + controls.velocityWindowSeconds * 1000;
+    const blockingAt = await this.transactions.admissionTimeAt(manager, vendorId, windowStart, count - controls.velocityCount);
+    const leavesAt = new Date(blockingAt).getTime() + controls.velocityWindowSeconds * 1000;
     throw new VelocityLimitExceededError(Math.max(1, Math.ceil((leavesAt - now.getTime()) / 1000)));
   }
 
   /** The vendor's admissions with `created_at > windowStart`, exactly (see checkVelocity). */
   async admissionsSince(manager: EntityManager, vendorId: string, windowStart: Date): Promise<number> {
-    const partialSecond = Math.floor(windowStart.getTime() / 1000);
-    const [{ count }] = await manager.query(
-      `SELECT (SELECT COALESCE(sum(admissions), 0) FROM purchase_velocity_buckets WHERE vendor_id = $1 AND second > $3::bigint)
-            + (SELECT count(*) FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2 AND created_at < to_timestamp($3::bigint + 1)) AS count`,
-      [vendorId, windowStart, partialSecond],
-    );
-    return Number(count);
+    return this.transactions.admissionsSince(manager, vendorId, windowStart);
   }
 
   /** Guarded update: the row only moves while `used + charge <= cap`, so the cap holds under any concurrency. */
   async consumeDailyAllowance(manager: EntityManager, vendorId: string, day: string, controls: ConfiguredSpendControls, chargeCents: Cents): Promise<void> {
-    // One statement: the day's row is created with this charge, or grows by it, only while it fits.
-    const consumed = await manager.query(
-      `INSERT INTO purchase_daily_allowances AS a (vendor_id, day, used_cents) SELECT $1, $2, $3 WHERE $3::bigint <= $4::bigint
-       ON CONFLICT (vendor_id, day) DO UPDATE SET used_cents = a.used_cents + EXCLUDED.used_cents WHERE a.used_cents + EXCLUDED.used_cents <= $4::bigint
-       RETURNING used_cents`,
-      [vendorId, day, chargeCents.toString(), controls.dailyCapCents.toString()],
-    );
-    if (consumed.length > 0) return;
-    const [row] = await manager.query(`SELECT used_cents FROM purchase_daily_allowances WHERE vendor_id = $1 AND day = $2`, [vendorId, day]);
-    const used = row ? centsFromDbValue(row.used_cents) : 0n;
+    if (await this.controls.consumeAllowance(manager, vendorId, day, chargeCents, controls.dailyCapCents)) return;
+    const usedCents = await this.controls.usedCents(vendorId, day, manager);
+    const used = usedCents !== undefined ? centsFromDbValue(usedCents) : 0n;
     const remaining = controls.dailyCapCents > used ? controls.dailyCapCents - used : 0n;
     throw new DailyCapExceededError(minorUnitsFromCents(remaining));
   }
 
   /** Only for a verified `failed`: the provider took no money, so the admission day gets the charge back. */
   async returnDailyAllowance(manager: EntityManager, vendorId: string, day: string, chargeCents: Cents): Promise<void> {
-    await manager.query(
-      `UPDATE purchase_daily_allowances SET used_cents = GREATEST(used_cents - $3, 0) WHERE vendor_id = $1 AND day = $2`,
-      [vendorId, day, chargeCents.toString()],
-    );
+    await this.controls.returnAllowance(manager, vendorId, day, chargeCents);
   }
 
   private async setPaused(vendorId: string | null, paused: boolean): Promise<PauseState> {
     if (vendorId === null) {
-      const [row] = await this.dataSource.query(
-        `UPDATE purchase_global_controls SET paused_at = CASE WHEN $1 THEN COALESCE(paused_at, now()) END, updated_at = now() RETURNING paused_at`,
-        [paused],
-      );
-      const pausedAt = row[0]?.paused_at ?? null;
+      const pausedAt = await this.controls.setGlobalPaused(paused);
       return { scope: 'global', vendor_id: null, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
     }
     await this.requireVendor(vendorId);
-    const [row] = await this.dataSource.query(
-      `INSERT INTO purchase_spend_controls (vendor_id, paused_at) VALUES ($1, CASE WHEN $2 THEN now() END)
-       ON CONFLICT (vendor_id) DO UPDATE SET paused_at = CASE WHEN $2 THEN COALESCE(purchase_spend_controls.paused_at, now()) END, updated_at = now()
-       RETURNING paused_at`,
-      [vendorId, paused],
-    );
-    const pausedAt = row?.paused_at ?? null;
+    const pausedAt = await this.controls.setVendorPaused(vendorId, paused);
     return { scope: 'vendor', vendor_id: vendorId, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
   }
 
   private async requireVendor(vendorId: string): Promise<void> {
-    if (!isUuid(vendorId) || (await this.dataSource.query(`SELECT 1 FROM vendors WHERE id = $1`, [vendorId])).length === 0) {
+    if (!isUuid(vendorId) || !(await this.vendors.exists(vendorId))) {
       throw new NotFoundError('vendor');
     }
   }
 }
 
-function configuredControls(row: ControlsRow | undefined): ConfiguredSpendControls | null {
+function configuredControls(row: SpendControlsRow | undefined): ConfiguredSpendControls | null {
   if (!row || row.daily_cap_cents == null || row.transaction_max_cents == null || row.velocity_count == null || row.velocity_window_seconds == null) {
     return null;
   }

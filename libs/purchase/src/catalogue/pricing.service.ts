@@ -1,9 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ValidationFailedError } from '#common';
-import { centsFromDbValue, MoneyError, type Cents } from '#money';
-import { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
-import { PricingVersionEntity, PricingVersionPriceEntity } from '../persistence/pricing.entities.js';
+import { centsFromDbValue, MoneyError } from '#money';
+import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
+import { CatalogueRepository } from '../persistence/catalogue.repository.js';
+import type { PricingVersionEntity, PricingVersionPriceEntity } from '../persistence/pricing.entities.js';
+import { PricingRepository, type NewVersionPrice } from '../persistence/pricing.repository.js';
 import { listedVendorPriceCents, wholesaleCentsOfFixedPrice, type PricingTerms } from '../model/product-pricing.js';
 
 export interface PublishedPricing {
@@ -20,7 +22,11 @@ const MAX_MARGIN_BPS = 100_000;
 export class PricingService {
   private readonly logger = new Logger(PricingService.name);
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly catalogue: CatalogueRepository,
+    private readonly pricing: PricingRepository,
+  ) {}
 
   /** Prices every active product at wholesale plus `marginBps` (1 bp = 0.01 %), as a new version. */
   async publish(marginBps: number): Promise<PublishedPricing> {
@@ -28,8 +34,8 @@ export class PricingService {
       throw new ValidationFailedError({ margin_bps: [`must be an integer from 0 to ${MAX_MARGIN_BPS}`] });
     }
     return this.dataSource.transaction(async (manager) => {
-      const products = await manager.find(PurchaseProductEntity, { where: { active: true }, order: { id: 'ASC' } });
-      const prices: Omit<PricingVersionPriceEntity, 'pricingVersionId'>[] = [];
+      const products = await this.catalogue.activeProducts(manager);
+      const prices: NewVersionPrice[] = [];
       for (const product of products) {
         try {
           const terms = termsOfProduct(product, marginBps);
@@ -50,37 +56,19 @@ export class PricingService {
           this.logger.warn({ productId: product.id, err: error.message }, 'Product left out of the pricing version');
         }
       }
-      const version = await manager.save(
-        manager.create(PricingVersionEntity, { marginBps, productCount: prices.length, publishedAt: new Date() }),
-      );
-      if (prices.length > 0) {
-        await manager.insert(
-          PricingVersionPriceEntity,
-          prices.map((price) => ({ ...price, pricingVersionId: version.id })),
-        );
-      }
+      const version = await this.pricing.saveVersion(manager, marginBps, prices);
       return { id: version.id, margin_bps: marginBps, product_count: prices.length, published_at: version.publishedAt.toISOString() };
     });
   }
 
   /** The newest published version, or null when pricing was never published. */
-  async currentVersion(manager: EntityManager = this.dataSource.manager): Promise<PricingVersionEntity | null> {
-    return manager.findOne(PricingVersionEntity, { where: {}, order: { id: 'DESC' } });
+  async currentVersion(): Promise<PricingVersionEntity | null> {
+    return this.pricing.currentVersion();
   }
 
   async termsOf(pricingVersionId: number, productId: number): Promise<PricingTerms | null> {
-    const row = await this.dataSource.manager.findOneBy(PricingVersionPriceEntity, { pricingVersionId, productId });
+    const row = await this.pricing.price(pricingVersionId, productId);
     return row ? termsOfPriceRow(row) : null;
-  }
-
-  /** Listed vendor prices of some products in one version. */
-  async listedPrices(pricingVersionId: number, productIds: number[]): Promise<Map<number, Cents>> {
-    if (productIds.length === 0) return new Map();
-    const rows = await this.dataSource.manager.find(PricingVersionPriceEntity, {
-      where: { pricingVersionId, productId: In(productIds) },
-      select: { productId: true, vendorPriceCents: true },
-    });
-    return new Map(rows.map((row) => [row.productId, centsFromDbValue(row.vendorPriceCents)]));
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
+import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
 import { VendorNotReleasedError } from '../model/spend-control.errors.js';
 
 /**
@@ -12,13 +12,12 @@ import { VendorNotReleasedError } from '../model/spend-control.errors.js';
 @Injectable()
 export class ProductionRelease {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly vendors: PurchaseVendorsRepository,
     private readonly config: GatewayEnv,
   ) {}
 
   async assertReleased(vendorId: string): Promise<void> {
     if (!this.config.isProduction) return;
-    const [row] = await this.dataSource.query(`SELECT production_released_at FROM vendors WHERE id = $1`, [vendorId]);
-    if (!row?.production_released_at) throw new VendorNotReleasedError();
+    if (!(await this.vendors.productionReleasedAt(vendorId))) throw new VendorNotReleasedError();
   }
 }

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import type { PurchaseFulfilment } from '#providers';
 import { isUuid } from '../model/uuid-pattern.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
 
 /** GET /transactions/{id}/fulfilment. Exactly one of `pin` and `esim` is set. */
 export interface FulfilmentView {
@@ -27,6 +28,7 @@ export class FulfilmentService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly encryption: FieldEncryption,
+    private readonly transactions: TransactionsRepository,
   ) {}
 
   /** Stores the provider's delivery data once; a repeated verification keeps the first copy. */
@@ -45,10 +47,7 @@ export class FulfilmentService {
             },
           };
     const sealed = this.encryption.encryptJson(stored, sealingContext(transactionId));
-    await manager.query(
-      `INSERT INTO purchase_fulfilments (transaction_id, kind, key_id, sealed) VALUES ($1, $2, $3, $4) ON CONFLICT (transaction_id) DO NOTHING`,
-      [transactionId, stored.kind, sealed.split(':')[1], sealed],
-    );
+    await this.transactions.storeFulfilment(manager, transactionId, stored.kind, sealed.split(':')[1], sealed);
   }
 
   /**
@@ -58,20 +57,15 @@ export class FulfilmentService {
   async read(reader: FulfilmentReader, transactionId: string): Promise<FulfilmentView> {
     if (!isUuid(transactionId)) throw new NotFoundError('fulfilment');
     return this.dataSource.transaction(async (manager) => {
-      const [row] = await manager.query(
-        `SELECT f.sealed
-           FROM purchase_transactions t JOIN purchase_fulfilments f ON f.transaction_id = t.id
-          WHERE t.vendor_id = $1 AND t.id = $2 AND t.status = 'completed'`,
-        [reader.vendorId, transactionId],
-      );
-      if (!row) throw new NotFoundError('fulfilment');
-      const stored = this.encryption.decryptJson<StoredFulfilment>(row.sealed, sealingContext(transactionId));
-      await manager.query(`INSERT INTO purchase_fulfilment_reads (vendor_id, token_id, dashboard_user_id, transaction_id) VALUES ($1, $2, $3, $4)`, [
-        reader.vendorId,
-        reader.dashboardUserId === undefined ? reader.tokenId : null,
-        reader.dashboardUserId ?? null,
+      const sealed = await this.transactions.sealedFulfilment(manager, reader.vendorId, transactionId);
+      if (sealed === undefined) throw new NotFoundError('fulfilment');
+      const stored = this.encryption.decryptJson<StoredFulfilment>(sealed, sealingContext(transactionId));
+      await this.transactions.recordFulfilmentRead(manager, {
+        vendorId: reader.vendorId,
+        tokenId: reader.dashboardUserId === undefined ? reader.tokenId : null,
+        dashboardUserId: reader.dashboardUserId ?? null,
         transactionId,
-      ]);
+      });
       return { transaction_id: transactionId, ...stored };
     });
   }

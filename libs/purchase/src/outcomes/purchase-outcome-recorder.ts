@@ -6,8 +6,9 @@ import { ReconciliationExceptionsRepository } from '#reconciliation';
 import { recordWebhookEvent, type PurchaseWebhookEvent } from '#webhooks';
 import { FulfilmentService } from './fulfilment.service.js';
 import { SpendControlsService } from '../admission/spend-controls.service.js';
+import type { LockedTransactionState, TransactionState } from '../model/transaction-record.js';
 import { isOpen, movesToward, type TransactionStatus } from '../model/transaction-status.js';
-import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionViewRow } from '../model/transaction-view.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 
 /** What one provider lookup said. */
@@ -30,28 +31,6 @@ export const PURCHASE_FAILURE_CODES = {
 
 /** "Not found" must be seen this many times in a row, after the settle period, to count as proof. */
 export const NOT_FOUND_PROOF_STREAK = 2;
-
-export interface TransactionState {
-  id: string;
-  vendor_id: string;
-  status: TransactionStatus;
-  charge_cents: string;
-  admission_day: string;
-  created_at: Date;
-  submission_attempted_at: Date | null;
-  submission_ended_at: Date | null;
-  submission_outcome: string | null;
-  provider_transaction_id: string | null;
-  allowance_returned_at: Date | null;
-  not_found_streak: number;
-  check_seq: number;
-  next_check_at: Date | null;
-  reversal_watch_until: Date | null;
-}
-
-export const TRANSACTION_STATE_COLUMNS = `id, vendor_id, status, charge_cents, to_char(admission_day, 'YYYY-MM-DD') AS admission_day, created_at,
-  submission_attempted_at, submission_ended_at, submission_outcome, provider_transaction_id, allowance_returned_at,
-  not_found_streak, check_seq, next_check_at, reversal_watch_until`;
 
 /**
  * What proves the provider holds a transaction for a purchase we failed: a verified lookup, or a
@@ -81,9 +60,7 @@ type RowChanges = Map<string, unknown>;
 /** The status moves of one recording, in order (pending -> completed -> reversed is two), for their webhook events. */
 const movesOf = new WeakMap<RowChanges, TransactionStatus[]>();
 
-interface LockedRow extends TransactionState {
-  now: Date;
-}
+type LockedRow = LockedTransactionState;
 
 /**
  * The only code that changes a transaction's status. It runs under the transaction's row lock
@@ -104,11 +81,11 @@ export class PurchaseOutcomeRecorder {
     private readonly spendControls: SpendControlsService,
     private readonly timings: PurchaseTimings,
     private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly transactions: TransactionsRepository,
   ) {}
 
   async load(transactionId: string): Promise<TransactionState | null> {
-    const [row] = await this.dataSource.query(`SELECT ${TRANSACTION_STATE_COLUMNS} FROM purchase_transactions WHERE id = $1`, [transactionId]);
-    return row ?? null;
+    return (await this.transactions.state(transactionId)) ?? null;
   }
 
   /** Records one lookup; `statusMoved` says whether THIS recording changed the status. */
@@ -228,20 +205,11 @@ export class PurchaseOutcomeRecorder {
 
   /** The row under its lock, with the database's clock read in the same statement. */
   private async lock(manager: EntityManager, transactionId: string): Promise<LockedRow | undefined> {
-    const [row] = (await manager.query(`SELECT ${TRANSACTION_STATE_COLUMNS}, now() AS now FROM purchase_transactions WHERE id = $1 FOR UPDATE`, [
-      transactionId,
-    ])) as LockedRow[];
-    return row;
+    return this.transactions.lockState(manager, transactionId);
   }
 
   private async writeBack(manager: EntityManager, transactionId: string, changes: RowChanges): Promise<TransactionState> {
-    const columns = [...changes.keys()];
-    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
-    const [rows] = await manager.query(`UPDATE purchase_transactions SET ${assignments} WHERE id = $1 RETURNING ${TRANSACTION_STATE_COLUMNS}`, [
-      transactionId,
-      ...changes.values(),
-    ]);
-    const state = rows[0] as TransactionState;
+    const state = await this.transactions.writeState(manager, transactionId, changes);
     for (const to of movesOf.get(changes) ?? []) await this.recordStatusEvent(manager, state, to);
     return state;
   }
@@ -253,12 +221,12 @@ export class PurchaseOutcomeRecorder {
    * that moves twice (pending -> completed -> reversed) writes both events, each with that view.
    */
   private async recordStatusEvent(manager: EntityManager, state: TransactionState, to: TransactionStatus): Promise<void> {
-    const [view] = (await manager.query(`SELECT ${TRANSACTION_VIEW_COLUMNS} FROM purchase_transactions t WHERE t.id = $1`, [state.id])) as TransactionViewRow[];
+    const view = await this.transactions.viewById(manager, state.id);
     await recordWebhookEvent(manager, {
       vendorId: state.vendor_id,
       type: `transaction.${to}` as PurchaseWebhookEvent,
       resourceId: state.id,
-      data: transactionViewOf(view),
+      data: view,
     });
   }
 
@@ -331,10 +299,7 @@ export class PurchaseOutcomeRecorder {
       case 'pending':
         throw new Error('nothing moves back to pending');
     }
-    await manager.query(
-      `INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason) VALUES ($1, $2, $3, $4, $5)`,
-      [row.id, from, to, found?.providerStatus ?? null, context.reason],
-    );
+    await this.transactions.addStatusEvent(manager, row.id, from, to, found?.providerStatus ?? null, context.reason);
     row.status = to;
     this.logger.log({ transactionId: row.id, from, to }, 'Transaction status verified');
   }

@@ -1,68 +1,38 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { johannesburgDayRange, NotFoundError } from '#common';
+import { NotFoundError } from '#common';
 import { pageOf, type Page } from '../model/catalogue-views.js';
+import type { TransactionEventView } from '../model/transaction-record.js';
+import { REFERENCE_PATTERN } from '../model/transaction-reference.js';
+import type { TransactionView } from '../model/transaction-view.js';
 import { isUuid } from '../model/uuid-pattern.js';
-import type { TransactionStatus } from '../model/transaction-status.js';
-import { TRANSACTION_VIEW_COLUMNS, transactionViewOf, type TransactionView, type TransactionViewRow } from '../model/transaction-view.js';
+import { TransactionsRepository, type TransactionListFilter } from '../persistence/transactions.repository.js';
 
-export interface TransactionFilter {
-  status?: TransactionStatus;
-  reference?: string;
-  productId?: number;
-  /** Whole Africa/Johannesburg days (YYYY-MM-DD), by admission time. */
-  dateFrom?: string;
-  dateTo?: string;
-  page: number;
-  perPage: number;
-}
-
-export const REFERENCE_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+export type TransactionFilter = TransactionListFilter;
 
 /** Vendor-scoped transaction reads: every method takes the vendorId, another vendor's id answers 404. */
 @Injectable()
 export class TransactionQueryService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly transactions: TransactionsRepository) {}
 
-  async get(vendorId: string, transactionId: string, manager: EntityManager = this.dataSource.manager): Promise<TransactionView> {
-    if (!isUuid(transactionId)) throw new NotFoundError('transaction');
-    const rows: TransactionViewRow[] = await manager.query(
-      `SELECT ${TRANSACTION_VIEW_COLUMNS} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.id = $2`,
-      [vendorId, transactionId],
-    );
-    if (rows.length === 0) throw new NotFoundError('transaction');
-    return transactionViewOf(rows[0]);
+  async get(vendorId: string, transactionId: string): Promise<TransactionView> {
+    const view = isUuid(transactionId) ? await this.transactions.view(vendorId, transactionId) : undefined;
+    if (!view) throw new NotFoundError('transaction');
+    return view;
   }
 
   async getByReference(vendorId: string, reference: string): Promise<TransactionView> {
-    if (!REFERENCE_PATTERN.test(reference)) throw new NotFoundError('transaction');
-    const rows: TransactionViewRow[] = await this.dataSource.query(
-      `SELECT ${TRANSACTION_VIEW_COLUMNS} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.reference = $2`,
-      [vendorId, reference],
-    );
-    if (rows.length === 0) throw new NotFoundError('transaction');
-    return transactionViewOf(rows[0]);
+    const view = REFERENCE_PATTERN.test(reference) ? await this.transactions.viewByReference(vendorId, reference) : undefined;
+    if (!view) throw new NotFoundError('transaction');
+    return view;
   }
 
   async list(vendorId: string, filter: TransactionFilter): Promise<Page<TransactionView>> {
-    const conditions = ['t.vendor_id = $1'];
-    const parameters: unknown[] = [vendorId];
-    const add = (sql: string, value: unknown) => {
-      parameters.push(value);
-      conditions.push(sql.replace('?', `$${parameters.length}`));
-    };
-    if (filter.status) add('t.status = ?', filter.status);
-    if (filter.reference) add('t.reference = ?', filter.reference);
-    if (filter.productId !== undefined) add('t.product_id = ?', filter.productId);
-    if (filter.dateFrom) add('t.created_at >= ?', johannesburgDayRange(filter.dateFrom).start);
-    if (filter.dateTo) add('t.created_at < ?', johannesburgDayRange(filter.dateTo).endExclusive);
-    const where = conditions.join(' AND ');
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM purchase_transactions t WHERE ${where}`, parameters);
-    const rows: TransactionViewRow[] = await this.dataSource.query(
-      `SELECT ${TRANSACTION_VIEW_COLUMNS} FROM purchase_transactions t WHERE ${where}
-        ORDER BY t.created_at DESC, t.id LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`,
-      [...parameters, filter.perPage, (filter.page - 1) * filter.perPage],
-    );
-    return pageOf(rows.map(transactionViewOf), filter.page, filter.perPage, total);
+    const { items, total } = await this.transactions.list(vendorId, filter);
+    return pageOf(items, filter.page, filter.perPage, total);
+  }
+
+  /** The status moves of the vendor's own transaction, oldest first; empty for an id that is not the vendor's. */
+  async history(vendorId: string, transactionId: string): Promise<TransactionEventView[]> {
+    return isUuid(transactionId) ? this.transactions.history(vendorId, transactionId) : [];
   }
 }

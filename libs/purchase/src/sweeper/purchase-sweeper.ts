@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { jobSpec, PeriodicSweep, QueueProducer, queueOf, type JobSpec } from '#queues';
 import { MAX_VELOCITY_WINDOW_SECONDS } from '../admission/spend-controls.service.js';
+import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 import { VerificationScheduler } from '../verification/verification-scheduler.js';
 
@@ -23,7 +24,8 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
   private readonly loop = new PeriodicSweep('Purchase sweep', this.logger);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionsRepository,
+    private readonly spendControls: SpendControlsRepository,
     private readonly producer: QueueProducer,
     private readonly scheduler: VerificationScheduler,
     private readonly timings: PurchaseTimings,
@@ -40,38 +42,20 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
   /** One sweep; returns how many jobs it re-enqueued. */
   async sweep(): Promise<{ checks: number; submissions: number; callbacks: number }> {
     const slackSeconds = (2 * this.timings.sweepIntervalMs) / 1000;
-    const [overdue] = (await this.dataSource.query(
-      `UPDATE purchase_transactions SET check_seq = check_seq + 1, next_check_at = now()
-        WHERE id IN (SELECT id FROM purchase_transactions
-                      WHERE next_check_at < now() - make_interval(secs => $1) AND status IN ('pending', 'completed')
-                      ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, check_seq`,
-      [slackSeconds, BATCH],
-    )) as [{ id: string; check_seq: number }[], number];
+    const overdue = await this.transactions.reissueOverdueChecks(slackSeconds, BATCH);
     for (const row of overdue) await this.scheduler.enqueue(row.id, row.check_seq, 0, 'poll');
 
-    const unsubmitted: { id: string }[] = await this.dataSource.query(
-      `SELECT t.id FROM purchase_transactions t
-        WHERE t.status = 'pending' AND t.submission_attempted_at IS NULL AND t.provider_transaction_id IS NULL
-          AND t.created_at < now() - make_interval(secs => $1)
-          AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'purchase.submit' AND o.payload->>'transactionId' = t.id::text)
-        ORDER BY t.created_at LIMIT $2`,
-      [slackSeconds, BATCH],
-    );
-    for (const row of unsubmitted) await this.rebuild(jobSpec('purchase.submit', { transactionId: row.id }));
+    const unsubmitted = await this.transactions.unsubmitted(slackSeconds, BATCH);
+    for (const transactionId of unsubmitted) await this.rebuild(jobSpec('purchase.submit', { transactionId }));
 
     // A callback hint no lookup has answered yet: its job was lost, gave up, or looked up while
     // the provider was unreachable. Rebuilt under the original job's id (see rebuild()).
-    const openMarkers: { transaction_id: string; first_marker: string }[] = await this.dataSource.query(
-      `SELECT transaction_id, min(id) AS first_marker FROM purchase_callback_markers
-        WHERE processed_at IS NULL AND received_at < now() - make_interval(secs => $1)
-        GROUP BY transaction_id LIMIT $2`,
-      [slackSeconds, BATCH],
-    );
+    const openMarkers = await this.transactions.openCallbackMarkers(slackSeconds, BATCH);
     for (const marker of openMarkers) {
       await this.rebuild(jobSpec('purchase.verify', { transactionId: marker.transaction_id, reason: 'callback', marker: String(marker.first_marker) }));
     }
-    await this.pruneVelocityCounters();
+    // Velocity counters older than the longest window spend controls accept.
+    await this.spendControls.pruneVelocityBuckets(MAX_VELOCITY_WINDOW_SECONDS + 60);
 
     const total = overdue.length + unsubmitted.length + openMarkers.length;
     if (total > 0) {
@@ -107,14 +91,5 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
       spec = { ...spec, id: `${spec.id}.after.${job.finishedOn ?? job.timestamp}` };
     }
     this.logger.error({ jobId: base.id }, 'Job failed for good too many times in a row; not rebuilt until the failures age out');
-  }
-
-  /** Bounded per sweep, so a long-stopped worker catches up in steps instead of one long delete. */
-  private async pruneVelocityCounters(): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM purchase_velocity_buckets WHERE ctid = ANY (ARRAY(
-         SELECT ctid FROM purchase_velocity_buckets WHERE second < floor(extract(epoch FROM now()))::bigint - $1::bigint LIMIT 10000))`,
-      [MAX_VELOCITY_WINDOW_SECONDS + 60],
-    );
   }
 }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
 import { isUuid } from '../model/uuid-pattern.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import { callbackTokenMatches } from '../model/callback-token.js';
 
 export interface CallbackReceipt {
@@ -21,6 +22,7 @@ export class ProviderCallbackService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: GatewayEnv,
+    private readonly transactions: TransactionsRepository,
   ) {}
 
   /** Constant-time check against the current token and, during a rotation, the previous one. */
@@ -37,19 +39,11 @@ export class ProviderCallbackService {
     }
     const hint = typeof record.status === 'string' ? record.status.slice(0, 40) : null;
     await this.dataSource.transaction(async (manager) => {
-      // Serialises callbacks of one transaction, so a burst yields exactly one waiting job.
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('purchase-callback:' || $1))`, [transactionId]);
-      const [marker] = await manager.query(
-        `INSERT INTO purchase_callback_markers (transaction_id, provider_status_hint) VALUES ($1, $2) RETURNING id`,
-        [transactionId, hint],
-      );
-      const [waiting] = await manager.query(
-        `SELECT 1 FROM purchase_callback_markers WHERE transaction_id = $1 AND processed_at IS NULL AND id < $2 LIMIT 1`,
-        [transactionId, marker.id],
-      );
-      if (!waiting) {
+      // Serialised per transaction (an advisory lock held to commit), so a burst yields exactly one waiting job.
+      const marker = await this.transactions.addCallbackMarker(manager, transactionId, hint);
+      if (!marker.earlierOpen) {
         // The job id names the first open marker, so a burst of callbacks makes one job.
-        await enqueueInTransaction(manager, jobSpec('purchase.verify', { transactionId, reason: 'callback', marker: String(marker.id) }));
+        await enqueueInTransaction(manager, jobSpec('purchase.verify', { transactionId, reason: 'callback', marker: marker.markerId }));
       }
     });
     return { received: true };
@@ -58,13 +52,13 @@ export class ProviderCallbackService {
   /** Our id comes back as the provider's external id; the provider's own id is a fallback. */
   private async transactionIdOf(record: Record<string, unknown>): Promise<string | null> {
     if (isUuid(record.external_id)) {
-      const [row] = await this.dataSource.query(`SELECT id FROM purchase_transactions WHERE id = $1`, [record.external_id.toLowerCase()]);
-      if (row) return row.id;
+      const id = await this.transactions.idOf(record.external_id.toLowerCase());
+      if (id) return id;
     }
     const providerId = record.transaction_id;
     if (typeof providerId === 'number' && Number.isSafeInteger(providerId) && providerId > 0) {
-      const [row] = await this.dataSource.query(`SELECT id FROM purchase_transactions WHERE provider_transaction_id = $1`, [providerId]);
-      if (row) return row.id;
+      const id = await this.transactions.idByProviderTransactionId(providerId);
+      if (id) return id;
     }
     return null;
   }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { NotFoundError } from '#common';
 import { enqueueInTransaction, jobSpec } from '#queues';
 import { isUuid } from '../model/uuid-pattern.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
 
 export interface VerificationRequested {
@@ -18,20 +19,23 @@ export interface VerificationRequested {
  */
 @Injectable()
 export class PurchaseReviewService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionsRepository,
+  ) {}
 
   async requestVerification(transactionId: string): Promise<VerificationRequested> {
     if (!isUuid(transactionId)) throw new NotFoundError('transaction');
     return this.dataSource.transaction(async (manager) => {
-      const [row] = await manager.query(`SELECT id, status FROM purchase_transactions WHERE id = $1`, [transactionId]);
-      if (!row) throw new NotFoundError('transaction');
+      const status = await this.transactions.status(manager, transactionId);
+      if (!status) throw new NotFoundError('transaction');
       // A failed purchase is looked up too: the provider may have created it late, which the
       // lookup reports as a late_creation exception without changing the status.
-      const scheduled = row.status !== 'reversed';
+      const scheduled = status !== 'reversed';
       if (scheduled) {
         await enqueueInTransaction(manager, jobSpec('purchase.verify', { transactionId, reason: 'manual', requestedAt: Date.now() }));
       }
-      return { transaction_id: transactionId, status: row.status, scheduled };
+      return { transaction_id: transactionId, status, scheduled };
     });
   }
 }

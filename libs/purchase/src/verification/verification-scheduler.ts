@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { jobSpec, QueueProducer, type PurchaseVerifyPayload } from '#queues';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
 
 /** The reasons a link of the polling chain is scheduled for. */
 type CheckReason = Extract<PurchaseVerifyPayload, { check: number }>['reason'];
@@ -15,17 +15,12 @@ export class VerificationScheduler {
   private readonly logger = new Logger(VerificationScheduler.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionsRepository,
     private readonly producer: QueueProducer,
   ) {}
 
   async scheduleCheck(transactionId: string, delayMs: number, reason: CheckReason): Promise<number> {
-    const [rows] = await this.dataSource.query(
-      `UPDATE purchase_transactions SET check_seq = check_seq + 1, next_check_at = now() + make_interval(secs => $2::double precision / 1000)
-        WHERE id = $1 RETURNING check_seq`,
-      [transactionId, delayMs],
-    );
-    const check = rows[0].check_seq as number;
+    const check = await this.transactions.scheduleCheck(transactionId, delayMs);
     await this.enqueue(transactionId, check, delayMs, reason);
     return check;
   }
@@ -40,6 +35,6 @@ export class VerificationScheduler {
   }
 
   async stop(transactionId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE purchase_transactions SET next_check_at = NULL WHERE id = $1`, [transactionId]);
+    await this.transactions.stopChecks(transactionId);
   }
 }

@@ -1,16 +1,15 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import type { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
-import { PurchaseOutcomeRecorder, type TransactionState } from '../outcomes/purchase-outcome-recorder.js';
+import { Injectable, Logger } from '@nestjs/common';
+import type { JobPayloads } from '#queues';
+import type { TransactionState } from '../model/transaction-record.js';
+import { PurchaseOutcomeRecorder } from '../outcomes/purchase-outcome-recorder.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import { PurchaseProviderLookup } from './purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 import { VerificationScheduler } from './verification-scheduler.js';
 
-type VerifyJob = Job<JobPayloads['purchase.verify']>;
-
 /**
- * `purchase.verify`: one provider GET, recorded by PurchaseOutcomeRecorder, then the next check.
+ * What a `purchase.verify` job does: one provider GET, recorded by PurchaseOutcomeRecorder, then
+ * the next check. (The worker app's VerifyPurchaseHandler delivers the job here.)
  *
  * Each transaction has one polling chain: the job whose `check` equals the row's `check_seq`
  * schedules the next one (backoff while pending, the reversal watch after completion); a chain
@@ -19,25 +18,20 @@ type VerifyJob = Job<JobPayloads['purchase.verify']>;
  * when their lookup moved the status.
  */
 @Injectable()
-export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnModuleInit {
-  private readonly logger = new Logger(VerifyPurchaseHandler.name);
+export class PurchaseVerification {
+  private readonly logger = new Logger(PurchaseVerification.name);
 
   constructor(
-    private readonly registry: JobHandlerRegistry,
-    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionsRepository,
     private readonly lookup: PurchaseProviderLookup,
     private readonly recorder: PurchaseOutcomeRecorder,
     private readonly scheduler: VerificationScheduler,
     private readonly timings: PurchaseTimings,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register('purchase.verify', this);
-  }
-
-  async handle(job: VerifyJob): Promise<void> {
-    const { transactionId, reason } = job.data;
-    const check = 'check' in job.data ? job.data.check : undefined;
+  async verify(payload: JobPayloads['purchase.verify']): Promise<void> {
+    const { transactionId, reason } = payload;
+    const check = 'check' in payload ? payload.check : undefined;
     const before = await this.recorder.load(transactionId);
     if (!before) {
       this.logger.warn({ transactionId }, 'Verification job for an unknown transaction; ignored');
@@ -82,25 +76,13 @@ export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnM
     if (ownsChain || after.statusMoved || noChain) await this.scheduleNext(after, ownsChain || after.statusMoved);
   }
 
-  async onFinalFailure(job: VerifyJob, error: Error): Promise<void> {
-    // next_check_at stays set, so the sweeper re-enqueues this check.
-    this.logger.error({ transactionId: job.data.transactionId, err: error.message }, 'Verification job gave up; the sweeper will retry');
-  }
-
   private async latestOpenMarker(transactionId: string): Promise<string | null> {
-    const [row] = await this.dataSource.query(`SELECT max(id) AS id FROM purchase_callback_markers WHERE transaction_id = $1 AND processed_at IS NULL`, [
-      transactionId,
-    ]);
-    return row?.id ?? null;
+    return this.transactions.latestOpenMarker(transactionId);
   }
 
   /** Marks the markers this job covered (up to `upTo`, read before the lookup) as processed. */
   private async consumeMarkers(transactionId: string, upTo: string | null): Promise<void> {
-    if (upTo === null) return;
-    await this.dataSource.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $2 AND processed_at IS NULL`, [
-      transactionId,
-      upTo,
-    ]);
+    if (upTo !== null) await this.transactions.consumeMarkers(transactionId, upTo);
   }
 
   private async scheduleNext(state: TransactionState, ownsChain: boolean): Promise<void> {

@@ -1,6 +1,4 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import type { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
+import { Injectable, Logger } from '@nestjs/common';
 import {
   ProviderNotConfiguredError,
   ProviderRejectedError,
@@ -8,31 +6,17 @@ import {
   PurchaseProviderClient,
   type IdentifierFields,
 } from '#providers';
-import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
 import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
 import type { IdentifierGroups } from '../model/catalogue-types.js';
+import { TransactionsRepository, type SubmissionOutcome } from '../persistence/transactions.repository.js';
 import { PurchaseOutcomeRecorder } from '../outcomes/purchase-outcome-recorder.js';
 import { PurchaseProviderLookup } from '../verification/purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 import { VerificationScheduler } from '../verification/verification-scheduler.js';
 
-type SubmitJob = Job<JobPayloads['purchase.submit']>;
-
-interface SubmissionRow {
-  id: string;
-  status: string;
-  product_id: number;
-  pricing_kind: string;
-  destination_amount: string;
-  identifiers: IdentifierGroups;
-  created_at: Date;
-  submission_attempted_at: Date | null;
-  provider_transaction_id: string | null;
-  next_check_at: Date | null;
-}
-
 /**
- * `purchase.submit`: sends the purchase to the provider at most once, with our transaction id
+ * What a `purchase.submit` job does (the worker app's SubmitPurchaseHandler delivers the job
+ * here): sends the purchase to the provider at most once, with our transaction id
  * as its external id.
  *
  * 1. Look the id up first; if the provider already has it, adopt it.
@@ -41,12 +25,11 @@ interface SubmissionRow {
  *    a second create (the verify job decides, see PurchaseOutcomeRecorder).
  */
 @Injectable()
-export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnModuleInit {
-  private readonly logger = new Logger(SubmitPurchaseHandler.name);
+export class PurchaseSubmission {
+  private readonly logger = new Logger(PurchaseSubmission.name);
 
   constructor(
-    private readonly registry: JobHandlerRegistry,
-    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionsRepository,
     private readonly provider: PurchaseProviderClient,
     private readonly lookup: PurchaseProviderLookup,
     private readonly recorder: PurchaseOutcomeRecorder,
@@ -55,13 +38,8 @@ export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnM
     private readonly timings: PurchaseTimings,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register('purchase.submit', this);
-  }
-
-  async handle(job: SubmitJob): Promise<void> {
-    const { transactionId } = job.data;
-    const row = await this.loadRow(transactionId);
+  async submit(transactionId: string): Promise<void> {
+    const row = await this.transactions.forSubmission(transactionId);
     if (!row) {
       // Queues may be shared; a job for a transaction this database does not hold is not ours.
       this.logger.warn({ transactionId }, 'Submission job for an unknown transaction; ignored');
@@ -82,10 +60,7 @@ export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnM
     const before = await this.lookup.observe(transactionId, null);
     if (before.kind === 'unavailable') throw new Error(`provider lookup before submission failed: ${before.reason}`);
     if (before.kind === 'found') {
-      await this.dataSource.query(
-        `UPDATE purchase_transactions SET submission_outcome = 'found_before_create' WHERE id = $1 AND submission_outcome IS NULL`,
-        [transactionId],
-      );
+      await this.transactions.markFoundBeforeCreate(transactionId);
       await this.recorder.record(transactionId, before);
       await this.scheduler.scheduleCheck(transactionId, this.timings.verifyDelayMs(1), 'submission');
       return;
@@ -96,24 +71,11 @@ export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnM
       return;
     }
 
-    // next_check_at is a safety net: if this process dies during the create, the sweeper finds
-    // the transaction overdue and the lookups take over.
-    // The row is locked by its primary key and the claim's conditions are checked on the locked
-    // row. Written as `UPDATE ... WHERE id = $1 AND status = 'pending' AND ...`, the conditions
-    // match the predicate of purchase_transactions_unsubmitted_idx and the planner may scan that
-    // whole index for the id: one claim then costs O(backlog), measured at 2 ms with 2,700
-    // purchases waiting, and the worker slows down exactly when a backlog builds up.
-    const [claimed] = await this.dataSource.query(
-      `WITH locked AS (SELECT id, status, submission_attempted_at, provider_transaction_id FROM purchase_transactions WHERE id = $1 FOR UPDATE)
-       UPDATE purchase_transactions t SET submission_attempted_at = now(), next_check_at = now() + make_interval(secs => $2::double precision / 1000)
-         FROM locked
-        WHERE t.id = locked.id AND locked.status = 'pending' AND locked.submission_attempted_at IS NULL AND locked.provider_transaction_id IS NULL
-        RETURNING t.id`,
-      [transactionId, 2 * this.timings.providerTimeoutMs],
-    );
-    if (claimed.length === 0) return;
+    // Claimed before the create call (see claimSubmission); a claim already taken means the
+    // attempt is not ours to make.
+    if (!(await this.transactions.claimSubmission(transactionId, 2 * this.timings.providerTimeoutMs))) return;
 
-    let outcome: 'accepted' | 'rejected' | 'http_error' | 'unknown';
+    let outcome: SubmissionOutcome;
     let providerTransactionId: number | null = null;
     let providerStatus: string | null = null;
     try {
@@ -135,7 +97,7 @@ export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnM
     } catch (error) {
       if (error instanceof ProviderNotConfiguredError) {
         // Nothing left this process, so the claim is released and the job retries later.
-        await this.dataSource.query(`UPDATE purchase_transactions SET submission_attempted_at = NULL WHERE id = $1`, [transactionId]);
+        await this.transactions.releaseSubmissionClaim(transactionId);
         throw error;
       }
       if (error instanceof ProviderRejectedError && !error.outcomeUnknown) outcome = 'rejected';
@@ -145,30 +107,13 @@ export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnM
     }
 
     // The attempt's outcome and the first check of the polling chain, in one statement.
-    const [[scheduled]] = await this.dataSource.query(
-      `UPDATE purchase_transactions SET submission_ended_at = now(), submission_outcome = $2,
-         provider_transaction_id = COALESCE(provider_transaction_id, $3), provider_status = COALESCE($4, provider_status),
-         check_seq = check_seq + 1, next_check_at = now() + make_interval(secs => $5::double precision / 1000)
-        WHERE id = $1 RETURNING check_seq`,
-      [transactionId, outcome, providerTransactionId, providerStatus, this.timings.verifyDelayMs(1)],
-    );
-    await this.scheduler.enqueue(transactionId, scheduled.check_seq, this.timings.verifyDelayMs(1), 'submission');
-  }
-
-  async onFinalFailure(job: SubmitJob, error: Error): Promise<void> {
-    // The transaction stays pending; the sweeper re-enqueues its submission from PostgreSQL.
-    this.logger.error({ transactionId: job.data.transactionId, err: error.message }, 'Submission job gave up; the sweeper will retry');
-  }
-
-  private async loadRow(transactionId: string): Promise<SubmissionRow | null> {
-    const [row] = await this.dataSource.query(
-      `SELECT t.id, t.status, t.product_id, p.pricing_kind, t.destination_amount, t.identifiers, t.created_at,
-              t.submission_attempted_at, t.provider_transaction_id, t.next_check_at
-         FROM purchase_transactions t JOIN purchase_products p ON p.id = t.product_id
-        WHERE t.id = $1`,
-      [transactionId],
-    );
-    return row ?? null;
+    const check = await this.transactions.recordSubmissionAttempt(transactionId, {
+      outcome,
+      providerTransactionId,
+      providerStatus,
+      firstCheckDelayMs: this.timings.verifyDelayMs(1),
+    });
+    await this.scheduler.enqueue(transactionId, check, this.timings.verifyDelayMs(1), 'submission');
   }
 }
 
