@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { PAYOUT_METHODS, methodDefinition } from '#payout';
 import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport, type SettlementReportLine } from '#providers';
+import { TransactionsRepository } from '#purchase';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import { PayoutLineMatcher } from './payout-line-matcher.js';
 import { PurchaseLineMatcher } from './purchase-line-matcher.js';
@@ -47,6 +48,7 @@ export class SettlementIngestor {
     private readonly payoutLines: PayoutLineMatcher,
     private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly metrics: SettlementMetrics,
+    private readonly purchases: TransactionsRepository,
   ) {}
 
   /** Every provider (or the given ones) for one day; a provider that fails is reported, the others still run. */
@@ -120,14 +122,7 @@ export class SettlementIngestor {
     const { start, endExclusive } = johannesburgDayRange(day);
     const missing =
       provider === 'dvs'
-        ? ((await this.dataSource.query(
-            `SELECT t.id, t.vendor_id, t.status, t.wholesale_cents::text AS amount_cents, t.provider_transaction_id::text AS provider_reference
-               FROM purchase_transactions t
-              WHERE t.status IN ('completed', 'reversed')
-                AND ((t.completed_at >= $2 AND t.completed_at < $3) OR (t.status = 'reversed' AND t.reversed_at >= $2 AND t.reversed_at < $3))
-                AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.purchase_transaction_id = t.id)`,
-            [reportId, start, endExclusive],
-          )) as MissingRecord[])
+        ? await this.purchases.closedWithoutSettlementLine(reportId, start, endExclusive)
         : ((await this.dataSource.query(
             `SELECT p.id, p.vendor_id, p.status, p.amount_cents::text AS amount_cents, p.provider_reference
                FROM payouts p

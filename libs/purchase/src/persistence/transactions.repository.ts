@@ -446,6 +446,27 @@ export class TransactionsRepository {
     return rows.map((row) => row.id);
   }
 
+  // --- settlement ---
+
+  /**
+   * Purchases settled (completed) or reversed in [from, to) that no line of the settlement report
+   * names, with their wholesale amount and the provider's id as the report would carry them.
+   */
+  async closedWithoutSettlementLine(
+    reportId: string,
+    from: Date,
+    to: Date,
+  ): Promise<{ id: string; vendor_id: string; status: TransactionStatus; amount_cents: string; provider_reference: string | null }[]> {
+    return this.dataSource.query(
+      `SELECT t.id, t.vendor_id, t.status, t.wholesale_cents::text AS amount_cents, t.provider_transaction_id::text AS provider_reference
+         FROM purchase_transactions t
+        WHERE t.status IN ('completed', 'reversed')
+          AND ((t.completed_at >= $2 AND t.completed_at < $3) OR (t.status = 'reversed' AND t.reversed_at >= $2 AND t.reversed_at < $3))
+          AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.purchase_transaction_id = t.id)`,
+      [reportId, from, to],
+    );
+  }
+
   // --- provider callbacks (hints) ---
 
   /** Our id, as the provider's external id. */
