@@ -4,7 +4,6 @@ import { johannesburgDayRange } from '#common';
 import { updateReturning } from '#database';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
-import type { IdentifierGroups } from '../model/catalogue-types.js';
 import type { LockedTransactionState, TransactionEventView, TransactionState } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
 import type { TransactionView } from '../model/transaction-view.js';
@@ -66,16 +65,10 @@ function transactionViewOf(row: TransactionViewRow): TransactionView {
 }
 
 /** The quote under its lock, with the facts the admission checks, read in one round trip. */
-export interface LockedQuote {
+export interface LockedQuote
+  extends Pick<TransactionState, 'product_id' | 'charge_cents' | 'wholesale_cents' | 'currency' | 'destination_amount' | 'destination_unit' | 'identifiers'> {
   id: string;
-  product_id: number;
   pricing_version_id: number;
-  charge_cents: string;
-  wholesale_cents: string;
-  currency: string;
-  destination_amount: string;
-  destination_unit: string;
-  identifiers: IdentifierGroups;
   expires_at: Date;
   used_at: Date | null;
   now: Date;
