@@ -10,6 +10,7 @@ export * from './model/transaction-view.js';
 export * from './model/transaction-record.js';
 export * from './model/transaction-reference.js';
 export * from './model/purchase-timings.js';
+export * from './model/spend-limits.js';
 export * from './model/pricing.errors.js';
 export * from './model/quote.errors.js';
 export * from './model/spend-control.errors.js';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue, minorUnitsFromCents, type Cents } from '#money';
+import type { SpendLimits } from '../model/spend-limits.js';
 import { isUuid } from '../model/uuid-pattern.js';
 import { SpendControlsRepository, type SpendControlsRow } from '../persistence/spend-controls.repository.js';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
@@ -13,13 +14,6 @@ import {
   TransactionMaximumExceededError,
   VelocityLimitExceededError,
 } from '../model/spend-control.errors.js';
-
-export interface SpendLimits {
-  dailyCapMinor: number;
-  transactionMaxMinor: number;
-  velocityCount: number;
-  velocityWindowSeconds: number;
-}
 
 /** Limits as the admission checks read them, with the vendor's row locked for the transaction. */
 export interface ConfiguredSpendControls {
@@ -80,12 +74,7 @@ export class SpendControlsService {
     check('velocity_window_seconds', limits.velocityWindowSeconds, 1, MAX_VELOCITY_WINDOW_SECONDS);
     if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
     await this.requireVendor(vendorId);
-    await this.controls.saveLimits(vendorId, {
-      dailyCapCents: limits.dailyCapMinor,
-      transactionMaxCents: limits.transactionMaxMinor,
-      velocityCount: limits.velocityCount,
-      velocityWindowSeconds: limits.velocityWindowSeconds,
-    });
+    await this.controls.saveLimits(vendorId, limits);
     return this.limitsFor(vendorId);
   }
 

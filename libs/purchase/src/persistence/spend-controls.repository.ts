@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { updateReturning } from '#database';
+import type { SpendLimits } from '../model/spend-limits.js';
 
 type Runner = Pick<EntityManager, 'query'>;
 
@@ -13,14 +14,6 @@ export interface SpendControlsRow {
   paused_at: Date | null;
 }
 
-/** Limits as staff set them, in ZAR cents where they are money. */
-export interface SpendLimitsRow {
-  dailyCapCents: number | bigint;
-  transactionMaxCents: number | bigint;
-  velocityCount: number;
-  velocityWindowSeconds: number;
-}
-
 /**
  * The spend-control aggregate: per-vendor limits and pause (`purchase_spend_controls`), the
  * platform-wide pause (`purchase_global_controls`), the daily allowances
@@ -31,13 +24,13 @@ export interface SpendLimitsRow {
 export class SpendControlsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async saveLimits(vendorId: string, limits: SpendLimitsRow): Promise<void> {
+  async saveLimits(vendorId: string, limits: SpendLimits): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO purchase_spend_controls (vendor_id, daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (vendor_id) DO UPDATE SET daily_cap_cents = EXCLUDED.daily_cap_cents, transaction_max_cents = EXCLUDED.transaction_max_cents,
          velocity_count = EXCLUDED.velocity_count, velocity_window_seconds = EXCLUDED.velocity_window_seconds, updated_at = now()`,
-      [vendorId, limits.dailyCapCents, limits.transactionMaxCents, limits.velocityCount, limits.velocityWindowSeconds],
+      [vendorId, limits.dailyCapMinor, limits.transactionMaxMinor, limits.velocityCount, limits.velocityWindowSeconds],
     );
   }
 
