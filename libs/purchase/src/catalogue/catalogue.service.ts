@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue } from '#money';
-import { pageOf, productViewOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
+import { pageOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
 import { ProductUnavailableError } from '../model/quote.errors.js';
 import { isUuid } from '../model/uuid-pattern.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
-import { CatalogueRepository, type ProductSearch } from '../persistence/catalogue.repository.js';
+import { CatalogueRepository, productViewOf, type ProductSearch } from '../persistence/catalogue.repository.js';
 import { PricingRepository } from '../persistence/pricing.repository.js';
 import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
 

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, Not, type EntityManager } from 'typeorm';
-import type { CountryView, OperatorView, ProductRow, ServiceView } from '../model/catalogue-views.js';
+import { minorUnitsFromCents, type Cents } from '#money';
+import type { FulfilmentKind, PricingKind, ProductBenefit, ProductRequirements } from '../model/catalogue-types.js';
+import type { CountryView, OperatorView, ProductView, ServiceView } from '../model/catalogue-views.js';
 import { PurchaseCountryEntity, PurchaseOperatorEntity, PurchaseProductEntity, PurchaseServiceEntity } from './catalogue.entities.js';
 
 const PRODUCT_COLUMNS = `
@@ -15,6 +17,58 @@ const ENABLED_PRODUCTS = `
   JOIN purchase_services s ON s.id = p.service_id
   JOIN purchase_operators o ON o.id = p.operator_id
   WHERE vp.vendor_id = $1`;
+
+/** A product as the vendor-facing reads select it (PRODUCT_COLUMNS), mapped to its view by productViewOf. */
+export interface ProductRow {
+  id: number;
+  name: string;
+  description: string;
+  pricing_kind: PricingKind;
+  provider_type: string;
+  service_id: number;
+  service_name: string;
+  operator_id: number;
+  operator_name: string;
+  country_iso_code: string;
+  fulfilment: FulfilmentKind;
+  destination_currency: string;
+  destination_amount: string | null;
+  range_min: string | null;
+  range_max: string | null;
+  range_step: string | null;
+  benefits: ProductBenefit[];
+  requirements: ProductRequirements;
+  supported_lookups: string[];
+}
+
+export function productViewOf(row: ProductRow, price: { versionId: number; cents: Cents } | null): ProductView {
+  const ranged = row.pricing_kind === 'ranged';
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.pricing_kind,
+    provider_type: row.provider_type,
+    service: { id: row.service_id, name: row.service_name },
+    operator: { id: row.operator_id, name: row.operator_name },
+    country_iso_code: row.country_iso_code.trim(),
+    fulfilment: row.fulfilment,
+    destination_currency: row.destination_currency,
+    destination_amount: ranged ? null : row.destination_amount,
+    destination_range: ranged ? { min: row.range_min!, max: row.range_max!, step: row.range_step! } : null,
+    price: price
+      ? {
+          charge_minor: minorUnitsFromCents(price.cents),
+          currency: 'ZAR',
+          pricing_version_id: price.versionId,
+          destination_amount: ranged ? row.range_min! : row.destination_amount!,
+        }
+      : null,
+    benefits: row.benefits,
+    requirements: row.requirements,
+    lookups: row.supported_lookups,
+  };
+}
 
 export interface ProductSearch {
   search?: string;
