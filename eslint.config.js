@@ -43,13 +43,11 @@ const SQL_OUTSIDE_PERSISTENCE = {
 // TEMPORARY (issue 13): these domain folders are moving their SQL into persistence/ repositories
 // on parallel branches. The integrator deletes this list once they are merged; nothing new is added to it.
 const TEMPORARY_SQL_EXEMPTIONS = [
-  'libs/purchase/**',
   'libs/payout/**',
   'libs/webhooks/**',
   'libs/auth/**',
   'libs/dashboard/**',
   'apps/vendor-dashboard/**',
-  'libs/settlement/src/purchase-line-matcher.ts',
   'libs/settlement/src/payout-line-matcher.ts',
 ];
 

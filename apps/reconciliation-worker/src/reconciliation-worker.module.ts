@@ -4,10 +4,11 @@ import { ConfigModule, type GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutWorkerModule } from '#payout';
-import { PURCHASE_ENTITIES, PurchaseWorkerModule } from '#purchase';
+import { PURCHASE_ENTITIES } from '#purchase';
 import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule, WorkerQueuesModule } from '#queues';
 import { SettlementWorkerModule } from '#settlement';
 import { WebhookWorkerModule } from '#webhooks';
+import { PurchaseJobHandlersModule } from './purchase/purchase-job-handlers.module.js';
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). Every job of both domains, settlement reports and webhook deliveries. */
 export const RECONCILIATION_WORKER_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'workerQueues', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'settlement', 'webhooks'];
@@ -29,7 +30,7 @@ export class ReconciliationWorkerModule {
         RedisModule,
         WorkerQueuesModule,
         PayoutWorkerModule,
-        PurchaseWorkerModule,
+        PurchaseJobHandlersModule,
         SettlementWorkerModule,
         WebhookWorkerModule,
         ...(handlerModules ?? []),

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { PAYOUT_METHODS, methodDefinition } from '#payout';
 import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport } from '#providers';
+import { TransactionsRepository } from '#purchase';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import { PayoutLineMatcher } from './payout-line-matcher.js';
 import { PurchaseLineMatcher } from './purchase-line-matcher.js';
@@ -46,6 +47,7 @@ export class SettlementIngestor {
     private readonly payoutLines: PayoutLineMatcher,
     private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly metrics: SettlementMetrics,
+    private readonly purchases: TransactionsRepository,
   ) {}
 
   /** Every provider (or the given ones) for one day; a provider that fails is reported, the others still run. */
@@ -100,7 +102,7 @@ export class SettlementIngestor {
     const { start, endExclusive } = johannesburgDayRange(day);
     const missing =
       provider === 'dvs'
-        ? await this.settlements.purchasesMissingFrom(reportId, start, endExclusive)
+        ? await this.purchases.closedWithoutSettlementLine(reportId, start, endExclusive)
         : await this.settlements.payoutsMissingFrom(reportId, start, endExclusive, PAYOUT_METHODS.filter((method) => methodDefinition(method).channel === provider));
     let raised = 0;
     const domain = domainOf(provider);

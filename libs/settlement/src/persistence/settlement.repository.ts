@@ -120,18 +120,6 @@ export class SettlementRepository {
     await this.dataSource.query(`UPDATE settlement_reports SET reconciled_at = now() WHERE id = $1`, [reportId]);
   }
 
-  /** Purchases completed (or reversed) in [start, endExclusive) that no line of the report names. */
-  async purchasesMissingFrom(reportId: string, start: Date, endExclusive: Date): Promise<MissingRecord[]> {
-    return (await this.dataSource.query(
-      `SELECT t.id, t.vendor_id, t.status, t.wholesale_cents::text AS amount_cents, t.provider_transaction_id::text AS provider_reference
-         FROM purchase_transactions t
-        WHERE t.status IN ('completed', 'reversed')
-          AND ((t.completed_at >= $2 AND t.completed_at < $3) OR (t.status = 'reversed' AND t.reversed_at >= $2 AND t.reversed_at < $3))
-          AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.purchase_transaction_id = t.id)`,
-      [reportId, start, endExclusive],
-    )) as MissingRecord[];
-  }
-
   /** Payouts by one of `methods` paid (or reversed) in [start, endExclusive) that no line of the report names. */
   async payoutsMissingFrom(reportId: string, start: Date, endExclusive: Date, methods: readonly string[]): Promise<MissingRecord[]> {
     return (await this.dataSource.query(
