@@ -1,3 +1,4 @@
+export * from './access/access-requirement.js';
 export * from './errors/index.js';
 export * from './http/envelope-style.js';
 export * from './http/skip-envelope.decorator.js';

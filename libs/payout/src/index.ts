@@ -36,5 +36,6 @@ export * from './outcomes/payout-outcomes.js';
 export * from './submission/payout-submitter.js';
 export * from './verification/payout-status-poller.js';
 export * from './sweeper/payout-work-sweeper.js';
+export * from './worker/payout-worker.module.js';
 export * from './operations/payout-operations.service.js';
 export * from './payout-domain.module.js';

@@ -451,6 +451,28 @@ export class PayoutRepository {
     await manager.query(`UPDATE payouts SET delivery_encrypted = $2 WHERE id = $1`, [payoutId, deliveryEncrypted]);
   }
 
+  // --- Settlement -------------------------------------------------------------------------------
+
+  /**
+   * Payouts by one of `methods` paid (or reversed) in [from, to) that no line of the settlement
+   * report names, with the amount and provider reference as the report would carry them.
+   */
+  async closedWithoutSettlementLine(
+    reportId: string,
+    from: Date,
+    to: Date,
+    methods: readonly string[],
+  ): Promise<{ id: string; vendor_id: string; status: PayoutStatus; amount_cents: string; provider_reference: string | null }[]> {
+    return this.dataSource.query(
+      `SELECT p.id, p.vendor_id, p.status, p.amount_cents::text AS amount_cents, p.provider_reference
+         FROM payouts p
+        WHERE p.method = ANY($4::text[]) AND p.status IN ('paid', 'reversed')
+          AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = 'reversed' AND p.reversed_at >= $2 AND p.reversed_at < $3))
+          AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.payout_id = p.id)`,
+      [reportId, from, to, methods],
+    );
+  }
+
   // --- Delivery reads and SMS resends -----------------------------------------------------------
 
   /** One audit row per payout whose delivery the token read, in one statement. */
