@@ -4,8 +4,9 @@ import { ApiSurfaceModule, RateLimitModule } from '#common';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PAYOUT_ERRORS, PayoutDomainModule } from '#payout';
+import { PayoutDomainModule } from '#payout';
 import { REDIS_CLIENT, RedisModule } from '#queues';
+import { PAYOUT_ENVELOPE } from './http/payout-envelope.js';
 import { AccountController } from './account/account.controller.js';
 import { BatchesController } from './batches/batches.controller.js';
 import { MethodsController } from './methods/methods.controller.js';
@@ -24,11 +25,11 @@ export class PayoutGatewayModule {
         DatabaseModule.forRoot('payout-gateway'),
         RedisModule,
         AuthModule,
-        ApiSurfaceModule.forRoot('payout', PAYOUT_ERRORS),
+        ApiSurfaceModule.forRoot(PAYOUT_ENVELOPE),
         // The same per-token read and write buckets as the purchase gateway, with the payout
         // contract's RATE_LIMITED code, in the payout envelope.
         RateLimitModule.forRoot({
-          code: 'RATE_LIMITED',
+          code: PAYOUT_ENVELOPE.rateLimitCode,
           scope: 'payout',
           readPerMinute: config.RATE_LIMIT_READ_PER_MINUTE,
           writePerMinute: config.RATE_LIMIT_WRITE_PER_MINUTE,

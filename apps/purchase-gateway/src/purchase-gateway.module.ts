@@ -4,8 +4,8 @@ import { ApiSurfaceModule, RateLimitModule } from '#common';
 import { ConfigModule, type GatewayEnv } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PURCHASE_ERRORS } from '#purchase';
 import { REDIS_CLIENT, RedisModule } from '#queues';
+import { PURCHASE_ENVELOPE } from './http/purchase-envelope.js';
 import { PurchaseApiModule } from './purchase-api.module.js';
 
 @Module({})
@@ -19,9 +19,9 @@ export class PurchaseGatewayModule {
         DatabaseModule.forRoot('purchase-gateway'),
         RedisModule,
         AuthModule,
-        ApiSurfaceModule.forRoot('purchase', PURCHASE_ERRORS),
+        ApiSurfaceModule.forRoot(PURCHASE_ENVELOPE),
         RateLimitModule.forRoot({
-          code: 'API_RATE_LIMITED',
+          code: PURCHASE_ENVELOPE.rateLimitCode,
           readPerMinute: config.RATE_LIMIT_READ_PER_MINUTE,
           writePerMinute: config.RATE_LIMIT_WRITE_PER_MINUTE,
           redis: REDIS_CLIENT,

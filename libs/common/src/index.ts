@@ -1,5 +1,6 @@
 export * from './errors/index.js';
-export * from './http/envelope-style.js';
+export * from './http/api-envelope.js';
+export * from './http/openapi-decorators.js';
 export * from './http/skip-envelope.decorator.js';
 export * from './http/envelope.interceptor.js';
 export * from './http/api-exception.filter.js';
