@@ -9,3 +9,4 @@ export * from './webhook-delivery.handler.js';
 export * from './webhook-sweeper.js';
 export * from './webhooks.module.js';
 export * from './webhook-schemas.js';
+export * from './http/webhook-endpoints.controller.js';
