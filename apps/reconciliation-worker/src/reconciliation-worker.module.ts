@@ -6,7 +6,7 @@ import { PayoutWorkerModule } from '#payout';
 import { PurchaseWorkerModule } from '#purchase';
 import { RedisModule, WorkerQueuesModule } from '#queues';
 import { SettlementWorkerModule } from '#settlement';
-import { WebhookWorkerModule } from '#webhooks';
+import { WebhookHandlersModule } from './webhooks/webhook-handlers.module.js';
 
 /**
  * BullMQ consumers, the outbox relay and the settlement-report schedule. Job handlers come from the domain modules imported
@@ -26,7 +26,7 @@ export class ReconciliationWorkerModule {
         PayoutWorkerModule,
         PurchaseWorkerModule,
         SettlementWorkerModule,
-        WebhookWorkerModule,
+        WebhookHandlersModule,
         ...(handlerModules ?? []),
       ],
     };

@@ -1,3 +1,4 @@
+import { CurrentVendor, RequireScopes } from '#auth';
 import { webhookEndpointsController } from '#webhooks';
 import { PAYOUT_ENVELOPE } from '../http/payout-envelope.js';
 
@@ -9,4 +10,5 @@ export const WebhookEndpointsController = webhookEndpointsController({
   gateway: 'payout',
   envelope: PAYOUT_ENVELOPE,
   verifiedStateHint: 'GET /api/v1/payouts/{reference} (or /batches/{reference})',
+  access: { require: (ability) => RequireScopes(ability), vendor: CurrentVendor },
 });

@@ -1,3 +1,4 @@
+import { CurrentVendor, RequireAbilities } from '#auth';
 import { webhookEndpointsController } from '#webhooks';
 import { PURCHASE_ENVELOPE } from '../http/purchase-envelope.js';
 
@@ -9,4 +10,5 @@ export const WebhookEndpointsController = webhookEndpointsController({
   gateway: 'purchase',
   envelope: PURCHASE_ENVELOPE,
   verifiedStateHint: 'GET /api/v1/transactions/{id}',
+  access: { require: (ability) => RequireAbilities(ability), vendor: CurrentVendor },
 });

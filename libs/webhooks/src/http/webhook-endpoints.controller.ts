@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, type Type } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { apiEnvelopeDecorator, apiErrorsDecorator, ValidationFailedError, type ApiEnvelopeFormat } from '#common';
 import { type WebhookGateway } from '../webhook-event-types.js';
 import { WebhookEndpointsService, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEndpointWithSecret } from '../webhook-endpoints.service.js';
@@ -21,16 +20,28 @@ export interface WebhookEndpointsApi {
   envelope: ApiEnvelopeFormat<string>;
   /** Where an event's receiver reads the verified state, for the create operation's description. */
   verifiedStateHint: string;
+  /** The gateway's access decorators (#auth): the ability a route needs, and the calling vendor. */
+  access: {
+    require: (ability: WebhookAbility) => MethodDecorator;
+    vendor: () => ParameterDecorator;
+  };
+}
+
+type WebhookAbility = 'webhooks:read' | 'webhooks:write';
+/** The authenticated vendor, as the gateway's vendor decorator gives it. */
+interface VendorPrincipal {
+  vendorId: string;
 }
 
 /**
  * The webhook-endpoints API (docs/INTEGRATION.md, Webhooks) for one gateway: the same routes,
  * abilities and operations on both, in the gateway's envelope, each vendor seeing only its own
  * endpoints (another vendor's answers 404). The gateway module lists the returned class among
- * its controllers. The abilities are the purchase names; the payout contract calls the same
- * `webhooks:*` values scopes.
+ * its controllers. The gateway hands in #auth's decorators, so this lib does not depend on #auth.
  */
-export function webhookEndpointsController({ gateway, envelope, verifiedStateHint }: WebhookEndpointsApi): Type<unknown> {
+export function webhookEndpointsController({ gateway, envelope, verifiedStateHint, access }: WebhookEndpointsApi): Type<unknown> {
+  const RequireAbilities = access.require;
+  const CurrentVendor = access.vendor;
   const ApiEnvelope = apiEnvelopeDecorator(envelope);
   const ApiErrors = apiErrorsDecorator(envelope);
   const ID = ApiParam({ name: 'id', description: 'Webhook endpoint id', format: 'uuid' });
