@@ -8,3 +8,5 @@ export * from './tokens/token-secret.js';
 export * from './vendors/vendor.entity.js';
 export * from './vendors/vendor.service.js';
 export * from './auth.module.js';
+export * from './persistence/api-token.repository.js';
+export * from './persistence/vendor.repository.js';
