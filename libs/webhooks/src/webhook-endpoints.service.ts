@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { FieldEncryption, NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
-import { WebhookDeliveryRepository, type WebhookDeliveryStatus } from './persistence/webhook-delivery.repository.js';
+import { WebhookDeliveryRepository, type WebhookDeliveryLogRow } from './persistence/webhook-delivery.repository.js';
 import { WebhookEndpointRepository, type WebhookEndpointChanges, type WebhookEndpointRow } from './persistence/webhook-endpoint.repository.js';
 import { eventsOf, type WebhookEventType, type WebhookGateway } from './webhook-event-types.js';
 import { generateWebhookSecret } from './webhook-signature.js';
@@ -27,19 +27,12 @@ export interface WebhookEndpointWithSecret extends WebhookEndpointView {
   secret: string;
 }
 
-export interface WebhookDeliveryView {
-  id: string;
-  event_id: string;
-  event_type: WebhookEventType;
-  redelivery_of: string | null;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  last_http_status: number | null;
-  last_error: string | null;
+/** A delivery-log entry as the API returns it: the row with its times as ISO strings. */
+export type WebhookDeliveryView = Omit<WebhookDeliveryLogRow, 'next_attempt_at' | 'delivered_at' | 'created_at'> & {
   next_attempt_at: string | null;
   delivered_at: string | null;
   created_at: string;
-}
+};
 
 export interface EndpointInput {
   url?: unknown;
