@@ -10,3 +10,4 @@ export * from './tokens/token-secret.js';
 export * from './vendors/vendor.entity.js';
 export * from './vendors/vendor.service.js';
 export * from './auth.module.js';
+export * from './auth-entities.js';

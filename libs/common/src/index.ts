@@ -1,3 +1,4 @@
+export * from './access/access-requirement.js';
 export * from './errors/index.js';
 export * from './http/api-envelope.js';
 export * from './http/openapi-decorators.js';
