@@ -44,9 +44,6 @@ const SQL_OUTSIDE_PERSISTENCE = {
 // on parallel branches. The integrator deletes this list once they are merged; nothing new is added to it.
 const TEMPORARY_SQL_EXEMPTIONS = [
   'libs/payout/**',
-  'libs/webhooks/**',
-  'libs/auth/**',
-  'libs/dashboard/**',
   'apps/vendor-dashboard/**',
   'libs/settlement/src/payout-line-matcher.ts',
 ];

@@ -4,8 +4,9 @@ import { ApiSurfaceModule, RateLimitModule } from '#common';
 import { ConfigModule, type GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PAYOUT_ENTITIES, PAYOUT_ERRORS, PayoutDomainModule } from '#payout';
+import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
+import { PAYOUT_ENVELOPE } from './http/payout-envelope.js';
 import { AccountController } from './account/account.controller.js';
 import { BatchesController } from './batches/batches.controller.js';
 import { MethodsController } from './methods/methods.controller.js';
@@ -27,11 +28,11 @@ export class PayoutGatewayModule {
         DatabaseModule.forRoot({ applicationName: 'payout-gateway', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,
         AuthModule,
-        ApiSurfaceModule.forRoot('payout', PAYOUT_ERRORS),
+        ApiSurfaceModule.forRoot(PAYOUT_ENVELOPE),
         // The same per-token read and write buckets as the purchase gateway, with the payout
         // contract's RATE_LIMITED code, in the payout envelope.
         RateLimitModule.forRoot({
-          code: 'RATE_LIMITED',
+          code: PAYOUT_ENVELOPE.rateLimitCode,
           scope: 'payout',
           readPerMinute: config.RATE_LIMIT_READ_PER_MINUTE,
           writePerMinute: config.RATE_LIMIT_WRITE_PER_MINUTE,

@@ -4,8 +4,9 @@ import { ApiSurfaceModule, RateLimitModule } from '#common';
 import { ConfigModule, type GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PURCHASE_ENTITIES, PURCHASE_ERRORS } from '#purchase';
+import { PURCHASE_ENTITIES } from '#purchase';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
+import { PURCHASE_ENVELOPE } from './http/purchase-envelope.js';
 import { PurchaseApiModule } from './purchase-api.module.js';
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). The purchase API, its provider callback and webhook endpoints. */
@@ -22,9 +23,9 @@ export class PurchaseGatewayModule {
         DatabaseModule.forRoot({ applicationName: 'purchase-gateway', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PURCHASE_ENTITIES] }),
         RedisModule,
         AuthModule,
-        ApiSurfaceModule.forRoot('purchase', PURCHASE_ERRORS),
+        ApiSurfaceModule.forRoot(PURCHASE_ENVELOPE),
         RateLimitModule.forRoot({
-          code: 'API_RATE_LIMITED',
+          code: PURCHASE_ENVELOPE.rateLimitCode,
           readPerMinute: config.RATE_LIMIT_READ_PER_MINUTE,
           writePerMinute: config.RATE_LIMIT_WRITE_PER_MINUTE,
           redis: REDIS_CLIENT,

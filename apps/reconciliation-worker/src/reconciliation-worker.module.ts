@@ -7,9 +7,9 @@ import { PAYOUT_ENTITIES } from '#payout';
 import { PURCHASE_ENTITIES } from '#purchase';
 import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule, WorkerQueuesModule } from '#queues';
 import { SettlementWorkerModule } from '#settlement';
-import { WebhookWorkerModule } from '#webhooks';
 import { PayoutJobHandlersModule } from './payout/payout-job-handlers.module.js';
 import { PurchaseJobHandlersModule } from './purchase/purchase-job-handlers.module.js';
+import { WebhookHandlersModule } from './webhooks/webhook-handlers.module.js';
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). Every job of both domains, settlement reports and webhook deliveries. */
 export const RECONCILIATION_WORKER_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'workerQueues', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'settlement', 'webhooks'];
@@ -33,7 +33,7 @@ export class ReconciliationWorkerModule {
         PayoutJobHandlersModule,
         PurchaseJobHandlersModule,
         SettlementWorkerModule,
-        WebhookWorkerModule,
+        WebhookHandlersModule,
         ...(handlerModules ?? []),
       ],
     };

@@ -2,7 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import type { ErrorCatalogue } from '#common';
 
 /** Stable codes of the purchase contract (purchase-gateway.md, Errors) with their HTTP status. */
-export const PURCHASE_ERRORS: ErrorCatalogue = {
+export const PURCHASE_ERRORS = {
   DAILY_CAP_EXCEEDED: { status: HttpStatus.CONFLICT, message: 'DAILY_CAP_EXCEEDED' },
   TRANSACTION_MAXIMUM_EXCEEDED: { status: HttpStatus.CONFLICT, message: 'TRANSACTION_MAXIMUM_EXCEEDED' },
   PURCHASES_PAUSED: { status: HttpStatus.CONFLICT, message: 'PURCHASES_PAUSED' },
@@ -20,4 +20,12 @@ export const PURCHASE_ERRORS: ErrorCatalogue = {
   PROVIDER_NOT_CONFIGURED: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'PROVIDER_NOT_CONFIGURED' },
   PROVIDER_HTTP_ERROR: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'PROVIDER_HTTP_ERROR' },
   PROVIDER_OUTCOME_UNKNOWN: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'PROVIDER_OUTCOME_UNKNOWN' },
-};
+} as const satisfies ErrorCatalogue;
+
+export type PurchaseErrorCode = keyof typeof PURCHASE_ERRORS;
+
+// Registers the codes so a DomainError may carry them (see ErrorCodeRegistry).
+declare module '#common' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface ErrorCodeRegistry extends Record<PurchaseErrorCode, true> {}
+}

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
-import type { WebhookEventType } from './webhook-event-types.js';
+import type { WebhookEventType } from '../webhook-event-types.js';
 
 export interface NewWebhookEvent {
   vendorId: string;
@@ -13,6 +13,10 @@ export interface NewWebhookEvent {
 }
 
 /**
+ * The webhook_events table and its fan-out to webhook_deliveries. Called inside the outcome
+ * recorders' transactions (purchase and payout), so it is a function of the caller's manager
+ * rather than an injected repository.
+ *
  * Writes the event and one delivery per enabled endpoint of the vendor subscribed to its type in
  * one statement, then each delivery's first job in the outbox, inside the caller's transaction:
  * the event exists exactly when the status change that causes it commits. A vendor without a

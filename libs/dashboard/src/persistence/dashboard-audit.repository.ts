@@ -24,9 +24,9 @@ export interface AuditRow {
   created_at: Date;
 }
 
-/** The dashboard's append-only audit log (a trigger refuses UPDATE, DELETE and TRUNCATE). */
+/** The dashboard's append-only audit log, dashboard_audit_events (a trigger refuses UPDATE, DELETE and TRUNCATE). */
 @Injectable()
-export class DashboardAuditLog {
+export class DashboardAuditRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async record(event: AuditEvent, manager: EntityManager = this.dataSource.manager): Promise<void> {
@@ -43,3 +43,7 @@ export class DashboardAuditLog {
     );
   }
 }
+
+/** The name the dashboard's pages inject it by. */
+export const DashboardAuditLog = DashboardAuditRepository;
+export type DashboardAuditLog = DashboardAuditRepository;
