@@ -13,9 +13,6 @@ export function ApiEnvelope(status: number, schema: Type<unknown>, description?:
   return envelope(status, schema, { description, data });
 }
 
-/** The purchase envelope around an array of the schema. */
-export const ApiEnvelopeList = (schema: Type<unknown>, status = 200) => envelope(status, schema, { isArray: true });
-
 /** Error answers grouped by HTTP status, each listing the codes this operation may return. */
 export const ApiPurchaseErrors = apiErrorsDecorator(PURCHASE_ENVELOPE);
 
