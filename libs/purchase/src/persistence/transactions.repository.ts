@@ -23,23 +23,14 @@ const STATE_COLUMNS = `t.id, t.vendor_id, t.status, t.product_id, t.charge_cents
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until`;
 
-interface TransactionViewRow {
-  id: string;
-  reference: string;
-  status: TransactionStatus;
-  product_id: number;
-  quote_id: string;
+/** The view's row as selected: money in cents, instants as dates. */
+type TransactionViewRow = Omit<TransactionView, 'charge_minor' | 'created_at' | 'updated_at' | 'completed_at' | 'reversed_at'> & {
   charge_cents: string;
-  currency: string;
-  destination_amount: string;
-  destination_unit: string;
-  error_code: string | null;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
   reversed_at: Date | null;
-  fulfilment_available: boolean;
-}
+};
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
