@@ -2,10 +2,6 @@ import type { Type } from '@nestjs/common';
 import { apiEnvelopeDecorator, apiErrorsDecorator } from '#common';
 import { PURCHASE_ENVELOPE, type PurchaseApiErrorCode } from '../http/purchase-envelope.js';
 
-export { ErrorDetailSchema, ErrorEnvelopeSchema } from '../http/purchase-envelope.js';
-/** Every code the purchase API answers with (the shared codes included). */
-export type PurchaseErrorCode = PurchaseApiErrorCode;
-
 const envelope = apiEnvelopeDecorator(PURCHASE_ENVELOPE);
 
 /** `{success: true, message: "OK", data: <schema>}`; `data`: an answer the sandbox gives, where one built from the schema would mislead. */
