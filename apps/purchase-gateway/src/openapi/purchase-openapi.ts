@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { apiEnvelopeDecorator, apiErrorsDecorator } from '#common';
-import { PURCHASE_ENVELOPE, type PurchaseApiErrorCode } from '../http/purchase-envelope.js';
+import { PURCHASE_ENVELOPE } from '../http/purchase-envelope.js';
 
 const envelope = apiEnvelopeDecorator(PURCHASE_ENVELOPE);
 
