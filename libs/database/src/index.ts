@@ -3,3 +3,4 @@ export * from './database.module.js';
 export * from './persistence/ensure-database.js';
 export * from './run-migrations.js';
 export * from './persistence/update-returning.js';
+export * from './persistence/queryable.js';

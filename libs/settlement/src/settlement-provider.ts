@@ -18,4 +18,3 @@ export function domainOf(provider: SettlementProvider): 'purchase' | 'payout' {
 
 /** What matching one line came to. */
 export type LineResult = 'matched' | 'applied' | 'exception';
-export const LINE_RESULTS: readonly LineResult[] = ['matched', 'applied', 'exception'];

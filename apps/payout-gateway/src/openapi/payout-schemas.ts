@@ -118,8 +118,6 @@ export class MethodSchema {
   fee: string;
 }
 
-export { ErrorEnvelopeSchema } from '../http/payout-envelope.js';
-
 /** `{success: true, data: <schema>}` (or an array of it; `null`: data is null). */
 export const ApiEnvelope = apiEnvelopeDecorator(PAYOUT_ENVELOPE);
 

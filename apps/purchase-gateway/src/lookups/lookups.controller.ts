@@ -2,7 +2,8 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { LookupsService } from '#purchase';
-import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED, type PurchaseErrorCode } from '../openapi/purchase-openapi.js';
+import type { PurchaseApiErrorCode } from '../http/purchase-envelope.js';
+import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { DEFAULT_PER_PAGE } from '../validation/pagination.query.js';
 import { IdentifierLookupBody, MobileNumberLookupBody, StatementLookupBody } from './dto/lookup.requests.js';
 import {
@@ -13,7 +14,7 @@ import {
   StatementLookupSchema,
 } from './dto/lookup.schemas.js';
 
-const LOOKUP_ERRORS: PurchaseErrorCode[] = [
+const LOOKUP_ERRORS: PurchaseApiErrorCode[] = [
   'VALIDATION_FAILED',
   'PRODUCT_UNAVAILABLE',
   'PROVIDER_NOT_CONFIGURED',

@@ -1,10 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { apiEnvelopeDecorator, apiErrorsDecorator } from '#common';
-import { PURCHASE_ENVELOPE, type PurchaseApiErrorCode } from '../http/purchase-envelope.js';
-
-export { ErrorDetailSchema, ErrorEnvelopeSchema } from '../http/purchase-envelope.js';
-/** Every code the purchase API answers with (the shared codes included). */
-export type PurchaseErrorCode = PurchaseApiErrorCode;
+import { PURCHASE_ENVELOPE } from '../http/purchase-envelope.js';
 
 const envelope = apiEnvelopeDecorator(PURCHASE_ENVELOPE);
 
@@ -12,9 +8,6 @@ const envelope = apiEnvelopeDecorator(PURCHASE_ENVELOPE);
 export function ApiEnvelope(status: number, schema: Type<unknown>, description?: string, data?: unknown) {
   return envelope(status, schema, { description, data });
 }
-
-/** The purchase envelope around an array of the schema. */
-export const ApiEnvelopeList = (schema: Type<unknown>, status = 200) => envelope(status, schema, { isArray: true });
 
 /** Error answers grouped by HTTP status, each listing the codes this operation may return. */
 export const ApiPurchaseErrors = apiErrorsDecorator(PURCHASE_ENVELOPE);

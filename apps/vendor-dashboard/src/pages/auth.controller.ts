@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
-import { DashboardAccounts, DashboardAuditLog, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret, SECRET_PATTERN } from '#dashboard';
+import { DashboardAccounts, DashboardAuditRepository, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret, SECRET_PATTERN } from '#dashboard';
 import { csrfMatches, PublicPage, sessionOf } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
 import { clientAddress, readCookie, type DashboardRequest } from '../web/dashboard-request.js';
@@ -27,7 +27,7 @@ export class AuthController {
   constructor(
     private readonly accounts: DashboardAccounts,
     private readonly sessions: DashboardSessions,
-    private readonly audit: DashboardAuditLog,
+    private readonly audit: DashboardAuditRepository,
     private readonly limiter: SignInLimiter,
     private readonly encryption: FieldEncryption,
     @Inject(DashboardCookies) private readonly cookies: DashboardCookies,

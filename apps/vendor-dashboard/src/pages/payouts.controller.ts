@@ -4,7 +4,7 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { VendorService, type VendorPrincipal } from '#auth';
 import { createValidationPipe, DomainError } from '#common';
-import { DashboardAuditLog, roleAllows, type DashboardSession } from '#dashboard';
+import { DashboardAuditRepository, roleAllows, type DashboardSession } from '#dashboard';
 import {
   // POST /batches' own request class: the upload is validated by exactly the API's rules.
   BatchRequestDto,
@@ -65,7 +65,7 @@ export class PayoutsController {
     private readonly methods: PayoutMethodsService,
     private readonly payouts: PayoutsService,
     private readonly batches: PayoutBatchesService,
-    private readonly audit: DashboardAuditLog,
+    private readonly audit: DashboardAuditRepository,
     private readonly vendors: VendorService,
   ) {}
 

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { parseIsoDay } from '#common';
-import { DashboardAuditLog, roleAllows } from '#dashboard';
+import { DashboardAuditRepository, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
 import { PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
 import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
@@ -27,7 +27,7 @@ export class PurchasesController {
     private readonly transactions: TransactionQueryService,
     private readonly fulfilment: FulfilmentService,
     private readonly vendors: VendorService,
-    private readonly audit: DashboardAuditLog,
+    private readonly audit: DashboardAuditRepository,
   ) {}
 
   @Get()

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { GatewayEnv } from '#config';
-import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditLog, type DashboardSession } from '#dashboard';
+import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
 import { RequirePermission, sessionOf } from '../web/access.js';
 import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
 import { when } from '../web/format.js';
@@ -16,7 +16,7 @@ const TOKENS_STAY = 'Removing a person ends their dashboard sessions but does no
 export class TeamController {
   constructor(
     private readonly accounts: DashboardAccounts,
-    private readonly audit: DashboardAuditLog,
+    private readonly audit: DashboardAuditRepository,
     @Inject(GatewayEnv) private readonly config: GatewayEnv,
   ) {}
 

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
 import { DomainError } from '#common';
-import { DashboardAccounts, DashboardAuditLog, type DashboardSession } from '#dashboard';
+import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
 import { RequirePermission, sessionOf } from '../web/access.js';
 import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
 import { when } from '../web/format.js';
@@ -30,7 +30,7 @@ export class TokensController {
     private readonly tokens: TokenService,
     private readonly vendors: VendorService,
     private readonly accounts: DashboardAccounts,
-    private readonly audit: DashboardAuditLog,
+    private readonly audit: DashboardAuditRepository,
   ) {}
 
   @Get()

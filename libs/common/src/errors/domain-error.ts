@@ -45,12 +45,6 @@ export class ForbiddenError extends DomainError {
   }
 }
 
-export class PayloadTooLargeError extends DomainError {
-  constructor() {
-    super('PAYLOAD_TOO_LARGE', 'The request body is too large');
-  }
-}
-
 export class RateLimitedError extends DomainError {
   constructor(code: ErrorCode, retryAfterSeconds: number) {
     super(code, code, {}, {}, retryAfterSeconds);

@@ -43,7 +43,3 @@ export class DashboardAuditRepository {
     );
   }
 }
-
-/** The name the dashboard's pages inject it by. */
-export const DashboardAuditLog = DashboardAuditRepository;
-export type DashboardAuditLog = DashboardAuditRepository;

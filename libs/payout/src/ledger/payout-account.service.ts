@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
 import type { PayoutAccountSnapshot } from '../model/ledger.js';
@@ -42,10 +42,6 @@ export class PayoutAccountService {
     await this.ledger.ensureAccount(this.dataSource.manager, vendorId);
     await this.accounts.setFeePerPayout(vendorId, feeCents);
     return this.getAccount(vendorId);
-  }
-
-  async feePerPayout(vendorId: string, manager: EntityManager = this.dataSource.manager): Promise<Cents> {
-    return this.accounts.feePerPayout(vendorId, manager);
   }
 }
 

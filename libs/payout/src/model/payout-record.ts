@@ -27,8 +27,6 @@ export const PAYOUT_STATUS_REASONS = [
   'not_received_by_provider',
 ] as const;
 
-export type PayoutStatusReason = (typeof PAYOUT_STATUS_REASONS)[number];
-
 export interface PayoutRecord {
   id: string;
   vendorId: string;

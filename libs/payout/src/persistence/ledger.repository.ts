@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { Queryable } from '#database';
 import { centsFromDbValue, type Cents } from '#money';
 import type { AccountBalances, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
-import type { Queryable } from './queryable.js';
 
 
 /**

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { Queryable } from '#database';
 import { centsFromDbValue, type Cents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { BatchRecord } from '../model/batch-view.js';
 import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
 import type { PayoutStatus } from '../model/payout-record.js';
-import type { Queryable } from './queryable.js';
 
 
 /** The `payout_batches` table as read: its one column list, its row type and the one mapping to BatchRecord. */

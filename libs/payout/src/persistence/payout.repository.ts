@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { updateReturning } from '#database';
+import { updateReturning, type Queryable } from '#database';
 import { centsFromDbValue, type Cents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
@@ -13,7 +13,6 @@ import {
   type SmsResendOutcome,
 } from '../model/payout-record.js';
 import type { PayoutMetadata } from '../model/payout-request.js';
-import type { Queryable } from './queryable.js';
 
 
 export interface NewPayout {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { Queryable } from '#database';
 import { centsFromDbValue, type Cents } from '#money';
 import type { VendorMethodRecord } from '../model/method-policy.js';
-import type { Queryable } from './queryable.js';
 
 
 /** `payout_vendor_methods` as read. */

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { updateReturning } from '#database';
+import { DataSource } from 'typeorm';
+import { updateReturning, type Queryable } from '#database';
 import type { SpendLimits } from '../model/spend-limits.js';
-
-type Runner = Pick<EntityManager, 'query'>;
 
 /** A vendor's `purchase_spend_controls` row; the limits stay null until staff set them. */
 export interface SpendControlsRow {
@@ -49,13 +47,13 @@ export class SpendControlsRepository {
     return controls;
   }
 
-  async globalPausedAt(manager: Runner = this.dataSource): Promise<Date | null> {
+  async globalPausedAt(manager: Queryable = this.dataSource): Promise<Date | null> {
     const [global] = await manager.query<{ paused_at: Date | null }[]>(`SELECT paused_at FROM purchase_global_controls`);
     return global?.paused_at ?? null;
   }
 
   /** ZAR cents of the day's allowance used so far, as stored (bigint text); undefined before the day's first admission. */
-  async usedCents(vendorId: string, day: string, manager: Runner = this.dataSource): Promise<string | undefined> {
+  async usedCents(vendorId: string, day: string, manager: Queryable = this.dataSource): Promise<string | undefined> {
     const [row] = await manager.query<{ used_cents: string }[]>(`SELECT used_cents FROM purchase_daily_allowances WHERE vendor_id = $1 AND day = $2`, [vendorId, day]);
     return row?.used_cents;
   }
@@ -64,7 +62,7 @@ export class SpendControlsRepository {
    * The vendor's controls locked for the admission (FOR UPDATE OF c), with the global switch read
    * in the same statement; undefined when the vendor has no controls row (nothing is locked).
    */
-  async lockForAdmission(manager: Runner, vendorId: string): Promise<(SpendControlsRow & { global_paused_at: Date | null }) | undefined> {
+  async lockForAdmission(manager: Queryable, vendorId: string): Promise<(SpendControlsRow & { global_paused_at: Date | null }) | undefined> {
     const [controls] = await manager.query<(SpendControlsRow & { global_paused_at: Date | null })[]>(
       `SELECT c.daily_cap_cents, c.transaction_max_cents, c.velocity_count, c.velocity_window_seconds, c.paused_at, g.paused_at AS global_paused_at
          FROM purchase_spend_controls c CROSS JOIN purchase_global_controls g WHERE c.vendor_id = $1 FOR UPDATE OF c`,
@@ -77,7 +75,7 @@ export class SpendControlsRepository {
    * Guarded update in one statement: the day's row is created with this charge, or grows by it,
    * only while `used + charge <= cap`, so the cap holds under any concurrency. False when it did not fit.
    */
-  async consumeAllowance(manager: Runner, vendorId: string, day: string, chargeCents: bigint, capCents: bigint): Promise<boolean> {
+  async consumeAllowance(manager: Queryable, vendorId: string, day: string, chargeCents: bigint, capCents: bigint): Promise<boolean> {
     const consumed = await manager.query<unknown[]>(
       `INSERT INTO purchase_daily_allowances AS a (vendor_id, day, used_cents) SELECT $1, $2, $3 WHERE $3::bigint <= $4::bigint
        ON CONFLICT (vendor_id, day) DO UPDATE SET used_cents = a.used_cents + EXCLUDED.used_cents WHERE a.used_cents + EXCLUDED.used_cents <= $4::bigint
@@ -87,7 +85,7 @@ export class SpendControlsRepository {
     return consumed.length > 0;
   }
 
-  async returnAllowance(manager: Runner, vendorId: string, day: string, chargeCents: bigint): Promise<void> {
+  async returnAllowance(manager: Queryable, vendorId: string, day: string, chargeCents: bigint): Promise<void> {
     await manager.query(`UPDATE purchase_daily_allowances SET used_cents = GREATEST(used_cents - $3, 0) WHERE vendor_id = $1 AND day = $2`, [
       vendorId,
       day,

@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { johannesburgDayRange } from '#common';
-import { updateReturning } from '#database';
+import { updateReturning, type Queryable } from '#database';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { LockedTransactionState, TransactionEventView, TransactionState } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
 import type { TransactionView } from '../model/transaction-view.js';
-
-/** Anything that runs a statement: the data source, or the manager of the caller's transaction. */
-type Runner = Pick<EntityManager, 'query'>;
 
 /** Columns every vendor-facing read selects (alias `t`), with fulfilment availability. */
 const VIEW_COLUMNS = `
@@ -23,23 +20,14 @@ const STATE_COLUMNS = `t.id, t.vendor_id, t.status, t.product_id, t.charge_cents
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until`;
 
-interface TransactionViewRow {
-  id: string;
-  reference: string;
-  status: TransactionStatus;
-  product_id: number;
-  quote_id: string;
+/** The view's row as selected: money in cents, instants as dates. */
+type TransactionViewRow = Omit<TransactionView, 'charge_minor' | 'created_at' | 'updated_at' | 'completed_at' | 'reversed_at'> & {
   charge_cents: string;
-  currency: string;
-  destination_amount: string;
-  destination_unit: string;
-  error_code: string | null;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
   reversed_at: Date | null;
-  fulfilment_available: boolean;
-}
+};
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -131,7 +119,7 @@ export class TransactionsRepository {
    * One round trip for the quote (locked), the database clock and the facts the admission checks
    * in their documented order; each round trip is paid by every purchase (docs/BENCHMARKS.md).
    */
-  async lockQuoteForAdmission(manager: Runner, vendorId: string, quoteId: string, reference: string, instant: string | null): Promise<LockedQuote | undefined> {
+  async lockQuoteForAdmission(manager: Queryable, vendorId: string, quoteId: string, reference: string, instant: string | null): Promise<LockedQuote | undefined> {
     const [quote] = await manager.query<LockedQuote[]>(
       `SELECT id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency, destination_amount,
               destination_unit, identifiers, expires_at, used_at, COALESCE($4::timestamptz, now()) AS now,
@@ -144,13 +132,13 @@ export class TransactionsRepository {
     return quote;
   }
 
-  async referenceTaken(manager: Runner, vendorId: string, reference: string): Promise<boolean> {
+  async referenceTaken(manager: Queryable, vendorId: string, reference: string): Promise<boolean> {
     const rows = await manager.query<unknown[]>(`SELECT 1 FROM purchase_transactions WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
     return rows.length > 0;
   }
 
   /** The quote's use, the transaction, its first status event and its submission intent (its outbox row) in one statement. */
-  async admit(manager: Runner, admitted: AdmittedTransaction): Promise<TransactionView> {
+  async admit(manager: Queryable, admitted: AdmittedTransaction): Promise<TransactionView> {
     const { quote } = admitted;
     const [row] = await manager.query<TransactionViewRow[]>(
       `WITH used AS (UPDATE purchase_quotes SET used_at = $14 WHERE id = $4),
@@ -186,7 +174,7 @@ export class TransactionsRepository {
 
   // --- vendor-facing reads (always by vendor id) ---
 
-  async view(vendorId: string, transactionId: string, manager: Runner = this.dataSource): Promise<TransactionView | undefined> {
+  async view(vendorId: string, transactionId: string, manager: Queryable = this.dataSource): Promise<TransactionView | undefined> {
     const [row] = await manager.query<TransactionViewRow[]>(`SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.id = $2`, [
       vendorId,
       transactionId,
@@ -262,7 +250,7 @@ export class TransactionsRepository {
    * (migration 1763780400000), and the one second the window starts inside of is counted from
    * the purchases themselves.
    */
-  async admissionsSince(manager: Runner, vendorId: string, windowStart: Date): Promise<number> {
+  async admissionsSince(manager: Queryable, vendorId: string, windowStart: Date): Promise<number> {
     const partialSecond = Math.floor(windowStart.getTime() / 1000);
     const [{ count }] = await manager.query<{ count: string }[]>(
       `SELECT (SELECT COALESCE(sum(admissions), 0) FROM purchase_velocity_buckets WHERE vendor_id = $1 AND second > $3::bigint)
@@ -273,7 +261,7 @@ export class TransactionsRepository {
   }
 
   /** When the admission at position `offset` (oldest first) after `windowStart` was made. */
-  async admissionTimeAt(manager: Runner, vendorId: string, windowStart: Date, offset: number): Promise<Date> {
+  async admissionTimeAt(manager: Queryable, vendorId: string, windowStart: Date, offset: number): Promise<Date> {
     const [blocking] = await manager.query<{ created_at: Date }[]>(
       `SELECT created_at FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2 ORDER BY created_at ASC OFFSET $3 LIMIT 1`,
       [vendorId, windowStart, offset],
@@ -284,7 +272,7 @@ export class TransactionsRepository {
   // --- worker: state, submission, verification schedule ---
 
   /** The status alone (staff's review tools), read in the caller's transaction. */
-  async status(manager: Runner, transactionId: string): Promise<TransactionStatus | undefined> {
+  async status(manager: Queryable, transactionId: string): Promise<TransactionStatus | undefined> {
     const [row] = await manager.query<{ status: TransactionStatus }[]>(`SELECT id, status FROM purchase_transactions WHERE id = $1`, [transactionId]);
     return row?.status;
   }
@@ -302,7 +290,7 @@ export class TransactionsRepository {
   }
 
   /** The row under its lock, with the database's clock read in the same statement. */
-  async lockState(manager: Runner, transactionId: string): Promise<LockedTransactionState | undefined> {
+  async lockState(manager: Queryable, transactionId: string): Promise<LockedTransactionState | undefined> {
     const [row] = await manager.query<LockedTransactionState[]>(`SELECT ${STATE_COLUMNS}, now() AS now FROM purchase_transactions t WHERE t.id = $1 FOR UPDATE`, [
       transactionId,
     ]);
@@ -310,7 +298,7 @@ export class TransactionsRepository {
   }
 
   /** Writes the collected column changes of one recording as ONE `UPDATE ... RETURNING`. */
-  async writeState(manager: Runner, transactionId: string, changes: ReadonlyMap<string, unknown>): Promise<TransactionState> {
+  async writeState(manager: Queryable, transactionId: string, changes: ReadonlyMap<string, unknown>): Promise<TransactionState> {
     const columns = [...changes.keys()];
     const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
     const [state] = await updateReturning<TransactionState>(
@@ -322,12 +310,12 @@ export class TransactionsRepository {
   }
 
   /** The transaction as GET /transactions/{id} returns it, for a webhook event written in the same transaction. */
-  async viewById(manager: Runner, transactionId: string): Promise<TransactionView> {
+  async viewById(manager: Queryable, transactionId: string): Promise<TransactionView> {
     const [row] = await manager.query<TransactionViewRow[]>(`SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE t.id = $1`, [transactionId]);
     return transactionViewOf(row);
   }
 
-  async addStatusEvent(manager: Runner, transactionId: string, from: TransactionStatus, to: TransactionStatus, providerStatus: string | null, reason: string): Promise<void> {
+  async addStatusEvent(manager: Queryable, transactionId: string, from: TransactionStatus, to: TransactionStatus, providerStatus: string | null, reason: string): Promise<void> {
     await manager.query(
       `INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason) VALUES ($1, $2, $3, $4, $5)`,
       [transactionId, from, to, providerStatus, reason],
@@ -478,7 +466,7 @@ export class TransactionsRepository {
    * verification is still waiting). Callbacks of one transaction are serialised by an advisory
    * lock held to commit, so a burst yields exactly one waiting job.
    */
-  async addCallbackMarker(manager: Runner, transactionId: string, hint: string | null): Promise<{ markerId: string; earlierOpen: boolean }> {
+  async addCallbackMarker(manager: Queryable, transactionId: string, hint: string | null): Promise<{ markerId: string; earlierOpen: boolean }> {
     await manager.query(`SELECT pg_advisory_xact_lock(hashtext('purchase-callback:' || $1))`, [transactionId]);
     const [marker] = await manager.query<{ id: string }[]>(
       `INSERT INTO purchase_callback_markers (transaction_id, provider_status_hint) VALUES ($1, $2) RETURNING id`,
@@ -520,7 +508,7 @@ export class TransactionsRepository {
   // --- fulfilment (sealed delivery data and its read audit) ---
 
   /** Stored once: a repeated verification keeps the first copy. */
-  async storeFulfilment(manager: Runner, transactionId: string, kind: 'pin' | 'esim', keyId: string, sealed: string): Promise<void> {
+  async storeFulfilment(manager: Queryable, transactionId: string, kind: 'pin' | 'esim', keyId: string, sealed: string): Promise<void> {
     await manager.query(
       `INSERT INTO purchase_fulfilments (transaction_id, kind, key_id, sealed) VALUES ($1, $2, $3, $4) ON CONFLICT (transaction_id) DO NOTHING`,
       [transactionId, kind, keyId, sealed],
@@ -528,7 +516,7 @@ export class TransactionsRepository {
   }
 
   /** The sealed delivery data of the vendor's own completed transaction. */
-  async sealedFulfilment(manager: Runner, vendorId: string, transactionId: string): Promise<string | undefined> {
+  async sealedFulfilment(manager: Queryable, vendorId: string, transactionId: string): Promise<string | undefined> {
     const [row] = await manager.query<{ sealed: string }[]>(
       `SELECT f.sealed
          FROM purchase_transactions t JOIN purchase_fulfilments f ON f.transaction_id = t.id
@@ -539,7 +527,7 @@ export class TransactionsRepository {
   }
 
   /** Exactly one of the token and the dashboard user is set (a CHECK keeps it so). */
-  async recordFulfilmentRead(manager: Runner, read: { vendorId: string; tokenId: string | null; dashboardUserId: string | null; transactionId: string }): Promise<void> {
+  async recordFulfilmentRead(manager: Queryable, read: { vendorId: string; tokenId: string | null; dashboardUserId: string | null; transactionId: string }): Promise<void> {
     await manager.query(`INSERT INTO purchase_fulfilment_reads (vendor_id, token_id, dashboard_user_id, transaction_id) VALUES ($1, $2, $3, $4)`, [
       read.vendorId,
       read.tokenId,

@@ -74,11 +74,6 @@ export class ReconciliationExceptionsRepository {
     return rows.length > 0;
   }
 
-  async findByDedupeKey(dedupeKey: string): Promise<ReconciliationException | null> {
-    const rows = (await this.dataSource.query(`SELECT ${COLUMNS} FROM reconciliation_exceptions WHERE dedupe_key = $1`, [dedupeKey])) as ReconciliationExceptionRow[];
-    return rows.length > 0 ? exceptionOf(rows[0]) : null;
-  }
-
   /** Open exceptions, oldest first. */
   async listOpen(limit = 500): Promise<ReconciliationException[]> {
     const rows = (await this.dataSource.query(
