@@ -55,10 +55,4 @@ ${options.body}
 </html>`;
 }
 
-/** Field errors as a list tied to the form by aria-describedby. */
-export function errorSummary(errors: Record<string, string[]> | undefined): SafeHtml {
-  if (!errors || Object.keys(errors).length === 0) return html``;
-  return html`<div class="errors" role="alert" id="form-errors"><h2>There is a problem</h2><ul>${Object.entries(errors).flatMap(([field, messages]) =>
-    messages.map((message) => html`<li>${field === '_' ? '' : html`<strong>${field}</strong>: `}${message}</li>`),
-  )}</ul></div>`;
-}
+export { errorSummary } from '#web';
