@@ -1,1 +1,12 @@
-export {};
+export * from './model/staff-roles.js';
+export * from './model/staff.js';
+export * from './model/audit.js';
+export * from './model/proposals.js';
+export * from './model/errors.js';
+export * from './persistence/review-queue.repository.js';
+export * from './staff-audit.js';
+export * from './staff-accounts.service.js';
+export * from './staff-sessions.service.js';
+export * from './four-eyes/proposal-kinds.js';
+export * from './four-eyes/four-eyes.service.js';
+export * from './staff.module.js';
