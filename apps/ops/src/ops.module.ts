@@ -6,6 +6,7 @@ import { DatabaseModule } from '#database';
 import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule } from '#purchase';
 import { SettlementModule } from '#settlement';
+import { StaffModule } from '#staff';
 
 /** The operator CLI's application context: domain services, no HTTP. */
 @Module({})
@@ -13,7 +14,7 @@ export class OpsModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: OpsModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot('ops'), VendorAccountsModule, DashboardAccountsModule, PurchaseDomainModule, PayoutDomainModule, SettlementModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot('ops'), VendorAccountsModule, DashboardAccountsModule, PurchaseDomainModule, PayoutDomainModule, SettlementModule, StaffModule],
     };
   }
 }

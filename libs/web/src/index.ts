@@ -9,3 +9,4 @@ export * from './totp.js';
 export * from './cookies.js';
 export * from './requests.js';
 export * from './sign-in-limiter.js';
+export * from './assets.js';

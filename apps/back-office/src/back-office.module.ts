@@ -1,0 +1,45 @@
+import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ConfigModule, GatewayEnv } from '#config';
+import { DatabaseModule } from '#database';
+import { ObservabilityModule } from '#observability';
+import { RedisModule } from '#queues';
+import { StaffModule } from '#staff';
+import { pageSecurityHeaders } from '#web';
+import { AssetsController } from './pages/assets.controller.js';
+import { AuditController } from './pages/audit.controller.js';
+import { AuthController } from './pages/auth.controller.js';
+import { HomeController } from './pages/home.controller.js';
+import { ProposalsController } from './pages/proposals.controller.js';
+import { StaffController } from './pages/staff.controller.js';
+import { ReviewQueueGauges } from './review-queue-gauges.js';
+import { StaffGuard } from './web/access.js';
+import { StaffCookies } from './web/cookies.js';
+import { StaffPageExceptionFilter } from './web/page-exception.filter.js';
+import { StaffSignInLimiter } from './web/staff-sign-in-limiter.js';
+
+/**
+ * The staff back-office (docs/BACK-OFFICE.md): internal only, server-rendered pages, staff
+ * sessions; vendor tokens and vendor dashboard sessions are never read here.
+ */
+@Module({})
+export class BackOfficeModule implements NestModule {
+  static register(config: GatewayEnv): DynamicModule {
+    return {
+      module: BackOfficeModule,
+      imports: [ConfigModule.forRoot(config), ObservabilityModule.forRoot('back-office'), DatabaseModule.forRoot('back-office'), RedisModule, StaffModule],
+      controllers: [AssetsController, AuthController, HomeController, ProposalsController, StaffController, AuditController],
+      providers: [
+        { provide: StaffCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new StaffCookies(env) },
+        StaffSignInLimiter,
+        ReviewQueueGauges,
+        { provide: APP_GUARD, useClass: StaffGuard },
+        { provide: APP_FILTER, useClass: StaffPageExceptionFilter },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(pageSecurityHeaders).forRoutes('*path');
+  }
+}

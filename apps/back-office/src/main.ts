@@ -1,0 +1,10 @@
+import { startHttpService } from '#observability';
+import { BackOfficeModule } from './back-office.module.js';
+import { BACK_OFFICE_HTTP_OPTIONS } from './http-options.js';
+
+await startHttpService({
+  name: 'back-office',
+  defaultPort: 3300,
+  module: (config) => BackOfficeModule.register(config),
+  http: BACK_OFFICE_HTTP_OPTIONS,
+});
