@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/*/src/main.ts', 'libs/config/src/load-config.ts', 'libs/database/src/migrate.ts', 'libs/database/src/data-source.ts', 'libs/observability/src/start-service.ts', 'test/**', 'scripts/**', 'bench/**', '**/*.spec.ts', 'apps/provider-sandbox/**'],
+    files: ['apps/*/src/main.ts', 'libs/config/src/load-config.ts', 'libs/database/src/migrate.ts', 'libs/database/src/data-source.ts', 'libs/observability/src/start-service.ts', 'test/**', 'scripts/**', 'packages/*/examples/**', 'bench/**', '**/*.spec.ts', 'apps/provider-sandbox/**'],
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
   },
   {

@@ -10,7 +10,7 @@ const libMappers = Object.fromEntries(
 const unit = {
   displayName: 'unit',
   rootDir: __dirname,
-  testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+  testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { ...libMappers, '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }] },

@@ -13,6 +13,8 @@ step "chromium"; bash scripts/ensure-chromium.sh || status=1
 step "type-check"; npx tsc -p tsconfig.json --noEmit || status=1
 step "lint"; npx eslint . || status=1
 step "build"; npx tsc -p tsconfig.build.json || status=1
+# The SDK (packages/sdk) as vendors get it, ESM and CJS: test/sdk runs its README example against it.
+step "sdk build"; npm run sdk:build || status=1
 step "unit tests"
 node --experimental-vm-modules node_modules/jest/bin/jest.js --config jest.config.cjs --json --outputFile="$results/unit.json" || status=1
 step "e2e tests"

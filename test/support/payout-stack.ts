@@ -75,7 +75,14 @@ class OtherDomainJobsIgnored implements OnModuleInit {
 }
 
 export async function startPayoutStack(
-  options: { config?: Record<string, string>; sandbox?: Partial<SandboxOptions>; /** false: start it later with startWorker() */ worker?: boolean } = {},
+  options: {
+    config?: Record<string, string>;
+    sandbox?: Partial<SandboxOptions>;
+    /** false: start it later with startWorker() */
+    worker?: boolean;
+    /** Serve the gateway on a real socket (`gateway.url`), for clients that speak HTTP such as the SDK. */
+    listen?: boolean;
+  } = {},
 ): Promise<PayoutStack> {
   const sandbox = await createSandboxApp({ ...PAYOUT_SANDBOX_TIMINGS, ...options.sandbox, apiKey: PAYOUT_SANDBOX_KEY, logger: false });
   await sandbox.listen(0, '127.0.0.1');
@@ -89,7 +96,7 @@ export async function startPayoutStack(
     ...options.config,
   };
 
-  const gateway = await startPayoutGateway({ config });
+  const gateway = await startPayoutGateway({ config, listen: options.listen });
   const bootWorker = async () => {
     const workerModule = await Test.createTestingModule({
       imports: [ReconciliationWorkerModule.register(testConfig(config)), WorkerQueuesModule],
