@@ -1,7 +1,60 @@
-// Lint rules that catch real defects; formatting is left to the editor.
+// Lint rules that catch real defects; formatting is left to the editor. Two rules keep the
+// architecture of docs/ARCHITECTURE.md: the direction of dependencies between libs and apps,
+// and SQL only in persistence folders.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import local from './eslint-rules/dependency-direction.js';
+
+// ---- Layers: which lib may import which (apps may import any lib; tests, scripts and bench are free) ----
+// Platform libs, bottom up: each may import only the platform libs listed, never a domain lib.
+const PLATFORM = {
+  money: [],
+  config: [],
+  common: ['config'],
+  database: ['config', 'common'],
+  queues: ['config', 'common'],
+  observability: ['config', 'common'],
+  // What the signed-in web apps share (HTML, forms, passwords, TOTP, cookies, CSRF, sign-in limiter); no SQL.
+  web: ['money'],
+  // Process start-up: imported by the apps' main.ts only.
+  bootstrap: ['config', 'common', 'observability'],
+};
+const BELOW_DOMAINS = Object.keys(PLATFORM).filter((lib) => lib !== 'bootstrap');
+// Domain libs: the platform libs, and the domain libs they build on (the map must stay acyclic).
+const DOMAIN = {
+  providers: BELOW_DOMAINS,
+  auth: BELOW_DOMAINS,
+  reconciliation: BELOW_DOMAINS,
+  webhooks: BELOW_DOMAINS,
+  purchase: [...BELOW_DOMAINS, 'providers', 'auth', 'reconciliation', 'webhooks'],
+  payout: [...BELOW_DOMAINS, 'providers', 'auth', 'reconciliation', 'webhooks'],
+  settlement: [...BELOW_DOMAINS, 'providers', 'reconciliation', 'purchase', 'payout'],
+  dashboard: [...BELOW_DOMAINS, 'auth', 'purchase', 'payout', 'webhooks'],
+  // Reads every domain's tables, imports none of their code.
+  invariants: BELOW_DOMAINS,
+  // Staff identities, four eyes and the audit trail; review decisions through each domain's own outcome code.
+  staff: [...BELOW_DOMAINS, 'auth', 'reconciliation', 'purchase', 'payout'],
+};
+const LAYERS = { ...PLATFORM, ...DOMAIN };
+
+// ---- SQL only in persistence folders ----
+const SQL_OUTSIDE_PERSISTENCE = {
+  selector: 'CallExpression[callee.property.name=/^(query|createQueryBuilder|getRepository)$/]',
+  message: 'SQL lives in a repository under a persistence/ folder (docs/ARCHITECTURE.md, Persistence); call the repository instead.',
+};
+
+// TEMPORARY (issue 13): these domain folders are moving their SQL into persistence/ repositories
+// on parallel branches. The integrator deletes this list once they are merged; nothing new is added to it.
+const TEMPORARY_SQL_EXEMPTIONS = [
+  'libs/payout/**',
+  'apps/vendor-dashboard/**',
+  'libs/settlement/src/payout-line-matcher.ts',
+];
+
+// TEMPORARY (issue 13): the dashboard reuses the payout gateway's batch DTO; the dashboard and
+// gateway DTO work moves it into a lib. Deleted by the integrator with the list above.
+const TEMPORARY_LAYERING_EXEMPTIONS = ['apps/vendor-dashboard/src/pages/payouts.controller.ts'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
@@ -19,8 +72,23 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/*/src/main.ts', 'libs/config/src/load-config.ts', 'libs/database/src/migrate.ts', 'libs/database/src/data-source.ts', 'libs/observability/src/start-service.ts', 'test/**', 'scripts/**', 'packages/*/examples/**', 'bench/**', '**/*.spec.ts', 'apps/provider-sandbox/**'],
+    files: ['apps/*/src/main.ts', 'libs/config/src/load-config.ts', 'libs/database/src/migrate.ts', 'libs/invariants/src/check-invariants.ts', 'apps/ops/src/data-source.ts', 'libs/bootstrap/src/start-service.ts', 'test/**', 'scripts/**', 'packages/*/examples/**', 'bench/**', '**/*.spec.ts', 'apps/provider-sandbox/**'],
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
+  },
+  {
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    plugins: { local },
+    rules: { 'local/dependency-direction': ['error', { layers: LAYERS }] },
+  },
+  {
+    files: TEMPORARY_LAYERING_EXEMPTIONS,
+    rules: { 'local/dependency-direction': 'off' },
+  },
+  {
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    // Migrations are SQL by nature; specs are tests.
+    ignores: ['**/persistence/**', 'libs/database/src/migrations/**', '**/*.spec.ts', ...TEMPORARY_SQL_EXEMPTIONS],
+    rules: { 'no-restricted-syntax': ['error', SQL_OUTSIDE_PERSISTENCE] },
   },
   {
     files: ['**/*.cjs', '**/*.mjs', '**/*.js'],

@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { relative } from 'node:path';
 
 /**
  * Summarises a V8 .cpuprofile (node --cpu-prof): self time per function and per origin
@@ -31,7 +32,8 @@ export function summariseProfile(file, { top = 20, window = null } = {}) {
   const busy = total - idle;
   const share = (micros) => Math.round((micros / busy) * 1000) / 10;
   return {
-    file,
+    // Relative to the repository, so a committed result names no path of the machine that ran it.
+    file: relative(process.cwd(), file),
     sampled_seconds: Math.round(total / 1e4) / 100,
     idle_share_percent: Math.round((idle / total) * 1000) / 10,
     note: 'shares are of non-idle CPU time',

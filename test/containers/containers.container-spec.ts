@@ -180,7 +180,7 @@ describe('the system from its container images', () => {
   });
 
   it('finds the books consistent with the invariant checker from the ops image', async () => {
-    const result = await runOnce('ops', env, ['node', 'dist/libs/database/src/check-invariants.js', '--sandbox', `http://127.0.0.1:${port['provider-sandbox']}`]);
+    const result = await runOnce('ops', env, ['node', 'dist/libs/invariants/src/check-invariants.js', '--sandbox', `http://127.0.0.1:${port['provider-sandbox']}`]);
     const report = JSON.parse(result.stdout) as { ok: boolean };
     expect(report).toMatchObject({ ok: true });
     expect(result.code).toBe(0);

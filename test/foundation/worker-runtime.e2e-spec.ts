@@ -4,7 +4,7 @@ import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { ConfigModule } from '#config';
 import { DatabaseModule } from '#database';
-import { JobHandlerRegistry, MissingJobHandlerError, OutboxRelay, QUEUE_NAMES, QUEUES, QueueProducer, RedisModule, WorkerQueuesModule, enqueueInTransaction, jobSpec, type JobName } from '#queues';
+import { JobHandlerRegistry, MissingJobHandlerError, OUTBOX_ENTITIES, OutboxRelay, QUEUE_NAMES, QUEUES, QueueProducer, RedisModule, WorkerQueuesModule, enqueueInTransaction, jobSpec, type JobName } from '#queues';
 import { testConfig } from '../support/test-config.js';
 
 const ALL_JOBS = QUEUE_NAMES.flatMap((queue) => QUEUES[queue] as readonly JobName[]);
@@ -30,7 +30,7 @@ class RecordingModule {}
 async function bootWorker(jobs: JobName[]) {
   handled = jobs;
   const moduleRef = await Test.createTestingModule({
-    imports: [ConfigModule.forRoot(testConfig()), DatabaseModule.forRoot('worker-test'), RedisModule, WorkerQueuesModule, RecordingModule],
+    imports: [ConfigModule.forRoot(testConfig()), DatabaseModule.forRoot({ applicationName: 'worker-test', entities: OUTBOX_ENTITIES }), RedisModule, WorkerQueuesModule, RecordingModule],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   try {

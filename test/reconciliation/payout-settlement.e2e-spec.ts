@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { checkInvariants } from '#database';
+import { checkInvariants } from '#invariants';
 import { SettlementIngestor, type IngestSummary } from '#settlement';
 import { ManualSandboxClock } from '../../apps/provider-sandbox/src/sandbox-clock.js';
 import { cashPayout, rtcPayout } from '../payout/payout-requests.js';

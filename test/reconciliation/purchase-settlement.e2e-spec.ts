@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkInvariants } from '#database';
+import { checkInvariants } from '#invariants';
 import { SettlementIngestor, type IngestSummary } from '#settlement';
 import { ManualSandboxClock } from '../../apps/provider-sandbox/src/sandbox-clock.js';
 import { mobile, purchase, settle, usedAllowance } from '../purchase/purchase-helpers.js';

@@ -2,14 +2,14 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { checkInvariants, type InvariantName, type InvariantReport } from '#database';
+import { checkInvariants, type InvariantName, type InvariantReport } from '#invariants';
 import { bearer, eventually, SANDBOX_API_KEY, startSandbox } from '../support/purchase-stack.js';
 import { closeCheckingBooks, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
 import { airtimeQuote, buy, call, createQuote, dataOf } from '../support/reliability/requests.js';
 import type { TestVendor } from '../support/vendors.js';
 import { cashPayout, uniqueReference } from '../payout/payout-requests.js';
 
-const CLI = 'dist/libs/database/src/check-invariants.js';
+const CLI = 'dist/libs/invariants/src/check-invariants.js';
 
 /**
  * The checker must be able to fail: each invariant is broken on purpose inside a transaction

@@ -1,4 +1,4 @@
-import { checkInvariants } from '#database';
+import { checkInvariants } from '#invariants';
 import { verifySignature } from '#webhooks';
 import { cashPayout, uniqueReference } from '../payout/payout-requests.js';
 import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';

@@ -1,6 +1,6 @@
 import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
-import { sendWebhook, verifySignature, WebhookEndpointsService } from '#webhooks';
+import { sendWebhook, verifySignature, WebhookDeliveryRepository, WebhookEndpointRepository, WebhookEndpointsService } from '#webhooks';
 import { DataSource } from 'typeorm';
 import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
 import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
@@ -187,7 +187,13 @@ describe('purchase webhooks', () => {
       ['https://[::1]/hooks', 'private, loopback or link-local'],
       ['https://[::ffff:192.168.0.1]/hooks', 'private, loopback or link-local'],
     ])('refuses to register %s', async (url, problem) => {
-      const service = new WebhookEndpointsService(stack.db, stack.gateway.app.get(FieldEncryption), production());
+      const service = new WebhookEndpointsService(
+        stack.db,
+        new WebhookEndpointRepository(stack.db),
+        new WebhookDeliveryRepository(stack.db),
+        stack.gateway.app.get(FieldEncryption),
+        production(),
+      );
       await expect(service.create(vendor.vendor.id, 'purchase', { url, events: ['transaction.completed'] })).rejects.toMatchObject({
         code: 'VALIDATION_FAILED',
       });

@@ -1,9 +1,10 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { ConfigModule, GatewayEnv } from '#config';
+import { AUTH_ENTITIES } from '#auth';
+import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { RedisModule } from '#queues';
+import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
 import { StaffModule } from '#staff';
 import { pageSecurityHeaders } from '#web';
 import { AssetsController } from './pages/assets.controller.js';
@@ -22,12 +23,21 @@ import { StaffSignInLimiter } from './web/staff-sign-in-limiter.js';
  * The staff back-office (docs/BACK-OFFICE.md): internal only, server-rendered pages, staff
  * sessions; vendor tokens and vendor dashboard sessions are never read here.
  */
+/** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). */
+export const BACK_OFFICE_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'encryption'];
+
 @Module({})
 export class BackOfficeModule implements NestModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: BackOfficeModule,
-      imports: [ConfigModule.forRoot(config), ObservabilityModule.forRoot('back-office'), DatabaseModule.forRoot('back-office'), RedisModule, StaffModule],
+      imports: [
+        ConfigModule.forRoot(config, BACK_OFFICE_CONFIG),
+        ObservabilityModule.forRoot('back-office', { readiness: { redis: RedisHealthIndicator } }),
+        DatabaseModule.forRoot({ applicationName: 'back-office', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES] }),
+        RedisModule,
+        StaffModule,
+      ],
       controllers: [AssetsController, AuthController, HomeController, ProposalsController, StaffController, AuditController],
       providers: [
         { provide: StaffCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new StaffCookies(env) },

@@ -1,14 +1,14 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DomainError } from '#common';
-import { loadConfigOrExit } from '#observability';
-import { OpsModule } from './ops.module.js';
+import { loadConfigOrExit } from '#bootstrap';
+import { OPS_CONFIG, OpsModule } from './ops.module.js';
 
 export class OpsInputError extends Error {}
 
 /** Boots the domain services, runs one command, prints exactly one JSON object, exits. */
 export async function runCommand(action: (context: INestApplicationContext) => Promise<unknown>): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(OPS_CONFIG);
   const context = await NestFactory.createApplicationContext(OpsModule.register(config), { logger: ['error'], abortOnError: false });
   try {
     const result = await action(context);

@@ -1,12 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { VendorAccountsModule } from '#auth';
-import { ConfigModule, type GatewayEnv } from '#config';
+import { ConfigModule, type GatewayEnv, type ConfigGroup } from '#config';
 import { DashboardAccountsModule } from '#dashboard';
 import { DatabaseModule } from '#database';
 import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule } from '#purchase';
 import { SettlementModule } from '#settlement';
 import { StaffModule } from '#staff';
+import { ALL_ENTITIES } from './entities.js';
+
+/** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). Every domain (vendors, pricing, payouts, settlement runs, dashboard invites). */
+export const OPS_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'dashboard', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'settlement', 'webhooks'];
 
 /** The operator CLI's application context: domain services, no HTTP. */
 @Module({})
@@ -14,7 +18,7 @@ export class OpsModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: OpsModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot('ops'), VendorAccountsModule, DashboardAccountsModule, PurchaseDomainModule, PayoutDomainModule, SettlementModule, StaffModule],
+      imports: [ConfigModule.forRoot(config, OPS_CONFIG), DatabaseModule.forRoot({ applicationName: 'ops', entities: ALL_ENTITIES }), VendorAccountsModule, DashboardAccountsModule, PurchaseDomainModule, PayoutDomainModule, SettlementModule, StaffModule],
     };
   }
 }

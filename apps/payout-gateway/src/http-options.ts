@@ -1,5 +1,5 @@
 import type { HttpAppOptions } from '#common';
-import { PAYOUT_ERRORS } from '#payout';
+import { PAYOUT_ENVELOPE } from './http/payout-envelope.js';
 
 /** Where an integrator looks first: the document's description (kept in step with docs/INTEGRATION.md). */
 const DESCRIPTION = `Vendor payout API on a prefunded account: account, methods, single payouts, batches, delivery and SMS resend.
@@ -27,7 +27,7 @@ export const PAYOUT_HTTP_OPTIONS: HttpAppOptions = {
     title: 'Payout gateway',
     description: DESCRIPTION,
     finish: {
-      style: 'payout',
+      envelope: PAYOUT_ENVELOPE,
       servers: [{ url: 'http://127.0.0.1:3001', description: 'Local stack and sandbox (npm run stack); in production, your payout gateway origin' }],
       tags: {
         account: 'The prefunded account: available and reserved balances in ZAR',
@@ -36,8 +36,6 @@ export const PAYOUT_HTTP_OPTIONS: HttpAppOptions = {
         batches: 'Up to 500 payouts validated and reserved at once, submitted in the background',
         webhooks: 'Signed event notifications to HTTPS endpoints the vendor registers: hints to GET the resource, delivered at least once',
       },
-      catalogue: PAYOUT_ERRORS,
-      rateLimitCode: 'RATE_LIMITED',
       replayable: ['createPayout', 'createBatch'],
     },
   },

@@ -1,11 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AuthModule } from '#auth';
+import { AUTH_ENTITIES, AuthModule } from '#auth';
 import { ApiSurfaceModule, RateLimitModule } from '#common';
-import { ConfigModule, type GatewayEnv } from '#config';
+import { ConfigModule, type GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PAYOUT_ERRORS, PayoutDomainModule } from '#payout';
-import { REDIS_CLIENT, RedisModule } from '#queues';
+import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
+import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
+import { PAYOUT_ENVELOPE } from './http/payout-envelope.js';
 import { AccountController } from './account/account.controller.js';
 import { BatchesController } from './batches/batches.controller.js';
 import { MethodsController } from './methods/methods.controller.js';
@@ -13,22 +14,25 @@ import { PayoutsController } from './payouts/payouts.controller.js';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller.js';
 import { WebhookEndpointsModule } from '#webhooks';
 
+/** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). The payout API (it submits to the payout provider synchronously) and webhook endpoints. */
+export const PAYOUT_GATEWAY_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'rateLimits', 'encryption', 'payoutProvider', 'payoutTimings', 'webhooks'];
+
 @Module({})
 export class PayoutGatewayModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: PayoutGatewayModule,
       imports: [
-        ConfigModule.forRoot(config),
-        ObservabilityModule.forRoot('payout-gateway'),
-        DatabaseModule.forRoot('payout-gateway'),
+        ConfigModule.forRoot(config, PAYOUT_GATEWAY_CONFIG),
+        ObservabilityModule.forRoot('payout-gateway', { readiness: { redis: RedisHealthIndicator } }),
+        DatabaseModule.forRoot({ applicationName: 'payout-gateway', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,
         AuthModule,
-        ApiSurfaceModule.forRoot('payout', PAYOUT_ERRORS),
+        ApiSurfaceModule.forRoot(PAYOUT_ENVELOPE),
         // The same per-token read and write buckets as the purchase gateway, with the payout
         // contract's RATE_LIMITED code, in the payout envelope.
         RateLimitModule.forRoot({
-          code: 'RATE_LIMITED',
+          code: PAYOUT_ENVELOPE.rateLimitCode,
           scope: 'payout',
           readPerMinute: config.RATE_LIMIT_READ_PER_MINUTE,
           writePerMinute: config.RATE_LIMIT_WRITE_PER_MINUTE,

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger, LoggerModule } from 'nestjs-pino';
-import { buildLoggerParams, installShutdownDeadline } from '#observability';
+import { installShutdownDeadline } from '#bootstrap';
+import { buildLoggerParams } from '#observability';
 import { ProviderSandboxModule } from './provider-sandbox.module.js';
 import { sandboxOptionsFromEnvironment } from './sandbox-options.js';
 

@@ -1,5 +1,5 @@
 import type { HttpAppOptions } from '#common';
-import { PURCHASE_ERRORS } from '#purchase';
+import { PURCHASE_ENVELOPE } from './http/purchase-envelope.js';
 
 /** Where an integrator looks first: the document's description (kept in step with docs/INTEGRATION.md). */
 const DESCRIPTION = `Vendor purchase API: catalogue, lookups, quotes, idempotent purchases, transaction reads, fulfilment, limits and reports.
@@ -26,7 +26,7 @@ export const PURCHASE_HTTP_OPTIONS: HttpAppOptions = {
     title: 'Purchase gateway',
     description: DESCRIPTION,
     finish: {
-      style: 'purchase',
+      envelope: PURCHASE_ENVELOPE,
       servers: [{ url: 'http://127.0.0.1:3000', description: 'Local stack and sandbox (npm run stack); in production, your purchase gateway origin' }],
       tags: {
         catalogue: 'Services, countries, operators and products enabled for the vendor, with prices in ZAR cents',
@@ -37,8 +37,6 @@ export const PURCHASE_HTTP_OPTIONS: HttpAppOptions = {
         reports: 'Sales summary per Johannesburg day',
         webhooks: 'Signed event notifications to HTTPS endpoints the vendor registers: hints to GET the resource, delivered at least once',
       },
-      catalogue: PURCHASE_ERRORS,
-      rateLimitCode: 'API_RATE_LIMITED',
       replayable: ['createTransaction'],
       errorDetails: { DAILY_CAP_EXCEEDED: { remaining_minor: 1500 }, BUDGET_INSUFFICIENT: { minimum_charge_minor: 1000 } },
     },

@@ -1,12 +1,17 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ConfigModule, type GatewayEnv } from '#config';
+import { AUTH_ENTITIES } from '#auth';
+import { ConfigModule, type GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PayoutWorkerModule } from '#payout';
-import { PurchaseWorkerModule } from '#purchase';
-import { RedisModule, WorkerQueuesModule } from '#queues';
+import { PAYOUT_ENTITIES, PayoutWorkerModule } from '#payout';
+import { PURCHASE_ENTITIES } from '#purchase';
+import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule, WorkerQueuesModule } from '#queues';
 import { SettlementWorkerModule } from '#settlement';
-import { WebhookWorkerModule } from '#webhooks';
+import { PurchaseJobHandlersModule } from './purchase/purchase-job-handlers.module.js';
+import { WebhookHandlersModule } from './webhooks/webhook-handlers.module.js';
+
+/** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). Every job of both domains, settlement reports and webhook deliveries. */
+export const RECONCILIATION_WORKER_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'workerQueues', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'settlement', 'webhooks'];
 
 /**
  * BullMQ consumers, the outbox relay and the settlement-report schedule. Job handlers come from the domain modules imported
@@ -18,15 +23,16 @@ export class ReconciliationWorkerModule {
     return {
       module: ReconciliationWorkerModule,
       imports: [
-        ConfigModule.forRoot(config),
-        ObservabilityModule.forRoot('reconciliation-worker'),
-        DatabaseModule.forRoot('reconciliation-worker'),
+        ConfigModule.forRoot(config, RECONCILIATION_WORKER_CONFIG),
+        ObservabilityModule.forRoot('reconciliation-worker', { readiness: { redis: RedisHealthIndicator } }),
+        // Auth's tables too: the payout domain module reads vendors through #auth's VendorAccountsModule.
+        DatabaseModule.forRoot({ applicationName: 'reconciliation-worker', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PURCHASE_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,
         WorkerQueuesModule,
         PayoutWorkerModule,
-        PurchaseWorkerModule,
+        PurchaseJobHandlersModule,
         SettlementWorkerModule,
-        WebhookWorkerModule,
+        WebhookHandlersModule,
         ...(handlerModules ?? []),
       ],
     };

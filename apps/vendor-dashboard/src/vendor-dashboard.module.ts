@@ -1,14 +1,14 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
-import { VendorAccountsModule } from '#auth';
-import { ConfigModule, GatewayEnv } from '#config';
+import { AUTH_ENTITIES, VendorAccountsModule } from '#auth';
+import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
 import { DashboardAccountsModule } from '#dashboard';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PayoutDomainModule } from '#payout';
-import { PurchaseDomainModule } from '#purchase';
-import { RedisModule } from '#queues';
+import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
+import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
+import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -36,15 +36,18 @@ function pageHeaders(_request: Request, response: Response, next: NextFunction):
   next();
 }
 
+/** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). The pages, and both domains' services they call (a dashboard user can send payouts and resend their SMS). */
+export const VENDOR_DASHBOARD_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'dashboard', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks'];
+
 @Module({})
 export class VendorDashboardModule implements NestModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: VendorDashboardModule,
       imports: [
-        ConfigModule.forRoot(config),
-        ObservabilityModule.forRoot('vendor-dashboard'),
-        DatabaseModule.forRoot('vendor-dashboard'),
+        ConfigModule.forRoot(config, VENDOR_DASHBOARD_CONFIG),
+        ObservabilityModule.forRoot('vendor-dashboard', { readiness: { redis: RedisHealthIndicator } }),
+        DatabaseModule.forRoot({ applicationName: 'vendor-dashboard', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PURCHASE_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,
         VendorAccountsModule,
         DashboardAccountsModule,

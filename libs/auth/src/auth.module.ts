@@ -4,6 +4,8 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessGuard } from './access/access.guard.js';
 import { BearerStrategy } from './access/bearer.strategy.js';
+import { ApiTokenRepository } from './persistence/api-token.repository.js';
+import { VendorRepository } from './persistence/vendor.repository.js';
 import { ApiTokenEntity } from './tokens/api-token.entity.js';
 import { TokenService } from './tokens/token.service.js';
 import { VendorEntity } from './vendors/vendor.entity.js';
@@ -12,7 +14,7 @@ import { VendorService } from './vendors/vendor.service.js';
 /** Vendors and their API tokens, without the HTTP guard (for the operator CLI and the worker). */
 @Module({
   imports: [TypeOrmModule.forFeature([VendorEntity, ApiTokenEntity])],
-  providers: [TokenService, VendorService],
+  providers: [ApiTokenRepository, VendorRepository, TokenService, VendorService],
   exports: [TokenService, VendorService, TypeOrmModule],
 })
 export class VendorAccountsModule {}

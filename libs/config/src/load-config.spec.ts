@@ -1,3 +1,4 @@
+import { CONFIG_GROUPS, restrictConfig } from './config-groups.js';
 import { ConfigValidationError, loadConfig } from './load-config.js';
 
 describe('loadConfig', () => {
@@ -51,5 +52,31 @@ describe('loadConfig', () => {
 
   it('rejects an active key id that is not among the keys', () => {
     expect(() => loadConfig({ ENCRYPTION_ACTIVE_KEY_ID: 'other' })).toThrow(/ENCRYPTION_ACTIVE_KEY_ID/);
+  });
+});
+
+describe('config groups', () => {
+  it('puts every setting in exactly one group', () => {
+    const grouped = Object.values(CONFIG_GROUPS).flat();
+    expect(new Set(grouped).size).toBe(grouped.length);
+    const settings = Object.keys(loadConfig({})).concat('PORT');
+    expect([...grouped].sort()).toEqual([...new Set(settings)].sort());
+  });
+
+  it("validates only the declared groups: another deployable's bad setting does not stop this one", () => {
+    const env = { CALLBACK_TOKEN: 'short', PURCHASE_PROVIDER_BASE_URL: 'not a url', SANDBOX_API_KEY: '' };
+    expect(() => loadConfig(env, {}, ['database', 'purchaseProvider'])).toThrow(/CALLBACK_TOKEN must be 64 lowercase hexadecimal characters/);
+    const payoutOnly = loadConfig(env, {}, ['database', 'payoutProvider']);
+    expect(payoutOnly.PAYOUT_PROVIDER_BASE_URL).toBe('http://127.0.0.1:3100');
+    expect(() => loadConfig({ PAYOUT_PROVIDER_BASE_URL: 'not a url' }, {}, ['database', 'payoutProvider'])).toThrow(/PAYOUT_PROVIDER_BASE_URL/);
+  });
+
+  it('refuses to read a setting of a group the deployable did not declare', () => {
+    const config = loadConfig({}, {}, ['database']);
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/gateway');
+    expect(config.isProduction).toBe(false);
+    expect(() => config.CALLBACK_TOKEN).toThrow(/CALLBACK_TOKEN is in the config group 'purchaseProvider', which this deployable does not declare/);
+    expect(() => config.SANDBOX_API_KEY).toThrow(/'sandbox'/);
+    expect(() => restrictConfig(loadConfig({}), ['redis']).DATABASE_URL).toThrow(/'database'/);
   });
 });

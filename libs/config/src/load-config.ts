@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
+import { ALL_CONFIG_GROUPS, restrictConfig, settingsOf, type ConfigGroup } from './config-groups.js';
 import { GatewayEnv } from './gateway-env.js';
 
 /** Development-only values; never used when APP_ENV=production (see applyDevelopmentDefaults). */
@@ -28,20 +29,27 @@ function flatten(errors: ValidationError[]): string[] {
 }
 
 /**
- * Validates the environment once at start. Apps call this in main.ts; libs receive the typed
- * result through injection and never read process.env themselves.
+ * Validates the environment once at start. Apps call this in main.ts with the config groups they
+ * use (their root module's `*_CONFIG`); only those settings are read and validated, and the
+ * result refuses reads of any other (restrictConfig). Libs receive the typed result through
+ * injection and never read process.env themselves.
  */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<string, string>> = {}): GatewayEnv {
+export function loadConfig(
+  source: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<Record<string, string>> = {},
+  groups: readonly ConfigGroup[] = ALL_CONFIG_GROUPS,
+): GatewayEnv {
+  const settings: ReadonlySet<string> = settingsOf(groups);
   const raw: Record<string, string | undefined> = { ...source, ...overrides };
   const appEnv = raw.APP_ENV ?? 'development';
   if (appEnv !== 'production') {
     for (const [key, value] of Object.entries(DEVELOPMENT_DEFAULTS)) raw[key] ??= value;
   }
-  const known = new Set(Object.keys(new GatewayEnv()).concat(Object.keys(DEVELOPMENT_DEFAULTS), ['PORT']));
-  const picked = Object.fromEntries(Object.entries(raw).filter(([key, value]) => known.has(key) && value !== undefined && value !== ''));
+  const picked = Object.fromEntries(Object.entries(raw).filter(([key, value]) => settings.has(key) && value !== undefined && value !== ''));
   const config = plainToInstance(GatewayEnv, picked, { exposeDefaultValues: true });
-  const problems = flatten(validateSync(config, { forbidUnknownValues: false }));
-  if (config.ENCRYPTION_KEYS && config.ENCRYPTION_ACTIVE_KEY_ID) {
+  // Settings of other groups keep their defaults, which are valid; only the declared ones can fail.
+  const problems = flatten(validateSync(config, { forbidUnknownValues: false }).filter((error) => settings.has(error.property)));
+  if (settings.has('ENCRYPTION_KEYS') && config.ENCRYPTION_KEYS && config.ENCRYPTION_ACTIVE_KEY_ID) {
     const ids = config.ENCRYPTION_KEYS.split(',').map((entry) => entry.split(':')[0]);
     if (!ids.includes(config.ENCRYPTION_ACTIVE_KEY_ID)) problems.push('ENCRYPTION_ACTIVE_KEY_ID: must name one of the ENCRYPTION_KEYS ids');
   }
@@ -49,5 +57,5 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must be greater than HTTP_KEEP_ALIVE_TIMEOUT_MS');
   }
   if (problems.length > 0) throw new ConfigValidationError(problems);
-  return config;
+  return restrictConfig(config, groups);
 }

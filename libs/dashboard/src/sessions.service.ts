@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DashboardSessionRepository } from './persistence/dashboard-session.repository.js';
 import type { DashboardRole } from './roles.js';
 import { randomSecret, SECRET_PATTERN, secretHash } from './secrets.js';
 
@@ -27,45 +27,33 @@ export interface DashboardSession {
  */
 @Injectable()
 export class DashboardSessions {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly sessions: DashboardSessionRepository) {}
 
   /** A new session with a new secret and CSRF token: signing in always rotates both. */
   async start(userId: string, vendorId: string): Promise<{ secret: string; expiresAt: Date }> {
     const secret = randomSecret();
     const expiresAt = new Date(Date.now() + SESSION_ABSOLUTE_MS);
-    await this.dataSource.query(
-      `INSERT INTO dashboard_sessions (token_hash, user_id, vendor_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-      [secretHash(secret), userId, vendorId, randomSecret(), expiresAt],
-    );
+    await this.sessions.insert({ tokenHash: secretHash(secret), userId, vendorId, csrfToken: randomSecret(), expiresAt });
     return { secret, expiresAt };
   }
 
   /** The live session behind a cookie value, or null (unknown, revoked, idle too long, past its absolute expiry, user removed). */
   async resolve(secret: string | undefined): Promise<DashboardSession | null> {
     if (!secret || !SECRET_PATTERN.test(secret)) return null;
-    const [row] = await this.dataSource.query(
-      `SELECT s.id, s.user_id, s.vendor_id, v.name AS vendor_name, u.email, u.role, s.csrf_token, s.last_seen_at
-         FROM dashboard_sessions s
-         JOIN dashboard_users u ON u.id = s.user_id AND u.removed_at IS NULL
-         JOIN vendors v ON v.id = s.vendor_id
-        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
-          AND s.last_seen_at > now() - make_interval(secs => $2)`,
-      [secretHash(secret), SESSION_IDLE_MS / 1000],
-    );
+    const row = await this.sessions.live(secretHash(secret), SESSION_IDLE_MS / 1000);
     if (!row) return null;
     if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
-      await this.dataSource.query(`UPDATE dashboard_sessions SET last_seen_at = now() WHERE id = $1`, [row.id]);
+      await this.sessions.touch(row.id);
     }
     return { id: row.id, userId: row.user_id, vendorId: row.vendor_id, vendorName: row.vendor_name, email: row.email, role: row.role, csrfToken: row.csrf_token };
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
+    await this.sessions.revoke(sessionId);
   }
 
   /** Sign-out everywhere: every session of the user, this one included. */
   async endAllForUser(userId: string): Promise<number> {
-    const [, count] = await this.dataSource.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
-    return Number(count);
+    return this.sessions.revokeAllOf(userId);
   }
 }

@@ -1,11 +1,20 @@
 import type { DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
+
+/** Entity classes as TypeORM takes them. */
+export type EntityList = NonNullable<DataSourceOptions['entities']>;
 
 export interface DatabaseSettings {
   url: string;
   poolSize: number;
   applicationName: string;
+  /**
+   * The entity classes this process reads and writes through TypeORM, composed by the app from
+   * the lists the domain libs export (PURCHASE_ENTITIES, PAYOUT_ENTITIES, AUTH_ENTITIES,
+   * OUTBOX_ENTITIES), so this platform lib depends on no domain. None for the migration runner:
+   * the migrations define the schema and need no entity.
+   */
+  entities?: EntityList;
 }
 
 /** The one TypeORM configuration: apps, the migration CLI and the tests all build it here. */
@@ -13,7 +22,7 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
   return {
     type: 'postgres',
     url: settings.url,
-    entities: ENTITIES,
+    entities: settings.entities ?? [],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     // Schema changes happen only through committed migrations.

@@ -1,18 +1,25 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GatewayEnv } from '#config';
-import { buildDataSourceOptions } from './data-source-options.js';
+import { buildDataSourceOptions, type EntityList } from './data-source-options.js';
+
+export interface DatabaseModuleOptions {
+  /** Shown in pg_stat_activity. */
+  applicationName: string;
+  /** The entity lists of the domains this app imports (see DatabaseSettings.entities). */
+  entities: EntityList;
+}
 
 @Module({})
 export class DatabaseModule {
-  static forRoot(applicationName: string): DynamicModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [GatewayEnv],
           useFactory: (config: GatewayEnv) => ({
-            ...buildDataSourceOptions({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName }),
+            ...buildDataSourceOptions({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: options.applicationName, entities: options.entities }),
             // Start even when the database is briefly unreachable; readiness reports it.
             retryAttempts: 3,
             retryDelay: 1_000,

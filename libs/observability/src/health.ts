@@ -1,28 +1,16 @@
-import { Controller, Get, Inject, Injectable } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { Redis } from 'ioredis';
-import { Public } from '#auth';
-import { SkipEnvelope } from '#common';
-import { REDIS_CLIENT } from '#queues';
+import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthIndicatorResult } from '@nestjs/terminus';
+import { Public, SkipEnvelope } from '#common';
 
-@Injectable()
-export class RedisHealthIndicator {
-  constructor(
-    @Inject(REDIS_CLIENT) private readonly redis: Redis,
-    private readonly indicators: HealthIndicatorService,
-  ) {}
-
-  async isHealthy(key: string) {
-    const check = this.indicators.check(key);
-    try {
-      const answer = await Promise.race([this.redis.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000))]);
-      return answer === 'PONG' ? check.up() : check.down({ message: 'unexpected PING answer' });
-    } catch (error) {
-      return check.down({ message: (error as Error).message });
-    }
-  }
+/** A dependency readiness checks besides PostgreSQL (e.g. #queues' RedisHealthIndicator), given by the app. */
+export interface ReadinessIndicator {
+  isHealthy(key: string): Promise<HealthIndicatorResult>;
 }
+
+/** The app's readiness indicators by the key they report under (ObservabilityModule.forRoot). */
+export const READINESS_INDICATORS = Symbol('READINESS_INDICATORS');
+export type ReadinessIndicators = ReadonlyArray<readonly [key: string, indicator: ReadinessIndicator]>;
 
 /** Liveness says the process can serve; readiness says its dependencies answer. */
 @ApiExcludeController()
@@ -31,7 +19,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
-    private readonly redis: RedisHealthIndicator,
+    @Inject(READINESS_INDICATORS) private readonly indicators: ReadinessIndicators,
   ) {}
 
   @Get('live')
@@ -46,6 +34,9 @@ export class HealthController {
   @SkipEnvelope()
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.database.pingCheck('postgres', { timeout: 1_500 }), () => this.redis.isHealthy('redis')]);
+    return this.health.check([
+      () => this.database.pingCheck('postgres', { timeout: 1_500 }),
+      ...this.indicators.map(([key, indicator]) => () => indicator.isHealthy(key)),
+    ]);
   }
 }

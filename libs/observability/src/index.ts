@@ -2,4 +2,3 @@ export * from './logging.js';
 export * from './metrics.js';
 export * from './health.js';
 export * from './observability.module.js';
-export * from './start-service.js';

@@ -2,8 +2,7 @@ import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestj
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { Public } from '#auth';
-import { SkipEnvelope } from '#common';
+import { Public, SkipEnvelope } from '#common';
 
 /** One Prometheus registry per process, with Node's default metrics and HTTP latency. */
 @Injectable()

@@ -2,7 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import { DomainError, type ErrorCatalogue } from '#common';
 
 /** Payout codes with their HTTP status and the fixed, user-safe message the contract requires. */
-export const PAYOUT_ERRORS: ErrorCatalogue = {
+export const PAYOUT_ERRORS = {
   REFERENCE_CONFLICT: { status: HttpStatus.CONFLICT, message: 'This reference was already used with different details.' },
   AMOUNT_INCREMENT_INVALID: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'The amount is not a multiple of the method increment.' },
   INSUFFICIENT_FUNDS: { status: HttpStatus.CONFLICT, message: 'The account balance does not cover the amount plus fee.' },
@@ -13,7 +13,15 @@ export const PAYOUT_ERRORS: ErrorCatalogue = {
   VENDOR_NOT_RELEASED: { status: HttpStatus.CONFLICT, message: 'The account is not yet accepted for production.' },
   PAYOUT_NOT_PAID: { status: HttpStatus.CONFLICT, message: 'The payout is not paid, so this is not available yet.' },
   PROVIDER_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'The provider did not answer. Retry later.' },
-};
+} as const satisfies ErrorCatalogue;
+
+export type PayoutErrorCode = keyof typeof PAYOUT_ERRORS;
+
+// Registers the codes so a DomainError may carry them (see ErrorCodeRegistry).
+declare module '#common' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface ErrorCodeRegistry extends Record<PayoutErrorCode, true> {}
+}
 
 export class ReferenceConflictError extends DomainError {
   constructor() {

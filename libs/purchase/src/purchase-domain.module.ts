@@ -1,21 +1,39 @@
 import { Module } from '@nestjs/common';
 import { FieldEncryption } from '#common';
-import { ProviderCallbackService } from './callbacks/provider-callback.service.js';
+import { ProviderCallbackService } from './verification/provider-callback.service.js';
 import { CatalogueSyncService } from './catalogue/catalogue-sync.service.js';
 import { CatalogueService } from './catalogue/catalogue.service.js';
-import { FulfilmentService } from './fulfilment/fulfilment.service.js';
-import { LookupsService } from './lookups/lookups.service.js';
-import { PricingService } from './pricing/pricing.service.js';
-import { purchaseProviderClientProvider } from './provider/purchase-provider.factory.js';
-import { ProductionRelease } from './provider/production-release.js';
-import { PurchaseReadiness } from './provider/purchase-readiness.js';
-import { QuoteService } from './quotes/quote.service.js';
+import { FulfilmentService } from './outcomes/fulfilment.service.js';
+import { LookupsService } from './verification/lookups.service.js';
+import { PricingService } from './catalogue/pricing.service.js';
+import { purchaseProviderClientProvider } from './catalogue/purchase-provider.factory.js';
+import { ProductionRelease } from './catalogue/production-release.js';
+import { PurchaseReadiness } from './catalogue/purchase-readiness.js';
+import { QuoteService } from './admission/quote.service.js';
+import { CatalogueRepository } from './persistence/catalogue.repository.js';
+import { IdempotencyKeysRepository } from './persistence/idempotency-keys.repository.js';
+import { PricingRepository } from './persistence/pricing.repository.js';
+import { QuotesRepository } from './persistence/quotes.repository.js';
+import { SpendControlsRepository } from './persistence/spend-controls.repository.js';
+import { TransactionsRepository } from './persistence/transactions.repository.js';
+import { PurchaseVendorsRepository } from './persistence/vendors.repository.js';
 import { ReportsService } from './reports/reports.service.js';
-import { SpendControlsService } from './spend-controls/spend-controls.service.js';
-import { AdmissionClock } from './transactions/admission/admission-clock.js';
-import { AdmitPurchaseUseCase } from './transactions/admission/admit-purchase.use-case.js';
-import { PurchaseReviewService } from './transactions/purchase-review.service.js';
-import { TransactionQueryService } from './transactions/transaction-query.service.js';
+import { SpendControlsService } from './admission/spend-controls.service.js';
+import { AdmissionClock } from './admission/admission-clock.js';
+import { AdmitPurchaseUseCase } from './admission/admit-purchase.use-case.js';
+import { PurchaseReviewService } from './verification/purchase-review.service.js';
+import { TransactionQueryService } from './reports/transaction-query.service.js';
+
+/** One repository per aggregate: the only classes that hold SQL on the purchase tables. */
+const REPOSITORIES = [
+  TransactionsRepository,
+  QuotesRepository,
+  CatalogueRepository,
+  PricingRepository,
+  SpendControlsRepository,
+  IdempotencyKeysRepository,
+  PurchaseVendorsRepository,
+];
 
 const SERVICES = [
   CatalogueSyncService,
@@ -41,7 +59,7 @@ const SERVICES = [
  * and the operator CLI.
  */
 @Module({
-  providers: [...SERVICES, purchaseProviderClientProvider, FieldEncryption],
-  exports: [...SERVICES, purchaseProviderClientProvider, FieldEncryption],
+  providers: [...REPOSITORIES, ...SERVICES, purchaseProviderClientProvider, FieldEncryption],
+  exports: [...REPOSITORIES, ...SERVICES, purchaseProviderClientProvider, FieldEncryption],
 })
 export class PurchaseDomainModule {}

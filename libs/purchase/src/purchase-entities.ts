@@ -1,36 +1,20 @@
-import { CallbackMarkerEntity } from './callbacks/callback-marker.entity.js';
-import {
-  PurchaseCountryEntity,
-  PurchaseOperatorEntity,
-  PurchaseProductEntity,
-  PurchaseServiceEntity,
-  PurchaseVendorProductEntity,
-} from './catalogue/catalogue.entities.js';
-import { FulfilmentEntity, FulfilmentReadEntity } from './fulfilment/fulfilment.entities.js';
-import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
-import { PricingVersionEntity, PricingVersionPriceEntity } from './pricing/pricing.entities.js';
-import { QuoteEntity } from './quotes/quote.entity.js';
-import { DailyAllowanceEntity, GlobalPurchaseControlsEntity, SpendControlsEntity } from './spend-controls/spend-controls.entities.js';
-import { TransactionEventEntity } from './transactions/transaction-event.entity.js';
-import { TransactionEntity } from './transactions/transaction.entity.js';
+import { PurchaseCountryEntity, PurchaseOperatorEntity, PurchaseProductEntity, PurchaseServiceEntity } from './persistence/catalogue.entities.js';
+import { PricingVersionEntity, PricingVersionPriceEntity } from './persistence/pricing.entities.js';
+import { QuoteEntity } from './persistence/quote.entity.js';
 
-/** Every table of the purchase domain (registered in libs/database/src/entities.ts). */
+/**
+ * The purchase tables the code reads or writes through TypeORM's entity API (catalogue upserts,
+ * pricing publication, quote reads), registered with the data source so those calls find their
+ * metadata. The migrations define every table; the other purchase tables (transactions, their
+ * events, callback markers, fulfilments, idempotency keys, spend controls, allowances) are used
+ * through their repository's SQL alone and have no entity class.
+ */
 export const PURCHASE_ENTITIES = [
   PurchaseServiceEntity,
   PurchaseCountryEntity,
   PurchaseOperatorEntity,
   PurchaseProductEntity,
-  PurchaseVendorProductEntity,
   PricingVersionEntity,
   PricingVersionPriceEntity,
   QuoteEntity,
-  TransactionEntity,
-  TransactionEventEntity,
-  IdempotencyKeyEntity,
-  SpendControlsEntity,
-  GlobalPurchaseControlsEntity,
-  DailyAllowanceEntity,
-  FulfilmentEntity,
-  FulfilmentReadEntity,
-  CallbackMarkerEntity,
 ];

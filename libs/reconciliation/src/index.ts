@@ -1,3 +1,3 @@
 export * from './reconciliation-exception.js';
-export { ReconciliationExceptionsRepository } from './reconciliation-exceptions.repository.js';
+export { ReconciliationExceptionsRepository } from './persistence/reconciliation-exceptions.repository.js';
 export { ReconciliationModule } from './reconciliation.module.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ReconciliationExceptionsRepository } from './reconciliation-exceptions.repository.js';
+import { ReconciliationExceptionsRepository } from './persistence/reconciliation-exceptions.repository.js';
 
 /** Reconciliation exceptions, shared by both domains; needs the app's TypeORM data source. */
 @Module({

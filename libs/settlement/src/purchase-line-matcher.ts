@@ -2,25 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
 import { ProviderError, PurchaseProviderClient, type PurchaseProviderTransaction } from '#providers';
-import { PurchaseOutcomeRecorder, isUuid, lateCreationDedupeKey, type TransactionStatus } from '#purchase';
+import { PurchaseOutcomeRecorder, TransactionsRepository, isUuid, lateCreationDedupeKey, type TransactionState } from '#purchase';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
 import { lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
 
-interface PurchaseRecord {
-  id: string;
-  vendor_id: string;
-  status: TransactionStatus;
-  product_id: number;
-  wholesale_cents: string;
-  currency: string;
-  destination_amount: string;
-  destination_unit: string;
-  provider_transaction_id: string | null;
-}
-
-const COLUMNS = `id, vendor_id, status, product_id, wholesale_cents::text AS wholesale_cents, currency, destination_amount, destination_unit,
-  provider_transaction_id::text AS provider_transaction_id`;
+type PurchaseRecord = TransactionState;
 
 /**
  * Matches one purchase-provider settlement line (docs/RECONCILIATION.md, "Matching rules").
@@ -38,6 +25,7 @@ export class PurchaseLineMatcher {
     private readonly recorder: PurchaseOutcomeRecorder,
     private readonly provider: PurchaseProviderClient,
     private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly transactions: TransactionsRepository,
   ) {}
 
   async match(context: LineContext, line: StoredLine): Promise<LineResult> {
@@ -102,14 +90,11 @@ export class PurchaseLineMatcher {
 
   private async find(line: StoredLine): Promise<PurchaseRecord | undefined> {
     if (isUuid(line.merchant_reference)) {
-      const [byId] = (await this.dataSource.query(`SELECT ${COLUMNS} FROM purchase_transactions WHERE id = $1`, [line.merchant_reference])) as PurchaseRecord[];
+      const byId = await this.transactions.state(line.merchant_reference);
       if (byId) return byId;
     }
     if (!/^\d{1,18}$/.test(line.provider_reference)) return undefined;
-    const [byProviderId] = (await this.dataSource.query(`SELECT ${COLUMNS} FROM purchase_transactions WHERE provider_transaction_id = $1`, [
-      line.provider_reference,
-    ])) as PurchaseRecord[];
-    return byProviderId;
+    return this.transactions.stateByProviderTransactionId(line.provider_reference);
   }
 
   /**

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { PAYOUT_METHODS, methodDefinition } from '#payout';
-import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport, type SettlementReportLine } from '#providers';
+import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport } from '#providers';
+import { TransactionsRepository } from '#purchase';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import { PayoutLineMatcher } from './payout-line-matcher.js';
 import { PurchaseLineMatcher } from './purchase-line-matcher.js';
 import { SettlementMetrics } from './settlement-metrics.js';
 import { domainOf, SETTLEMENT_PROVIDERS, type LineResult, type SettlementProvider } from './settlement-provider.js';
-import { STORED_LINE_COLUMNS, type StoredLine } from './stored-line.js';
+import { SettlementRepository } from './persistence/settlement.repository.js';
 
 export interface IngestSummary {
   provider: SettlementProvider;
@@ -40,13 +40,14 @@ export class SettlementIngestor {
   private readonly logger = new Logger(SettlementIngestor.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly settlements: SettlementRepository,
     private readonly purchaseProvider: PurchaseProviderClient,
     private readonly payoutProvider: PayoutProviderClient,
     private readonly purchaseLines: PurchaseLineMatcher,
     private readonly payoutLines: PayoutLineMatcher,
     private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly metrics: SettlementMetrics,
+    private readonly purchases: TransactionsRepository,
   ) {}
 
   /** Every provider (or the given ones) for one day; a provider that fails is reported, the others still run. */
@@ -66,16 +67,10 @@ export class SettlementIngestor {
   async ingest(provider: SettlementProvider, rawDay: string): Promise<IngestSummary> {
     const day = parseIsoDay(rawDay);
     const report = await this.fetch(provider, day);
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    const lockKey = `settlement:${provider}:${day}`;
-    try {
-      await runner.query(`SELECT pg_advisory_lock(hashtext($1))`, [lockKey]);
+    return this.settlements.withReportLock(provider, day, async () => {
       const { reportId, newLines } = await this.store(provider, day, report);
       const results: Record<LineResult, number> = { matched: 0, applied: 0, exception: 0 };
-      const pending = (await this.dataSource.query(`SELECT ${STORED_LINE_COLUMNS} FROM settlement_lines WHERE report_id = $1 AND match_result IS NULL ORDER BY id`, [
-        reportId,
-      ])) as StoredLine[];
+      const pending = await this.settlements.unmatchedLines(reportId);
       const context = { reportId, reportDate: day, provider };
       for (const line of pending) {
         const result = domainOf(provider) === 'purchase' ? await this.purchaseLines.match(context, line) : await this.payoutLines.match(context, line);
@@ -85,14 +80,11 @@ export class SettlementIngestor {
       // Today's report is still growing: a record closed an hour ago may simply not be on it yet.
       const dayComplete = day < johannesburgDayOf(new Date());
       const missing = dayComplete ? await this.raiseMissingLines(provider, day, reportId) : 0;
-      await this.dataSource.query(`UPDATE settlement_reports SET reconciled_at = now() WHERE id = $1`, [reportId]);
+      await this.settlements.markReconciled(reportId);
       const summary: IngestSummary = { provider, report_date: day, lines: report.lines.length, new_lines: newLines, results, missing_lines_raised: missing, day_complete: dayComplete };
       this.logger.log(summary, 'Settlement report reconciled');
       return summary;
-    } finally {
-      await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [lockKey]).catch(() => undefined);
-      await runner.release();
-    }
+    });
   }
 
   private fetch(provider: SettlementProvider, day: string): Promise<SettlementReport> {
@@ -102,17 +94,7 @@ export class SettlementIngestor {
   private async store(provider: SettlementProvider, day: string, report: SettlementReport): Promise<{ reportId: string; newLines: number }> {
     const keyed = report.lines.map((line) => ({ line, key: sha256(canonicalJson(line.raw)) }));
     const checksum = sha256(keyed.map(({ key }) => key).join('\n'));
-    return this.dataSource.transaction(async (manager: EntityManager) => {
-      const [{ id }] = (await manager.query(
-        `INSERT INTO settlement_reports (provider, report_date, line_count, checksum) VALUES ($1, $2::date, $3, $4)
-         ON CONFLICT (provider, report_date) DO UPDATE SET fetched_at = now(), line_count = EXCLUDED.line_count, checksum = EXCLUDED.checksum
-         RETURNING id`,
-        [provider, day, report.lines.length, checksum],
-      )) as { id: string }[];
-      let newLines = 0;
-      for (const { line, key } of keyed) newLines += await insertLine(manager, id, key, domainOf(provider), line);
-      return { reportId: id, newLines };
-    });
+    return this.settlements.storeReport(provider, day, domainOf(provider), checksum, keyed);
   }
 
   /** Our records closed (settled or reversed) on the day at this provider that no line of its report names. */
@@ -120,22 +102,8 @@ export class SettlementIngestor {
     const { start, endExclusive } = johannesburgDayRange(day);
     const missing =
       provider === 'dvs'
-        ? ((await this.dataSource.query(
-            `SELECT t.id, t.vendor_id, t.status, t.wholesale_cents::text AS amount_cents, t.provider_transaction_id::text AS provider_reference
-               FROM purchase_transactions t
-              WHERE t.status IN ('completed', 'reversed')
-                AND ((t.completed_at >= $2 AND t.completed_at < $3) OR (t.status = 'reversed' AND t.reversed_at >= $2 AND t.reversed_at < $3))
-                AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.purchase_transaction_id = t.id)`,
-            [reportId, start, endExclusive],
-          )) as MissingRecord[])
-        : ((await this.dataSource.query(
-            `SELECT p.id, p.vendor_id, p.status, p.amount_cents::text AS amount_cents, p.provider_reference
-               FROM payouts p
-              WHERE p.method = ANY($4::text[]) AND p.status IN ('paid', 'reversed')
-                AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = 'reversed' AND p.reversed_at >= $2 AND p.reversed_at < $3))
-                AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.payout_id = p.id)`,
-            [reportId, start, endExclusive, PAYOUT_METHODS.filter((method) => methodDefinition(method).channel === provider)],
-          )) as MissingRecord[]);
+        ? await this.purchases.closedWithoutSettlementLine(reportId, start, endExclusive)
+        : await this.settlements.payoutsMissingFrom(reportId, start, endExclusive, PAYOUT_METHODS.filter((method) => methodDefinition(method).channel === provider));
     let raised = 0;
     const domain = domainOf(provider);
     for (const record of missing) {
@@ -154,23 +122,6 @@ export class SettlementIngestor {
     }
     return raised;
   }
-}
-
-interface MissingRecord {
-  id: string;
-  vendor_id: string;
-  status: string;
-  amount_cents: string;
-  provider_reference: string | null;
-}
-
-async function insertLine(manager: EntityManager, reportId: string, key: string, domain: 'purchase' | 'payout', line: SettlementReportLine): Promise<number> {
-  const rows = (await manager.query(
-    `INSERT INTO settlement_lines (report_id, line_key, domain, provider_reference, merchant_reference, amount_cents, currency, status, line)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) ON CONFLICT (report_id, line_key) DO NOTHING RETURNING id`,
-    [reportId, key, domain, line.providerReference, line.merchantReference, line.amountCents.toString(), line.currency, line.status, JSON.stringify(line.raw)],
-  )) as unknown[];
-  return rows.length;
 }
 
 function sha256(text: string): string {

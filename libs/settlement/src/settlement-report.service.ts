@@ -1,28 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { parseIsoDay } from '#common';
 import { ReconciliationExceptionsRepository, type ReconciliationException } from '#reconciliation';
+import { SettlementRepository } from './persistence/settlement.repository.js';
 
 /** What `ops reconcile:report --date` prints: one day's reports, their lines by result, and what staff must look at. */
 @Injectable()
 export class SettlementReportService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly settlements: SettlementRepository,
     private readonly exceptions: ReconciliationExceptionsRepository,
   ) {}
 
   async reportFor(rawDay: string) {
     const day = parseIsoDay(rawDay);
-    const reports = (await this.dataSource.query(
-      `SELECT r.provider, r.fetched_at, r.reconciled_at, r.line_count, r.checksum,
-              count(l.id) FILTER (WHERE l.match_result = 'matched')::int AS matched,
-              count(l.id) FILTER (WHERE l.match_result = 'applied')::int AS applied,
-              count(l.id) FILTER (WHERE l.match_result = 'exception')::int AS exception,
-              count(l.id) FILTER (WHERE l.id IS NOT NULL AND l.match_result IS NULL)::int AS unprocessed
-         FROM settlement_reports r LEFT JOIN settlement_lines l ON l.report_id = r.id
-        WHERE r.report_date = $1::date GROUP BY r.id ORDER BY r.provider`,
-      [day],
-    )) as Array<{ provider: string; fetched_at: Date; reconciled_at: Date | null; line_count: number; checksum: string; matched: number; applied: number; exception: number; unprocessed: number }>;
+    const reports = await this.settlements.reportSummaries(day);
     const lines = { matched: 0, applied: 0, exception: 0, unprocessed: 0 };
     for (const report of reports) for (const result of Object.keys(lines) as (keyof typeof lines)[]) lines[result] += report[result];
     const raised = await this.exceptions.listForReportDate(day);

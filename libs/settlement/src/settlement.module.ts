@@ -3,13 +3,14 @@ import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule, PurchaseOutcomeRecorder, PurchaseTimings } from '#purchase';
 import { ReconciliationModule } from '#reconciliation';
 import { PayoutLineMatcher } from './payout-line-matcher.js';
+import { SettlementRepository } from './persistence/settlement.repository.js';
 import { PurchaseLineMatcher } from './purchase-line-matcher.js';
 import { SettlementIngestor } from './settlement-ingestor.js';
 import { SettlementMetrics } from './settlement-metrics.js';
 import { SettlementReportService } from './settlement-report.service.js';
 import { SettlementScheduler } from './settlement-scheduler.js';
 
-const SERVICES = [PurchaseTimings, PurchaseOutcomeRecorder, PurchaseLineMatcher, PayoutLineMatcher, SettlementMetrics, SettlementIngestor, SettlementReportService];
+const SERVICES = [SettlementRepository, PurchaseTimings, PurchaseOutcomeRecorder, PurchaseLineMatcher, PayoutLineMatcher, SettlementMetrics, SettlementIngestor, SettlementReportService];
 
 /**
  * Settlement reports and their reconciliation, without a schedule: the ops CLI runs it on

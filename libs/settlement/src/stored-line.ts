@@ -1,43 +1,17 @@
 import type { EntityManager } from 'typeorm';
+import { markLine, type LineLinks, type StoredLine } from './persistence/settlement.repository.js';
 import type { RaiseReconciliationException, ReconciliationExceptionsRepository } from '#reconciliation';
 import type { LineResult, SettlementProvider } from './settlement-provider.js';
 
-/** A settlement line as stored, waiting to be matched. */
-export interface StoredLine {
-  id: string;
-  provider_reference: string;
-  merchant_reference: string;
-  amount_cents: string;
-  currency: string;
-  status: 'settled' | 'reversed';
-  line: { status: string; amount: string; settled_at: string; reversed_at: string | null };
-}
-
-export const STORED_LINE_COLUMNS = `id, provider_reference, merchant_reference, amount_cents::text AS amount_cents, currency, status, line`;
+// The stored line's row type and markLine (SQL) live in the settlement repository; re-exported
+// here for the line matchers, which import them from this module.
+export { markLine, type LineLinks, type StoredLine } from './persistence/settlement.repository.js';
 
 /** Which report a line came from. */
 export interface LineContext {
   reportId: string;
   reportDate: string;
   provider: SettlementProvider;
-}
-
-export interface LineLinks {
-  purchaseTransactionId?: string | null;
-  payoutId?: string | null;
-  /** The exception this line raised or joined (looked up by key, so one raised earlier by a callback counts). */
-  exceptionDedupeKey?: string | null;
-}
-
-/** Writes the line's result; only a line not yet matched changes, so a re-run cannot rewrite history. */
-export async function markLine(manager: Pick<EntityManager, 'query'>, lineId: string, result: LineResult, links: LineLinks): Promise<LineResult> {
-  await manager.query(
-    `UPDATE settlement_lines SET match_result = $2, matched_at = now(), purchase_transaction_id = $3, payout_id = $4,
-            exception_id = (SELECT id FROM reconciliation_exceptions WHERE dedupe_key = $5)
-      WHERE id = $1 AND match_result IS NULL`,
-    [lineId, result, links.purchaseTransactionId ?? null, links.payoutId ?? null, links.exceptionDedupeKey ?? null],
-  );
-  return result;
 }
 
 /** Raises (or joins) the exception and marks the line in one transaction. */

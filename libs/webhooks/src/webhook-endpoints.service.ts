@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { FieldEncryption, NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
+import { WebhookDeliveryRepository, type WebhookDeliveryLogRow } from './persistence/webhook-delivery.repository.js';
+import { WebhookEndpointRepository, type WebhookEndpointChanges, type WebhookEndpointRow } from './persistence/webhook-endpoint.repository.js';
 import { eventsOf, type WebhookEventType, type WebhookGateway } from './webhook-event-types.js';
 import { generateWebhookSecret } from './webhook-signature.js';
 import { resolveDeliverable, urlProblems, WebhookUrlRefusedError } from './webhook-url-guard.js';
@@ -25,19 +27,12 @@ export interface WebhookEndpointWithSecret extends WebhookEndpointView {
   secret: string;
 }
 
-export interface WebhookDeliveryView {
-  id: string;
-  event_id: string;
-  event_type: WebhookEventType;
-  redelivery_of: string | null;
-  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
-  attempts: number;
-  last_http_status: number | null;
-  last_error: string | null;
+/** A delivery-log entry as the API returns it: the row with its times as ISO strings. */
+export type WebhookDeliveryView = Omit<WebhookDeliveryLogRow, 'next_attempt_at' | 'delivered_at' | 'created_at'> & {
   next_attempt_at: string | null;
   delivered_at: string | null;
   created_at: string;
-}
+};
 
 export interface EndpointInput {
   url?: unknown;
@@ -46,18 +41,6 @@ export interface EndpointInput {
   enabled?: unknown;
 }
 
-interface EndpointRow {
-  id: string;
-  url: string;
-  description: string | null;
-  events: WebhookEventType[];
-  enabled: boolean;
-  previous_secret_expires_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const ENDPOINT_COLUMNS = 'id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A vendor's endpoints per gateway: enough for separate environments and services, bounded so one vendor cannot fan an event out without limit. */
 const MAX_ENDPOINTS = 10;
@@ -77,6 +60,8 @@ export class WebhookEndpointsService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveryLog: WebhookDeliveryRepository,
     private readonly encryption: FieldEncryption,
     private readonly config: GatewayEnv,
   ) {}
@@ -90,31 +75,26 @@ export class WebhookEndpointsService {
     if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
     const secret = generateWebhookSecret();
     return this.dataSource.transaction(async (manager) => {
-      // The vendor row lock serialises concurrent creates, so the limit holds; NO KEY UPDATE does not
-      // wait for the key-share locks that status moves take on the vendor (their events reference it).
-      await manager.query(`SELECT 1 FROM vendors WHERE id = $1 FOR NO KEY UPDATE`, [vendorId]);
-      const [{ count }] = await manager.query(
-        `SELECT count(*)::int AS count FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND deleted_at IS NULL`,
-        [vendorId, gateway],
-      );
+      const count = await this.endpoints.lockVendorAndCount(manager, vendorId, gateway);
       if (count >= MAX_ENDPOINTS) throw new ValidationFailedError({ url: [`at most ${MAX_ENDPOINTS} webhook endpoints per vendor`] });
-      const [{ id }] = await manager.query(`SELECT gen_random_uuid() AS id`);
-      const [row] = (await manager.query(
-        `INSERT INTO webhook_endpoints (id, vendor_id, gateway, url, description, events, enabled, secret_encrypted)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ENDPOINT_COLUMNS}`,
-        [id, vendorId, gateway, url, description ?? null, events, input.enabled ?? true, this.encryption.encrypt(secret, endpointSecretContext(id))],
-      )) as EndpointRow[];
+      const id = await this.endpoints.newId(manager);
+      const row = await this.endpoints.insert(manager, {
+        id,
+        vendorId,
+        gateway,
+        url,
+        description: description ?? null,
+        events,
+        enabled: (input.enabled as boolean | undefined) ?? true,
+        secretEncrypted: this.encryption.encrypt(secret, endpointSecretContext(id)),
+      });
       this.logger.log({ vendorId, endpointId: id, gateway }, 'Webhook endpoint registered');
       return { ...viewOf(row), secret };
     });
   }
 
   async list(vendorId: string, gateway: WebhookGateway): Promise<WebhookEndpointView[]> {
-    const rows: EndpointRow[] = await this.dataSource.query(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND deleted_at IS NULL ORDER BY created_at, id`,
-      [vendorId, gateway],
-    );
-    return rows.map(viewOf);
+    return (await this.endpoints.list(vendorId, gateway)).map(viewOf);
   }
 
   async get(vendorId: string, gateway: WebhookGateway, endpointId: string): Promise<WebhookEndpointView> {
@@ -124,39 +104,25 @@ export class WebhookEndpointsService {
   async update(vendorId: string, gateway: WebhookGateway, endpointId: string, input: EndpointInput): Promise<WebhookEndpointView> {
     await this.find(vendorId, gateway, endpointId);
     const errors: Record<string, string[]> = {};
-    const changes = new Map<string, unknown>();
-    if (input.url !== undefined) changes.set('url', await this.checkUrl(input.url, errors));
-    if (input.events !== undefined) changes.set('events', this.checkEvents(gateway, input.events, errors, true));
-    if (input.description !== undefined) changes.set('description', this.checkDescription(input.description, errors));
+    const changes: WebhookEndpointChanges = {};
+    if (input.url !== undefined) changes.url = await this.checkUrl(input.url, errors);
+    if (input.events !== undefined) changes.events = this.checkEvents(gateway, input.events, errors, true);
+    if (input.description !== undefined) changes.description = this.checkDescription(input.description, errors);
     if (input.enabled !== undefined) {
       if (typeof input.enabled !== 'boolean') errors.enabled = ['enabled must be a boolean'];
-      changes.set('enabled', input.enabled);
+      changes.enabled = input.enabled;
     }
     if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
-    const assignments = [...changes.keys()].map((column, index) => `${column} = $${index + 4}`);
-    const [rows] = await this.dataSource.query(
-      `UPDATE webhook_endpoints SET ${[...assignments, 'updated_at = now()'].join(', ')}
-        WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING ${ENDPOINT_COLUMNS}`,
-      [vendorId, gateway, endpointId, ...changes.values()],
-    );
-    if (rows.length === 0) throw new NotFoundError('webhook endpoint');
-    return viewOf(rows[0] as EndpointRow);
+    const row = await this.endpoints.update(vendorId, gateway, endpointId, changes);
+    if (!row) throw new NotFoundError('webhook endpoint');
+    return viewOf(row);
   }
 
   /** Soft delete: the delivery log stays for staff; pending deliveries are cancelled (the worker skips them). */
   async remove(vendorId: string, gateway: WebhookGateway, endpointId: string): Promise<{ id: string; deleted: true }> {
     return this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query(
-        `UPDATE webhook_endpoints SET deleted_at = now(), enabled = false, updated_at = now()
-          WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING id`,
-        [vendorId, gateway, this.uuidOr404(endpointId)],
-      );
-      if (rows.length === 0) throw new NotFoundError('webhook endpoint');
-      await manager.query(
-        `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = 'endpoint deleted', updated_at = now()
-          WHERE endpoint_id = $1 AND status = 'pending'`,
-        [endpointId],
-      );
+      if (!(await this.endpoints.softDelete(manager, vendorId, gateway, this.uuidOr404(endpointId)))) throw new NotFoundError('webhook endpoint');
+      await this.deliveryLog.cancelPendingOf(manager, endpointId);
       return { id: endpointId, deleted: true as const };
     });
   }
@@ -171,34 +137,18 @@ export class WebhookEndpointsService {
       throw new ValidationFailedError({ overlap_seconds: ['overlap_seconds must be an integer from 0 to 604800'] });
     }
     return this.dataSource.transaction(async (manager) => {
-      const [current] = (await manager.query(
-        `SELECT id, secret_encrypted FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL FOR UPDATE`,
-        [vendorId, gateway, this.uuidOr404(endpointId)],
-      )) as { id: string; secret_encrypted: string }[];
-      if (!current) throw new NotFoundError('webhook endpoint');
+      const currentId = await this.endpoints.lockForRotation(manager, vendorId, gateway, this.uuidOr404(endpointId));
+      if (!currentId) throw new NotFoundError('webhook endpoint');
       const secret = generateWebhookSecret();
-      const [rows] = await manager.query(
-        `UPDATE webhook_endpoints SET previous_secret_encrypted = CASE WHEN $3::int > 0 THEN secret_encrypted END,
-                previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(secs => $3::int) END,
-                secret_encrypted = $2, updated_at = now()
-          WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
-        [current.id, this.encryption.encrypt(secret, endpointSecretContext(current.id)), overlapSeconds],
-      );
-      this.logger.log({ vendorId, endpointId: current.id, overlapSeconds }, 'Webhook secret rotated');
-      return { ...viewOf(rows[0] as EndpointRow), secret };
+      const row = await this.endpoints.rotateSecret(manager, currentId, this.encryption.encrypt(secret, endpointSecretContext(currentId)), overlapSeconds);
+      this.logger.log({ vendorId, endpointId: currentId, overlapSeconds }, 'Webhook secret rotated');
+      return { ...viewOf(row), secret };
     });
   }
 
   async deliveries(vendorId: string, gateway: WebhookGateway, endpointId: string, page: number, perPage: number): Promise<WebhookDeliveryView[]> {
     await this.find(vendorId, gateway, endpointId);
-    const rows: (Omit<WebhookDeliveryView, 'next_attempt_at' | 'delivered_at' | 'created_at'> & { next_attempt_at: Date | null; delivered_at: Date | null; created_at: Date })[] =
-      await this.dataSource.query(
-        `SELECT d.id, d.event_id, e.type AS event_type, d.redelivery_of, d.status, d.attempts, d.last_http_status, d.last_error,
-                d.next_attempt_at, d.delivered_at, d.created_at
-           FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-          WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3`,
-        [endpointId, perPage, (page - 1) * perPage],
-      );
+    const rows = await this.deliveryLog.logOf(endpointId, perPage, (page - 1) * perPage);
     return rows.map((row) => ({
       ...row,
       next_attempt_at: row.status === 'pending' ? iso(row.next_attempt_at) : null,
@@ -215,16 +165,9 @@ export class WebhookEndpointsService {
     const endpoint = await this.find(vendorId, gateway, endpointId);
     if (!endpoint.enabled) throw new ValidationFailedError({ endpoint: ['the endpoint is disabled; enable it first'] });
     const deliveryId = await this.dataSource.transaction(async (manager) => {
-      const [original] = (await manager.query(
-        `SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-          WHERE d.endpoint_id = $1 AND d.event_id = $2 AND d.redelivery_of IS NULL AND e.vendor_id = $3`,
-        [endpointId, this.uuidOr404(eventId, 'webhook event'), vendorId],
-      )) as { id: string }[];
-      if (!original) throw new NotFoundError('webhook event');
-      const [created] = (await manager.query(
-        `INSERT INTO webhook_deliveries (event_id, endpoint_id, redelivery_of) VALUES ($1, $2, $3) RETURNING id, seq`,
-        [eventId, endpointId, original.id],
-      )) as { id: string; seq: number }[];
+      const originalId = await this.deliveryLog.originalOf(manager, vendorId, endpointId, this.uuidOr404(eventId, 'webhook event'));
+      if (!originalId) throw new NotFoundError('webhook event');
+      const created = await this.deliveryLog.insertRedelivery(manager, eventId, endpointId, originalId);
       await enqueueInTransaction(manager, jobSpec('webhook.deliver', { deliveryId: created.id, seq: created.seq }));
       return created.id;
     });
@@ -232,13 +175,10 @@ export class WebhookEndpointsService {
     return view;
   }
 
-  private async find(vendorId: string, gateway: WebhookGateway, endpointId: string): Promise<EndpointRow> {
-    const rows: EndpointRow[] = await this.dataSource.query(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL`,
-      [vendorId, gateway, this.uuidOr404(endpointId)],
-    );
-    if (rows.length === 0) throw new NotFoundError('webhook endpoint');
-    return rows[0];
+  private async find(vendorId: string, gateway: WebhookGateway, endpointId: string): Promise<WebhookEndpointRow> {
+    const row = await this.endpoints.find(vendorId, gateway, this.uuidOr404(endpointId));
+    if (!row) throw new NotFoundError('webhook endpoint');
+    return row;
   }
 
   private uuidOr404(id: string, what = 'webhook endpoint'): string {
@@ -285,7 +225,7 @@ export class WebhookEndpointsService {
   }
 }
 
-function viewOf(row: EndpointRow): WebhookEndpointView {
+function viewOf(row: WebhookEndpointRow): WebhookEndpointView {
   const overlapOpen = row.previous_secret_expires_at !== null && new Date(row.previous_secret_expires_at).getTime() > Date.now();
   return {
     id: row.id,

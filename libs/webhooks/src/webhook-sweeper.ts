@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { GatewayEnv } from '#config';
 import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
+import { WebhookDeliveryRepository } from './persistence/webhook-delivery.repository.js';
 
 const BATCH = 200;
 
@@ -17,7 +17,7 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
   private readonly loop = new PeriodicSweep('Webhook sweep', this.logger);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly producer: QueueProducer,
     private readonly config: GatewayEnv,
   ) {}
@@ -34,16 +34,7 @@ export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShut
     // Past its due time by more than an attempt can take (connect + response timeouts) plus two
     // sweeps: an attempt still in flight is never rebuilt under it, so a slow receiver is not sent duplicates.
     const slackSeconds = (2 * this.config.WEBHOOK_SWEEP_INTERVAL_MS + this.config.WEBHOOK_CONNECT_TIMEOUT_MS + this.config.WEBHOOK_RESPONSE_TIMEOUT_MS) / 1000;
-    const [rows] = (await this.dataSource.query(
-      `UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()
-        WHERE id IN (SELECT d.id FROM webhook_deliveries d
-                      WHERE d.status = 'pending' AND d.next_attempt_at < now() - make_interval(secs => $1)
-                        AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'webhook.deliver'
-                                           AND o.payload->>'deliveryId' = d.id::text AND (o.payload->>'seq')::int = d.seq)
-                      ORDER BY d.next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, seq`,
-      [slackSeconds, BATCH],
-    )) as [{ id: string; seq: number }[], number];
+    const rows = await this.deliveries.overdueToRebuild(slackSeconds, BATCH);
     for (const row of rows) await this.producer.add(jobSpec('webhook.deliver', { deliveryId: row.id, seq: row.seq }));
     if (rows.length > 0) this.logger.warn({ deliveries: rows.length }, 'Re-enqueued webhook deliveries from PostgreSQL');
     return rows.length;

@@ -1,14 +1,20 @@
 import { Module } from '@nestjs/common';
 import { FieldEncryption } from '#common';
 import { WorkerQueuesModule } from '#queues';
-import { WebhookDeliveryHandler } from './webhook-delivery.handler.js';
+import { WebhookDeliveryRepository } from './persistence/webhook-delivery.repository.js';
+import { WebhookEndpointRepository } from './persistence/webhook-endpoint.repository.js';
+import { WebhookDeliverer } from './webhook-deliverer.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookSweeper } from './webhook-sweeper.js';
 
 /** The endpoints API's service, for both gateways (needs ConfigModule and the TypeORM connection). */
-@Module({ providers: [FieldEncryption, WebhookEndpointsService], exports: [WebhookEndpointsService] })
+@Module({ providers: [FieldEncryption, WebhookEndpointRepository, WebhookDeliveryRepository, WebhookEndpointsService], exports: [WebhookEndpointsService] })
 export class WebhookEndpointsModule {}
 
-/** Delivery worker: the job handler and the sweeper. */
-@Module({ imports: [WorkerQueuesModule], providers: [FieldEncryption, WebhookDeliveryHandler, WebhookSweeper], exports: [WebhookDeliveryHandler, WebhookSweeper] })
+/** Delivery worker: the deliverer its job handler (in the worker app) calls, and the sweeper. */
+@Module({
+  imports: [WorkerQueuesModule],
+  providers: [FieldEncryption, WebhookDeliveryRepository, WebhookDeliverer, WebhookSweeper],
+  exports: [WebhookDeliverer, WebhookSweeper],
+})
 export class WebhookWorkerModule {}

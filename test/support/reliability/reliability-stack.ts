@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { PAYOUT_METHODS, PayoutAccountService, PayoutLedger, PayoutMethodsService } from '#payout';
 import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService, type SpendLimits } from '#purchase';
-import { checkInvariants, type InvariantReport } from '#database';
+import { checkInvariants, type InvariantReport } from '#invariants';
 import type { SandboxOptions } from '../../../apps/provider-sandbox/src/sandbox-options.js';
 import { ReconciliationWorkerModule } from '../../../apps/reconciliation-worker/src/reconciliation-worker.module.js';
 import { startPayoutGateway, startPurchaseGateway, type RunningApp } from '../apps.js';

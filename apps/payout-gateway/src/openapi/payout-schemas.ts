@@ -1,7 +1,7 @@
-import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { COMMON_ERRORS } from '#common';
-import { BATCH_STATUSES, PAYOUT_ERRORS, PAYOUT_METHODS, PAYOUT_STATUS_REASONS, PAYOUT_STATUSES } from '#payout';
+import { ApiProperty } from '@nestjs/swagger';
+import { apiEnvelopeDecorator, apiErrorsDecorator } from '#common';
+import { BATCH_STATUSES, PAYOUT_METHODS, PAYOUT_STATUS_REASONS, PAYOUT_STATUSES } from '#payout';
+import { PAYOUT_ENVELOPE } from '../http/payout-envelope.js';
 
 /** Response shapes of the payout contract, for the OpenAPI document only (services return plain views). */
 
@@ -118,50 +118,10 @@ export class MethodSchema {
   fee: string;
 }
 
-export class ErrorEnvelopeSchema {
-  @ApiProperty({ enum: [false] })
-  success: boolean;
-  @ApiProperty({ enum: Object.keys({ ...COMMON_ERRORS, ...PAYOUT_ERRORS }) })
-  code: string;
-  @ApiProperty({ description: 'Fixed per code, user-safe' })
-  message: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, example: { 'recipient.id_number': ['id_number is not a valid South African ID number'] } })
-  errors: Record<string, string[]>;
-  @ApiPropertyOptional({ description: 'Only on 5xx answers, for support' })
-  request_id?: string;
-}
+export { ErrorEnvelopeSchema } from '../http/payout-envelope.js';
 
-/** `{success: true, data: <schema>}` (or an array of it). */
-export function ApiEnvelope(status: number, schema: Type<unknown> | null, options: { isArray?: boolean; description?: string; data?: unknown } = {}) {
-  const data = schema === null ? { type: 'object', nullable: true, example: null } : options.isArray ? { type: 'array', items: { $ref: getSchemaPath(schema) } } : { $ref: getSchemaPath(schema) };
-  return applyDecorators(
-    ...(schema ? [ApiExtraModels(schema)] : []),
-    ApiResponse({
-      status,
-      description: options.description,
-      schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data } },
-      // An answer the sandbox gives, where one built from the schema would mislead.
-      ...(options.data === undefined ? {} : { example: { success: true, data: options.data } }),
-    }),
-  );
-}
+/** `{success: true, data: <schema>}` (or an array of it; `null`: data is null). */
+export const ApiEnvelope = apiEnvelopeDecorator(PAYOUT_ENVELOPE);
 
 /** Error answers by status, each listing its codes (the catalogue fixes status and message per code). */
-export function ApiPayoutErrors(...listed: Array<keyof typeof PAYOUT_ERRORS | keyof typeof COMMON_ERRORS>) {
-  const catalogue = { ...COMMON_ERRORS, ...PAYOUT_ERRORS };
-  // Every authenticated operation has the per-token rate limit (429 RATE_LIMITED), which refuses
-  // requests while it cannot count them (503 SERVICE_UNAVAILABLE).
-  const codes = [...new Set([...listed, 'RATE_LIMITED' as const, 'SERVICE_UNAVAILABLE' as const])];
-  const byStatus = new Map<number, string[]>();
-  for (const code of codes) byStatus.set(catalogue[code].status, [...(byStatus.get(catalogue[code].status) ?? []), code]);
-  return applyDecorators(
-    ApiExtraModels(ErrorEnvelopeSchema),
-    ...[...byStatus].map(([status, statusCodes]) =>
-      ApiResponse({
-        status,
-        description: statusCodes.map((code) => `\`${code}\`: ${catalogue[code].message}`).join(' | '),
-        schema: { $ref: getSchemaPath(ErrorEnvelopeSchema) },
-      }),
-    ),
-  );
-}
+export const ApiPayoutErrors = apiErrorsDecorator(PAYOUT_ENVELOPE);

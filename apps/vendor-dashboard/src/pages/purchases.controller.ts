@@ -1,10 +1,9 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
 import { parseIsoDay } from '#common';
 import { DashboardAuditLog, roleAllows } from '#dashboard';
-import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, isUuid, type TransactionFilter, type TransactionStatus } from '#purchase';
+import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
 import { PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
 import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
 import { money, when } from '../web/format.js';
@@ -26,7 +25,6 @@ interface PurchaseQuery {
 export class PurchasesController {
   constructor(
     private readonly transactions: TransactionQueryService,
-    private readonly dataSource: DataSource,
     private readonly fulfilment: FulfilmentService,
     private readonly vendors: VendorService,
     private readonly audit: DashboardAuditLog,
@@ -99,13 +97,7 @@ export class PurchasesController {
     // Vendor-scoped read: another vendor's id is a NotFoundError, shown as 404.
     const purchase = await this.transactions.get(session.vendorId, id);
     const canReveal = roleAllows(session.role, 'fulfilment:reveal') && (await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read');
-    const history: { from_status: string | null; to_status: string; reason: string; created_at: Date }[] = isUuid(id)
-      ? await this.dataSource.query(
-          `SELECT e.from_status, e.to_status, e.reason, e.created_at FROM purchase_transaction_events e
-             JOIN purchase_transactions t ON t.id = e.transaction_id WHERE t.vendor_id = $1 AND t.id = $2 ORDER BY e.id`,
-          [session.vendorId, id],
-        )
-      : [];
+    const history = await this.transactions.history(session.vendorId, id);
     response.type('html').send(
       layout({
         title: `Purchase ${purchase.reference}`,

@@ -1,12 +1,11 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ACCESS_REQUIREMENT, type AccessRequirement } from '#common';
 import type { PayoutScope, PurchaseAbility, WebhookAbility } from './abilities.js';
 
-export const ACCESS_REQUIREMENT = 'gateway:access-requirement';
-
-export type AccessRequirement =
-  | { kind: 'public' }
-  | { kind: 'abilities'; required: readonly string[] };
+// The public marker and the metadata key live in #common (platform controllers use them);
+// re-exported so every existing `from '#auth'` import keeps working.
+export { ACCESS_REQUIREMENT, Public, type AccessRequirement } from '#common';
 
 /**
  * Declares the purchase abilities a route needs. It also writes the OpenAPI security entry,
@@ -16,9 +15,6 @@ export const RequireAbilities = (...abilities: Array<PurchaseAbility | WebhookAb
 
 /** Payout-gateway twin of RequireAbilities: the contract calls them scopes. */
 export const RequireScopes = (...scopes: Array<PayoutScope | WebhookAbility>) => requirement(scopes);
-
-/** Opts a route out of authentication: health, metrics, the provider callback. */
-export const Public = () => SetMetadata(ACCESS_REQUIREMENT, { kind: 'public' } satisfies AccessRequirement);
 
 function requirement(required: readonly string[]) {
   return applyDecorators(

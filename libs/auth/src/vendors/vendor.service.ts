@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { ALL_ABILITIES, isAbility } from '../access/abilities.js';
-import { VendorEntity } from './vendor.entity.js';
+import { VendorRepository } from '../persistence/vendor.repository.js';
+import type { VendorEntity } from './vendor.entity.js';
 
 @Injectable()
 export class VendorService {
-  constructor(@InjectRepository(VendorEntity) private readonly vendors: Repository<VendorEntity>) {}
+  constructor(private readonly vendors: VendorRepository) {}
 
   /** New vendors start with every ability enabled; staff narrow them with setAbilities. */
   async create(name: string): Promise<VendorEntity> {
@@ -16,11 +15,11 @@ export class VendorService {
     if (trimmed.length === 0 || trimmed.length > 200) throw new ValidationFailedError({ name: ['name must be 1 to 200 characters'] });
     const base = trimmed.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'vendor';
     const slug = `${base}-${randomBytes(3).toString('hex')}`;
-    return this.vendors.save(this.vendors.create({ name: trimmed, slug, enabledAbilities: [...ALL_ABILITIES], productionReleasedAt: null }));
+    return this.vendors.insert({ name: trimmed, slug, enabledAbilities: [...ALL_ABILITIES], productionReleasedAt: null });
   }
 
   async get(vendorId: string): Promise<VendorEntity> {
-    const vendor = await this.vendors.findOneBy({ id: vendorId });
+    const vendor = await this.vendors.find(vendorId);
     if (!vendor) throw new NotFoundError('vendor');
     return vendor;
   }

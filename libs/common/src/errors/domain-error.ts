@@ -1,11 +1,13 @@
+import type { DomainErrorCode, ErrorCode } from './error-catalogue.js';
+
 /**
  * Base of every error a vendor may see. The code is stable API; each service's exception
  * filter maps codes to an HTTP status and its own envelope, so services never pick statuses
- * or build error bodies by hand.
+ * or build error bodies by hand. The code is typed: one no catalogue declares does not compile.
  */
-export class DomainError extends Error {
+export class DomainError<C extends DomainErrorCode = DomainErrorCode> extends Error {
   constructor(
-    readonly code: string,
+    readonly code: C,
     message: string = code,
     /** Extra fields the envelope carries next to the code (e.g. remaining_minor). */
     readonly details: Record<string, unknown> = {},
@@ -50,7 +52,7 @@ export class PayloadTooLargeError extends DomainError {
 }
 
 export class RateLimitedError extends DomainError {
-  constructor(code: string, retryAfterSeconds: number) {
+  constructor(code: ErrorCode, retryAfterSeconds: number) {
     super(code, code, {}, {}, retryAfterSeconds);
   }
 }

@@ -1,6 +1,17 @@
 import { Logger, type ArgumentsHost } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
+import { COMMON_ERRORS } from '../errors/error-catalogue.js';
 import { ApiExceptionFilter } from './api-exception.filter.js';
+import type { ApiEnvelopeFormat } from './api-envelope.js';
+
+/** An envelope in the payout contract's shape, over the shared codes only. */
+const ENVELOPE: ApiEnvelopeFormat<'SERVICE_UNAVAILABLE'> = {
+  catalogue: COMMON_ERRORS,
+  rateLimitCode: 'SERVICE_UNAVAILABLE',
+  success: (data) => ({ success: true, data }),
+  error: ({ code, message, details, fieldErrors, requestId }) => ({ success: false, code, message, errors: fieldErrors, ...details, ...(requestId ? { request_id: requestId } : {}) }),
+  openApi: { errorModel: Object, successMembers: {}, errorCodesSchema: () => ({}), exampleFieldErrors: {}, describeErrors: () => '' },
+};
 
 /** What the filter answered: status, headers and body. */
 function answer(exception: unknown) {
@@ -15,7 +26,7 @@ function answer(exception: unknown) {
     json: (body: unknown) => (sent.body = body),
   };
   const host = { switchToHttp: () => ({ getResponse: () => response, getRequest: () => ({ id: 'req-1' }) }) } as unknown as ArgumentsHost;
-  new ApiExceptionFilter('payout', {}).catch(exception, host);
+  new ApiExceptionFilter(ENVELOPE).catch(exception, host);
   return sent;
 }
 

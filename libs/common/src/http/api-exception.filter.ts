@@ -1,11 +1,11 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Inject, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error.js';
-import { COMMON_ERRORS, type ErrorCatalogue } from '../errors/error-catalogue.js';
-import { ENVELOPE_STYLE, ERROR_CATALOGUE, type EnvelopeStyle } from './envelope-style.js';
+import type { CommonErrorCode } from '../errors/error-catalogue.js';
+import { API_ENVELOPE, type ApiEnvelopeFormat } from './api-envelope.js';
 
-interface NormalisedError {
-  code: string;
+interface NormalisedError<C extends string = CommonErrorCode> {
+  code: C;
   status: number;
   details: Record<string, unknown>;
   fieldErrors: Record<string, string[]>;
@@ -77,7 +77,7 @@ function isInfrastructureUnavailable(exception: unknown): boolean {
   });
 }
 
-const HTTP_STATUS_CODES: Partial<Record<number, string>> = {
+const HTTP_STATUS_CODES: Partial<Record<number, CommonErrorCode>> = {
   [HttpStatus.UNAUTHORIZED]: 'UNAUTHENTICATED',
   [HttpStatus.FORBIDDEN]: 'FORBIDDEN',
   [HttpStatus.NOT_FOUND]: 'NOT_FOUND',
@@ -88,21 +88,15 @@ const HTTP_STATUS_CODES: Partial<Record<number, string>> = {
 };
 
 /**
- * The one place errors become HTTP answers. Domain errors map through the service's
- * catalogue; framework errors map to stable codes; anything else is a bug and becomes a
- * generic 500 carrying the request id, never a stack trace.
+ * The one place errors become HTTP answers, in the service's envelope. Domain errors map through
+ * the service's catalogue; framework errors map to stable codes; anything else is a bug and
+ * becomes a generic 500 carrying the request id, never a stack trace.
  */
 @Catch()
-export class ApiExceptionFilter implements ExceptionFilter {
+export class ApiExceptionFilter<C extends string = string> implements ExceptionFilter {
   private readonly logger = new Logger(ApiExceptionFilter.name);
-  private readonly catalogue: ErrorCatalogue;
 
-  constructor(
-    @Inject(ENVELOPE_STYLE) private readonly style: EnvelopeStyle,
-    @Inject(ERROR_CATALOGUE) serviceCatalogue: ErrorCatalogue,
-  ) {
-    this.catalogue = { ...COMMON_ERRORS, ...serviceCatalogue };
-  }
+  constructor(@Inject(API_ENVELOPE) private readonly envelope: ApiEnvelopeFormat<C>) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -116,16 +110,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
     response.status(error.status).json(this.body(error, request.id));
   }
 
-  private normalise(exception: unknown, request: Request & { id?: string }): NormalisedError {
+  private normalise(exception: unknown, request: Request & { id?: string }): NormalisedError<C | CommonErrorCode> {
     if (exception instanceof DomainError) {
-      const entry = this.catalogue[exception.code];
-      if (!entry) {
-        this.logger.error({ err: exception, requestId: request.id }, `Domain error code ${exception.code} has no catalogue entry`);
+      const code: string = exception.code;
+      // Every code compiles only with a catalogue entry, but of some service: another service's
+      // code (or an internal one a caller forgot to translate) is a bug here.
+      if (!this.answers(code)) {
+        this.logger.error({ err: exception, requestId: request.id }, `Domain error code ${code} has no catalogue entry`);
         return this.internal();
       }
       return {
-        code: exception.code,
-        status: entry.status,
+        code,
+        status: this.envelope.catalogue[code].status,
         details: exception.details,
         fieldErrors: exception.fieldErrors,
         retryAfterSeconds: exception.retryAfterSeconds,
@@ -163,14 +159,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
     return { code: 'INTERNAL_ERROR', status: HttpStatus.INTERNAL_SERVER_ERROR, details: {}, fieldErrors: {} };
   }
 
-  private body(error: NormalisedError, requestId: string | undefined): Record<string, unknown> {
-    // The correlation id lets support find the log line of an unexpected failure.
-    const correlation = error.status >= 500 && requestId ? { request_id: requestId } : {};
-    if (this.style === 'purchase') {
-      const fields = Object.keys(error.fieldErrors).length > 0 ? { fields: error.fieldErrors } : {};
-      return { success: false, message: error.code, error: { code: error.code, ...error.details, ...fields, ...correlation } };
-    }
-    const message = this.catalogue[error.code]?.message ?? COMMON_ERRORS.INTERNAL_ERROR.message;
-    return { success: false, code: error.code, message, errors: error.fieldErrors, ...error.details, ...correlation };
+  /** Whether this service's catalogue has the code. */
+  private answers(code: string): code is C | CommonErrorCode {
+    return Object.hasOwn(this.envelope.catalogue, code);
+  }
+
+  private body(error: NormalisedError<C | CommonErrorCode>, requestId: string | undefined): unknown {
+    return this.envelope.error({
+      code: error.code,
+      message: this.envelope.catalogue[error.code].message,
+      details: error.details,
+      fieldErrors: error.fieldErrors,
+      // The correlation id lets support find the log line of an unexpected failure.
+      requestId: error.status >= 500 && requestId ? requestId : undefined,
+    });
   }
 }

@@ -1,6 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { COMMON_ERRORS, type ErrorCatalogue } from '../errors/error-catalogue.js';
-import type { EnvelopeStyle } from './envelope-style.js';
+import type { ApiEnvelopeFormat } from './api-envelope.js';
 
 /**
  * What a gateway adds to its generated document so that a client generator (openapi-typescript,
@@ -9,15 +8,12 @@ import type { EnvelopeStyle } from './envelope-style.js';
  * operation of a gateway, so a new controller cannot forget them (test/api-description checks).
  */
 export interface OpenApiFinish {
-  style: EnvelopeStyle;
+  /** The gateway's envelope: its catalogue (status and fixed message per code), rate-limit code and error bodies. */
+  envelope: ApiEnvelopeFormat<string>;
   /** `servers`: the origin; every path starts with /api/v1 (the rule is in docs/INTEGRATION.md). */
   servers: Array<{ url: string; description: string }>;
   /** Description of every tag the controllers use. */
   tags: Record<string, string>;
-  /** The gateway's error catalogue (status and fixed message per code). */
-  catalogue: ErrorCatalogue;
-  /** The gateway's rate-limit code (`API_RATE_LIMITED` purchase, `RATE_LIMITED` payout). */
-  rateLimitCode: string;
   /** Operations whose success may be an idempotent replay (header `Idempotent-Replayed: true`). */
   replayable: string[];
   /** Extra fields an error code carries next to the code, for its example (e.g. remaining_minor). */
@@ -52,7 +48,7 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
   };
   renameSchemas(doc);
   doc.tags = Object.entries(finish.tags).map(([name, description]) => ({ name, description }));
-  const catalogue = { ...COMMON_ERRORS, ...finish.catalogue };
+  const { envelope } = finish;
 
   for (const [, pathItem] of Object.entries(doc.paths as Record<string, Json>)) {
     for (const method of METHODS) {
@@ -65,7 +61,7 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
       if (authenticated) {
         ensureError(operation, 401, ['UNAUTHENTICATED']);
         ensureError(operation, 403, ['FORBIDDEN']);
-        ensureError(operation, 429, [finish.rateLimitCode]);
+        ensureError(operation, 429, [envelope.rateLimitCode]);
         ensureError(operation, 503, ['SERVICE_UNAVAILABLE']);
       }
       // Any operation can be sent a request the framework cannot read (an undecodable path such
@@ -74,7 +70,7 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
       ensureError(operation, 500, ['INTERNAL_ERROR']);
       for (const [statusText, response] of Object.entries(operation.responses as Record<string, Json>)) {
         const status = Number(statusText);
-        if (status >= 400) finishErrorResponse(doc, response, status, catalogue, finish);
+        if (status >= 400) finishErrorResponse(response, status, finish);
         else finishSuccessResponse(doc, response, finish.replayable.includes(operation.operationId));
         response.headers = { ...headersFor(status, authenticated), ...(response.headers ?? {}) };
       }
@@ -135,28 +131,24 @@ function codesIn(description: string): string[] {
 }
 
 /** The codes this operation answers with this status, as an enum, with one example per code. */
-function finishErrorResponse(doc: Json, response: Json, status: number, catalogue: ErrorCatalogue, finish: OpenApiFinish): void {
-  const codes = [...new Set(codesIn(response.description ?? ''))].filter((code) => catalogue[code]?.status === status);
+function finishErrorResponse(response: Json, status: number, finish: OpenApiFinish): void {
+  const { catalogue, openApi } = finish.envelope;
+  const codes = [...new Set(codesIn(response.description ?? ''))].filter((code) => Object.hasOwn(catalogue, code) && catalogue[code].status === status);
   if (codes.length === 0) throw new Error(`OpenAPI: a ${status} response names no error code of that status: ${response.description}`);
   const envelope = { $ref: `#/components/schemas/${ERROR_ENVELOPE}` };
-  const narrowed =
-    finish.style === 'purchase'
-      ? { type: 'object', properties: { message: { type: 'string', enum: codes }, error: { type: 'object', required: ['code'], properties: { code: { type: 'string', enum: codes } } } } }
-      : { type: 'object', properties: { code: { type: 'string', enum: codes } } };
-  const examples = Object.fromEntries(codes.map((code) => [code, { summary: catalogue[code].message, value: errorExample(finish, catalogue, code, status) }]));
-  response.content = { 'application/json': { schema: { allOf: [envelope, narrowed] }, examples } };
-  void doc;
+  const examples = Object.fromEntries(codes.map((code) => [code, { summary: catalogue[code].message, value: errorExample(finish, code, status) }]));
+  response.content = { 'application/json': { schema: { allOf: [envelope, openApi.errorCodesSchema(codes)] }, examples } };
 }
 
-function errorExample(finish: OpenApiFinish, catalogue: ErrorCatalogue, code: string, status: number): Json {
-  const details = finish.errorDetails?.[code] ?? {};
-  const fieldErrors = code === 'VALIDATION_FAILED' ? (finish.style === 'purchase' ? { reference: ['must be 1 to 64 characters'] } : { amount: ['must be a decimal string with two decimals'] }) : {};
-  const correlation = status >= 500 ? { request_id: 'c3f0b6a2-51f4-4c38-9a51-0f6f4f5c2d10' } : {};
-  if (finish.style === 'purchase') {
-    const fields = Object.keys(fieldErrors).length > 0 ? { fields: fieldErrors } : {};
-    return { success: false, message: code, error: { code, ...details, ...fields, ...correlation } };
-  }
-  return { success: false, code, message: catalogue[code].message, errors: fieldErrors, ...details, ...correlation };
+function errorExample(finish: OpenApiFinish, code: string, status: number): unknown {
+  const { envelope } = finish;
+  return envelope.error({
+    code,
+    message: envelope.catalogue[code].message,
+    details: finish.errorDetails?.[code] ?? {},
+    fieldErrors: code === 'VALIDATION_FAILED' ? envelope.openApi.exampleFieldErrors : {},
+    requestId: status >= 500 ? 'c3f0b6a2-51f4-4c38-9a51-0f6f4f5c2d10' : undefined,
+  });
 }
 
 function finishSuccessResponse(doc: Json, response: Json, replayable: boolean): void {

@@ -2,13 +2,14 @@ import { Inject, Injectable, Logger, type CallHandler, type ExecutionContext, ty
 import { from, switchMap, type Observable } from 'rxjs';
 import type { Request, Response } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '../errors/domain-error.js';
+import type { ErrorCode } from '../errors/error-catalogue.js';
 
 export const RATE_LIMIT_OPTIONS = Symbol('RATE_LIMIT_OPTIONS');
 export const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
 
 export interface RateLimitSettings {
   /** Error code of a refused request: `API_RATE_LIMITED` (purchase) or `RATE_LIMITED` (payout). */
-  code: string;
+  code: ErrorCode;
   readPerMinute: number;
   writePerMinute: number;
   /**

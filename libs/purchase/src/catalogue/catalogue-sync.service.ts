@@ -1,14 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, In, Not } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { PurchaseProviderClient, type ProviderProduct } from '#providers';
-import { vendorErrorForProviderFailure } from '../provider/provider-failure.errors.js';
-import {
-  PurchaseCountryEntity,
-  PurchaseOperatorEntity,
-  PurchaseProductEntity,
-  PurchaseServiceEntity,
-  type ProductRequirements,
-} from './catalogue.entities.js';
+import { vendorErrorForProviderFailure } from '../model/provider-failure.errors.js';
+import { CatalogueRepository } from '../persistence/catalogue.repository.js';
+import type { PurchaseCountryEntity, PurchaseProductEntity } from '../persistence/catalogue.entities.js';
+import type { ProductRequirements } from '../model/catalogue-types.js';
 
 export interface CatalogueSyncResult {
   services: number;
@@ -27,6 +23,7 @@ export class CatalogueSyncService {
   constructor(
     private readonly provider: PurchaseProviderClient,
     private readonly dataSource: DataSource,
+    private readonly catalogue: CatalogueRepository,
   ) {}
 
   async sync(): Promise<CatalogueSyncResult> {
@@ -40,8 +37,6 @@ export class CatalogueSyncService {
     const now = new Date();
 
     return this.dataSource.transaction(async (manager) => {
-      await manager.upsert(PurchaseServiceEntity, services.map((service) => ({ id: service.id, name: service.name, syncedAt: now })), ['id']);
-
       const countryRows = new Map<string, Partial<PurchaseCountryEntity>>();
       for (const operator of operators) {
         countryRows.set(operator.country.iso_code, { isoCode: operator.country.iso_code, name: operator.country.name, currency: null, syncedAt: now });
@@ -49,33 +44,26 @@ export class CatalogueSyncService {
       for (const country of countries) {
         countryRows.set(country.iso_code, { isoCode: country.iso_code, name: country.name, currency: country.currency, syncedAt: now });
       }
-      await manager.upsert(PurchaseCountryEntity, [...countryRows.values()], ['isoCode']);
-
-      await manager.upsert(
-        PurchaseOperatorEntity,
-        operators.map((operator) => ({
+      const usable = products.filter((product) => this.isUsable(product));
+      const deactivated = await this.catalogue.saveSnapshot(manager, {
+        services: services.map((service) => ({ id: service.id, name: service.name, syncedAt: now })),
+        countries: [...countryRows.values()],
+        operators: operators.map((operator) => ({
           id: operator.id,
           name: operator.name,
           countryIsoCode: operator.country.iso_code,
           mobilePrefixes: operator.mobile_prefixes ?? [],
           syncedAt: now,
         })),
-        ['id'],
-      );
-
-      const usable = products.filter((product) => this.isUsable(product));
-      if (usable.length > 0) await manager.upsert(PurchaseProductEntity, usable.map((product) => productRow(product, now)), ['id']);
-      const deactivated = await manager.update(
-        PurchaseProductEntity,
-        { id: Not(In(usable.map((product) => product.id).concat([-1]))), active: true },
-        { active: false, syncedAt: now },
-      );
+        products: usable.map((product) => productRow(product, now)),
+        syncedAt: now,
+      });
       const result = {
         services: services.length,
         countries: countryRows.size,
         operators: operators.length,
         products: usable.length,
-        deactivated: deactivated.affected ?? 0,
+        deactivated,
       };
       this.logger.log(result, 'Catalogue synced');
       return result;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { johannesburgDayRange } from '#common';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
 
 /** GET /reports/summary. */
 export interface SalesSummaryView {
@@ -23,27 +23,13 @@ export interface SalesSummaryView {
 
 @Injectable()
 export class ReportsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly transactions: TransactionsRepository) {}
 
   /** Whole Africa/Johannesburg days; an omitted end leaves that end of the period open. */
   async summary(vendorId: string, dateFrom?: string, dateTo?: string): Promise<SalesSummaryView> {
     const from = dateFrom ? johannesburgDayRange(dateFrom).start : null;
     const to = dateTo ? johannesburgDayRange(dateTo).endExclusive : null;
-    const [row] = await this.dataSource.query(
-      `WITH scoped AS (
-         SELECT status, charge_cents, completed_at, created_at,
-                (completed_at IS NOT NULL AND ($2::timestamptz IS NULL OR completed_at >= $2) AND ($3::timestamptz IS NULL OR completed_at < $3)) AS sold_in_period,
-                (($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)) AS admitted_in_period
-           FROM purchase_transactions WHERE vendor_id = $1)
-       SELECT count(*) FILTER (WHERE sold_in_period)::int AS completed_count,
-              COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period), 0)::text AS completed_gross,
-              count(*) FILTER (WHERE sold_in_period AND status = 'reversed')::int AS reversed_count,
-              COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status = 'reversed'), 0)::text AS reversed_gross,
-              count(*) FILTER (WHERE admitted_in_period AND status = 'pending')::int AS pending_count,
-              count(*) FILTER (WHERE admitted_in_period AND status = 'review')::int AS review_count
-         FROM scoped`,
-      [vendorId, from, to],
-    );
+    const row = await this.transactions.salesSummary(vendorId, from, to);
     const completed = centsFromDbValue(row.completed_gross);
     const reversed = centsFromDbValue(row.reversed_gross);
     return {

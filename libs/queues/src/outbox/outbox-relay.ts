@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { queueOf, type JobName } from '../queue-registry.js';
+import { OutboxRepository, type OutboxMessage } from '../persistence/outbox.repository.js';
+import { queueOf } from '../queue-registry.js';
 import { QueueProducer } from '../runtime/queue-producer.js';
 
 const BATCH_SIZE = 200;
@@ -18,7 +18,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private loop?: Promise<void>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxRepository,
     private readonly producer: QueueProducer,
   ) {}
 
@@ -48,26 +48,18 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Relays one batch; exposed for tests and the ops CLI. */
   async relayBatch(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows: { id: string; job_name: JobName; job_id: string; payload: Record<string, unknown>; run_at: Date }[] = await manager.query(
-        `SELECT id, job_name, job_id, payload, run_at FROM outbox_messages
-          WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [BATCH_SIZE],
-      );
-      if (rows.length === 0) return 0;
-      const byQueue = new Map<string, typeof rows>();
-      for (const row of rows) byQueue.set(queueOf(row.job_name), [...(byQueue.get(queueOf(row.job_name)) ?? []), row]);
-      for (const [queueName, queueRows] of byQueue) {
+    return this.outbox.dispatchBatch(BATCH_SIZE, async (messages) => {
+      const byQueue = new Map<string, OutboxMessage[]>();
+      for (const message of messages) byQueue.set(queueOf(message.jobName), [...(byQueue.get(queueOf(message.jobName)) ?? []), message]);
+      for (const [queueName, queueMessages] of byQueue) {
         await this.producer.queue(queueName as never).addBulk(
-          queueRows.map((row) => ({
-            name: row.job_name,
-            data: row.payload,
-            opts: { jobId: row.job_id, delay: Math.max(0, new Date(row.run_at).getTime() - Date.now()) },
+          queueMessages.map((message) => ({
+            name: message.jobName,
+            data: message.payload,
+            opts: { jobId: message.jobId, delay: Math.max(0, new Date(message.runAt).getTime() - Date.now()) },
           })),
         );
       }
-      await manager.query(`UPDATE outbox_messages SET dispatched_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
-      return rows.length;
     });
   }
 }

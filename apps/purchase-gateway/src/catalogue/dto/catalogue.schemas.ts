@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageOf } from '../../openapi/page-schema.js';
 
 export class ServiceSchema {
   @ApiProperty({ example: 3 })
@@ -118,13 +119,4 @@ export class ProductSchema {
   lookups: string[];
 }
 
-export class ProductPageSchema {
-  @ApiProperty({ type: [ProductSchema] })
-  items: ProductSchema[];
-  @ApiProperty({ example: 1 })
-  page: number;
-  @ApiProperty({ example: 42 })
-  total: number;
-  @ApiProperty({ example: 3 })
-  last_page: number;
-}
+export class ProductPageSchema extends PageOf(ProductSchema, { page: 1, total: 42, last_page: 3 }) {}

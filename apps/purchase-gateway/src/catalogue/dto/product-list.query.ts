@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { OptionalIdQuery } from '../../validation/optional-id.js';
 import { PaginationQuery } from '../../validation/pagination.query.js';
 
 export class ProductListQuery extends PaginationQuery {
@@ -15,19 +15,9 @@ export class ProductListQuery extends PaginationQuery {
   @Matches(/^[A-Za-z]{3}$/, { message: 'country must be an ISO 3166 alpha-3 code' })
   country?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @OptionalIdQuery()
   operator_id?: number;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @OptionalIdQuery()
   service_id?: number;
 }

@@ -1,16 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { OperatorRefSchema, OperatorSchema } from '../../catalogue/dto/catalogue.schemas.js';
+import { PageOf } from '../../openapi/page-schema.js';
 
-export class OperatorPageSchema {
-  @ApiProperty({ type: [OperatorSchema] })
-  items: OperatorSchema[];
-  @ApiProperty()
-  page: number;
-  @ApiProperty()
-  total: number;
-  @ApiProperty()
-  last_page: number;
-}
+export class OperatorPageSchema extends PageOf(OperatorSchema) {}
 
 export class StatementLookupSchema {
   @ApiProperty({ example: 11001 })

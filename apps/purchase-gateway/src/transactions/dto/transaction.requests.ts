@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { TRANSACTION_STATUSES } from '#purchase';
 import { IsIsoDay } from '../../validation/iso-day.validator.js';
+import { OptionalIdQuery } from '../../validation/optional-id.js';
 import { PaginationQuery } from '../../validation/pagination.query.js';
 
 const REFERENCE_RULE = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -32,12 +32,7 @@ export class TransactionListQuery extends PaginationQuery {
   @Matches(REFERENCE_RULE, { message: REFERENCE_MESSAGE })
   reference?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @OptionalIdQuery()
   product_id?: number;
 
   @ApiPropertyOptional({ format: 'date', description: 'Admitted on or after this Africa/Johannesburg day (whole day)' })

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TRANSACTION_STATUSES } from '#purchase';
+import { PageOf } from '../../openapi/page-schema.js';
 
 export class TransactionSchema {
   @ApiProperty({ format: 'uuid', description: 'Gateway id (also the provider’s external id)' })
@@ -43,16 +44,7 @@ export class TransactionSchema {
   reversed_at: string | null;
 }
 
-export class TransactionPageSchema {
-  @ApiProperty({ type: [TransactionSchema] })
-  items: TransactionSchema[];
-  @ApiProperty()
-  page: number;
-  @ApiProperty()
-  total: number;
-  @ApiProperty()
-  last_page: number;
-}
+export class TransactionPageSchema extends PageOf(TransactionSchema) {}
 
 export class PinDeliverySchema {
   @ApiProperty({ example: '1234567890123456' })

@@ -1,0 +1,95 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { configureHttpApp, type HttpAppOptions } from '#common';
+import { ALL_CONFIG_GROUPS, ConfigValidationError, loadConfig, type ConfigGroup, type GatewayEnv } from '#config';
+
+/*
+ * Process start-up of every deployable, the top of the platform layer: it composes #config and
+ * #common's HTTP set-up, and is imported only by the apps' main.ts (and the ops CLI). Kept out of
+ * #observability so that lib stays a provider of logs, metrics and health, not an entry point.
+ */
+
+export interface ServiceDefinition {
+  name: string;
+  defaultPort: number;
+  /** The config groups the deployable uses: only they are validated (its root module's `*_CONFIG`). */
+  config: readonly ConfigGroup[];
+  module: (config: GatewayEnv) => DynamicModule;
+  http: HttpAppOptions;
+}
+
+/** Validates the environment or exits with a readable message instead of a stack trace. */
+export function loadConfigOrExit(groups: readonly ConfigGroup[] = ALL_CONFIG_GROUPS): GatewayEnv {
+  try {
+    return loadConfig(process.env, {}, groups);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
+/** The whole of every HTTP deployable's main.ts. */
+export async function startHttpService(definition: ServiceDefinition): Promise<INestApplication> {
+  const config = loadConfigOrExit(definition.config);
+  const app = await NestFactory.create(definition.module(config), { bufferLogs: true, bodyParser: false });
+  app.useLogger(app.get(Logger));
+  configureHttpApp(app, definition.http);
+  installShutdownDeadline(app, config.SHUTDOWN_GRACE_MS);
+  applyConnectionTimeouts(app.getHttpServer() as Server, config);
+  await app.listen(config.PORT ?? definition.defaultPort, '0.0.0.0');
+  app.get(Logger).log(`${definition.name} listening on port ${config.PORT ?? definition.defaultPort} (APP_ENV=${config.APP_ENV})`);
+  return app;
+}
+
+/** Keep-alive and header timeouts from the configuration (why they matter: GatewayEnv). */
+export function applyConnectionTimeouts(server: Server, config: Pick<GatewayEnv, 'HTTP_KEEP_ALIVE_TIMEOUT_MS' | 'HTTP_HEADERS_TIMEOUT_MS'>): void {
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
+}
+
+/**
+ * On SIGTERM or SIGINT the app closes: the HTTP server stops accepting and finishes in-flight
+ * requests, workers finish the jobs they hold (BeforeApplicationShutdown), then connections
+ * close and the process exits 0. If draining overruns the grace period the process exits 1
+ * anyway, before Kubernetes' SIGKILL, so the cut is logged rather than silent.
+ */
+export function installShutdownDeadline(app: INestApplication, graceMs: number): void {
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      const logger = app.get(Logger);
+      logger.log(`${signal} received: draining for up to ${graceMs} ms`);
+      setTimeout(() => {
+        // What still holds the process (sockets, timers, pool clients), so a stuck drain can be traced.
+        const holding = process.getActiveResourcesInfo().reduce<Record<string, number>>((counts, kind) => ({ ...counts, [kind]: (counts[kind] ?? 0) + 1 }), {});
+        logger.error({ holding }, `Shutdown exceeded ${graceMs} ms; exiting with work still in flight`);
+        process.exit(1);
+      }, graceMs).unref();
+      // server.close() closes only the keep-alive connections idle at that moment; a connection
+      // whose request finishes during the drain would otherwise stay open for the whole
+      // keep-alive timeout (65 s) and hold the exit past the grace period.
+      const server = app.getHttpServer() as Server;
+      setInterval(() => server.closeIdleConnections(), 100).unref();
+      app.close().then(
+        () => {
+          logger.log('Drained; exiting');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'Shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+export type { INestApplicationContext };

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { DashboardRole } from '../roles.js';
+
+/** A dashboard user as the dashboard shows it (never the password hash or the TOTP secret). */
+export interface DashboardUser {
+  id: string;
+  vendor_id: string;
+  email: string;
+  role: DashboardRole;
+  totp_enabled: boolean;
+  created_at: Date;
+}
+
+/** What signing in needs besides the user: the sealed TOTP secret and the last step it accepted. */
+export interface DashboardUserCredentials extends DashboardUser {
+  password_hash: string;
+  totp_secret_ciphertext: string | null;
+  totp_last_step: string | null;
+}
+
+const USER_COLUMNS = `u.id, u.vendor_id, u.email, u.role, (u.totp_secret_ciphertext IS NOT NULL) AS totp_enabled, u.created_at`;
+
+/** dashboard_users: every vendor-facing read and change carries the vendor id. */
+@Injectable()
+export class DashboardUserRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Whether the vendor exists (an invite must name a real one). */
+  async vendorExists(manager: EntityManager, vendorId: string): Promise<boolean> {
+    const [vendor] = (await manager.query(`SELECT id FROM vendors WHERE id = $1`, [vendorId])) as unknown[];
+    return vendor !== undefined;
+  }
+
+  /** An email has at most one live account, across vendors. */
+  async emailTaken(manager: EntityManager, email: string): Promise<boolean> {
+    const [existing] = (await manager.query(`SELECT 1 FROM dashboard_users WHERE email = $1 AND removed_at IS NULL`, [email])) as unknown[];
+    return existing !== undefined;
+  }
+
+  async insert(manager: EntityManager, user: { vendorId: string; email: string; role: DashboardRole; passwordHash: string }): Promise<DashboardUser> {
+    const [created] = (await manager.query(
+      `INSERT INTO dashboard_users (vendor_id, email, role, password_hash) VALUES ($1, $2, $3, $4)
+         RETURNING id, vendor_id, email, role, false AS totp_enabled, created_at`,
+      [user.vendorId, user.email, user.role, user.passwordHash],
+    )) as DashboardUser[];
+    return created;
+  }
+
+  async credentials(email: string): Promise<DashboardUserCredentials | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT ${USER_COLUMNS}, u.password_hash, u.totp_secret_ciphertext, u.totp_last_step::text FROM dashboard_users u WHERE u.email = $1 AND u.removed_at IS NULL`,
+      [email],
+    )) as DashboardUserCredentials[];
+    return row;
+  }
+
+  async find(vendorId: string, userId: string): Promise<DashboardUser | undefined> {
+    const [row] = (await this.dataSource.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL`, [
+      vendorId,
+      userId,
+    ])) as DashboardUser[];
+    return row;
+  }
+
+  list(vendorId: string): Promise<DashboardUser[]> {
+    return this.dataSource.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.removed_at IS NULL ORDER BY u.created_at, u.id`, [vendorId]);
+  }
+
+  /** Sets (or with nulls clears) the sealed TOTP secret: how many users it changed (0 or 1). */
+  async setTotp(manager: EntityManager, vendorId: string, userId: string, sealedSecret: string | null, step: number | null): Promise<number> {
+    const [, count] = (await manager.query(
+      `UPDATE dashboard_users SET totp_secret_ciphertext = $3, totp_last_step = $4, updated_at = now() WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL`,
+      [vendorId, userId, sealedSecret, step],
+    )) as [unknown, number];
+    return Number(count);
+  }
+
+  async totpSecret(vendorId: string, userId: string): Promise<{ totp_secret_ciphertext: string; totp_last_step: string | null } | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT totp_secret_ciphertext, totp_last_step::text FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL AND totp_secret_ciphertext IS NOT NULL`,
+      [vendorId, userId],
+    )) as { totp_secret_ciphertext: string; totp_last_step: string | null }[];
+    return row;
+  }
+
+  /** Records the step unless it (or a later one) was already used: how many rows it changed. */
+  async useTotpStep(userId: string, step: number): Promise<number> {
+    const [, count] = (await this.dataSource.query(`UPDATE dashboard_users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)`, [
+      userId,
+      step,
+    ])) as [unknown, number];
+    return Number(count);
+  }
+
+  /**
+   * The user's row locked, after every owner row of the vendor, so two concurrent demotions
+   * cannot remove the last two owners.
+   */
+  async lockWithOwners(manager: EntityManager, vendorId: string, userId: string): Promise<DashboardUser | undefined> {
+    await manager.query(`SELECT id FROM dashboard_users WHERE vendor_id = $1 AND role = 'owner' AND removed_at IS NULL FOR UPDATE`, [vendorId]);
+    const [row] = (await manager.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL FOR UPDATE`, [
+      vendorId,
+      userId,
+    ])) as DashboardUser[];
+    return row;
+  }
+
+  async otherOwners(manager: EntityManager, vendorId: string, userId: string): Promise<number> {
+    const [{ owners }] = (await manager.query(`SELECT count(*)::int AS owners FROM dashboard_users WHERE vendor_id = $1 AND role = 'owner' AND removed_at IS NULL AND id <> $2`, [
+      vendorId,
+      userId,
+    ])) as { owners: number }[];
+    return owners;
+  }
+
+  async setRole(manager: EntityManager, vendorId: string, userId: string, role: DashboardRole): Promise<void> {
+    await manager.query(`UPDATE dashboard_users SET role = $3, updated_at = now() WHERE vendor_id = $1 AND id = $2`, [vendorId, userId, role]);
+  }
+
+  async markRemoved(manager: EntityManager, vendorId: string, userId: string): Promise<void> {
+    await manager.query(`UPDATE dashboard_users SET removed_at = now(), updated_at = now() WHERE vendor_id = $1 AND id = $2`, [vendorId, userId]);
+  }
+}

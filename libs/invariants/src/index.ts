@@ -1,0 +1,1 @@
+export * from './persistence/invariant-checker.js';

@@ -1,0 +1,451 @@
+/**
+ * The money invariants of both capabilities, checked against a live database (and, when the
+ * provider is the sandbox, against its own record of what it received). Every check is a
+ * read-only query, so it can run beside live traffic; an empty `violations` list means the
+ * books are right at the moment of each query.
+ *
+ * Used by `npm run check:invariants` (check-invariants.ts) and called in process at the end of
+ * every reliability suite, scoped to the vendors that suite created.
+ *
+ * This module is the invariants lib's persistence layer: each check is one read-only query over
+ * both domains' tables and a comparison of its rows, so the SQL and the rule it checks stay side
+ * by side. It lives in its own lib (#invariants), above both domains, so that #database (a
+ * platform lib) knows nothing of the domains' tables.
+ */
+
+import { checkWebhooks } from './webhook-invariants.js';
+
+/** Anything that runs SQL and returns rows: a TypeORM DataSource or EntityManager, or a pg client wrapper. */
+export type InvariantQuery = (sql: string, parameters?: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
+/** A provider sandbox whose submission witness (`GET /__sandbox/submissions/summary`) is the authority on repeats. */
+export interface SubmissionWitnessSource {
+  url: string;
+  apiKey: string;
+  /** false: an unreachable witness becomes a warning (e.g. a real provider, which has none); default true. */
+  required?: boolean;
+}
+
+export interface InvariantCheckOptions {
+  /** Only these vendors' rows (tests share one database); all vendors when absent. */
+  vendorIds?: readonly string[];
+  sandboxes?: readonly SubmissionWitnessSource[];
+  /** Bounds each witness request. */
+  witnessTimeoutMs?: number;
+}
+
+export const INVARIANTS = {
+  ledgerSums: 'ledger entries sum to available and reserved for every account',
+  nonNegativeBalances: 'no balance is negative',
+  reservedHoldsOpenPayouts: 'reserved equals amount + fee of the open (pending, needs_review) payouts',
+  payoutEntriesMatchStatus: 'every payout has one reserve entry, and exactly the settle/release/reverse entries its status implies (a paid payout exactly one settle)',
+  batchTotals: 'a batch item count and totals equal its items',
+  singleProviderSubmission: 'no purchase and no payout reached the provider more than once',
+  dailyAllowance: 'daily allowance used equals the admitted charges per vendor and Johannesburg day, minus those verified failed',
+  allowanceReturnedOnlyOnFailure: 'allowance is returned exactly for failed purchases',
+  quoteFundsOneTransaction: 'no quote funds two transactions, and a funded quote is marked used by the same vendor for the same charge',
+  idempotencyRecordsMatch: 'every idempotency record names a transaction with its own quote and reference',
+  velocityCounters: 'the per-second velocity counters equal the purchases admitted in each second (last seven days)',
+  settlementLines: 'every settlement report line is matched or applied to one of our records, or has an open or resolved reconciliation exception',
+  payoutHoldsJustified:
+    'a payout holds a reservation only while its submission is open (pending, with a status poll scheduled, or queued for submission) or it is an open review item (needs_review)',
+  webhookEventPerMove: 'every transaction and payout status move a webhook reports (since webhooks were deployed) has its event',
+  webhookDeliveredWith2xx: 'no webhook delivery is marked delivered without an attempt on record that got a 2xx',
+} as const;
+
+export type InvariantName = keyof typeof INVARIANTS;
+
+export interface InvariantViolation {
+  invariant: InvariantName;
+  /** The account, payout, transaction, quote or provider id concerned. */
+  subject: string;
+  details: Record<string, unknown>;
+}
+
+export interface InvariantReport {
+  ok: boolean;
+  checkedAt: string;
+  scope: { vendors: readonly string[] | 'all'; sandboxes: string[] };
+  /** Rows examined per check, so a report of zero violations over zero rows is visible as such. */
+  examined: Partial<Record<InvariantName, number>>;
+  violations: InvariantViolation[];
+  /** Witness sources that could not be read (the check of repeats is then incomplete). */
+  warnings: string[];
+}
+
+export class WitnessUnavailableError extends Error {}
+
+/** Runs every check; never throws for a violation, only for a database or required witness failure. */
+export async function checkInvariants(query: InvariantQuery, options: InvariantCheckOptions = {}): Promise<InvariantReport> {
+  const vendors = options.vendorIds ? [...options.vendorIds] : null;
+  const report: InvariantReport = {
+    ok: true,
+    checkedAt: new Date().toISOString(),
+    scope: { vendors: vendors ?? 'all', sandboxes: (options.sandboxes ?? []).map((sandbox) => sandbox.url) },
+    examined: {},
+    violations: [],
+    warnings: [],
+  };
+  const checks: Array<(query: InvariantQuery, vendors: string[] | null, report: InvariantReport) => Promise<void>> = [
+    checkLedger,
+    checkPayoutEntries,
+    checkBatchTotals,
+    checkDailyAllowance,
+    checkQuotes,
+    checkIdempotencyRecords,
+    checkVelocityCounters,
+    checkSettlementLines,
+    checkPayoutHoldsJustified,
+    checkWebhooks,
+  ];
+  for (const check of checks) await check(query, vendors, report);
+  for (const sandbox of options.sandboxes ?? []) {
+    try {
+      await checkWitness(query, vendors, sandbox, options.witnessTimeoutMs ?? 10_000, report);
+    } catch (error) {
+      if (!(error instanceof WitnessUnavailableError) || sandbox.required !== false) throw error;
+      report.warnings.push(error.message);
+    }
+  }
+  report.ok = report.violations.length === 0;
+  return report;
+}
+
+/** `($1::uuid[] IS NULL OR <column> = ANY($1))`: the vendor scope of every query. */
+const inScope = (column: string) => `($1::uuid[] IS NULL OR ${column} = ANY($1::uuid[]))`;
+
+function add(report: InvariantReport, invariant: InvariantName, subject: string, details: Record<string, unknown>): void {
+  report.violations.push({ invariant, subject, details });
+}
+
+async function checkLedger(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const rows = await query(
+    `SELECT a.vendor_id, a.available_cents::text AS available, a.reserved_cents::text AS reserved,
+            COALESCE(e.available, 0)::text AS entries_available, COALESCE(e.reserved, 0)::text AS entries_reserved,
+            COALESCE(p.open_cents, 0)::text AS open_payouts
+       FROM payout_accounts a
+       LEFT JOIN (SELECT vendor_id, SUM(available_delta_cents) AS available, SUM(reserved_delta_cents) AS reserved
+                    FROM ledger_entries GROUP BY vendor_id) e ON e.vendor_id = a.vendor_id
+       LEFT JOIN (SELECT vendor_id, SUM(amount_cents + fee_cents) AS open_cents
+                    FROM payouts WHERE status IN ('pending', 'needs_review') GROUP BY vendor_id) p ON p.vendor_id = a.vendor_id
+      WHERE ${inScope('a.vendor_id')}`,
+    [vendors],
+  );
+  report.examined.ledgerSums = rows.length;
+  report.examined.nonNegativeBalances = rows.length;
+  report.examined.reservedHoldsOpenPayouts = rows.length;
+  for (const row of rows) {
+    const account = String(row.vendor_id);
+    const [available, reserved] = [BigInt(String(row.available)), BigInt(String(row.reserved))];
+    const [entriesAvailable, entriesReserved] = [BigInt(String(row.entries_available)), BigInt(String(row.entries_reserved))];
+    const openPayouts = BigInt(String(row.open_payouts));
+    if (available !== entriesAvailable || reserved !== entriesReserved) {
+      add(report, 'ledgerSums', account, {
+        available_cents: available.toString(),
+        entries_available_cents: entriesAvailable.toString(),
+        reserved_cents: reserved.toString(),
+        entries_reserved_cents: entriesReserved.toString(),
+      });
+    }
+    if (available < 0n || reserved < 0n) add(report, 'nonNegativeBalances', account, { available_cents: available.toString(), reserved_cents: reserved.toString() });
+    if (reserved !== openPayouts) add(report, 'reservedHoldsOpenPayouts', account, { reserved_cents: reserved.toString(), open_payouts_cents: openPayouts.toString() });
+  }
+  // The allowance counter is a balance too.
+  const negativeAllowances = await query(
+    `SELECT vendor_id, to_char(day, 'YYYY-MM-DD') AS day, used_cents::text AS used FROM purchase_daily_allowances
+      WHERE used_cents < 0 AND ${inScope('vendor_id')}`,
+    [vendors],
+  );
+  for (const row of negativeAllowances) add(report, 'nonNegativeBalances', `${row.vendor_id}/${row.day}`, { used_cents: row.used });
+}
+
+/** Entries each status implies, by kind: [reserve, settle, release, reverse]. */
+const EXPECTED_ENTRIES: Record<string, [number, number, number, number]> = {
+  pending: [1, 0, 0, 0],
+  needs_review: [1, 0, 0, 0],
+  paid: [1, 1, 0, 0],
+  reversed: [1, 1, 0, 1],
+  failed: [1, 0, 1, 0],
+  cancelled: [1, 0, 1, 0],
+};
+
+async function checkPayoutEntries(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM payouts WHERE ${inScope('vendor_id')}`, [vendors]);
+  report.examined.payoutEntriesMatchStatus = Number(examined);
+  // Only the payouts whose entries differ from what their status implies come back.
+  const rows = await query(
+    `WITH counts AS (
+       SELECT p.id, p.status, p.amount_cents + p.fee_cents AS hold,
+              count(*) FILTER (WHERE e.kind = 'reserve')::int AS reserve,
+              count(*) FILTER (WHERE e.kind = 'settle')::int AS settle,
+              count(*) FILTER (WHERE e.kind = 'release')::int AS release,
+              count(*) FILTER (WHERE e.kind = 'reverse')::int AS reverse,
+              count(*) FILTER (WHERE e.id IS NOT NULL AND e.amount_cents <> p.amount_cents + p.fee_cents)::int AS wrong_amounts
+         FROM payouts p LEFT JOIN ledger_entries e ON e.payout_id = p.id
+        WHERE ${inScope('p.vendor_id')}
+        GROUP BY p.id)
+     SELECT id, status, reserve, settle, release, reverse, wrong_amounts FROM counts
+      WHERE wrong_amounts > 0
+         OR (reserve, settle, release, reverse) IS DISTINCT FROM (
+              1,
+              CASE WHEN status IN ('paid', 'reversed') THEN 1 ELSE 0 END,
+              CASE WHEN status IN ('failed', 'cancelled') THEN 1 ELSE 0 END,
+              CASE WHEN status = 'reversed' THEN 1 ELSE 0 END)`,
+    [vendors],
+  );
+  for (const row of rows) {
+    const status = String(row.status);
+    add(report, 'payoutEntriesMatchStatus', String(row.id), {
+      status,
+      entries: { reserve: row.reserve, settle: row.settle, release: row.release, reverse: row.reverse },
+      expected: EXPECTED_ENTRIES[status] ?? null,
+      entries_with_wrong_amount: row.wrong_amounts,
+    });
+  }
+}
+
+async function checkBatchTotals(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const rows = await query(
+    `SELECT b.id, b.item_count, b.total_amount_cents::text AS total_amount, b.total_fee_cents::text AS total_fee,
+            count(p.id)::int AS items, COALESCE(sum(p.amount_cents), 0)::text AS items_amount, COALESCE(sum(p.fee_cents), 0)::text AS items_fee
+       FROM payout_batches b LEFT JOIN payouts p ON p.batch_id = b.id
+      WHERE ${inScope('b.vendor_id')}
+      GROUP BY b.id`,
+    [vendors],
+  );
+  report.examined.batchTotals = rows.length;
+  for (const row of rows) {
+    if (Number(row.item_count) !== Number(row.items) || row.total_amount !== row.items_amount || row.total_fee !== row.items_fee) {
+      add(report, 'batchTotals', String(row.id), {
+        item_count: row.item_count,
+        items: row.items,
+        total_amount_cents: row.total_amount,
+        items_amount_cents: row.items_amount,
+        total_fee_cents: row.total_fee,
+        items_fee_cents: row.items_fee,
+      });
+    }
+  }
+}
+
+/**
+ * The daily allowance rule (docs/PURCHASE.md): the allowance is consumed at admission and given back only when the provider
+ * verifiably took no money (`failed`, marked by `allowance_returned_at`), never on reversal.
+ */
+async function checkDailyAllowance(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const rows = await query(
+    `WITH admitted AS (
+       SELECT vendor_id, admission_day AS day, SUM(charge_cents) FILTER (WHERE allowance_returned_at IS NULL) AS charged, count(*) AS transactions
+         FROM purchase_transactions WHERE ${inScope('vendor_id')} GROUP BY vendor_id, admission_day)
+     SELECT COALESCE(a.vendor_id, t.vendor_id) AS vendor_id, to_char(COALESCE(a.day, t.day), 'YYYY-MM-DD') AS day,
+            a.used_cents::text AS used, COALESCE(t.charged, 0)::text AS charged, COALESCE(t.transactions, 0)::int AS transactions
+       FROM (SELECT * FROM purchase_daily_allowances WHERE ${inScope('vendor_id')}) a
+       FULL JOIN admitted t ON t.vendor_id = a.vendor_id AND t.day = a.day`,
+    [vendors],
+  );
+  report.examined.dailyAllowance = rows.length;
+  for (const row of rows) {
+    const used = row.used === null ? null : BigInt(String(row.used));
+    const charged = BigInt(String(row.charged));
+    if (used === null || used !== charged) {
+      add(report, 'dailyAllowance', `${row.vendor_id}/${row.day}`, {
+        used_cents: used === null ? null : used.toString(),
+        admitted_not_failed_cents: charged.toString(),
+        transactions: row.transactions,
+      });
+    }
+  }
+  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM purchase_transactions WHERE ${inScope('vendor_id')}`, [vendors]);
+  report.examined.allowanceReturnedOnlyOnFailure = Number(examined);
+  const mismatched = await query(
+    `SELECT id, status, allowance_returned_at FROM purchase_transactions
+      WHERE ${inScope('vendor_id')} AND ((status = 'failed') <> (allowance_returned_at IS NOT NULL))`,
+    [vendors],
+  );
+  for (const row of mismatched) {
+    add(report, 'allowanceReturnedOnlyOnFailure', String(row.id), { status: row.status, allowance_returned_at: row.allowance_returned_at });
+  }
+}
+
+async function checkQuotes(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const rows = await query(
+    `SELECT q.id, q.vendor_id AS quote_vendor, q.charge_cents::text AS quote_charge, q.used_at,
+            count(t.id)::int AS transactions,
+            count(t.id) FILTER (WHERE t.vendor_id <> q.vendor_id OR t.charge_cents <> q.charge_cents)::int AS mismatched
+       FROM purchase_quotes q JOIN purchase_transactions t ON t.quote_id = q.id
+      WHERE ${inScope('q.vendor_id')}
+      GROUP BY q.id`,
+    [vendors],
+  );
+  report.examined.quoteFundsOneTransaction = rows.length;
+  for (const row of rows) {
+    if (Number(row.transactions) !== 1 || Number(row.mismatched) > 0 || row.used_at === null) {
+      add(report, 'quoteFundsOneTransaction', String(row.id), {
+        transactions: row.transactions,
+        transactions_with_other_vendor_or_charge: row.mismatched,
+        used_at: row.used_at,
+      });
+    }
+  }
+}
+
+async function checkIdempotencyRecords(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM purchase_idempotency_keys WHERE ${inScope('vendor_id')}`, [vendors]);
+  report.examined.idempotencyRecordsMatch = Number(examined);
+  const rows = await query(
+    `SELECT k.vendor_id, k.idempotency_key, k.transaction_id, t.id AS found
+       FROM purchase_idempotency_keys k
+       LEFT JOIN purchase_transactions t ON t.id = k.transaction_id AND t.vendor_id = k.vendor_id AND t.quote_id = k.quote_id AND t.reference = k.reference
+      WHERE ${inScope('k.vendor_id')} AND t.id IS NULL`,
+    [vendors],
+  );
+  for (const row of rows) {
+    // The key itself is the vendor's; the transaction id is enough to find it.
+    add(report, 'idempotencyRecordsMatch', String(row.transaction_id), { vendor_id: row.vendor_id });
+  }
+}
+
+interface WitnessSummary {
+  external_ids: Array<{ external_id: string; count: number; duplicate_attempts: number }>;
+  merchant_references: Array<{ merchant_reference: string; count: number; duplicate_attempts: number }>;
+}
+
+/** Velocity limits are checked against these counters (SpendControlsService.checkVelocity). */
+async function checkVelocityCounters(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const rows = await query(
+    `WITH cutoff AS (SELECT floor(extract(epoch FROM now() - interval '7 days'))::bigint + 1 AS second),
+     admitted AS (
+       SELECT vendor_id, floor(extract(epoch FROM created_at))::bigint AS second, count(*)::int AS admissions
+         FROM purchase_transactions WHERE ${inScope('vendor_id')} AND created_at >= to_timestamp((SELECT second FROM cutoff)) GROUP BY 1, 2),
+     counted AS (
+       SELECT vendor_id, second, admissions FROM purchase_velocity_buckets
+        WHERE ${inScope('vendor_id')} AND second >= (SELECT second FROM cutoff))
+     SELECT COALESCE(a.vendor_id, c.vendor_id) AS vendor_id, COALESCE(a.second, c.second)::text AS second,
+            a.admissions AS admitted, c.admissions AS counted
+       FROM admitted a FULL JOIN counted c ON c.vendor_id = a.vendor_id AND c.second = a.second`,
+    [vendors],
+  );
+  report.examined.velocityCounters = rows.length;
+  for (const row of rows) {
+    if (row.admitted !== row.counted) {
+      add(report, 'velocityCounters', `${row.vendor_id}/${row.second}`, { admitted: row.admitted, counted: row.counted });
+    }
+  }
+}
+
+/**
+ * The sandbox counts every create and submit call it receives; any id it received more than
+ * once is a second provider submission. Scoped checks keep only the ids this database holds for
+ * the scoped vendors; an unscoped check reports every repeat the sandbox saw.
+ */
+async function checkWitness(
+  query: InvariantQuery,
+  vendors: string[] | null,
+  sandbox: SubmissionWitnessSource,
+  timeoutMs: number,
+  report: InvariantReport,
+): Promise<void> {
+  let summary: WitnessSummary;
+  try {
+    const response = await fetch(`${sandbox.url.replace(/\/$/, '')}/__sandbox/submissions/summary`, {
+      headers: { 'x-api-key': sandbox.apiKey },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    summary = (await response.json()) as WitnessSummary;
+  } catch (error) {
+    throw new WitnessUnavailableError(`submission witness of ${sandbox.url} unavailable: ${(error as Error).message}`);
+  }
+  const repeatedPurchases = summary.external_ids ?? [];
+  const repeatedPayouts = summary.merchant_references ?? [];
+  const purchaseIds = repeatedPurchases.map((entry) => entry.external_id).filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const ours = new Map<string, string>();
+  if (purchaseIds.length > 0) {
+    const rows = await query(`SELECT id::text AS id, vendor_id FROM purchase_transactions WHERE id = ANY($2::uuid[]) AND ${inScope('vendor_id')}`, [vendors, purchaseIds]);
+    for (const row of rows) ours.set(String(row.id), String(row.vendor_id));
+  }
+  if (repeatedPayouts.length > 0) {
+    const rows = await query(`SELECT merchant_reference, vendor_id FROM payouts WHERE merchant_reference = ANY($2::text[]) AND ${inScope('vendor_id')}`, [
+      vendors,
+      repeatedPayouts.map((entry) => entry.merchant_reference),
+    ]);
+    for (const row of rows) ours.set(String(row.merchant_reference), String(row.vendor_id));
+  }
+  report.examined.singleProviderSubmission = (report.examined.singleProviderSubmission ?? 0) + repeatedPurchases.length + repeatedPayouts.length;
+  for (const entry of repeatedPurchases) {
+    if (vendors && !ours.has(entry.external_id)) continue;
+    add(report, 'singleProviderSubmission', entry.external_id, { kind: 'purchase', sandbox: sandbox.url, count: entry.count, duplicate_attempts: entry.duplicate_attempts, known: ours.has(entry.external_id) });
+  }
+  for (const entry of repeatedPayouts) {
+    if (vendors && !ours.has(entry.merchant_reference)) continue;
+    add(report, 'singleProviderSubmission', entry.merchant_reference, {
+      kind: 'payout',
+      sandbox: sandbox.url,
+      count: entry.count,
+      duplicate_attempts: entry.duplicate_attempts,
+      known: ours.has(entry.merchant_reference),
+    });
+  }
+}
+
+// ---- Settlement reports (docs/RECONCILIATION.md) ----
+
+/**
+ * Every line of an ingested settlement report ends `matched` or `applied` (naming the record it
+ * matched) or `exception` (naming an existing exception, open or resolved). A line still
+ * unmatched counts once an ingestion finished after it arrived, or after a day (an ingestion
+ * that died mid-way and was never re-run); before that it may simply be in progress. Vendor
+ * scope: lines of the vendors' records; lines that match no record only in an unscoped check.
+ */
+async function checkSettlementLines(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const scoped = `FROM settlement_lines l
+       JOIN settlement_reports r ON r.id = l.report_id
+       LEFT JOIN purchase_transactions t ON t.id = l.purchase_transaction_id
+       LEFT JOIN payouts p ON p.id = l.payout_id
+       LEFT JOIN reconciliation_exceptions e ON e.id = l.exception_id
+      WHERE ($1::uuid[] IS NULL OR t.vendor_id = ANY($1::uuid[]) OR p.vendor_id = ANY($1::uuid[]))`;
+  const [{ examined }] = await query(`SELECT count(*)::int AS examined ${scoped}`, [vendors]);
+  report.examined.settlementLines = Number(examined);
+  const rows = await query(
+    `SELECT l.id::text AS id, r.provider, to_char(r.report_date, 'YYYY-MM-DD') AS report_date, l.match_result, l.exception_id
+       ${scoped}
+        AND CASE
+              WHEN l.match_result IS NULL THEN r.reconciled_at >= l.received_at OR l.received_at < now() - interval '1 day'
+              WHEN l.match_result = 'exception' THEN e.id IS NULL
+              ELSE t.id IS NULL AND p.id IS NULL
+            END`,
+    [vendors],
+  );
+  for (const row of rows) {
+    add(report, 'settlementLines', `settlement_line:${String(row.id)}`, { provider: row.provider, report_date: row.report_date, match_result: row.match_result, exception_id: row.exception_id });
+  }
+}
+
+// ---- Payout holds (issue 11, payout part) ----
+
+/**
+ * Every hold must belong to a payout something will still resolve. A pending payout that was
+ * handed to a provider (`submission_started_at` set) is resolved only by its status-poll chain,
+ * so one with no poll scheduled would keep its funds reserved for ever: that is the violation.
+ * Queued batch items (never submitted) are picked up by the sweeper from `created_at`, and
+ * needs_review payouts are open review items (also polled on the slow schedule); both are
+ * justified. Holds of closed payouts are caught by reservedHoldsOpenPayouts.
+ */
+async function checkPayoutHoldsJustified(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM payouts WHERE status IN ('pending', 'needs_review') AND ${inScope('vendor_id')}`, [vendors]);
+  report.examined.payoutHoldsJustified = Number(examined);
+  const rows = await query(
+    `SELECT id, status, status_reason, submission_started_at, (amount_cents + fee_cents)::text AS hold_cents FROM payouts
+      WHERE status = 'pending' AND submission_started_at IS NOT NULL AND next_poll_at IS NULL AND ${inScope('vendor_id')}`,
+    [vendors],
+  );
+  for (const row of rows) {
+    add(report, 'payoutHoldsJustified', String(row.id), {
+      status: row.status,
+      status_reason: row.status_reason,
+      submission_started_at: row.submission_started_at,
+      hold_cents: row.hold_cents,
+      problem: 'submitted, still pending, and no status poll scheduled',
+    });
+  }
+}

@@ -1,0 +1,324 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { centsFromDbValue } from '#money';
+import type { PurchaseProviderTransaction } from '#providers';
+import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { recordWebhookEvent, type PurchaseWebhookEvent } from '#webhooks';
+import { FulfilmentService } from './fulfilment.service.js';
+import { SpendControlsService } from '../admission/spend-controls.service.js';
+import type { LockedTransactionState, TransactionState } from '../model/transaction-record.js';
+import { isOpen, movesToward, type TransactionStatus } from '../model/transaction-status.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { PurchaseTimings } from '../model/purchase-timings.js';
+
+/** What one provider lookup said. */
+export type ProviderObservation =
+  | { kind: 'found'; transaction: PurchaseProviderTransaction }
+  | { kind: 'not_found' }
+  | { kind: 'unavailable'; reason: string };
+
+/** Safe error codes a failed transaction may carry (vendor-visible). */
+export const PURCHASE_FAILURE_CODES = {
+  /** The provider (operator) declined the purchase; no money taken. */
+  declined: 'PROVIDER_DECLINED',
+  /** The provider refused the submission and, by lookup, holds no transaction. */
+  rejected: 'PROVIDER_REJECTED',
+  /** The submission failed or went unanswered and, by repeated lookup, the provider created nothing. */
+  notCreated: 'PROVIDER_NOT_CREATED',
+  /** The purchase could not be submitted within the verification window; the provider holds nothing. */
+  notSubmitted: 'NOT_SUBMITTED',
+} as const;
+
+/** "Not found" must be seen this many times in a row, after the settle period, to count as proof. */
+export const NOT_FOUND_PROOF_STREAK = 2;
+
+/**
+ * What proves the provider holds a transaction for a purchase we failed: a verified lookup, or a
+ * line of the provider's settlement report (equally a provider statement). Never a PIN.
+ */
+export interface LateCreationEvidence {
+  source: 'lookup' | 'settlement_report';
+  providerTransactionId: string;
+  /** The provider's own detailed status (e.g. `COMPLETED`). */
+  providerStatus: string;
+  /** The provider's wholesale amount and destination amount, exact decimal strings as it sent them. */
+  wholesaleAmount?: string | null;
+  wholesaleCurrency?: string | null;
+  destinationAmount?: string | null;
+  destinationUnit?: string | null;
+  /** Johannesburg day of the settlement report, when the evidence is a report line. */
+  reportDate?: string | null;
+}
+
+export function lateCreationDedupeKey(transactionId: string): string {
+  return `purchase:${transactionId}:late_creation`;
+}
+
+/** Columns the recorder may change, with the values they get when the transaction's row is written back. */
+type RowChanges = Map<string, unknown>;
+
+/** The status moves of one recording, in order (pending -> completed -> reversed is two), for their webhook events. */
+const movesOf = new WeakMap<RowChanges, TransactionStatus[]>();
+
+type LockedRow = LockedTransactionState;
+
+/**
+ * The only code that changes a transaction's status. It runs under the transaction's row lock
+ * and moves status only along the allowed edges, so two lookups racing change it once.
+ *
+ * Every change of one recording is collected first and written as ONE `UPDATE ... RETURNING`
+ * (plus the status event, and the fulfilment or the allowance return where they apply): the
+ * verification of a purchase is 5-6 statements, not 10, because round trips to PostgreSQL are
+ * what the worker spends most of its time on (docs/BENCHMARKS.md).
+ */
+@Injectable()
+export class PurchaseOutcomeRecorder {
+  private readonly logger = new Logger(PurchaseOutcomeRecorder.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly fulfilments: FulfilmentService,
+    private readonly spendControls: SpendControlsService,
+    private readonly timings: PurchaseTimings,
+    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly transactions: TransactionsRepository,
+  ) {}
+
+  async load(transactionId: string): Promise<TransactionState | null> {
+    return (await this.transactions.state(transactionId)) ?? null;
+  }
+
+  /** Records one lookup; `statusMoved` says whether THIS recording changed the status. */
+  async record(transactionId: string, observation: ProviderObservation): Promise<TransactionState & { statusMoved: boolean }> {
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.lock(manager, transactionId);
+      if (!row) throw new Error(`transaction ${transactionId} vanished while being verified`);
+      const changes: RowChanges = new Map([['last_checked_at', row.now]]);
+
+      if (observation.kind === 'found') {
+        const found = observation.transaction;
+        changes.set('provider_transaction_id', found.providerTransactionId);
+        changes.set('provider_status', found.providerStatus);
+        changes.set('not_found_streak', 0);
+        if (row.status === 'failed') {
+          // A failed purchase stays failed whatever the provider now holds: the allowance went back
+          // and the vendor was told; only staff can settle that disagreement. The row keeps what
+          // we concluded (no provider id written over the "not created" proof).
+          changes.delete('provider_transaction_id');
+          changes.delete('provider_status');
+          changes.delete('not_found_streak');
+          if (found.outcome !== 'failed') await this.raiseLateCreation(manager, row, evidenceOf(found));
+        } else if (found.outcome !== 'in_progress') {
+          const moves = movesToward(row.status, found.outcome);
+          if (moves.length === 0 && row.status !== found.outcome) {
+            this.logger.error({ transactionId, status: row.status, provider: found.outcome }, 'Provider outcome contradicts a final status; left for staff');
+          }
+          for (const move of moves) await this.move(manager, row, changes, move, { found, reason: `provider ${found.providerStatus}` });
+          if (moves.length === 0 && row.status === 'completed') await this.storeLateFulfilment(manager, row, found);
+        }
+      } else if (observation.kind === 'not_found') {
+        await this.recordNotFound(manager, row, changes);
+      }
+      return { ...(await this.writeBack(manager, row.id, changes)), statusMoved: changes.has('status') };
+    });
+  }
+
+  /**
+   * The provider holds a transaction (in any state but declined) for a purchase we failed after
+   * proving it absent: it was created late. The purchase stays `failed` (allowance untouched, no
+   * fulfilment stored or served) and staff get one reconciliation exception, whoever finds it
+   * first: a callback's lookup here, or a settlement report line (other caller, same rule).
+   * Returns true when this call raised the exception.
+   */
+  async recordLateCreation(transactionId: string, evidence: LateCreationEvidence, manager?: EntityManager): Promise<boolean> {
+    const run = async (inner: EntityManager): Promise<boolean> => {
+      const row = await this.lock(inner, transactionId);
+      if (row?.status !== 'failed') return false;
+      return this.raiseLateCreation(inner, row, evidence);
+    };
+    return manager ? run(manager) : this.dataSource.transaction(run);
+  }
+
+  /** The verification window elapsed with the outcome still unknown: staff take over. */
+  async moveToReview(transactionId: string): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.lock(manager, transactionId);
+      if (row?.status !== 'pending') return false;
+      const changes: RowChanges = new Map();
+      await this.move(manager, row, changes, 'review', { reason: 'verification window elapsed' });
+      await this.writeBack(manager, row.id, changes);
+      return true;
+    });
+  }
+
+  /**
+   * Never submitted within the window. The caller has just looked the id up and the provider
+   * holds nothing, and no create was ever attempted, so no money can have moved.
+   */
+  async failUnsubmitted(transactionId: string): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.lock(manager, transactionId);
+      if (row?.status !== 'pending' || row.submission_attempted_at !== null) return false;
+      const changes: RowChanges = new Map();
+      await this.move(manager, row, changes, 'failed', { reason: 'not submitted within the verification window', errorCode: PURCHASE_FAILURE_CODES.notSubmitted });
+      await this.writeBack(manager, row.id, changes);
+      return true;
+    });
+  }
+
+  private async raiseLateCreation(manager: EntityManager, row: LockedRow, evidence: LateCreationEvidence): Promise<boolean> {
+    const raised = await this.exceptions.raise(
+      {
+        domain: 'purchase',
+        kind: 'late_creation',
+        dedupeKey: lateCreationDedupeKey(row.id),
+        vendorId: row.vendor_id,
+        purchaseTransactionId: row.id,
+        provider: 'purchase',
+        reportDate: evidence.reportDate ?? null,
+        details: {
+          source: evidence.source,
+          our_status: row.status,
+          our_charge_cents: String(row.charge_cents),
+          provider_transaction_id: evidence.providerTransactionId,
+          provider_status: evidence.providerStatus,
+          provider_wholesale_amount: evidence.wholesaleAmount ?? null,
+          provider_wholesale_currency: evidence.wholesaleCurrency ?? null,
+          provider_destination_amount: evidence.destinationAmount ?? null,
+          provider_destination_unit: evidence.destinationUnit ?? null,
+        },
+      },
+      manager,
+    );
+    if (raised) this.logger.error({ transactionId: row.id, providerStatus: evidence.providerStatus }, 'Provider created a transaction we had failed; exception raised for staff');
+    return raised;
+  }
+
+  /**
+   * A PIN or eSIM that arrives on a later lookup of a completed purchase (the provider delivered
+   * after it reported completion). Stored once: the insert ignores an existing row.
+   */
+  private async storeLateFulfilment(manager: EntityManager, row: LockedRow, found: PurchaseProviderTransaction): Promise<void> {
+    const fulfilment = found.fulfilment?.reveal();
+    if (fulfilment) await this.fulfilments.store(manager, row.id, fulfilment);
+  }
+
+  /** The row under its lock, with the database's clock read in the same statement. */
+  private async lock(manager: EntityManager, transactionId: string): Promise<LockedRow | undefined> {
+    return this.transactions.lockState(manager, transactionId);
+  }
+
+  private async writeBack(manager: EntityManager, transactionId: string, changes: RowChanges): Promise<TransactionState> {
+    const state = await this.transactions.writeState(manager, transactionId, changes);
+    for (const to of movesOf.get(changes) ?? []) await this.recordStatusEvent(manager, state, to);
+    return state;
+  }
+
+  /**
+   * The webhook event of a status move, in the same transaction as the move (outbox): it exists
+   * exactly when the move commits. Its data is the transaction as GET /transactions/{id} returns it
+   * after the recording (never a PIN: the view carries only `fulfilment_available`). A recording
+   * that moves twice (pending -> completed -> reversed) writes both events, each with that view.
+   */
+  private async recordStatusEvent(manager: EntityManager, state: TransactionState, to: TransactionStatus): Promise<void> {
+    const view = await this.transactions.viewById(manager, state.id);
+    await recordWebhookEvent(manager, {
+      vendorId: state.vendor_id,
+      type: `transaction.${to}` as PurchaseWebhookEvent,
+      resourceId: state.id,
+      data: view,
+    });
+  }
+
+  /**
+   * A search that finds nothing proves the provider never created the transaction only once
+   * any create we sent can no longer be in flight (the attempt ended, plus the settle period)
+   * and it says so twice in a row. Until then it proves nothing.
+   */
+  private async recordNotFound(manager: EntityManager, row: LockedRow, changes: RowChanges): Promise<void> {
+    if (row.provider_transaction_id !== null) {
+      this.logger.error({ transactionId: row.id }, 'Provider no longer finds a transaction it acknowledged; left for staff');
+      return;
+    }
+    if (row.submission_attempted_at === null || !isOpen(row.status)) return;
+    const attempt = {
+      attemptedAtMs: new Date(row.submission_attempted_at).getTime(),
+      endedAtMs: row.submission_ended_at ? new Date(row.submission_ended_at).getTime() : null,
+    };
+    if (!this.timings.notFoundCounts(new Date(row.now).getTime(), attempt)) return;
+    const streak = row.not_found_streak + 1;
+    changes.set('not_found_streak', streak);
+    if (streak < NOT_FOUND_PROOF_STREAK) return;
+    const errorCode = row.submission_outcome === 'rejected' ? PURCHASE_FAILURE_CODES.rejected : PURCHASE_FAILURE_CODES.notCreated;
+    await this.move(manager, row, changes, 'failed', { reason: 'provider holds no transaction for our id', errorCode });
+  }
+
+  private async move(
+    manager: EntityManager,
+    row: LockedRow,
+    changes: RowChanges,
+    to: TransactionStatus,
+    context: { found?: PurchaseProviderTransaction; reason: string; errorCode?: string },
+  ): Promise<void> {
+    const { now } = row;
+    const from = row.status;
+    const found = context.found;
+    changes.set('status', to);
+    changes.set('updated_at', now);
+    movesOf.set(changes, [...(movesOf.get(changes) ?? []), to]);
+    switch (to) {
+      case 'completed': {
+        changes.set('completed_at', parseInstant(found?.completedAt) ?? now);
+        changes.set('reversal_watch_until', new Date(new Date(now).getTime() + this.timings.reversalWatchMs));
+        const fulfilment = found?.fulfilment?.reveal();
+        if (fulfilment) await this.fulfilments.store(manager, row.id, fulfilment);
+        break;
+      }
+      case 'failed': {
+        changes.set('failed_at', now);
+        changes.set('error_code', context.errorCode ?? PURCHASE_FAILURE_CODES.declined);
+        changes.set('next_check_at', null);
+        // The provider verifiably took no money: the admission day gets the charge back, once.
+        if (row.allowance_returned_at === null) {
+          await this.spendControls.returnDailyAllowance(manager, row.vendor_id, row.admission_day, centsFromDbValue(row.charge_cents));
+          changes.set('allowance_returned_at', now);
+        }
+        break;
+      }
+      case 'reversed': {
+        // Never returns allowance: the charge stood when it was admitted.
+        changes.set('reversed_at', parseInstant(found?.reversedAt) ?? now);
+        changes.set('next_check_at', null);
+        break;
+      }
+      case 'review': {
+        changes.set('review_at', now);
+        changes.set('next_check_at', null);
+        break;
+      }
+      case 'pending':
+        throw new Error('nothing moves back to pending');
+    }
+    await this.transactions.addStatusEvent(manager, row.id, from, to, found?.providerStatus ?? null, context.reason);
+    row.status = to;
+    this.logger.log({ transactionId: row.id, from, to }, 'Transaction status verified');
+  }
+}
+
+function evidenceOf(found: PurchaseProviderTransaction): LateCreationEvidence {
+  return {
+    source: 'lookup',
+    providerTransactionId: String(found.providerTransactionId),
+    providerStatus: found.providerStatus,
+    wholesaleAmount: found.wholesaleAmount,
+    wholesaleCurrency: found.wholesaleCurrency,
+    destinationAmount: found.destinationAmount,
+    destinationUnit: found.destinationUnit,
+  };
+}
+
+function parseInstant(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const parsed = new Date(value);
+  return Number.isNaN(parsed.getTime()) ? null : parsed;
+}

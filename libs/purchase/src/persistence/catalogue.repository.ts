@@ -1,0 +1,250 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In, Not, type EntityManager } from 'typeorm';
+import { minorUnitsFromCents, type Cents } from '#money';
+import type { FulfilmentKind, PricingKind, ProductBenefit, ProductRequirements } from '../model/catalogue-types.js';
+import type { CountryView, OperatorView, ProductView, ServiceView } from '../model/catalogue-views.js';
+import { PurchaseCountryEntity, PurchaseOperatorEntity, PurchaseProductEntity, PurchaseServiceEntity } from './catalogue.entities.js';
+
+const PRODUCT_COLUMNS = `
+  p.id, p.name, p.description, p.pricing_kind, p.provider_type, p.service_id, s.name AS service_name,
+  p.operator_id, o.name AS operator_name, p.country_iso_code, p.fulfilment, p.destination_currency,
+  p.destination_amount, p.range_min, p.range_max, p.range_step, p.benefits, p.requirements, p.supported_lookups`;
+
+/** Everything a vendor sees is read through its enabled, active products: the vendorId is always `$1`. */
+const ENABLED_PRODUCTS = `
+  FROM purchase_vendor_products vp
+  JOIN purchase_products p ON p.id = vp.product_id AND p.active
+  JOIN purchase_services s ON s.id = p.service_id
+  JOIN purchase_operators o ON o.id = p.operator_id
+  WHERE vp.vendor_id = $1`;
+
+/** A product as the vendor-facing reads select it (PRODUCT_COLUMNS), mapped to its view by productViewOf. */
+export interface ProductRow {
+  id: number;
+  name: string;
+  description: string;
+  pricing_kind: PricingKind;
+  provider_type: string;
+  service_id: number;
+  service_name: string;
+  operator_id: number;
+  operator_name: string;
+  country_iso_code: string;
+  fulfilment: FulfilmentKind;
+  destination_currency: string;
+  destination_amount: string | null;
+  range_min: string | null;
+  range_max: string | null;
+  range_step: string | null;
+  benefits: ProductBenefit[];
+  requirements: ProductRequirements;
+  supported_lookups: string[];
+}
+
+export function productViewOf(row: ProductRow, price: { versionId: number; cents: Cents } | null): ProductView {
+  const ranged = row.pricing_kind === 'ranged';
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.pricing_kind,
+    provider_type: row.provider_type,
+    service: { id: row.service_id, name: row.service_name },
+    operator: { id: row.operator_id, name: row.operator_name },
+    country_iso_code: row.country_iso_code.trim(),
+    fulfilment: row.fulfilment,
+    destination_currency: row.destination_currency,
+    destination_amount: ranged ? null : row.destination_amount,
+    destination_range: ranged ? { min: row.range_min!, max: row.range_max!, step: row.range_step! } : null,
+    price: price
+      ? {
+          charge_minor: minorUnitsFromCents(price.cents),
+          currency: 'ZAR',
+          pricing_version_id: price.versionId,
+          destination_amount: ranged ? row.range_min! : row.destination_amount!,
+        }
+      : null,
+    benefits: row.benefits,
+    requirements: row.requirements,
+    lookups: row.supported_lookups,
+  };
+}
+
+export interface ProductSearch {
+  search?: string;
+  /** ISO 3166 alpha-3. */
+  country?: string;
+  operatorId?: number;
+  serviceId?: number;
+  page: number;
+  perPage: number;
+}
+
+/** A listed product with its price in the current pricing version (null when unpriced). */
+export interface PricedProductRow extends ProductRow {
+  price_version_id: number | null;
+  price_cents: string | null;
+}
+
+/** The provider's catalogue as one import writes it. */
+export interface CatalogueSnapshot {
+  services: Partial<PurchaseServiceEntity>[];
+  countries: Partial<PurchaseCountryEntity>[];
+  operators: Partial<PurchaseOperatorEntity>[];
+  products: Partial<PurchaseProductEntity>[];
+  syncedAt: Date;
+}
+
+/**
+ * The catalogue aggregate: services, countries, operators and products as last synced from the
+ * provider (entities in catalogue.entities.ts), and the products enabled per vendor
+ * (`purchase_vendor_products`). Vendor-facing reads take the vendor id.
+ */
+@Injectable()
+export class CatalogueRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Writes an import (upsert by provider id) in the caller's transaction; products the snapshot
+   * no longer lists are deactivated (kept for history). Returns how many were deactivated.
+   */
+  async saveSnapshot(manager: EntityManager, snapshot: CatalogueSnapshot): Promise<number> {
+    await manager.upsert(PurchaseServiceEntity, snapshot.services, ['id']);
+    await manager.upsert(PurchaseCountryEntity, snapshot.countries, ['isoCode']);
+    await manager.upsert(PurchaseOperatorEntity, snapshot.operators, ['id']);
+    if (snapshot.products.length > 0) await manager.upsert(PurchaseProductEntity, snapshot.products, ['id']);
+    const deactivated = await manager.update(
+      PurchaseProductEntity,
+      { id: Not(In(snapshot.products.map((product) => product.id!).concat([-1]))), active: true },
+      { active: false, syncedAt: snapshot.syncedAt },
+    );
+    return deactivated.affected ?? 0;
+  }
+
+  /** Every product still offered, by id (what a pricing version prices). */
+  async activeProducts(manager: EntityManager): Promise<PurchaseProductEntity[]> {
+    return manager.find(PurchaseProductEntity, { where: { active: true }, order: { id: 'ASC' } });
+  }
+
+  /** Of `ids`, those of products still offered. */
+  async activeProductIds(ids: number[]): Promise<number[]> {
+    const rows = await this.dataSource.query<{ id: number }[]>(`SELECT id FROM purchase_products WHERE active AND id = ANY($1::int[])`, [ids]);
+    return rows.map((row) => row.id);
+  }
+
+  async product(productId: number): Promise<PurchaseProductEntity> {
+    return this.dataSource.manager.findOneByOrFail(PurchaseProductEntity, { id: productId });
+  }
+
+  // --- enablement per vendor (staff) ---
+
+  /** Enables the listed products, or every active one when `productIds` is 'all'. Idempotent. */
+  async enable(vendorId: string, productIds: 'all' | number[]): Promise<void> {
+    if (productIds === 'all') {
+      await this.dataSource.query(
+        `INSERT INTO purchase_vendor_products (vendor_id, product_id)
+         SELECT $1, id FROM purchase_products WHERE active ON CONFLICT DO NOTHING`,
+        [vendorId],
+      );
+    } else {
+      await this.dataSource.query(`INSERT INTO purchase_vendor_products (vendor_id, product_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING`, [
+        vendorId,
+        productIds,
+      ]);
+    }
+  }
+
+  async disable(vendorId: string, productIds: 'all' | number[]): Promise<void> {
+    if (productIds === 'all') await this.dataSource.query(`DELETE FROM purchase_vendor_products WHERE vendor_id = $1`, [vendorId]);
+    else await this.dataSource.query(`DELETE FROM purchase_vendor_products WHERE vendor_id = $1 AND product_id = ANY($2::int[])`, [vendorId, productIds]);
+  }
+
+  async enabledProductIds(vendorId: string): Promise<number[]> {
+    const rows = await this.dataSource.query<{ product_id: number }[]>(`SELECT product_id FROM purchase_vendor_products WHERE vendor_id = $1 ORDER BY product_id`, [
+      vendorId,
+    ]);
+    return rows.map((row) => row.product_id);
+  }
+
+  /** Whether the product is enabled for the vendor and still offered. */
+  async isEnabled(vendorId: string, productId: number): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(
+      `SELECT vp.product_id FROM purchase_vendor_products vp JOIN purchase_products p ON p.id = vp.product_id AND p.active
+        WHERE vp.vendor_id = $1 AND vp.product_id = $2`,
+      [vendorId, productId],
+    );
+    return rows.length > 0;
+  }
+
+  // --- the vendor's catalogue ---
+
+  async services(vendorId: string): Promise<ServiceView[]> {
+    return this.dataSource.query<ServiceView[]>(`SELECT DISTINCT s.id, s.name ${ENABLED_PRODUCTS} ORDER BY s.id`, [vendorId]);
+  }
+
+  async countries(vendorId: string): Promise<CountryView[]> {
+    const rows = await this.dataSource.query<CountryView[]>(
+      `SELECT DISTINCT c.iso_code, c.name, c.currency ${ENABLED_PRODUCTS.replace(
+        'WHERE',
+        'JOIN purchase_countries c ON c.iso_code = p.country_iso_code WHERE',
+      )} ORDER BY c.iso_code`,
+      [vendorId],
+    );
+    return rows.map((row) => ({ iso_code: row.iso_code.trim(), name: row.name, currency: row.currency }));
+  }
+
+  async operators(vendorId: string): Promise<OperatorView[]> {
+    const rows = await this.dataSource.query<OperatorView[]>(`SELECT DISTINCT o.id, o.name, o.country_iso_code ${ENABLED_PRODUCTS} ORDER BY o.id`, [vendorId]);
+    return rows.map((row) => ({ ...row, country_iso_code: row.country_iso_code.trim() }));
+  }
+
+  async enabledOperatorIds(vendorId: string): Promise<Set<number>> {
+    const rows = await this.dataSource.query<{ id: number }[]>(`SELECT DISTINCT o.id ${ENABLED_PRODUCTS}`, [vendorId]);
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** One page of the vendor's products with their prices in the current pricing version, and the total. */
+  async products(vendorId: string, search: ProductSearch): Promise<{ rows: PricedProductRow[]; total: number }> {
+    const conditions: string[] = [];
+    const parameters: unknown[] = [vendorId];
+    if (search.search) {
+      parameters.push(`%${search.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
+      conditions.push(`(p.name ILIKE $${parameters.length} OR p.description ILIKE $${parameters.length} OR o.name ILIKE $${parameters.length})`);
+    }
+    if (search.country) {
+      parameters.push(search.country.toUpperCase());
+      conditions.push(`p.country_iso_code = $${parameters.length}`);
+    }
+    if (search.operatorId !== undefined) {
+      parameters.push(search.operatorId);
+      conditions.push(`p.operator_id = $${parameters.length}`);
+    }
+    if (search.serviceId !== undefined) {
+      parameters.push(search.serviceId);
+      conditions.push(`p.service_id = $${parameters.length}`);
+    }
+    const where = conditions.map((condition) => ` AND ${condition}`).join('');
+    // One round trip for the page, its total and its prices in the current pricing version.
+    const rows = await this.dataSource.query<(PricedProductRow & { total_count: number })[]>(
+      `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total_count, cv.id AS price_version_id, pp.vendor_price_cents AS price_cents
+        ${ENABLED_PRODUCTS.replace(
+          'WHERE',
+          `LEFT JOIN (SELECT max(id) AS id FROM purchase_pricing_versions) cv ON true
+           LEFT JOIN purchase_pricing_version_prices pp ON pp.pricing_version_id = cv.id AND pp.product_id = p.id
+          WHERE`,
+        )}${where} ORDER BY p.id LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`,
+      [...parameters, search.perPage, (search.page - 1) * search.perPage],
+    );
+    // A page past the end has no row to carry the total.
+    const total =
+      rows[0]?.total_count ??
+      (search.page > 1 ? (await this.dataSource.query<{ total: number }[]>(`SELECT count(*)::int AS total ${ENABLED_PRODUCTS}${where}`, parameters))[0].total : 0);
+    return { rows, total };
+  }
+
+  /** One of the vendor's enabled products; undefined for another vendor's, a disabled or an unknown product. */
+  async enabledProduct(vendorId: string, productId: number): Promise<ProductRow | undefined> {
+    const [row] = await this.dataSource.query<ProductRow[]>(`SELECT ${PRODUCT_COLUMNS} ${ENABLED_PRODUCTS} AND p.id = $2`, [vendorId, productId]);
+    return row;
+  }
+}

@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { updateReturning } from '#database';
+import type { SpendLimits } from '../model/spend-limits.js';
+
+type Runner = Pick<EntityManager, 'query'>;
+
+/** A vendor's `purchase_spend_controls` row; the limits stay null until staff set them. */
+export interface SpendControlsRow {
+  daily_cap_cents: string | null;
+  transaction_max_cents: string | null;
+  velocity_count: number | null;
+  velocity_window_seconds: number | null;
+  paused_at: Date | null;
+}
+
+/**
+ * The spend-control aggregate: per-vendor limits and pause (`purchase_spend_controls`), the
+ * platform-wide pause (`purchase_global_controls`), the daily allowances
+ * (`purchase_daily_allowances`) and the per-second velocity counters a trigger keeps
+ * (`purchase_velocity_buckets`, pruned by the sweeper).
+ */
+@Injectable()
+export class SpendControlsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async saveLimits(vendorId: string, limits: SpendLimits): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO purchase_spend_controls (vendor_id, daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (vendor_id) DO UPDATE SET daily_cap_cents = EXCLUDED.daily_cap_cents, transaction_max_cents = EXCLUDED.transaction_max_cents,
+         velocity_count = EXCLUDED.velocity_count, velocity_window_seconds = EXCLUDED.velocity_window_seconds, updated_at = now()`,
+      [vendorId, limits.dailyCapMinor, limits.transactionMaxMinor, limits.velocityCount, limits.velocityWindowSeconds],
+    );
+  }
+
+  /** The database's clock, which decides the allowance day. */
+  async now(): Promise<Date> {
+    const [{ now }] = await this.dataSource.query<{ now: Date }[]>(`SELECT now() AS now`);
+    return now;
+  }
+
+  async controls(vendorId: string): Promise<SpendControlsRow | undefined> {
+    const [controls] = await this.dataSource.query<SpendControlsRow[]>(
+      `SELECT daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds, paused_at
+         FROM purchase_spend_controls WHERE vendor_id = $1`,
+      [vendorId],
+    );
+    return controls;
+  }
+
+  async globalPausedAt(manager: Runner = this.dataSource): Promise<Date | null> {
+    const [global] = await manager.query<{ paused_at: Date | null }[]>(`SELECT paused_at FROM purchase_global_controls`);
+    return global?.paused_at ?? null;
+  }
+
+  /** ZAR cents of the day's allowance used so far, as stored (bigint text); undefined before the day's first admission. */
+  async usedCents(vendorId: string, day: string, manager: Runner = this.dataSource): Promise<string | undefined> {
+    const [row] = await manager.query<{ used_cents: string }[]>(`SELECT used_cents FROM purchase_daily_allowances WHERE vendor_id = $1 AND day = $2`, [vendorId, day]);
+    return row?.used_cents;
+  }
+
+  /**
+   * The vendor's controls locked for the admission (FOR UPDATE OF c), with the global switch read
+   * in the same statement; undefined when the vendor has no controls row (nothing is locked).
+   */
+  async lockForAdmission(manager: Runner, vendorId: string): Promise<(SpendControlsRow & { global_paused_at: Date | null }) | undefined> {
+    const [controls] = await manager.query<(SpendControlsRow & { global_paused_at: Date | null })[]>(
+      `SELECT c.daily_cap_cents, c.transaction_max_cents, c.velocity_count, c.velocity_window_seconds, c.paused_at, g.paused_at AS global_paused_at
+         FROM purchase_spend_controls c CROSS JOIN purchase_global_controls g WHERE c.vendor_id = $1 FOR UPDATE OF c`,
+      [vendorId],
+    );
+    return controls;
+  }
+
+  /**
+   * Guarded update in one statement: the day's row is created with this charge, or grows by it,
+   * only while `used + charge <= cap`, so the cap holds under any concurrency. False when it did not fit.
+   */
+  async consumeAllowance(manager: Runner, vendorId: string, day: string, chargeCents: bigint, capCents: bigint): Promise<boolean> {
+    const consumed = await manager.query<unknown[]>(
+      `INSERT INTO purchase_daily_allowances AS a (vendor_id, day, used_cents) SELECT $1, $2, $3 WHERE $3::bigint <= $4::bigint
+       ON CONFLICT (vendor_id, day) DO UPDATE SET used_cents = a.used_cents + EXCLUDED.used_cents WHERE a.used_cents + EXCLUDED.used_cents <= $4::bigint
+       RETURNING used_cents`,
+      [vendorId, day, chargeCents.toString(), capCents.toString()],
+    );
+    return consumed.length > 0;
+  }
+
+  async returnAllowance(manager: Runner, vendorId: string, day: string, chargeCents: bigint): Promise<void> {
+    await manager.query(`UPDATE purchase_daily_allowances SET used_cents = GREATEST(used_cents - $3, 0) WHERE vendor_id = $1 AND day = $2`, [
+      vendorId,
+      day,
+      chargeCents.toString(),
+    ]);
+  }
+
+  /** Sets or clears the platform-wide pause (an existing pause keeps its instant); returns the pause instant. */
+  async setGlobalPaused(paused: boolean): Promise<Date | null> {
+    const [row] = await updateReturning<{ paused_at: Date | null }>(
+      this.dataSource,
+      `UPDATE purchase_global_controls SET paused_at = CASE WHEN $1 THEN COALESCE(paused_at, now()) END, updated_at = now() RETURNING paused_at`,
+      [paused],
+    );
+    return row?.paused_at ?? null;
+  }
+
+  /** Sets or clears one vendor's pause (creating its controls row if need be); returns the pause instant. */
+  async setVendorPaused(vendorId: string, paused: boolean): Promise<Date | null> {
+    const [row] = await this.dataSource.query<{ paused_at: Date | null }[]>(
+      `INSERT INTO purchase_spend_controls (vendor_id, paused_at) VALUES ($1, CASE WHEN $2 THEN now() END)
+       ON CONFLICT (vendor_id) DO UPDATE SET paused_at = CASE WHEN $2 THEN COALESCE(purchase_spend_controls.paused_at, now()) END, updated_at = now()
+       RETURNING paused_at`,
+      [vendorId, paused],
+    );
+    return row?.paused_at ?? null;
+  }
+
+  /** Drops counters older than `keepSeconds`; bounded per call, so a long-stopped worker catches up in steps instead of one long delete. */
+  async pruneVelocityBuckets(keepSeconds: number): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM purchase_velocity_buckets WHERE ctid = ANY (ARRAY(
+         SELECT ctid FROM purchase_velocity_buckets WHERE second < floor(extract(epoch FROM now()))::bigint - $1::bigint LIMIT 10000))`,
+      [keepSeconds],
+    );
+  }
+}

@@ -1,0 +1,550 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { johannesburgDayRange } from '#common';
+import { updateReturning } from '#database';
+import { centsFromDbValue, minorUnitsFromCents } from '#money';
+import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
+import type { LockedTransactionState, TransactionEventView, TransactionState } from '../model/transaction-record.js';
+import type { TransactionStatus } from '../model/transaction-status.js';
+import type { TransactionView } from '../model/transaction-view.js';
+
+/** Anything that runs a statement: the data source, or the manager of the caller's transaction. */
+type Runner = Pick<EntityManager, 'query'>;
+
+/** Columns every vendor-facing read selects (alias `t`), with fulfilment availability. */
+const VIEW_COLUMNS = `
+  t.id, t.reference, t.status, t.product_id, t.quote_id, t.charge_cents, t.currency, t.destination_amount,
+  t.destination_unit, t.error_code, t.created_at, t.updated_at, t.completed_at, t.reversed_at,
+  (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS fulfilment_available`;
+
+/** Columns of TransactionState (alias `t`): what the worker, the sweeper and settlement decide on. */
+const STATE_COLUMNS = `t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
+  t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
+  t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until`;
+
+interface TransactionViewRow {
+  id: string;
+  reference: string;
+  status: TransactionStatus;
+  product_id: number;
+  quote_id: string;
+  charge_cents: string;
+  currency: string;
+  destination_amount: string;
+  destination_unit: string;
+  error_code: string | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+  reversed_at: Date | null;
+  fulfilment_available: boolean;
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+function transactionViewOf(row: TransactionViewRow): TransactionView {
+  return {
+    id: row.id,
+    reference: row.reference,
+    status: row.status,
+    product_id: row.product_id,
+    quote_id: row.quote_id,
+    charge_minor: minorUnitsFromCents(centsFromDbValue(row.charge_cents)),
+    currency: row.currency,
+    destination_amount: row.destination_amount,
+    destination_unit: row.destination_unit,
+    error_code: row.error_code,
+    // Delivery data is only handed out while the purchase stands: never after a reversal.
+    fulfilment_available: row.fulfilment_available === true,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+    completed_at: iso(row.completed_at),
+    reversed_at: iso(row.reversed_at),
+  };
+}
+
+/** The quote under its lock, with the facts the admission checks, read in one round trip. */
+export interface LockedQuote
+  extends Pick<TransactionState, 'product_id' | 'charge_cents' | 'wholesale_cents' | 'currency' | 'destination_amount' | 'destination_unit' | 'identifiers'> {
+  id: string;
+  pricing_version_id: number;
+  expires_at: Date;
+  used_at: Date | null;
+  now: Date;
+  reference_taken: boolean;
+  pricing_published: boolean;
+  vendor_released_at: Date | null;
+}
+
+/** What the admission statement writes: the transaction, priced from its locked quote. */
+export interface AdmittedTransaction {
+  transactionId: string;
+  vendorId: string;
+  reference: string;
+  quote: LockedQuote;
+  /** Johannesburg day whose allowance the charge consumed. */
+  day: string;
+  now: Date;
+}
+
+export interface TransactionListFilter {
+  status?: TransactionStatus;
+  reference?: string;
+  productId?: number;
+  /** Whole Africa/Johannesburg days (YYYY-MM-DD), by admission time. */
+  dateFrom?: string;
+  dateTo?: string;
+  page: number;
+  perPage: number;
+}
+
+/** A transaction about to be submitted, with its product's pricing kind. */
+export interface SubmissionRecord extends TransactionState {
+  pricing_kind: string;
+}
+
+export type SubmissionOutcome = 'accepted' | 'rejected' | 'http_error' | 'unknown';
+
+export interface SalesSummaryRow {
+  completed_count: number;
+  completed_gross: string;
+  reversed_count: number;
+  reversed_gross: string;
+  pending_count: number;
+  review_count: number;
+}
+
+/**
+ * The transaction aggregate: `purchase_transactions` with its status events, the provider's
+ * callback markers and the fulfilment (delivery data and its read audit). The only code that
+ * holds SQL on these tables. Every statement here is one round trip of a hot path or a staff
+ * read; they are kept exactly as measured (docs/BENCHMARKS.md): CTEs stay single statements.
+ */
+@Injectable()
+export class TransactionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  // --- admission (inside the admission's database transaction) ---
+
+  /**
+   * One round trip for the quote (locked), the database clock and the facts the admission checks
+   * in their documented order; each round trip is paid by every purchase (docs/BENCHMARKS.md).
+   */
+  async lockQuoteForAdmission(manager: Runner, vendorId: string, quoteId: string, reference: string, instant: string | null): Promise<LockedQuote | undefined> {
+    const [quote] = await manager.query<LockedQuote[]>(
+      `SELECT id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency, destination_amount,
+              destination_unit, identifiers, expires_at, used_at, COALESCE($4::timestamptz, now()) AS now,
+              EXISTS (SELECT 1 FROM purchase_transactions t WHERE t.vendor_id = $2 AND t.reference = $3) AS reference_taken,
+              EXISTS (SELECT 1 FROM purchase_pricing_versions) AS pricing_published,
+              (SELECT production_released_at FROM vendors v WHERE v.id = $2) AS vendor_released_at
+         FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE`,
+      [quoteId, vendorId, reference, instant],
+    );
+    return quote;
+  }
+
+  async referenceTaken(manager: Runner, vendorId: string, reference: string): Promise<boolean> {
+    const rows = await manager.query<unknown[]>(`SELECT 1 FROM purchase_transactions WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
+    return rows.length > 0;
+  }
+
+  /** The quote's use, the transaction, its first status event and its submission intent (its outbox row) in one statement. */
+  async admit(manager: Runner, admitted: AdmittedTransaction): Promise<TransactionView> {
+    const { quote } = admitted;
+    const [row] = await manager.query<TransactionViewRow[]>(
+      `WITH used AS (UPDATE purchase_quotes SET used_at = $14 WHERE id = $4),
+            admitted AS (
+              INSERT INTO purchase_transactions AS t (id, vendor_id, reference, quote_id, product_id, pricing_version_id, status, charge_cents,
+                wholesale_cents, currency, destination_amount, destination_unit, identifiers, admission_day, created_at, updated_at)
+              VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $14)
+              RETURNING ${VIEW_COLUMNS}),
+            event AS (
+              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, reason) SELECT id, NULL, 'pending', 'admitted' FROM admitted),
+            outbox AS (${outboxRowsFrom('admitted', 'purchase.submit', { id: '$15', payload: '$16', runAt: 'now()' })})
+       SELECT * FROM admitted`,
+      [
+        admitted.transactionId,
+        admitted.vendorId,
+        admitted.reference,
+        quote.id,
+        quote.product_id,
+        quote.pricing_version_id,
+        quote.charge_cents,
+        quote.wholesale_cents,
+        quote.currency,
+        quote.destination_amount,
+        quote.destination_unit,
+        JSON.stringify(quote.identifiers),
+        admitted.day,
+        admitted.now,
+        ...outboxBindValues(jobSpec('purchase.submit', { transactionId: admitted.transactionId })),
+      ],
+    );
+    return transactionViewOf(row);
+  }
+
+  // --- vendor-facing reads (always by vendor id) ---
+
+  async view(vendorId: string, transactionId: string, manager: Runner = this.dataSource): Promise<TransactionView | undefined> {
+    const [row] = await manager.query<TransactionViewRow[]>(`SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.id = $2`, [
+      vendorId,
+      transactionId,
+    ]);
+    return row ? transactionViewOf(row) : undefined;
+  }
+
+  async viewByReference(vendorId: string, reference: string): Promise<TransactionView | undefined> {
+    const [row] = await this.dataSource.query<TransactionViewRow[]>(
+      `SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.reference = $2`,
+      [vendorId, reference],
+    );
+    return row ? transactionViewOf(row) : undefined;
+  }
+
+  /** One page, newest first, and the total that matches the filter. */
+  async list(vendorId: string, filter: TransactionListFilter): Promise<{ items: TransactionView[]; total: number }> {
+    const conditions = ['t.vendor_id = $1'];
+    const parameters: unknown[] = [vendorId];
+    const add = (sql: string, value: unknown) => {
+      parameters.push(value);
+      conditions.push(sql.replace('?', `$${parameters.length}`));
+    };
+    if (filter.status) add('t.status = ?', filter.status);
+    if (filter.reference) add('t.reference = ?', filter.reference);
+    if (filter.productId !== undefined) add('t.product_id = ?', filter.productId);
+    if (filter.dateFrom) add('t.created_at >= ?', johannesburgDayRange(filter.dateFrom).start);
+    if (filter.dateTo) add('t.created_at < ?', johannesburgDayRange(filter.dateTo).endExclusive);
+    const where = conditions.join(' AND ');
+    const [{ total }] = await this.dataSource.query<{ total: number }[]>(`SELECT count(*)::int AS total FROM purchase_transactions t WHERE ${where}`, parameters);
+    const rows = await this.dataSource.query<TransactionViewRow[]>(
+      `SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE ${where}
+        ORDER BY t.created_at DESC, t.id LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`,
+      [...parameters, filter.perPage, (filter.page - 1) * filter.perPage],
+    );
+    return { items: rows.map(transactionViewOf), total };
+  }
+
+  /** The vendor's own transaction's status moves, oldest first; empty for another vendor's id. */
+  async history(vendorId: string, transactionId: string): Promise<TransactionEventView[]> {
+    return this.dataSource.query<TransactionEventView[]>(
+      `SELECT e.from_status, e.to_status, e.reason, e.created_at FROM purchase_transaction_events e
+         JOIN purchase_transactions t ON t.id = e.transaction_id WHERE t.vendor_id = $1 AND t.id = $2 ORDER BY e.id`,
+      [vendorId, transactionId],
+    );
+  }
+
+  /** Whole Africa/Johannesburg days as instants; a null end leaves that end of the period open. */
+  async salesSummary(vendorId: string, from: Date | null, to: Date | null): Promise<SalesSummaryRow> {
+    const [row] = await this.dataSource.query<SalesSummaryRow[]>(
+      `WITH scoped AS (
+         SELECT status, charge_cents, completed_at, created_at,
+                (completed_at IS NOT NULL AND ($2::timestamptz IS NULL OR completed_at >= $2) AND ($3::timestamptz IS NULL OR completed_at < $3)) AS sold_in_period,
+                (($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)) AS admitted_in_period
+           FROM purchase_transactions WHERE vendor_id = $1)
+       SELECT count(*) FILTER (WHERE sold_in_period)::int AS completed_count,
+              COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period), 0)::text AS completed_gross,
+              count(*) FILTER (WHERE sold_in_period AND status = 'reversed')::int AS reversed_count,
+              COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status = 'reversed'), 0)::text AS reversed_gross,
+              count(*) FILTER (WHERE admitted_in_period AND status = 'pending')::int AS pending_count,
+              count(*) FILTER (WHERE admitted_in_period AND status = 'review')::int AS review_count
+         FROM scoped`,
+      [vendorId, from, to],
+    );
+    return row;
+  }
+
+  // --- velocity (inside the admission's database transaction) ---
+
+  /**
+   * The vendor's admissions with `created_at > windowStart`, exactly, without visiting every
+   * purchase in the window: whole seconds come from the per-second counters a trigger keeps
+   * (migration 1763780400000), and the one second the window starts inside of is counted from
+   * the purchases themselves.
+   */
+  async admissionsSince(manager: Runner, vendorId: string, windowStart: Date): Promise<number> {
+    const partialSecond = Math.floor(windowStart.getTime() / 1000);
+    const [{ count }] = await manager.query<{ count: string }[]>(
+      `SELECT (SELECT COALESCE(sum(admissions), 0) FROM purchase_velocity_buckets WHERE vendor_id = $1 AND second > $3::bigint)
+            + (SELECT count(*) FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2 AND created_at < to_timestamp($3::bigint + 1)) AS count`,
+      [vendorId, windowStart, partialSecond],
+    );
+    return Number(count);
+  }
+
+  /** When the admission at position `offset` (oldest first) after `windowStart` was made. */
+  async admissionTimeAt(manager: Runner, vendorId: string, windowStart: Date, offset: number): Promise<Date> {
+    const [blocking] = await manager.query<{ created_at: Date }[]>(
+      `SELECT created_at FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2 ORDER BY created_at ASC OFFSET $3 LIMIT 1`,
+      [vendorId, windowStart, offset],
+    );
+    return blocking.created_at;
+  }
+
+  // --- worker: state, submission, verification schedule ---
+
+  /** The status alone (staff's review tools), read in the caller's transaction. */
+  async status(manager: Runner, transactionId: string): Promise<TransactionStatus | undefined> {
+    const [row] = await manager.query<{ status: TransactionStatus }[]>(`SELECT id, status FROM purchase_transactions WHERE id = $1`, [transactionId]);
+    return row?.status;
+  }
+
+  async state(transactionId: string): Promise<TransactionState | undefined> {
+    const [row] = await this.dataSource.query<TransactionState[]>(`SELECT ${STATE_COLUMNS} FROM purchase_transactions t WHERE t.id = $1`, [transactionId]);
+    return row;
+  }
+
+  async stateByProviderTransactionId(providerTransactionId: string): Promise<TransactionState | undefined> {
+    const [row] = await this.dataSource.query<TransactionState[]>(`SELECT ${STATE_COLUMNS} FROM purchase_transactions t WHERE t.provider_transaction_id = $1`, [
+      providerTransactionId,
+    ]);
+    return row;
+  }
+
+  /** The row under its lock, with the database's clock read in the same statement. */
+  async lockState(manager: Runner, transactionId: string): Promise<LockedTransactionState | undefined> {
+    const [row] = await manager.query<LockedTransactionState[]>(`SELECT ${STATE_COLUMNS}, now() AS now FROM purchase_transactions t WHERE t.id = $1 FOR UPDATE`, [
+      transactionId,
+    ]);
+    return row;
+  }
+
+  /** Writes the collected column changes of one recording as ONE `UPDATE ... RETURNING`. */
+  async writeState(manager: Runner, transactionId: string, changes: ReadonlyMap<string, unknown>): Promise<TransactionState> {
+    const columns = [...changes.keys()];
+    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
+    const [state] = await updateReturning<TransactionState>(
+      manager,
+      `UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}`,
+      [transactionId, ...changes.values()],
+    );
+    return state;
+  }
+
+  /** The transaction as GET /transactions/{id} returns it, for a webhook event written in the same transaction. */
+  async viewById(manager: Runner, transactionId: string): Promise<TransactionView> {
+    const [row] = await manager.query<TransactionViewRow[]>(`SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE t.id = $1`, [transactionId]);
+    return transactionViewOf(row);
+  }
+
+  async addStatusEvent(manager: Runner, transactionId: string, from: TransactionStatus, to: TransactionStatus, providerStatus: string | null, reason: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason) VALUES ($1, $2, $3, $4, $5)`,
+      [transactionId, from, to, providerStatus, reason],
+    );
+  }
+
+  async forSubmission(transactionId: string): Promise<SubmissionRecord | undefined> {
+    const [row] = await this.dataSource.query<SubmissionRecord[]>(
+      `SELECT ${STATE_COLUMNS}, p.pricing_kind
+         FROM purchase_transactions t JOIN purchase_products p ON p.id = t.product_id
+        WHERE t.id = $1`,
+      [transactionId],
+    );
+    return row;
+  }
+
+  /** The provider already held the transaction when we looked it up before creating it. */
+  async markFoundBeforeCreate(transactionId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE purchase_transactions SET submission_outcome = 'found_before_create' WHERE id = $1 AND submission_outcome IS NULL`, [
+      transactionId,
+    ]);
+  }
+
+  /**
+   * Claims the one create attempt; false when it is no longer ours to make. next_check_at is a
+   * safety net: if this process dies during the create, the sweeper finds the transaction overdue
+   * and the lookups take over.
+   *
+   * The row is locked by its primary key and the claim's conditions are checked on the locked
+   * row. Written as `UPDATE ... WHERE id = $1 AND status = 'pending' AND ...`, the conditions
+   * match the predicate of purchase_transactions_unsubmitted_idx and the planner may scan that
+   * whole index for the id: one claim then costs O(backlog), measured at 2 ms with 2,700
+   * purchases waiting, and the worker slows down exactly when a backlog builds up.
+   */
+  async claimSubmission(transactionId: string, safetyNetMs: number): Promise<boolean> {
+    const claimed = await updateReturning<{ id: string }>(
+      this.dataSource,
+      `WITH locked AS (SELECT id, status, submission_attempted_at, provider_transaction_id FROM purchase_transactions WHERE id = $1 FOR UPDATE)
+       UPDATE purchase_transactions t SET submission_attempted_at = now(), next_check_at = now() + make_interval(secs => $2::double precision / 1000)
+         FROM locked
+        WHERE t.id = locked.id AND locked.status = 'pending' AND locked.submission_attempted_at IS NULL AND locked.provider_transaction_id IS NULL
+        RETURNING t.id`,
+      [transactionId, safetyNetMs],
+    );
+    return claimed.length > 0;
+  }
+
+  /** Nothing left this process: the claim is released so a later job may submit. */
+  async releaseSubmissionClaim(transactionId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE purchase_transactions SET submission_attempted_at = NULL WHERE id = $1`, [transactionId]);
+  }
+
+  /** The attempt's outcome and the first check of the polling chain, in one statement; returns that check's sequence. */
+  async recordSubmissionAttempt(
+    transactionId: string,
+    attempt: { outcome: SubmissionOutcome; providerTransactionId: number | null; providerStatus: string | null; firstCheckDelayMs: number },
+  ): Promise<number> {
+    const [scheduled] = await updateReturning<{ check_seq: number }>(
+      this.dataSource,
+      `UPDATE purchase_transactions SET submission_ended_at = now(), submission_outcome = $2,
+         provider_transaction_id = COALESCE(provider_transaction_id, $3), provider_status = COALESCE($4, provider_status),
+         check_seq = check_seq + 1, next_check_at = now() + make_interval(secs => $5::double precision / 1000)
+        WHERE id = $1 RETURNING check_seq`,
+      [transactionId, attempt.outcome, attempt.providerTransactionId, attempt.providerStatus, attempt.firstCheckDelayMs],
+    );
+    return scheduled.check_seq;
+  }
+
+  /** Starts the next check of the polling chain; returns its sequence. */
+  async scheduleCheck(transactionId: string, delayMs: number): Promise<number> {
+    const [row] = await updateReturning<{ check_seq: number }>(
+      this.dataSource,
+      `UPDATE purchase_transactions SET check_seq = check_seq + 1, next_check_at = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE id = $1 RETURNING check_seq`,
+      [transactionId, delayMs],
+    );
+    return row.check_seq;
+  }
+
+  async stopChecks(transactionId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE purchase_transactions SET next_check_at = NULL WHERE id = $1`, [transactionId]);
+  }
+
+  // --- sweeper ---
+
+  /** Checks overdue by more than `slackSeconds`, re-issued under a new sequence (rows another sweep holds are skipped). */
+  async reissueOverdueChecks(slackSeconds: number, limit: number): Promise<{ id: string; check_seq: number }[]> {
+    return updateReturning<{ id: string; check_seq: number }>(
+      this.dataSource,
+      `UPDATE purchase_transactions SET check_seq = check_seq + 1, next_check_at = now()
+        WHERE id IN (SELECT id FROM purchase_transactions
+                      WHERE next_check_at < now() - make_interval(secs => $1) AND status IN ('pending', 'completed')
+                      ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id, check_seq`,
+      [slackSeconds, limit],
+    );
+  }
+
+  /** Admitted more than `slackSeconds` ago, never claimed for submission, and no undispatched outbox row will submit them. */
+  async unsubmitted(slackSeconds: number, limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `SELECT t.id FROM purchase_transactions t
+        WHERE t.status = 'pending' AND t.submission_attempted_at IS NULL AND t.provider_transaction_id IS NULL
+          AND t.created_at < now() - make_interval(secs => $1)
+          AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'purchase.submit' AND o.payload->>'transactionId' = t.id::text)
+        ORDER BY t.created_at LIMIT $2`,
+      [slackSeconds, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  // --- settlement ---
+
+  /**
+   * Purchases settled (completed) or reversed in [from, to) that no line of the settlement report
+   * names, with their wholesale amount and the provider's id as the report would carry them.
+   */
+  async closedWithoutSettlementLine(
+    reportId: string,
+    from: Date,
+    to: Date,
+  ): Promise<{ id: string; vendor_id: string; status: TransactionStatus; amount_cents: string; provider_reference: string | null }[]> {
+    return this.dataSource.query(
+      `SELECT t.id, t.vendor_id, t.status, t.wholesale_cents::text AS amount_cents, t.provider_transaction_id::text AS provider_reference
+         FROM purchase_transactions t
+        WHERE t.status IN ('completed', 'reversed')
+          AND ((t.completed_at >= $2 AND t.completed_at < $3) OR (t.status = 'reversed' AND t.reversed_at >= $2 AND t.reversed_at < $3))
+          AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.purchase_transaction_id = t.id)`,
+      [reportId, from, to],
+    );
+  }
+
+  // --- provider callbacks (hints) ---
+
+  /** Our id, as the provider's external id. */
+  async idOf(transactionId: string): Promise<string | undefined> {
+    const [row] = await this.dataSource.query<{ id: string }[]>(`SELECT id FROM purchase_transactions WHERE id = $1`, [transactionId]);
+    return row?.id;
+  }
+
+  async idByProviderTransactionId(providerTransactionId: number | string): Promise<string | undefined> {
+    const [row] = await this.dataSource.query<{ id: string }[]>(`SELECT id FROM purchase_transactions WHERE provider_transaction_id = $1`, [providerTransactionId]);
+    return row?.id;
+  }
+
+  /**
+   * Leaves a durable marker for a callback; says whether an earlier marker is still open (its
+   * verification is still waiting). Callbacks of one transaction are serialised by an advisory
+   * lock held to commit, so a burst yields exactly one waiting job.
+   */
+  async addCallbackMarker(manager: Runner, transactionId: string, hint: string | null): Promise<{ markerId: string; earlierOpen: boolean }> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('purchase-callback:' || $1))`, [transactionId]);
+    const [marker] = await manager.query<{ id: string }[]>(
+      `INSERT INTO purchase_callback_markers (transaction_id, provider_status_hint) VALUES ($1, $2) RETURNING id`,
+      [transactionId, hint],
+    );
+    const [waiting] = await manager.query<unknown[]>(
+      `SELECT 1 FROM purchase_callback_markers WHERE transaction_id = $1 AND processed_at IS NULL AND id < $2 LIMIT 1`,
+      [transactionId, marker.id],
+    );
+    return { markerId: String(marker.id), earlierOpen: waiting !== undefined };
+  }
+
+  async latestOpenMarker(transactionId: string): Promise<string | null> {
+    const [row] = await this.dataSource.query<{ id: string | null }[]>(
+      `SELECT max(id) AS id FROM purchase_callback_markers WHERE transaction_id = $1 AND processed_at IS NULL`,
+      [transactionId],
+    );
+    return row?.id ?? null;
+  }
+
+  /** Marks the markers up to `upTo` as processed. */
+  async consumeMarkers(transactionId: string, upTo: string): Promise<void> {
+    await this.dataSource.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $2 AND processed_at IS NULL`, [
+      transactionId,
+      upTo,
+    ]);
+  }
+
+  /** Per transaction, the first marker no lookup has answered, received more than `slackSeconds` ago. */
+  async openCallbackMarkers(slackSeconds: number, limit: number): Promise<{ transaction_id: string; first_marker: string }[]> {
+    return this.dataSource.query<{ transaction_id: string; first_marker: string }[]>(
+      `SELECT transaction_id, min(id) AS first_marker FROM purchase_callback_markers
+        WHERE processed_at IS NULL AND received_at < now() - make_interval(secs => $1)
+        GROUP BY transaction_id LIMIT $2`,
+      [slackSeconds, limit],
+    );
+  }
+
+  // --- fulfilment (sealed delivery data and its read audit) ---
+
+  /** Stored once: a repeated verification keeps the first copy. */
+  async storeFulfilment(manager: Runner, transactionId: string, kind: 'pin' | 'esim', keyId: string, sealed: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO purchase_fulfilments (transaction_id, kind, key_id, sealed) VALUES ($1, $2, $3, $4) ON CONFLICT (transaction_id) DO NOTHING`,
+      [transactionId, kind, keyId, sealed],
+    );
+  }
+
+  /** The sealed delivery data of the vendor's own completed transaction. */
+  async sealedFulfilment(manager: Runner, vendorId: string, transactionId: string): Promise<string | undefined> {
+    const [row] = await manager.query<{ sealed: string }[]>(
+      `SELECT f.sealed
+         FROM purchase_transactions t JOIN purchase_fulfilments f ON f.transaction_id = t.id
+        WHERE t.vendor_id = $1 AND t.id = $2 AND t.status = 'completed'`,
+      [vendorId, transactionId],
+    );
+    return row?.sealed;
+  }
+
+  /** Exactly one of the token and the dashboard user is set (a CHECK keeps it so). */
+  async recordFulfilmentRead(manager: Runner, read: { vendorId: string; tokenId: string | null; dashboardUserId: string | null; transactionId: string }): Promise<void> {
+    await manager.query(`INSERT INTO purchase_fulfilment_reads (vendor_id, token_id, dashboard_user_id, transaction_id) VALUES ($1, $2, $3, $4)`, [
+      read.vendorId,
+      read.tokenId,
+      read.dashboardUserId,
+      read.transactionId,
+    ]);
+  }
+}

@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/**
+ * The two facts about a vendor (`vendors`, owned by the auth lib) the purchase domain reads on
+ * its own paths: whether the vendor exists (staff tools) and when staff released it for
+ * production purchases. Read per request, so a release takes effect at once.
+ */
+@Injectable()
+export class PurchaseVendorsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async exists(vendorId: string): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(`SELECT 1 FROM vendors WHERE id = $1`, [vendorId]);
+    return rows.length > 0;
+  }
+
+  async productionReleasedAt(vendorId: string): Promise<Date | null> {
+    const [row] = await this.dataSource.query<{ production_released_at: Date | null }[]>(`SELECT production_released_at FROM vendors WHERE id = $1`, [vendorId]);
+    return row?.production_released_at ?? null;
+  }
+}

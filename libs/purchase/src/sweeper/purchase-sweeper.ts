@@ -1,0 +1,95 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { jobSpec, PeriodicSweep, QueueProducer, queueOf, type JobSpec } from '#queues';
+import { MAX_VELOCITY_WINDOW_SECONDS } from '../admission/spend-controls.service.js';
+import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
+import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { PurchaseTimings } from '../model/purchase-timings.js';
+import { VerificationScheduler } from '../verification/verification-scheduler.js';
+
+const BATCH = 100;
+/** A job that keeps failing for good is not retried without bound: staff see the failures. */
+const MAX_FAILED_HOPS = 20;
+
+/**
+ * Rebuilds lost queue work from PostgreSQL (Redis may delay work, never lose it): checks overdue
+ * by more than two sweep intervals are re-enqueued under a new sequence; admitted purchases never
+ * claimed for submission and callback markers no lookup has answered get their job again, past
+ * any job that finished or failed for good (rebuild()). All jobs are idempotent, so a sweep that
+ * races the normal path changes nothing. It also drops velocity counters older than the longest
+ * window spend controls accept.
+ */
+@Injectable()
+export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PurchaseSweeper.name);
+  private readonly loop = new PeriodicSweep('Purchase sweep', this.logger);
+
+  constructor(
+    private readonly transactions: TransactionsRepository,
+    private readonly spendControls: SpendControlsRepository,
+    private readonly producer: QueueProducer,
+    private readonly scheduler: VerificationScheduler,
+    private readonly timings: PurchaseTimings,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop.start(this.timings.sweepIntervalMs, () => this.sweep());
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** One sweep; returns how many jobs it re-enqueued. */
+  async sweep(): Promise<{ checks: number; submissions: number; callbacks: number }> {
+    const slackSeconds = (2 * this.timings.sweepIntervalMs) / 1000;
+    const overdue = await this.transactions.reissueOverdueChecks(slackSeconds, BATCH);
+    for (const row of overdue) await this.scheduler.enqueue(row.id, row.check_seq, 0, 'poll');
+
+    const unsubmitted = await this.transactions.unsubmitted(slackSeconds, BATCH);
+    for (const transactionId of unsubmitted) await this.rebuild(jobSpec('purchase.submit', { transactionId }));
+
+    // A callback hint no lookup has answered yet: its job was lost, gave up, or looked up while
+    // the provider was unreachable. Rebuilt under the original job's id (see rebuild()).
+    const openMarkers = await this.transactions.openCallbackMarkers(slackSeconds, BATCH);
+    for (const marker of openMarkers) {
+      await this.rebuild(jobSpec('purchase.verify', { transactionId: marker.transaction_id, reason: 'callback', marker: String(marker.first_marker) }));
+    }
+    // Velocity counters older than the longest window spend controls accept.
+    await this.spendControls.pruneVelocityBuckets(MAX_VELOCITY_WINDOW_SECONDS + 60);
+
+    const total = overdue.length + unsubmitted.length + openMarkers.length;
+    if (total > 0) {
+      this.logger.warn({ checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length }, 'Re-enqueued purchase work from PostgreSQL');
+    }
+    return { checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length };
+  }
+
+  /**
+   * Adds the job under `baseId` unless a job that will still run (waiting, delayed, active) holds
+   * that id: then it does the work and this rebuild collapses into it. BullMQ ignores an add under
+   * the id of a finished job it keeps, so a finished one must not block the rebuild: a completed
+   * job (kept an hour, nothing to inspect) is removed and the id reused; a failed job (kept a
+   * week for staff) is stepped over to `<baseId>.after.<its finish time>`, which is the same id
+   * in every sweep, so that successor collapses duplicates in turn.
+   */
+  private async rebuild(base: JobSpec): Promise<void> {
+    const queue = this.producer.queue(queueOf(base.name));
+    let spec = base;
+    for (let hop = 0; hop < MAX_FAILED_HOPS; hop++) {
+      const job = await queue.getJob(spec.id);
+      const state = job ? await job.getState() : 'unknown';
+      if (!job || state === 'unknown') {
+        await this.producer.add(spec);
+        return;
+      }
+      if (state === 'completed') {
+        await job.remove();
+        await this.producer.add(spec);
+        return;
+      }
+      if (state !== 'failed') return;
+      spec = { ...spec, id: `${spec.id}.after.${job.finishedOn ?? job.timestamp}` };
+    }
+    this.logger.error({ jobId: base.id }, 'Job failed for good too many times in a row; not rebuilt until the failures age out');
+  }
+}

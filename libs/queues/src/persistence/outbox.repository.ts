@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { JobName, JobSpec } from '../queue-registry.js';
+import { OutboxMessageEntity } from './outbox-message.entity.js';
+
+/** The outbox table as the code maps it; every app whose code enqueues registers it (DatabaseModule.forRoot). */
+export const OUTBOX_ENTITIES = [OutboxMessageEntity];
+
+/** A committed job waiting to be relayed to BullMQ. */
+export interface OutboxMessage {
+  id: string;
+  jobName: JobName;
+  jobId: string;
+  payload: Record<string, unknown>;
+  runAt: Date;
+}
+
+interface OutboxRow {
+  id: string;
+  job_name: JobName;
+  job_id: string;
+  payload: Record<string, unknown>;
+  run_at: Date;
+}
+
+function messageOf(row: OutboxRow): OutboxMessage {
+  return { id: row.id, jobName: row.job_name, jobId: row.job_id, payload: row.payload, runAt: row.run_at };
+}
+
+/** Records a job inside the caller's database transaction; the relay enqueues it after commit. */
+export async function enqueueInTransaction(manager: EntityManager, job: JobSpec, runAt: Date = new Date()): Promise<void> {
+  await manager
+    .createQueryBuilder()
+    .insert()
+    .into(OutboxMessageEntity)
+    .values({ jobName: job.name, jobId: job.id, payload: () => ':payload::jsonb', runAt, dispatchedAt: null })
+    .setParameter('payload', JSON.stringify(job.payload))
+    .execute();
+}
+
+/** The bind values for one outbox row of outboxRowsFrom: the job's id and its payload as JSON. */
+export function outboxBindValues(job: JobSpec): [id: string, payload: string] {
+  return [job.id, JSON.stringify(job.payload)];
+}
+
+/**
+ * The same outbox rows as enqueueInTransaction, as SQL for a statement that writes them together
+ * with the change they follow: one row per row of `from` (a CTE or a set-returning call), so the
+ * job exists only if that change happened. `bind` names the statement's parameters (or columns
+ * of `from`) holding the values of outboxBindValues: the id and payload come from jobSpec, never
+ * from SQL, so every job goes through the typed registry.
+ */
+export function outboxRowsFrom(from: string, jobName: JobName, bind: { id: string; payload: string; runAt: string }): string {
+  return `INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT '${jobName}', ${bind.id}, ${bind.payload}::jsonb, ${bind.runAt} FROM ${from}`;
+}
+
+/** The relay's side of `outbox_messages`: claim, hand over, mark dispatched. */
+@Injectable()
+export class OutboxRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Claims up to `limit` undispatched rows in id order with SKIP LOCKED (replicas relay side by
+   * side), awaits `dispatch`, and marks exactly those rows dispatched in the same transaction:
+   * if `dispatch` throws, the rows stay undispatched and are claimed again. Returns the count.
+   */
+  async dispatchBatch(limit: number, dispatch: (messages: OutboxMessage[]) => Promise<void>): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: OutboxRow[] = await manager.query(
+        `SELECT id, job_name, job_id, payload, run_at FROM outbox_messages
+          WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [limit],
+      );
+      if (rows.length === 0) return 0;
+      await dispatch(rows.map(messageOf));
+      await manager.query(`UPDATE outbox_messages SET dispatched_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
+      return rows.length;
+    });
+  }
+}

@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { SettlementReportLine } from '#providers';
+import type { LineResult, SettlementProvider } from '../settlement-provider.js';
+
+/** A settlement line as stored, waiting to be matched (the matchers read it as stored). */
+export interface StoredLine {
+  id: string;
+  provider_reference: string;
+  merchant_reference: string;
+  amount_cents: string;
+  currency: string;
+  status: 'settled' | 'reversed';
+  line: { status: string; amount: string; settled_at: string; reversed_at: string | null };
+}
+
+const STORED_LINE_COLUMNS = `id, provider_reference, merchant_reference, amount_cents::text AS amount_cents, currency, status, line`;
+
+export interface LineLinks {
+  purchaseTransactionId?: string | null;
+  payoutId?: string | null;
+  /** The exception this line raised or joined (looked up by key, so one raised earlier by a callback counts). */
+  exceptionDedupeKey?: string | null;
+}
+
+/** A line of a fetched report with its content key (the hash of its canonical raw form). */
+export interface KeyedReportLine {
+  key: string;
+  line: SettlementReportLine;
+}
+
+/** One of our records (a purchase transaction or a payout) closed on the report's day. */
+export interface MissingRecord {
+  id: string;
+  vendor_id: string;
+  status: string;
+  amount_cents: string;
+  provider_reference: string | null;
+}
+
+/** One provider's report of a day with its lines counted by match result (`ops reconcile:report`). */
+export interface ReportSummaryRow {
+  provider: string;
+  fetched_at: Date;
+  reconciled_at: Date | null;
+  line_count: number;
+  checksum: string;
+  matched: number;
+  applied: number;
+  exception: number;
+  unprocessed: number;
+}
+
+/** Writes the line's result; only a line not yet matched changes, so a re-run cannot rewrite history. */
+export async function markLine(manager: Pick<EntityManager, 'query'>, lineId: string, result: LineResult, links: LineLinks): Promise<LineResult> {
+  await manager.query(
+    `UPDATE settlement_lines SET match_result = $2, matched_at = now(), purchase_transaction_id = $3, payout_id = $4,
+            exception_id = (SELECT id FROM reconciliation_exceptions WHERE dedupe_key = $5)
+      WHERE id = $1 AND match_result IS NULL`,
+    [lineId, result, links.purchaseTransactionId ?? null, links.payoutId ?? null, links.exceptionDedupeKey ?? null],
+  );
+  return result;
+}
+
+/**
+ * `settlement_reports` and `settlement_lines`: storing a fetched report, the lines still to
+ * match, and the reads that find our records a report should name. The last two read the
+ * domains' tables (purchase_transactions, payouts) for the settlement's own question, the
+ * closed records of one day at one provider.
+ */
+@Injectable()
+export class SettlementRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Runs `work` holding a session advisory lock named by provider and day, on a connection of
+   * its own, so two workers (or the worker and the CLI) take turns on one report.
+   */
+  async withReportLock<T>(provider: SettlementProvider, day: string, work: () => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    const lockKey = `settlement:${provider}:${day}`;
+    try {
+      await runner.query(`SELECT pg_advisory_lock(hashtext($1))`, [lockKey]);
+      return await work();
+    } finally {
+      await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [lockKey]).catch(() => undefined);
+      await runner.release();
+    }
+  }
+
+  /** Upserts the report row (unique per provider and day) and inserts the lines not stored before, in one transaction. */
+  async storeReport(provider: SettlementProvider, day: string, domain: 'purchase' | 'payout', checksum: string, lines: readonly KeyedReportLine[]): Promise<{ reportId: string; newLines: number }> {
+    return this.dataSource.transaction(async (manager: EntityManager) => {
+      const [{ id }] = (await manager.query(
+        `INSERT INTO settlement_reports (provider, report_date, line_count, checksum) VALUES ($1, $2::date, $3, $4)
+         ON CONFLICT (provider, report_date) DO UPDATE SET fetched_at = now(), line_count = EXCLUDED.line_count, checksum = EXCLUDED.checksum
+         RETURNING id`,
+        [provider, day, lines.length, checksum],
+      )) as { id: string }[];
+      let newLines = 0;
+      for (const { line, key } of lines) {
+        const rows = (await manager.query(
+          `INSERT INTO settlement_lines (report_id, line_key, domain, provider_reference, merchant_reference, amount_cents, currency, status, line)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) ON CONFLICT (report_id, line_key) DO NOTHING RETURNING id`,
+          [id, key, domain, line.providerReference, line.merchantReference, line.amountCents.toString(), line.currency, line.status, JSON.stringify(line.raw)],
+        )) as unknown[];
+        newLines += rows.length;
+      }
+      return { reportId: id, newLines };
+    });
+  }
+
+  /** The report's lines not matched yet, in the order they were stored. */
+  async unmatchedLines(reportId: string): Promise<StoredLine[]> {
+    return (await this.dataSource.query(`SELECT ${STORED_LINE_COLUMNS} FROM settlement_lines WHERE report_id = $1 AND match_result IS NULL ORDER BY id`, [reportId])) as StoredLine[];
+  }
+
+  async markReconciled(reportId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE settlement_reports SET reconciled_at = now() WHERE id = $1`, [reportId]);
+  }
+
+  /** Payouts by one of `methods` paid (or reversed) in [start, endExclusive) that no line of the report names. */
+  async payoutsMissingFrom(reportId: string, start: Date, endExclusive: Date, methods: readonly string[]): Promise<MissingRecord[]> {
+    return (await this.dataSource.query(
+      `SELECT p.id, p.vendor_id, p.status, p.amount_cents::text AS amount_cents, p.provider_reference
+         FROM payouts p
+        WHERE p.method = ANY($4::text[]) AND p.status IN ('paid', 'reversed')
+          AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = 'reversed' AND p.reversed_at >= $2 AND p.reversed_at < $3))
+          AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.payout_id = p.id)`,
+      [reportId, start, endExclusive, methods],
+    )) as MissingRecord[];
+  }
+
+  /** Every provider's report of the day, with its lines counted by result. */
+  async reportSummaries(day: string): Promise<ReportSummaryRow[]> {
+    return (await this.dataSource.query(
+      `SELECT r.provider, r.fetched_at, r.reconciled_at, r.line_count, r.checksum,
+              count(l.id) FILTER (WHERE l.match_result = 'matched')::int AS matched,
+              count(l.id) FILTER (WHERE l.match_result = 'applied')::int AS applied,
+              count(l.id) FILTER (WHERE l.match_result = 'exception')::int AS exception,
+              count(l.id) FILTER (WHERE l.id IS NOT NULL AND l.match_result IS NULL)::int AS unprocessed
+         FROM settlement_reports r LEFT JOIN settlement_lines l ON l.report_id = r.id
+        WHERE r.report_date = $1::date GROUP BY r.id ORDER BY r.provider`,
+      [day],
+    )) as ReportSummaryRow[];
+  }
+}

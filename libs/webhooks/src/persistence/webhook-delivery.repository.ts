@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { updateReturning } from '#database';
+import type { WebhookEventType } from '../webhook-event-types.js';
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+/** A delivery as its endpoint's log lists it. */
+export interface WebhookDeliveryLogRow {
+  id: string;
+  event_id: string;
+  event_type: WebhookEventType;
+  redelivery_of: string | null;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  last_http_status: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+/** A delivery with its endpoint and event: everything one attempt needs. */
+export interface WebhookAttemptRow {
+  id: string;
+  status: string;
+  attempts: number;
+  seq: number;
+  endpoint_id: string;
+  url: string;
+  enabled: boolean;
+  deleted_at: Date | null;
+  secret_encrypted: string;
+  previous_secret_encrypted: string | null;
+  previous_active: boolean;
+  event_id: string;
+  event_type: string;
+  event_created_at: Date;
+  data: unknown;
+}
+
+/** One attempt's result, recorded with the delivery's next state. */
+export interface WebhookAttemptRecord {
+  deliveryId: string;
+  seq: number;
+  attempt: number;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  outcome: 'delivered' | 'failed' | 'retry';
+  /** Until the next attempt when the outcome is retry. */
+  delayMs: number;
+}
+
+/** A delivery's job generation: a job for another seq is stale. */
+export interface WebhookJobGeneration {
+  id: string;
+  seq: number;
+}
+
+/** webhook_deliveries and its attempt log, webhook_delivery_attempts. */
+@Injectable()
+export class WebhookDeliveryRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The endpoint's delivery log, newest first (the endpoint was checked to be the vendor's). */
+  logOf(endpointId: string, limit: number, offset: number): Promise<WebhookDeliveryLogRow[]> {
+    return this.dataSource.query(
+      `SELECT d.id, d.event_id, e.type AS event_type, d.redelivery_of, d.status, d.attempts, d.last_http_status, d.last_error,
+                d.next_attempt_at, d.delivered_at, d.created_at
+           FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+          WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3`,
+      [endpointId, limit, offset],
+    );
+  }
+
+  /** The event's first delivery to this endpoint, if the event is the vendor's. */
+  async originalOf(manager: EntityManager, vendorId: string, endpointId: string, eventId: string): Promise<string | undefined> {
+    const [original] = (await manager.query(
+      `SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+          WHERE d.endpoint_id = $1 AND d.event_id = $2 AND d.redelivery_of IS NULL AND e.vendor_id = $3`,
+      [endpointId, eventId, vendorId],
+    )) as { id: string }[];
+    return original?.id;
+  }
+
+  async insertRedelivery(manager: EntityManager, eventId: string, endpointId: string, originalId: string): Promise<WebhookJobGeneration> {
+    const [created] = (await manager.query(`INSERT INTO webhook_deliveries (event_id, endpoint_id, redelivery_of) VALUES ($1, $2, $3) RETURNING id, seq`, [
+      eventId,
+      endpointId,
+      originalId,
+    ])) as WebhookJobGeneration[];
+    return created;
+  }
+
+  /** A deleted endpoint's pending deliveries end (the worker would skip them anyway). */
+  async cancelPendingOf(manager: EntityManager, endpointId: string): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = 'endpoint deleted', updated_at = now()
+          WHERE endpoint_id = $1 AND status = 'pending'`,
+      [endpointId],
+    );
+  }
+
+  async forAttempt(deliveryId: string): Promise<WebhookAttemptRow | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT d.id, d.status, d.attempts, d.seq, d.endpoint_id, p.url, p.enabled, p.deleted_at, p.secret_encrypted,
+              p.previous_secret_encrypted, (p.previous_secret_expires_at > now()) AS previous_active,
+              e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data
+         FROM webhook_deliveries d JOIN webhook_endpoints p ON p.id = d.endpoint_id JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.id = $1`,
+      [deliveryId],
+    )) as WebhookAttemptRow[];
+    return row;
+  }
+
+  /** The endpoint was disabled or deleted: this generation of the delivery ends without an attempt. */
+  async cancelForDisabledEndpoint(deliveryId: string, seq: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = 'endpoint disabled', updated_at = now()
+          WHERE id = $1 AND seq = $2 AND status = 'pending'`,
+      [deliveryId, seq],
+    );
+  }
+
+  /**
+   * Records an attempt and the delivery's next state, guarded by seq and status: a racing
+   * duplicate of the job (stall recovery) records nothing twice. Undefined when it was stale;
+   * otherwise the delivery's seq and next attempt time after it.
+   */
+  async recordAttempt(manager: EntityManager, record: WebhookAttemptRecord): Promise<{ seq: number; next_attempt_at: Date | null } | undefined> {
+    const [updated] = await updateReturning<{ seq: number; next_attempt_at: Date | null }>(
+      manager,
+      `UPDATE webhook_deliveries SET attempts = $3, last_http_status = $4, last_error = $5, updated_at = now(),
+                status = CASE WHEN $6 = 'delivered' THEN 'delivered' WHEN $6 = 'failed' THEN 'failed' ELSE 'pending' END,
+                delivered_at = CASE WHEN $6 = 'delivered' THEN now() END,
+                seq = CASE WHEN $6 = 'retry' THEN seq + 1 ELSE seq END,
+                next_attempt_at = CASE WHEN $6 = 'retry' THEN now() + make_interval(secs => $7::double precision / 1000) END
+          WHERE id = $1 AND seq = $2 AND status = 'pending' RETURNING seq, next_attempt_at`,
+      [record.deliveryId, record.seq, record.attempt, record.httpStatus, record.error, record.outcome, record.delayMs],
+    );
+    if (!updated) return undefined;
+    await manager.query(`INSERT INTO webhook_delivery_attempts (delivery_id, attempt, http_status, error, duration_ms) VALUES ($1, $2, $3, $4, $5)`, [
+      record.deliveryId,
+      record.attempt,
+      record.httpStatus,
+      record.error,
+      record.durationMs,
+    ]);
+    return updated;
+  }
+
+  /**
+   * Pending deliveries overdue by more than slackSeconds with no undispatched outbox row for their
+   * current job get a new job generation (seq + 1), at most `limit` of them.
+   */
+  overdueToRebuild(slackSeconds: number, limit: number): Promise<WebhookJobGeneration[]> {
+    return updateReturning<WebhookJobGeneration>(
+      this.dataSource,
+      `UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()
+        WHERE id IN (SELECT d.id FROM webhook_deliveries d
+                      WHERE d.status = 'pending' AND d.next_attempt_at < now() - make_interval(secs => $1)
+                        AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'webhook.deliver'
+                                           AND o.payload->>'deliveryId' = d.id::text AND (o.payload->>'seq')::int = d.seq)
+                      ORDER BY d.next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id, seq`,
+      [slackSeconds, limit],
+    );
+  }
+}

@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { updateReturning } from '#database';
+import type { WebhookEventType, WebhookGateway } from '../webhook-event-types.js';
+
+/** A webhook_endpoints row as the API reads it (never the secrets). */
+export interface WebhookEndpointRow {
+  id: string;
+  url: string;
+  description: string | null;
+  events: WebhookEventType[];
+  enabled: boolean;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewWebhookEndpoint {
+  id: string;
+  vendorId: string;
+  gateway: WebhookGateway;
+  url: string;
+  description: string | null;
+  events: WebhookEventType[];
+  enabled: boolean;
+  secretEncrypted: string;
+}
+
+/** What an update may change: each present member is a column's new value. */
+export interface WebhookEndpointChanges {
+  url?: string;
+  events?: WebhookEventType[];
+  description?: string | null;
+  enabled?: unknown;
+}
+
+const ENDPOINT_COLUMNS = 'id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at';
+
+/**
+ * The webhook_endpoints table. Every vendor-facing statement carries the vendor id and the
+ * gateway, so another vendor's (or the other gateway's) endpoint is simply not found.
+ */
+@Injectable()
+export class WebhookEndpointRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The vendor's live endpoints on the gateway, counted under the vendor row's lock: concurrent
+   * creates serialise on it, so the limit holds. NO KEY UPDATE does not wait for the key-share
+   * locks that status moves take on the vendor (their events reference it).
+   */
+  async lockVendorAndCount(manager: EntityManager, vendorId: string, gateway: WebhookGateway): Promise<number> {
+    await manager.query(`SELECT 1 FROM vendors WHERE id = $1 FOR NO KEY UPDATE`, [vendorId]);
+    const [{ count }] = (await manager.query(`SELECT count(*)::int AS count FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND deleted_at IS NULL`, [
+      vendorId,
+      gateway,
+    ])) as { count: number }[];
+    return count;
+  }
+
+  /** A fresh id, drawn first because the secret's encryption is bound to it. */
+  async newId(manager: EntityManager): Promise<string> {
+    const [{ id }] = (await manager.query(`SELECT gen_random_uuid() AS id`)) as { id: string }[];
+    return id;
+  }
+
+  async insert(manager: EntityManager, endpoint: NewWebhookEndpoint): Promise<WebhookEndpointRow> {
+    const [row] = (await manager.query(
+      `INSERT INTO webhook_endpoints (id, vendor_id, gateway, url, description, events, enabled, secret_encrypted)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ENDPOINT_COLUMNS}`,
+      [endpoint.id, endpoint.vendorId, endpoint.gateway, endpoint.url, endpoint.description, endpoint.events, endpoint.enabled, endpoint.secretEncrypted],
+    )) as WebhookEndpointRow[];
+    return row;
+  }
+
+  list(vendorId: string, gateway: WebhookGateway): Promise<WebhookEndpointRow[]> {
+    return this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND deleted_at IS NULL ORDER BY created_at, id`, [
+      vendorId,
+      gateway,
+    ]);
+  }
+
+  async find(vendorId: string, gateway: WebhookGateway, endpointId: string): Promise<WebhookEndpointRow | undefined> {
+    const rows: WebhookEndpointRow[] = await this.dataSource.query(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL`,
+      [vendorId, gateway, endpointId],
+    );
+    return rows[0];
+  }
+
+  async update(vendorId: string, gateway: WebhookGateway, endpointId: string, changes: WebhookEndpointChanges): Promise<WebhookEndpointRow | undefined> {
+    const columns = Object.keys(changes) as Array<keyof WebhookEndpointChanges>;
+    const assignments = columns.map((column, index) => `${column} = $${index + 4}`);
+    const rows = await updateReturning<WebhookEndpointRow>(
+      this.dataSource,
+      `UPDATE webhook_endpoints SET ${[...assignments, 'updated_at = now()'].join(', ')}
+        WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING ${ENDPOINT_COLUMNS}`,
+      [vendorId, gateway, endpointId, ...columns.map((column) => changes[column])],
+    );
+    return rows[0];
+  }
+
+  /** Soft delete (the delivery log stays for staff): whether the endpoint was there to delete. */
+  async softDelete(manager: EntityManager, vendorId: string, gateway: WebhookGateway, endpointId: string): Promise<boolean> {
+    const rows = await updateReturning<{ id: string }>(
+      manager,
+      `UPDATE webhook_endpoints SET deleted_at = now(), enabled = false, updated_at = now()
+          WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING id`,
+      [vendorId, gateway, endpointId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The endpoint's id, its row locked for a secret rotation; undefined when not the vendor's. */
+  async lockForRotation(manager: EntityManager, vendorId: string, gateway: WebhookGateway, endpointId: string): Promise<string | undefined> {
+    const [current] = (await manager.query(`SELECT id, secret_encrypted FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL FOR UPDATE`, [
+      vendorId,
+      gateway,
+      endpointId,
+    ])) as { id: string; secret_encrypted: string }[];
+    return current?.id;
+  }
+
+  /** The new secret signs from now; the current one keeps signing for overlapSeconds (0: not at all). */
+  async rotateSecret(manager: EntityManager, endpointId: string, secretEncrypted: string, overlapSeconds: number): Promise<WebhookEndpointRow> {
+    const [row] = await updateReturning<WebhookEndpointRow>(
+      manager,
+      `UPDATE webhook_endpoints SET previous_secret_encrypted = CASE WHEN $3::int > 0 THEN secret_encrypted END,
+                previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(secs => $3::int) END,
+                secret_encrypted = $2, updated_at = now()
+          WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+      [endpointId, secretEncrypted, overlapSeconds],
+    );
+    return row;
+  }
+}
