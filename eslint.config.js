@@ -16,7 +16,7 @@ const PLATFORM = {
   queues: ['config', 'common'],
   observability: ['config', 'common'],
   // What the signed-in web apps share (HTML, forms, passwords, TOTP, cookies, CSRF, sign-in limiter); no SQL.
-  web: ['money'],
+  web: ['config', 'common', 'money'],
   // Process start-up: imported by the apps' main.ts only.
   bootstrap: ['config', 'common', 'observability'],
 };

@@ -10,3 +10,5 @@ export * from './cookies.js';
 export * from './requests.js';
 export * from './sign-in-limiter.js';
 export * from './assets.js';
+export * from './page.js';
+export * from './page-errors.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContex
 import { Reflector } from '@nestjs/core';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from '#auth';
 import { StaffSessions, staffRoleAllows, type StaffPermission } from '#staff';
-import { csrfMatches, offeredCsrf, readCookie, SAFE_METHODS } from '#web';
+import { csrfMatches, offeredCsrf, PageForbidden, readCookie, SAFE_METHODS, SignInRequired } from '#web';
 import { StaffCookies } from './cookies.js';
 import type { StaffRequest } from './staff-request.js';
 
@@ -14,12 +14,8 @@ export const PublicPage = () => SetMetadata(PUBLIC_PAGE, true);
 /** The staff permission a page or action needs (libs/staff/src/model/staff-roles.ts holds the matrix). */
 export const RequireStaffPermission = (permission: StaffPermission) => SetMetadata(PERMISSION, permission);
 
-export class SignInRequired extends Error {}
-export class PageForbidden extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
+// The two refusals every signed-in page may answer with, shared with the other web app.
+export { PageForbidden, SignInRequired };
 
 /**
  * Deny by default: every route needs a live staff session cookie unless marked public, and

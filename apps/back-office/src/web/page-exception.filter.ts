@@ -1,9 +1,7 @@
-import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError } from '#common';
 import { StaffActionRefused, StaffPermissionDenied } from '#staff';
-import { html } from '#web';
-import { PageForbidden, SignInRequired } from './access.js';
+import { answerForPageError, html } from '#web';
 import { layout } from './layout.js';
 import type { StaffRequest } from './staff-request.js';
 
@@ -22,30 +20,12 @@ export class StaffPageExceptionFilter implements ExceptionFilter {
     if (response.headersSent) return;
     response.setHeader('Cache-Control', 'no-store');
 
-    if (/^\/(health|metrics)/.test(request.path) && exception instanceof HttpException) {
-      response.status(exception.getStatus()).json(exception.getResponse());
-      return;
-    }
-    if (exception instanceof SignInRequired) {
-      if (request.method === 'GET' || request.method === 'HEAD') {
-        response.redirect(303, `/sign-in?next=${encodeURIComponent(request.originalUrl)}`);
-        return;
-      }
-      return this.page(response, request, 401, 'Sign in required', 'Your session has ended. Sign in again.');
-    }
-    if (exception instanceof PageForbidden || exception instanceof StaffPermissionDenied) {
-      return this.page(response, request, 403, 'Not allowed', exception instanceof PageForbidden ? exception.reason : exception.message);
-    }
+    if (exception instanceof StaffPermissionDenied) return this.page(response, request, 403, 'Not allowed', exception.message);
     if (exception instanceof StaffActionRefused) return this.page(response, request, 409, 'Refused', exception.message);
-    if (exception instanceof DomainError) {
-      const status = exception.code === 'NOT_FOUND' ? 404 : exception.code === 'VALIDATION_FAILED' ? 400 : exception.code === 'FORBIDDEN' ? 403 : 409;
-      const fields = Object.entries(exception.fieldErrors).flatMap(([field, messages]) => messages.map((message) => (field === '_' ? message : `${field}: ${message}`)));
-      return this.page(response, request, status, status === 404 ? 'Not found' : 'Request refused', status === 404 ? 'There is nothing here.' : fields.join(' ') || exception.message);
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      return this.page(response, request, status, status === 404 ? 'Not found' : 'Request refused', status === 404 ? 'There is nothing here.' : exception.message);
-    }
+    const answer = answerForPageError(exception, request, { notFound: 'There is nothing here.', fieldMessages: true });
+    if (answer.kind === 'json') return void response.status(answer.status).json(answer.body);
+    if (answer.kind === 'redirect') return response.redirect(303, answer.location);
+    if (answer.kind === 'page') return this.page(response, request, answer.status, answer.title, answer.message);
     this.logger.error({ err: exception }, 'Back-office page failed');
     this.page(response, request, 500, 'Something went wrong', 'The page could not be shown. Try again; if it keeps failing, quote the request id.');
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContex
 import { Reflector } from '@nestjs/core';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from '#auth';
 import { DashboardSessions, roleAllows, type DashboardPermission } from '#dashboard';
-import { csrfMatches, offeredCsrf, SAFE_METHODS } from '#web';
+import { csrfMatches, offeredCsrf, PageForbidden, SAFE_METHODS, SignInRequired } from '#web';
 
 // The multipart upload checks its token after parsing, with the same comparison.
 export { csrfMatches };
@@ -20,12 +20,8 @@ export const RequirePermission = (permission: DashboardPermission) => SetMetadat
 /** Multipart forms are parsed after guards run, so their CSRF token is checked by CsrfAfterUpload instead. */
 export const CsrfInMultipartBody = () => SetMetadata(CSRF_AFTER_UPLOAD, true);
 
-export class SignInRequired extends Error {}
-export class PageForbidden extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
+// The two refusals every signed-in page may answer with, shared with the other web app.
+export { PageForbidden, SignInRequired };
 
 /**
  * Deny by default: every route needs a live session cookie unless marked public. Only the
