@@ -12,3 +12,4 @@ export * from './sign-in-limiter.js';
 export * from './assets.js';
 export * from './page.js';
 export * from './page-errors.js';
+export * from './sign-in-gate.js';

@@ -2,19 +2,12 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { StaffAccounts, StaffAuditLog, StaffSessions, actorOf } from '#staff';
-import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, randomSecret, readCookie, safeNext, signInFormBody, signInRefusal, totpUri, errorSummary } from '#web';
+import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, randomSecret, readCookie, safeNext, signInFormBody, totpUri, errorSummary, openSignIn, type SignInForm } from '#web';
 import { AnyStaff, PublicPage } from '../web/access.js';
 import { StaffCookies } from '../web/cookies.js';
 import { layout } from '../web/layout.js';
 import { StaffSignInLimiter } from '../web/staff-sign-in-limiter.js';
 import { sessionOf, type StaffRequest } from '../web/staff-request.js';
-
-interface SignInForm {
-  email?: string;
-  password?: string;
-  totp?: string;
-  _pre?: string;
-}
 
 /** Sign-in with both factors (every role), sign-out, and the one-time setup link. */
 @Controller()
@@ -36,19 +29,12 @@ export class AuthController {
   @Post('sign-in')
   @PublicPage()
   async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    const email = typeof form.email === 'string' ? form.email.slice(0, 320) : '';
-    const password = typeof form.password === 'string' ? form.password : '';
-    const target = safeNext(next);
-    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) {
-      return this.signInForm(response, 403, { next: target, email, errors: { _: ['The sign-in form expired. Try again.'] } });
+    const gate = await openSignIn(request, form, next, this.cookies.preSession, this.limiter);
+    if (!gate.open) {
+      if (gate.retryAfterSeconds !== null) response.setHeader('Retry-After', String(gate.retryAfterSeconds));
+      return this.signInForm(response, gate.status, { next: gate.target, email: gate.email, errors: { _: [gate.message] } });
     }
-    const address = clientAddress(request);
-    const admission = await this.limiter.admit(email, address);
-    if (!admission.allowed) {
-      response.setHeader('Retry-After', String(admission.retryAfterSeconds));
-      const refusal = signInRefusal(admission);
-      return this.signInForm(response, refusal.status, { next: target, email, errors: { _: [refusal.message] } });
-    }
+    const { email, password, target, address } = gate.attempt;
     const user = await this.accounts.checkCredentials(email, password, form.totp);
     if (!user) {
       // One message for every wrong factor and for unknown emails: the form reveals nothing about accounts.

@@ -2,20 +2,13 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
 import { DashboardAccounts, DashboardAuditLog, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret } from '#dashboard';
-import { preSessionMatches, safeNext, signInFormBody, signInRefusal, totpContext, totpStep } from '#web';
+import { preSessionMatches, safeNext, signInFormBody, totpContext, totpStep, openSignIn, type SignInForm } from '#web';
 import { PublicPage, sessionOf } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
 import { clientAddress, readCookie, type DashboardRequest } from '../web/dashboard-request.js';
 import { html } from '../web/html.js';
 import { errorSummary, layout } from '../web/layout.js';
 import { SignInLimiter } from '../web/sign-in-limiter.js';
-
-interface SignInForm {
-  email?: string;
-  password?: string;
-  totp?: string;
-  _pre?: string;
-}
 
 @Controller()
 export class AuthController {
@@ -42,21 +35,12 @@ export class AuthController {
   @Post('sign-in')
   @PublicPage()
   async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const email = typeof form.email === 'string' ? form.email.slice(0, 320) : '';
-    const password = typeof form.password === 'string' ? form.password : '';
-    const target = safeNext(next);
-    if (!this.preSessionMatches(request, form._pre)) {
-      this.signInForm(response, 403, { next: target, email, errors: { _: ['The sign-in form expired. Try again.'] } });
-      return;
+    const gate = await openSignIn(request, form, next, this.cookies.preSession, this.limiter);
+    if (!gate.open) {
+      if (gate.retryAfterSeconds !== null) response.setHeader('Retry-After', String(gate.retryAfterSeconds));
+      return this.signInForm(response, gate.status, { next: gate.target, email: gate.email, errors: { _: [gate.message] } });
     }
-    const address = clientAddress(request);
-    const admission = await this.limiter.admit(email, address);
-    if (!admission.allowed) {
-      response.setHeader('Retry-After', String(admission.retryAfterSeconds));
-      const refusal = signInRefusal(admission);
-      this.signInForm(response, refusal.status, { next: target, email, errors: { _: [refusal.message] } });
-      return;
-    }
+    const { email, password, target, address } = gate.attempt;
     const user = await this.accounts.checkCredentials(email, password);
     if (user?.totp_secret_ciphertext) {
       const secret = this.encryption.decrypt(user.totp_secret_ciphertext, totpContext(user.id));
