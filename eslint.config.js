@@ -44,18 +44,6 @@ const SQL_OUTSIDE_PERSISTENCE = {
   message: 'SQL lives in a repository under a persistence/ folder (docs/ARCHITECTURE.md, Persistence); call the repository instead.',
 };
 
-// TEMPORARY (issue 13): these domain folders are moving their SQL into persistence/ repositories
-// on parallel branches. The integrator deletes this list once they are merged; nothing new is added to it.
-const TEMPORARY_SQL_EXEMPTIONS = [
-  'libs/payout/**',
-  'apps/vendor-dashboard/**',
-  'libs/settlement/src/payout-line-matcher.ts',
-];
-
-// TEMPORARY (issue 13): the dashboard reuses the payout gateway's batch DTO; the dashboard and
-// gateway DTO work moves it into a lib. Deleted by the integrator with the list above.
-const TEMPORARY_LAYERING_EXEMPTIONS = ['apps/vendor-dashboard/src/pages/payouts.controller.ts'];
-
 export default tseslint.config(
   { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -81,13 +69,9 @@ export default tseslint.config(
     rules: { 'local/dependency-direction': ['error', { layers: LAYERS }] },
   },
   {
-    files: TEMPORARY_LAYERING_EXEMPTIONS,
-    rules: { 'local/dependency-direction': 'off' },
-  },
-  {
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
     // Migrations are SQL by nature; specs are tests.
-    ignores: ['**/persistence/**', 'libs/database/src/migrations/**', '**/*.spec.ts', ...TEMPORARY_SQL_EXEMPTIONS],
+    ignores: ['**/persistence/**', 'libs/database/src/migrations/**', '**/*.spec.ts'],
     rules: { 'no-restricted-syntax': ['error', SQL_OUTSIDE_PERSISTENCE] },
   },
   {

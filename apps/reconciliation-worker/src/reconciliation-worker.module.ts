@@ -3,10 +3,11 @@ import { AUTH_ENTITIES } from '#auth';
 import { ConfigModule, type GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
-import { PAYOUT_ENTITIES, PayoutWorkerModule } from '#payout';
+import { PAYOUT_ENTITIES } from '#payout';
 import { PURCHASE_ENTITIES } from '#purchase';
 import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule, WorkerQueuesModule } from '#queues';
 import { SettlementWorkerModule } from '#settlement';
+import { PayoutJobHandlersModule } from './payout/payout-job-handlers.module.js';
 import { PurchaseJobHandlersModule } from './purchase/purchase-job-handlers.module.js';
 import { WebhookHandlersModule } from './webhooks/webhook-handlers.module.js';
 
@@ -29,7 +30,7 @@ export class ReconciliationWorkerModule {
         DatabaseModule.forRoot({ applicationName: 'reconciliation-worker', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PURCHASE_ENTITIES, ...PAYOUT_ENTITIES] }),
         RedisModule,
         WorkerQueuesModule,
-        PayoutWorkerModule,
+        PayoutJobHandlersModule,
         PurchaseJobHandlersModule,
         SettlementWorkerModule,
         WebhookHandlersModule,

@@ -4,36 +4,44 @@ import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
 import { PayoutProviderClient } from '#providers';
 import { ReconciliationModule } from '#reconciliation';
-import { PayoutBatchesService } from './batches/payout-batches.service.js';
+import { PayoutBatchesService } from './admission/payout-batches.service.js';
 import { PayoutDeliveryService } from './delivery/payout-delivery.service.js';
 import { PayoutAccountService } from './ledger/payout-account.service.js';
 import { PayoutLedger } from './ledger/payout-ledger.js';
 import { PayoutMethodsService } from './methods/payout-methods.service.js';
-import { PayoutReadiness } from './payout-readiness.js';
-import { PayoutRepository } from './payouts/payout.repository.js';
-import { PayoutsService } from './payouts/payouts.service.js';
-import { PayoutAnswerSignals } from './payouts/payout-answer-signals.js';
-import { PayoutSmsResendService } from './resend/payout-sms-resend.service.js';
+import { PayoutReadiness } from './model/payout-readiness.js';
+import { LedgerRepository } from './persistence/ledger.repository.js';
+import { PayoutBatchRepository } from './persistence/payout-batch.repository.js';
+import { PayoutRepository } from './persistence/payout.repository.js';
+import { VendorPayoutMethodRepository } from './persistence/vendor-payout-method.repository.js';
+import { PayoutAdmission } from './admission/payout-admission.js';
+import { PayoutsService } from './admission/payouts.service.js';
+import { PayoutAnswerSignals } from './persistence/payout-answer-signals.js';
+import { PayoutSmsResendService } from './delivery/payout-sms-resend.service.js';
 import { PayoutOperationsService } from './operations/payout-operations.service.js';
-import { PayoutOutcomes } from './submission/payout-outcomes.js';
-import { PayoutPollSchedule } from './submission/payout-poll-schedule.js';
-import { createPayoutProviderClient, PayoutRails } from './submission/payout-rails.js';
-import { PayoutStatusPoller } from './submission/payout-status-poller.js';
+import { PayoutOutcomes } from './outcomes/payout-outcomes.js';
+import { PayoutPollSchedule } from './model/payout-poll-schedule.js';
+import { createPayoutProviderClient, PayoutRails } from './provider/payout-rails.js';
+import { PayoutStatusPoller } from './verification/payout-status-poller.js';
 import { PayoutSubmitter } from './submission/payout-submitter.js';
 
 const SERVICES = [
   FieldEncryption,
   PayoutReadiness,
+  PayoutRepository,
+  PayoutBatchRepository,
+  LedgerRepository,
+  VendorPayoutMethodRepository,
   PayoutLedger,
   PayoutAccountService,
   PayoutMethodsService,
-  PayoutRepository,
   PayoutRails,
   PayoutPollSchedule,
   PayoutOutcomes,
   PayoutSubmitter,
   PayoutStatusPoller,
   PayoutAnswerSignals,
+  PayoutAdmission,
   PayoutsService,
   PayoutBatchesService,
   PayoutDeliveryService,

@@ -1,18 +1,10 @@
-import { PayoutBatchEntity } from './batches/payout-batch.entity.js';
-import { PayoutDeliveryReadEntity } from './delivery/payout-delivery-read.entity.js';
-import { LedgerEntryEntity } from './ledger/ledger-entry.entity.js';
-import { PayoutAccountEntity } from './ledger/payout-account.entity.js';
-import { VendorPayoutMethodEntity } from './methods/vendor-payout-method.entity.js';
-import { PayoutEntity } from './payouts/payout.entity.js';
-import { PayoutSmsResendEntity } from './resend/payout-sms-resend.entity.js';
-
-/** Registered in libs/database/src/entities.ts. */
-export const PAYOUT_ENTITIES = [
-  PayoutAccountEntity,
-  LedgerEntryEntity,
-  VendorPayoutMethodEntity,
-  PayoutBatchEntity,
-  PayoutEntity,
-  PayoutDeliveryReadEntity,
-  PayoutSmsResendEntity,
-];
+/**
+ * The payout domain registers no TypeORM entity: its tables (payouts, payout_batches,
+ * payout_accounts, ledger_entries, payout_vendor_methods, payout_provider_contacts,
+ * payout_delivery_reads, payout_sms_resends) are defined by the migrations and read and written
+ * only by the repositories in persistence/, whose SQL (CTEs, guarded updates, set-based inserts)
+ * TypeORM's entity API cannot express. Each table's column list and row type is written once, in
+ * its repository; entity classes here would be a second, unused description. The list stays so
+ * the data source's entity registration keeps one entry per domain.
+ */
+export const PAYOUT_ENTITIES: ReadonlyArray<new () => object> = [];

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
-import { PayoutOutcomes, PayoutRepository, methodDefinition, type PayoutMethod } from '#payout';
+import { PayoutOutcomes, PayoutRepository, methodDefinition } from '#payout';
 import type { PayoutProviderPayment } from '#providers';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
@@ -26,7 +26,7 @@ export class PayoutLineMatcher {
   ) {}
 
   async match(context: LineContext, line: StoredLine): Promise<LineResult> {
-    const [found] = (await this.dataSource.query(`SELECT id, method FROM payouts WHERE merchant_reference = $1`, [line.merchant_reference])) as { id: string; method: PayoutMethod }[];
+    const found = await this.payouts.findByMerchantReference(line.merchant_reference);
     const base = { domain: 'payout' as const, provider: context.provider, reportDate: context.reportDate };
     return this.dataSource.transaction(async (manager) => {
       const payout = found && methodDefinition(found.method).channel === context.provider ? await this.payouts.findForWorker(found.id, manager, true) : null;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
-import { PAYOUT_METHODS, methodDefinition } from '#payout';
+import { PAYOUT_METHODS, PayoutRepository, methodDefinition } from '#payout';
 import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport } from '#providers';
 import { TransactionsRepository } from '#purchase';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
@@ -48,6 +48,7 @@ export class SettlementIngestor {
     private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly metrics: SettlementMetrics,
     private readonly purchases: TransactionsRepository,
+    private readonly payouts: PayoutRepository,
   ) {}
 
   /** Every provider (or the given ones) for one day; a provider that fails is reported, the others still run. */
@@ -103,7 +104,7 @@ export class SettlementIngestor {
     const missing =
       provider === 'dvs'
         ? await this.purchases.closedWithoutSettlementLine(reportId, start, endExclusive)
-        : await this.settlements.payoutsMissingFrom(reportId, start, endExclusive, PAYOUT_METHODS.filter((method) => methodDefinition(method).channel === provider));
+        : await this.payouts.closedWithoutSettlementLine(reportId, start, endExclusive, PAYOUT_METHODS.filter((method) => methodDefinition(method).channel === provider));
     let raised = 0;
     const domain = domainOf(provider);
     for (const record of missing) {

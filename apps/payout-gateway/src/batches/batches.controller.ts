@@ -2,9 +2,8 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Res } from '@nest
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { PayoutBatchesService, type BatchView } from '#payout';
+import { BatchRequestDto, PayoutBatchesService, type BatchView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors, BatchSchema } from '../openapi/payout-schemas.js';
-import { BatchRequestDto } from './dto/batch-request.dto.js';
 
 /** A two-item sandbox batch as accepted: reserved, items queued for the worker. */
 const ACCEPTED_BATCH = {

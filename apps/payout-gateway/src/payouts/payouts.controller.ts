@@ -2,9 +2,8 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Res } from '@nest
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutView } from '#payout';
+import { PayoutRequestDto, PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors, DeliverySchema, PayoutSchema } from '../openapi/payout-schemas.js';
-import { PayoutRequestDto } from './dto/payout-request.dto.js';
 
 /** A sandbox cash payout (phone not ending in a test suffix): paid at once, with its collection PIN. */
 const PAID_CASH_PAYOUT = {

@@ -2,24 +2,25 @@ import { createHash } from 'node:crypto';
 import { Body, Controller, Get, Post, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
 import { VendorService, type VendorPrincipal } from '#auth';
 import { createValidationPipe, DomainError } from '#common';
 import { DashboardAuditLog, roleAllows, type DashboardSession } from '#dashboard';
 import {
+  // POST /batches' own request class: the upload is validated by exactly the API's rules.
+  BatchRequestDto,
   batchStatusOf,
   MAX_BATCH_ITEMS,
   PAYOUT_REFERENCE_PATTERN,
   PAYOUT_STATUSES,
   PayoutAccountService,
   PayoutBatchesService,
+  PayoutBatchRepository,
   PayoutMethodsService,
+  PayoutRepository,
   PayoutsService,
   type BatchRequestInput,
   type PayoutStatus,
 } from '#payout';
-// POST /batches' own request class: the upload is validated by exactly the API's rules.
-import { BatchRequestDto } from '../../../payout-gateway/src/batches/dto/batch-request.dto.js';
 import { csrfMatches, CsrfInMultipartBody, PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
@@ -58,7 +59,8 @@ export class PayoutsController {
   private readonly validation = createValidationPipe();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly payoutRows: PayoutRepository,
+    private readonly batchRows: PayoutBatchRepository,
     private readonly accounts: PayoutAccountService,
     private readonly methods: PayoutMethodsService,
     private readonly payouts: PayoutsService,
@@ -73,17 +75,7 @@ export class PayoutsController {
     const status = (PAYOUT_STATUSES as readonly string[]).includes(query.status ?? '') ? (query.status as PayoutStatus) : undefined;
     const page = Math.max(1, Math.min(100_000, Number.parseInt(query.page ?? '1', 10) || 1));
     const [account, methods] = await Promise.all([this.accounts.getAccountView(session.vendorId), this.methods.listMethodViews(session.vendorId)]);
-    const parameters: unknown[] = [session.vendorId];
-    if (status) parameters.push(status);
-    const where = `p.vendor_id = $1${status ? ' AND p.status = $2' : ''}`;
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`, parameters);
-    const rows: { reference: string; method: string; amount_cents: string; fee_cents: string; status: string; created_at: Date; paid_at: Date | null; batch_reference: string | null }[] =
-      await this.dataSource.query(
-        `SELECT p.reference, p.method, p.amount_cents, p.fee_cents, p.status, p.created_at, p.paid_at, b.reference AS batch_reference
-           FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
-          WHERE ${where} ORDER BY p.created_at DESC, p.id LIMIT ${PER_PAGE} OFFSET ${(page - 1) * PER_PAGE}`,
-        parameters,
-      );
+    const { total, items: rows } = await this.payoutRows.listForVendor(session.vendorId, status, PER_PAGE, (page - 1) * PER_PAGE);
     const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
     const link = (target: number) => `/payouts?${new URLSearchParams({ ...(status ? { status } : {}), page: String(target) }).toString()}`;
     response.type('html').send(
@@ -100,7 +92,7 @@ export class PayoutsController {
 <form method="get" action="/payouts" class="filters" role="search" aria-label="Filter payouts"><div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${PAYOUT_STATUSES.map((value) => html`<option value="${value}"${status === value ? html` selected` : ''}>${value}</option>`)}</select></div><div><button type="submit">Filter</button></div></form>
 <table><caption class="hint">${total} payouts, newest first. Amounts in ZAR; times are Johannesburg time.</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">Batch</th><th scope="col">Created</th><th scope="col">Paid</th></tr></thead>
-<tbody>${rows.map((row) => html`<tr><td><a href="/payouts/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td class="status-${row.status}">${row.status}</td><td>${row.method}</td><td class="num">${money(row.amount_cents)}</td><td class="num">${money(row.fee_cents)}</td><td>${row.batch_reference ? html`<a href="/batches/view?reference=${encodeURIComponent(row.batch_reference)}">${row.batch_reference}</a>` : '—'}</td><td>${when(row.created_at)}</td><td>${when(row.paid_at)}</td></tr>`)}</tbody></table>
+<tbody>${rows.map((row) => html`<tr><td><a href="/payouts/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td class="status-${row.status}">${row.status}</td><td>${row.method}</td><td class="num">${money(row.amountCents)}</td><td class="num">${money(row.feeCents)}</td><td>${row.batchReference ? html`<a href="/batches/view?reference=${encodeURIComponent(row.batchReference)}">${row.batchReference}</a>` : '—'}</td><td>${when(row.createdAt)}</td><td>${when(row.paidAt)}</td></tr>`)}</tbody></table>
 <nav aria-label="Pages" class="pager">${page > 1 ? html`<a href="${link(page - 1)}">Previous page</a>` : ''}<span>Page ${page} of ${lastPage}</span>${page < lastPage ? html`<a href="${link(page + 1)}">Next page</a>` : ''}</nav>`,
       }).value,
     );
@@ -129,13 +121,7 @@ export class PayoutsController {
   async batchList(@Query('page') pageText: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const session = sessionOf(request);
     const page = Math.max(1, Math.min(100_000, Number.parseInt(pageText ?? '1', 10) || 1));
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM payout_batches WHERE vendor_id = $1`, [session.vendorId]);
-    const rows: { reference: string; item_count: number; total_amount_cents: string; total_fee_cents: string; created_at: Date; statuses: PayoutStatus[] }[] = await this.dataSource.query(
-      `SELECT b.reference, b.item_count, b.total_amount_cents, b.total_fee_cents, b.created_at,
-              (SELECT array_agg(p.status) FROM payouts p WHERE p.batch_id = b.id) AS statuses
-         FROM payout_batches b WHERE b.vendor_id = $1 ORDER BY b.created_at DESC, b.id LIMIT ${PER_PAGE} OFFSET ${(page - 1) * PER_PAGE}`,
-      [session.vendorId],
-    );
+    const { total, items: rows } = await this.batchRows.listForVendor(session.vendorId, PER_PAGE, (page - 1) * PER_PAGE);
     const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
     const canWrite = roleAllows(session.role, 'payouts:write');
     response.type('html').send(
@@ -146,7 +132,7 @@ export class PayoutsController {
         body: html`${canWrite ? html`<p><a class="button" href="/batches/new">Upload a batch</a></p>` : ''}
 <table><caption class="hint">${total} batches, newest first.</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th><th scope="col" class="num">Fees</th><th scope="col">Created</th></tr></thead>
-<tbody>${rows.map((row) => html`<tr><td><a href="/batches/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td>${batchStatusOf(row.statuses ?? [])}</td><td class="num">${row.item_count}</td><td class="num">${money(row.total_amount_cents)}</td><td class="num">${money(row.total_fee_cents)}</td><td>${when(row.created_at)}</td></tr>`)}</tbody></table>
+<tbody>${rows.map((row) => html`<tr><td><a href="/batches/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td>${batchStatusOf(row.itemStatuses)}</td><td class="num">${row.itemCount}</td><td class="num">${money(row.totalAmountCents)}</td><td class="num">${money(row.totalFeeCents)}</td><td>${when(row.createdAt)}</td></tr>`)}</tbody></table>
 <nav aria-label="Pages" class="pager">${page > 1 ? html`<a href="/batches?page=${page - 1}">Previous page</a>` : ''}<span>Page ${page} of ${lastPage}</span>${page < lastPage ? html`<a href="/batches?page=${page + 1}">Next page</a>` : ''}</nav>`,
       }).value,
     );

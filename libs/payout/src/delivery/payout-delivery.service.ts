@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import type { VendorPrincipal } from '#auth';
-import { methodDefinition } from '../methods/payout-method-catalogue.js';
-import { MethodUnavailableError, PayoutNotPaidError } from '../payout-errors.js';
-import { deliveryContext, type PayoutRecord } from '../payouts/payout-record.js';
-import { PayoutRepository } from '../payouts/payout.repository.js';
-import type { StoredDelivery } from '../submission/payout-outcomes.js';
-import type { DeliveryReadChannel } from './payout-delivery-read.entity.js';
-
-/** Delivery (payout contract): PIN and serial for cash rails, PIN, serial, instructions and expiry for vouchers. */
-export type DeliveryView = StoredDelivery;
+import { methodDefinition } from '../model/payout-method-catalogue.js';
+import { MethodUnavailableError, PayoutNotPaidError } from '../model/payout-errors.js';
+import { deliveryContext, type DeliveryReadChannel, type PayoutRecord, type StoredDelivery } from '../model/payout-record.js';
+import type { DeliveryView } from '../model/payout-view.js';
+import { PayoutRepository } from '../persistence/payout.repository.js';
 
 export const DELIVERY_SCOPE = 'payouts:delivery';
 
@@ -22,7 +17,6 @@ export const DELIVERY_SCOPE = 'payouts:delivery';
 @Injectable()
 export class PayoutDeliveryService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly payouts: PayoutRepository,
     private readonly encryption: FieldEncryption,
   ) {}
@@ -58,9 +52,6 @@ export class PayoutDeliveryService {
 
   private async audit(principal: VendorPrincipal, payoutIds: readonly string[], channel: DeliveryReadChannel): Promise<void> {
     if (payoutIds.length === 0) return;
-    await this.dataSource.query(
-      `INSERT INTO payout_delivery_reads (vendor_id, payout_id, token_id, channel) SELECT $1, unnest($2::uuid[]), $3, $4`,
-      [principal.vendorId, payoutIds, principal.tokenId, channel],
-    );
+    await this.payouts.recordDeliveryReads({ vendorId: principal.vendorId, tokenId: principal.tokenId, channel }, payoutIds);
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
-import { centsFromDbValue, formatCents, type Cents } from '#money';
+import { formatCents, type Cents } from '#money';
+import type { PayoutAccountSnapshot } from '../model/ledger.js';
+import { LedgerRepository } from '../persistence/ledger.repository.js';
 import { PayoutLedger } from './payout-ledger.js';
 
 /** `GET /api/v1/account` (payout contract, Account). */
@@ -14,40 +16,20 @@ export interface AccountView {
   currency: 'ZAR';
 }
 
-export interface PayoutAccountSnapshot {
-  id: string;
-  vendorId: string;
-  vendorName: string;
-  availableCents: Cents;
-  reservedCents: Cents;
-  feePerPayoutCents: Cents;
-}
-
 @Injectable()
 export class PayoutAccountService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly ledger: PayoutLedger,
+    private readonly accounts: LedgerRepository,
   ) {}
 
   /** The vendor's account, created with zero balances on first use. */
   async getAccount(vendorId: string): Promise<PayoutAccountSnapshot> {
     await this.ledger.ensureAccount(this.dataSource.manager, vendorId);
-    const rows: Array<Record<string, string>> = await this.dataSource.query(
-      `SELECT a.id, a.vendor_id, v.name, a.available_cents, a.reserved_cents, a.fee_per_payout_cents
-         FROM payout_accounts a JOIN vendors v ON v.id = a.vendor_id WHERE a.vendor_id = $1`,
-      [vendorId],
-    );
-    if (rows.length === 0) throw new NotFoundError('account');
-    const row = rows[0];
-    return {
-      id: row.id,
-      vendorId: row.vendor_id,
-      vendorName: row.name,
-      availableCents: centsFromDbValue(row.available_cents),
-      reservedCents: centsFromDbValue(row.reserved_cents),
-      feePerPayoutCents: centsFromDbValue(row.fee_per_payout_cents),
-    };
+    const account = await this.accounts.snapshot(vendorId);
+    if (!account) throw new NotFoundError('account');
+    return account;
   }
 
   async getAccountView(vendorId: string): Promise<AccountView> {
@@ -58,13 +40,12 @@ export class PayoutAccountService {
   async setFeePerPayout(vendorId: string, feeCents: Cents): Promise<PayoutAccountSnapshot> {
     if (typeof feeCents !== 'bigint' || feeCents < 0n) throw new ValidationFailedError({ amount: ['fee must be zero or positive'] });
     await this.ledger.ensureAccount(this.dataSource.manager, vendorId);
-    await this.dataSource.query(`UPDATE payout_accounts SET fee_per_payout_cents = $2, updated_at = now() WHERE vendor_id = $1`, [vendorId, feeCents.toString()]);
+    await this.accounts.setFeePerPayout(vendorId, feeCents);
     return this.getAccount(vendorId);
   }
 
   async feePerPayout(vendorId: string, manager: EntityManager = this.dataSource.manager): Promise<Cents> {
-    const rows: Array<{ fee_per_payout_cents: string }> = await manager.query(`SELECT fee_per_payout_cents FROM payout_accounts WHERE vendor_id = $1`, [vendorId]);
-    return rows.length > 0 ? centsFromDbValue(rows[0].fee_per_payout_cents) : 0n;
+    return this.accounts.feePerPayout(vendorId, manager);
   }
 }
 

@@ -1,19 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
-import { centsFromDbValue, formatCents, type Cents } from '#money';
-import { PayoutAccountService } from '../ledger/payout-account.service.js';
-import { PayoutReadiness } from '../payout-readiness.js';
-import { PAYOUT_METHOD_CATALOGUE, PAYOUT_METHODS, isPayoutMethod, type PayoutMethod, type PayoutMethodDefinition } from './payout-method-catalogue.js';
-
-/** What one vendor may send through one method right now. */
-export interface EffectiveMethodPolicy {
-  definition: PayoutMethodDefinition;
-  minimumCents: Cents;
-  maximumCents: Cents;
-  incrementCents: Cents;
-  feeCents: Cents;
-}
+import { formatCents, type Cents } from '#money';
+import { policyOf, type EffectiveMethodPolicy } from '../model/method-policy.js';
+import { PayoutReadiness } from '../model/payout-readiness.js';
+import { PAYOUT_METHOD_CATALOGUE, PAYOUT_METHODS, isPayoutMethod, type PayoutMethod } from '../model/payout-method-catalogue.js';
+import { LedgerRepository } from '../persistence/ledger.repository.js';
+import { VendorPayoutMethodRepository } from '../persistence/vendor-payout-method.repository.js';
 
 /** `GET /api/v1/methods` item (payout contract, Method). */
 export interface MethodView {
@@ -53,25 +46,18 @@ export interface VendorMethodSetting {
   maximumCents: Cents;
 }
 
-interface VendorMethodRow {
-  method: string;
-  enabled: boolean;
-  fee_cents: string | null;
-  minimum_cents: string | null;
-  maximum_cents: string | null;
-}
-
 @Injectable()
 export class PayoutMethodsService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly accounts: PayoutAccountService,
+    private readonly vendorMethods: VendorPayoutMethodRepository,
+    private readonly accounts: LedgerRepository,
     private readonly readiness: PayoutReadiness,
   ) {}
 
   /** Enabled methods only, with limits tightened by the vendor's settings and the effective fee. */
   async policiesFor(vendorId: string): Promise<Map<PayoutMethod, EffectiveMethodPolicy>> {
-    const [rows, accountFee] = await Promise.all([this.rowsOf(vendorId), this.accounts.feePerPayout(vendorId)]);
+    const [rows, accountFee] = await Promise.all([this.vendorMethods.forVendor(vendorId), this.accounts.feePerPayout(vendorId)]);
     const policies = new Map<PayoutMethod, EffectiveMethodPolicy>();
     for (const method of PAYOUT_METHODS) {
       const row = rows.get(method);
@@ -109,26 +95,21 @@ export class PayoutMethodsService {
       ]);
       try {
         for (const method of touched) {
-          await manager.query(`INSERT INTO payout_vendor_methods (vendor_id, method) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [vendorId, method]);
+          await this.vendorMethods.ensureRow(manager, vendorId, method);
         }
       } catch (error) {
         if ((error as { code?: string }).code === '23503') throw new NotFoundError('vendor');
         throw error;
       }
-      for (const method of change.enable ?? []) await this.update(manager, vendorId, method, 'enabled = true');
-      for (const method of change.disable ?? []) await this.update(manager, vendorId, method, 'enabled = false');
-      for (const [method, fee] of Object.entries(change.fees ?? {})) {
-        await this.update(manager, vendorId, method, 'fee_cents = $3', [fee === null ? null : fee.toString()]);
-      }
+      for (const method of change.enable ?? []) await this.vendorMethods.setEnabled(manager, vendorId, method, true);
+      for (const method of change.disable ?? []) await this.vendorMethods.setEnabled(manager, vendorId, method, false);
+      for (const [method, fee] of Object.entries(change.fees ?? {})) await this.vendorMethods.setFee(manager, vendorId, method, fee);
       for (const [method, limits] of Object.entries(change.limits ?? {})) {
-        const [current]: Array<{ minimum_cents: string | null; maximum_cents: string | null }> = await manager.query(
-          `SELECT minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1 AND method = $2 FOR UPDATE`,
-          [vendorId, method],
-        );
-        const minimum = limits.minimumCents !== undefined ? limits.minimumCents : current.minimum_cents === null ? null : centsFromDbValue(current.minimum_cents);
-        const maximum = limits.maximumCents !== undefined ? limits.maximumCents : current.maximum_cents === null ? null : centsFromDbValue(current.maximum_cents);
+        const current = await this.vendorMethods.lockLimits(manager, vendorId, method);
+        const minimum = limits.minimumCents !== undefined ? limits.minimumCents : current.minimumCents;
+        const maximum = limits.maximumCents !== undefined ? limits.maximumCents : current.maximumCents;
         if (minimum !== null && maximum !== null && minimum > maximum) throw new ValidationFailedError({ [`limits.${method}`]: ['minimum must not exceed maximum'] });
-        await this.update(manager, vendorId, method, 'minimum_cents = $3, maximum_cents = $4', [minimum?.toString() ?? null, maximum?.toString() ?? null]);
+        await this.vendorMethods.setLimits(manager, vendorId, method, minimum, maximum);
       }
     });
     return this.settingsOf(vendorId);
@@ -140,51 +121,20 @@ export class PayoutMethodsService {
   }
 
   async settingsOf(vendorId: string): Promise<VendorMethodSetting[]> {
-    const [rows, accountFee] = await Promise.all([this.rowsOf(vendorId), this.accounts.feePerPayout(vendorId)]);
+    const [rows, accountFee] = await Promise.all([this.vendorMethods.forVendor(vendorId), this.accounts.feePerPayout(vendorId)]);
     return PAYOUT_METHODS.map((method) => {
       const row = rows.get(method);
       const policy = policyOf(PAYOUT_METHOD_CATALOGUE[method], row, accountFee);
       return {
         method,
         enabled: row?.enabled ?? false,
-        feeCents: row?.fee_cents != null ? centsFromDbValue(row.fee_cents) : null,
+        feeCents: row?.feeCents ?? null,
         effectiveFeeCents: policy.feeCents,
         minimumCents: policy.minimumCents,
         maximumCents: policy.maximumCents,
       };
     });
   }
-
-  private async update(manager: { query: DataSource['query'] }, vendorId: string, method: string, assignment: string, extra: unknown[] = []): Promise<void> {
-    await manager.query(`UPDATE payout_vendor_methods SET ${assignment}, updated_at = now() WHERE vendor_id = $1 AND method = $2`, [vendorId, method, ...extra]);
-  }
-
-  private async rowsOf(vendorId: string): Promise<Map<string, VendorMethodRow>> {
-    const rows: VendorMethodRow[] = await this.dataSource.query(
-      `SELECT method, enabled, fee_cents, minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1`,
-      [vendorId],
-    );
-    return new Map(rows.map((row) => [row.method, row]));
-  }
-}
-
-/** Fee precedence (payout contract, Fees): the vendor's per-method fee, else zero for vouchers, else the account's fee_per_payout. */
-export function effectiveFeeCents(definition: PayoutMethodDefinition, vendorMethodFeeCents: Cents | null, accountFeeCents: Cents): Cents {
-  if (vendorMethodFeeCents !== null) return vendorMethodFeeCents;
-  return definition.kind === 'voucher' ? 0n : accountFeeCents;
-}
-
-function policyOf(definition: PayoutMethodDefinition, row: VendorMethodRow | undefined, accountFee: Cents): EffectiveMethodPolicy {
-  const vendorMin = row?.minimum_cents != null ? centsFromDbValue(row.minimum_cents) : null;
-  const vendorMax = row?.maximum_cents != null ? centsFromDbValue(row.maximum_cents) : null;
-  return {
-    definition,
-    // Vendor limits only ever tighten the catalogue's.
-    minimumCents: vendorMin !== null && vendorMin > definition.minimumCents ? vendorMin : definition.minimumCents,
-    maximumCents: vendorMax !== null && vendorMax < definition.maximumCents ? vendorMax : definition.maximumCents,
-    incrementCents: definition.incrementCents,
-    feeCents: effectiveFeeCents(definition, row?.fee_cents != null ? centsFromDbValue(row.fee_cents) : null, accountFee),
-  };
 }
 
 function validateChange(change: MethodConfigurationChange): Record<string, string[]> {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '#common';
-import { PayoutLedger, type LedgerDiscrepancy } from '../ledger/payout-ledger.js';
-import type { PayoutStatus } from '../payouts/payout-record.js';
-import { PayoutRepository } from '../payouts/payout.repository.js';
-import { PayoutOutcomes } from '../submission/payout-outcomes.js';
+import { PayoutLedger } from '../ledger/payout-ledger.js';
+import type { LedgerDiscrepancy } from '../model/ledger.js';
+import type { PayoutStatus } from '../model/payout-record.js';
+import { PayoutRepository } from '../persistence/payout.repository.js';
+import { PayoutOutcomes } from '../outcomes/payout-outcomes.js';
 import { PayoutSubmitter } from '../submission/payout-submitter.js';
 
 /** What staff do with payouts (ops CLI); only a provider lookup ever decides an outcome. */

@@ -1,17 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { FieldEncryption } from '#common';
-import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import { formatCents } from '#money';
 import { ProviderRejectedError, type PayoutProviderPayment } from '#providers';
 import { VendorService } from '#auth';
-import { PAYOUT_COLUMNS, payoutRecordOf, recipientContext, type PayoutRecord, type PayoutRow } from '../payouts/payout-record.js';
-import type { StoredRecipient } from '../payouts/payout-request.js';
-import { PAYOUT_ID_PATTERN } from '../payouts/payout.repository.js';
-import { methodDefinition } from '../methods/payout-method-catalogue.js';
-import { PayoutOutcomes, providerErrorEvidence } from './payout-outcomes.js';
-import { PayoutPollSchedule } from './payout-poll-schedule.js';
-import { PayoutRails } from './payout-rails.js';
+import { recipientContext, type PayoutRecord } from '../model/payout-record.js';
+import type { StoredRecipient } from '../model/payout-request.js';
+import { PayoutRepository } from '../persistence/payout.repository.js';
+import { PAYOUT_ID_PATTERN } from '../model/payout-record.js';
+import { methodDefinition } from '../model/payout-method-catalogue.js';
+import { PayoutOutcomes, providerErrorEvidence } from '../outcomes/payout-outcomes.js';
+import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
+import { PayoutRails } from '../provider/payout-rails.js';
 
 /**
  * Phases 2 and 3 of a payout (Brandur Leach's atomic phases): the provider call, made only after
@@ -24,7 +23,7 @@ export class PayoutSubmitter {
   private readonly logger = new Logger(PayoutSubmitter.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly payouts: PayoutRepository,
     private readonly rails: PayoutRails,
     private readonly outcomes: PayoutOutcomes,
     private readonly encryption: FieldEncryption,
@@ -80,23 +79,7 @@ export class PayoutSubmitter {
     if (!PAYOUT_ID_PATTERN.test(payoutId)) return null;
     const now = new Date();
     const firstPoll = this.schedule.firstPollAt(now);
-    // The outbox row exists only if the claim matched.
-    // The row is locked by its primary key and the claim's conditions are checked on the locked
-    // row: written as `UPDATE ... WHERE id = $1 AND status = 'pending' AND submission_started_at
-    // IS NULL`, the conditions match payouts_unsubmitted_idx's predicate and the planner may scan
-    // every unsubmitted payout for the id, so claims get slower as a batch backlog grows.
-    const rows: PayoutRow[] = await this.dataSource.query(
-      `WITH locked AS (
-         SELECT id AS locked_id, status AS locked_status, submission_started_at AS locked_started_at FROM payouts WHERE id = $1 FOR UPDATE
-       ), claimed AS (
-         UPDATE payouts SET submission_started_at = $2, status_reason = 'submitting', poll_count = 0, next_poll_at = $3, updated_at = now()
-           FROM locked
-          WHERE id = locked_id AND locked_status = 'pending' AND locked_started_at IS NULL RETURNING ${PAYOUT_COLUMNS}
-       ), first_poll AS (${outboxRowsFrom('claimed', 'payout.poll-status', { id: '$4', payload: '$5', runAt: '$3' })})
-       SELECT * FROM claimed`,
-      [payoutId, now, firstPoll, ...outboxBindValues(jobSpec('payout.poll-status', { payoutId, link: 0 }))],
-    );
-    return rows.length > 0 ? payoutRecordOf(rows[0]) : null;
+    return this.payouts.claimSubmission(payoutId, now, firstPoll);
   }
 
   /** A payout whose submission may have happened: look it up and apply what the provider says. */

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { WorkerQueuesModule } from '#queues';
 import { PayoutDomainModule } from '../payout-domain.module.js';
-import { BatchItemJobHandler, PollStatusJobHandler } from './payout-job-handlers.js';
-import { PayoutWorkSweeper } from './payout-work-sweeper.js';
+import { PayoutWorkSweeper } from '../sweeper/payout-work-sweeper.js';
 
-/** The payout side of the reconciliation worker: batch items, status polls, and the sweeper that rebuilds lost jobs. */
+/**
+ * The payout domain for the reconciliation worker: the services its job handlers call and the
+ * sweeper that rebuilds lost jobs. The handlers themselves live in apps/reconciliation-worker.
+ */
 @Module({
   imports: [PayoutDomainModule, WorkerQueuesModule],
-  providers: [BatchItemJobHandler, PollStatusJobHandler, PayoutWorkSweeper],
-  exports: [PayoutWorkSweeper],
+  providers: [PayoutWorkSweeper],
+  exports: [PayoutDomainModule, PayoutWorkSweeper],
 })
 export class PayoutWorkerModule {}

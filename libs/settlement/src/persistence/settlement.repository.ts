@@ -29,15 +29,6 @@ export interface KeyedReportLine {
   line: SettlementReportLine;
 }
 
-/** One of our records (a purchase transaction or a payout) closed on the report's day. */
-export interface MissingRecord {
-  id: string;
-  vendor_id: string;
-  status: string;
-  amount_cents: string;
-  provider_reference: string | null;
-}
-
 /** One provider's report of a day with its lines counted by match result (`ops reconcile:report`). */
 export interface ReportSummaryRow {
   provider: string;
@@ -118,18 +109,6 @@ export class SettlementRepository {
 
   async markReconciled(reportId: string): Promise<void> {
     await this.dataSource.query(`UPDATE settlement_reports SET reconciled_at = now() WHERE id = $1`, [reportId]);
-  }
-
-  /** Payouts by one of `methods` paid (or reversed) in [start, endExclusive) that no line of the report names. */
-  async payoutsMissingFrom(reportId: string, start: Date, endExclusive: Date, methods: readonly string[]): Promise<MissingRecord[]> {
-    return (await this.dataSource.query(
-      `SELECT p.id, p.vendor_id, p.status, p.amount_cents::text AS amount_cents, p.provider_reference
-         FROM payouts p
-        WHERE p.method = ANY($4::text[]) AND p.status IN ('paid', 'reversed')
-          AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = 'reversed' AND p.reversed_at >= $2 AND p.reversed_at < $3))
-          AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.payout_id = p.id)`,
-      [reportId, start, endExclusive, methods],
-    )) as MissingRecord[];
   }
 
   /** Every provider's report of the day, with its lines counted by result. */

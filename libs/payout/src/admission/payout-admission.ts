@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { FieldEncryption } from '#common';
+import { VendorService } from '#auth';
+import { PayoutLedger } from '../ledger/payout-ledger.js';
+import { PayoutMethodsService } from '../methods/payout-methods.service.js';
+import type { EffectiveMethodPolicy } from '../model/method-policy.js';
+import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../model/payout-admission-rules.js';
+import { ReferenceConflictError } from '../model/payout-errors.js';
+import type { PayoutMethod } from '../model/payout-method-catalogue.js';
+import { PayoutReadiness } from '../model/payout-readiness.js';
+import { holdOf, merchantReferenceOf, recipientContext } from '../model/payout-record.js';
+import { storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../model/payout-request.js';
+import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
+
+const USED_REFERENCE = 'reference was already used by another payout';
+
+/** Where a new payout starts: a single payout is submitted at once, a batch item waits for its job. */
+export interface PayoutStart {
+  batchId: string | null;
+  batchPosition: number | null;
+  statusReason: 'submitting' | 'queued';
+  submissionStartedAt: Date | null;
+  nextPollAt: Date | null;
+}
+
+/**
+ * The admission steps single payouts and batches share, written once: the vendor may move money
+ * (readiness), each request passes the vendor's method rules, a reused reference answers the
+ * stored result or REFERENCE_CONFLICT, the new rows carry the encrypted recipient, and the holds
+ * are reserved last in the caller's transaction. The callers keep their own statements (a batch
+ * inserts and reserves all its items at once).
+ */
+@Injectable()
+export class PayoutAdmission {
+  constructor(
+    private readonly methods: PayoutMethodsService,
+    private readonly ledger: PayoutLedger,
+    private readonly encryption: FieldEncryption,
+    private readonly vendors: VendorService,
+    private readonly readiness: PayoutReadiness,
+    private readonly payouts: PayoutRepository,
+  ) {}
+
+  /** Readiness, then the vendor's method policies: what every admission checks before its items. */
+  async policiesFor(vendorId: string): Promise<ReadonlyMap<PayoutMethod, EffectiveMethodPolicy>> {
+    this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
+    return this.methods.policiesFor(vendorId);
+  }
+
+  /** One payout request admitted, or its problems as one error. */
+  async admitOne(vendorId: string, request: PayoutRequestInput): Promise<AdmittedPayout> {
+    const { admitted, problems } = admitPayout(request, await this.policiesFor(vendorId));
+    if (!admitted) throw admissionErrorOf(problems);
+    return admitted;
+  }
+
+  /**
+   * Every item admitted, or every problem of every item as one error: the item's own rules,
+   * references repeated within the request, and references already used (one set-based read for
+   * the whole batch).
+   */
+  async admitAll(vendorId: string, items: readonly PayoutRequestInput[]): Promise<AdmittedPayout[]> {
+    const policies = await this.policiesFor(vendorId);
+    const problems: AdmissionProblem[] = [];
+    const admitted: AdmittedPayout[] = [];
+    const firstIndexOf = new Map<string, number>();
+    items.forEach((item, index) => {
+      const result = admitPayout(item, policies, `payouts.${index}.`);
+      problems.push(...result.problems);
+      if (result.admitted) admitted.push(result.admitted);
+      const first = firstIndexOf.get(item.reference);
+      if (first !== undefined) {
+        problems.push({ field: `payouts.${index}.reference`, message: `reference duplicates payouts.${first}.reference`, kind: 'validation' });
+      } else {
+        firstIndexOf.set(item.reference, index);
+      }
+    });
+    for (const field of Object.keys(await this.usedReferenceErrors(vendorId, items))) {
+      problems.push({ field, message: USED_REFERENCE, kind: 'validation' });
+    }
+    if (problems.length > 0) throw admissionErrorOf(problems);
+    return admitted;
+  }
+
+  /** `payouts.N.reference` for each item whose reference the vendor already used. */
+  async usedReferenceErrors(vendorId: string, items: readonly PayoutRequestInput[]): Promise<Record<string, string[]>> {
+    const used = await this.payouts.usedReferences(
+      vendorId,
+      items.map((item) => item.reference),
+    );
+    const errors: Record<string, string[]> = {};
+    items.forEach((item, index) => {
+      if (used.has(item.reference)) errors[`payouts.${index}.reference`] = [USED_REFERENCE];
+    });
+    return errors;
+  }
+
+  /** A reused reference replays only the same request. */
+  assertSameRequest(storedFingerprint: string, fingerprint: string): void {
+    if (storedFingerprint !== fingerprint) throw new ReferenceConflictError();
+  }
+
+  /** The row of an admitted payout, with a new id, its merchant reference and the recipient encrypted for that id. */
+  newPayout(vendorId: string, request: PayoutRequestInput, admitted: AdmittedPayout, requestFingerprint: string, start: PayoutStart): NewPayout {
+    const id = randomUUID();
+    return {
+      id,
+      vendorId,
+      reference: request.reference,
+      method: admitted.method,
+      amountCents: admitted.amountCents,
+      feeCents: admitted.feeCents,
+      merchantReference: merchantReferenceOf(id),
+      recipientEncrypted: this.encryption.encryptJson(storedRecipientOf(request.recipient), recipientContext(id)),
+      metadata: storedMetadataOf(request.metadata),
+      requestFingerprint,
+      ...start,
+    };
+  }
+
+  /** Holds amount + fee of every payout; call it last in the transaction (it locks the vendor's account row until commit). */
+  async reserve(manager: EntityManager, vendorId: string, payouts: ReadonlyArray<Pick<NewPayout, 'id' | 'amountCents' | 'feeCents'>>): Promise<void> {
+    await this.ledger.reserve(manager, vendorId, payouts.map(holdOf));
+  }
+}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { NotFoundError } from '#common';
+import { GatewayEnv } from '#config';
+import { enqueueInTransaction, jobSpec } from '#queues';
+import type { VendorPrincipal } from '#auth';
+import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
+import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
+import type { DeliveryReadChannel, PayoutRecord } from '../model/payout-record.js';
+import { payoutFingerprint, type PayoutRequestInput } from '../model/payout-request.js';
+import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
+import { PayoutAnswerSignals } from '../persistence/payout-answer-signals.js';
+import { PayoutRepository } from '../persistence/payout.repository.js';
+import { PayoutSubmitter } from '../submission/payout-submitter.js';
+import { PayoutAdmission } from './payout-admission.js';
+
+/** How long a replay waits, beyond the provider timeout, for the verdict of a submission still in flight. */
+const REPLAY_WAIT_MARGIN_MS = 1_000;
+
+@Injectable()
+export class PayoutsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly payouts: PayoutRepository,
+    private readonly admission: PayoutAdmission,
+    private readonly submitter: PayoutSubmitter,
+    private readonly schedule: PayoutPollSchedule,
+    private readonly delivery: PayoutDeliveryService,
+    private readonly config: GatewayEnv,
+    private readonly signals: PayoutAnswerSignals,
+  ) {}
+
+  /**
+   * `POST /api/v1/payouts`. Phase 1 commits the payout (`pending`), its hold, the submission
+   * marker and the first status poll; phase 2 calls the provider; phase 3 records the verdict.
+   * The same reference and payload replays the stored payout (waiting briefly for a verdict
+   * still in flight) without another provider call; a different payload is REFERENCE_CONFLICT.
+   * `replayed` tells the controller to answer `Idempotent-Replayed: true`, as purchase replays do.
+   */
+  async createPayout(principal: VendorPrincipal, request: PayoutRequestInput): Promise<{ payout: PayoutView; replayed: boolean }> {
+    const vendorId = principal.vendorId;
+    const fingerprint = payoutFingerprint(request);
+    const existing = await this.payouts.findByReference(vendorId, request.reference);
+    if (existing) return { payout: await this.replay(principal, existing, fingerprint), replayed: true };
+
+    const admitted = await this.admission.admitOne(vendorId, request);
+
+    const submittedAt = new Date();
+    const firstPoll = this.schedule.firstPollAt(submittedAt);
+    const row = this.admission.newPayout(vendorId, request, admitted, fingerprint, {
+      batchId: null,
+      batchPosition: null,
+      statusReason: 'submitting',
+      submissionStartedAt: submittedAt,
+      nextPollAt: firstPoll,
+    });
+    const id = row.id;
+    const inserted = await this.dataSource.transaction(async (manager) => {
+      const [payout] = await this.payouts.insert(manager, [row], true);
+      // A concurrent request with this reference committed first: replay it.
+      if (!payout) return null;
+      await enqueueInTransaction(manager, jobSpec('payout.poll-status', { payoutId: id, link: 0 }), firstPoll);
+      // Last: the reserve locks the vendor's account row until commit.
+      await this.admission.reserve(manager, vendorId, [payout]);
+      return payout;
+    });
+    if (!inserted) return { payout: await this.replay(principal, (await this.payouts.findByReference(vendorId, request.reference))!, fingerprint), replayed: true };
+
+    const recorded = (await this.submitter.submitAndRecord(inserted)) ?? (await this.payouts.findByReference(vendorId, request.reference))!;
+    // Replays of this request waiting for its verdict (in any gateway process) read it now.
+    await this.signals.announce(id);
+    return { payout: await this.viewOf(principal, recorded, 'payout_response'), replayed: false };
+  }
+
+  /** `GET /api/v1/payouts/{reference}`: the current payout; never submits anything. */
+  async getPayout(principal: VendorPrincipal, reference: string): Promise<PayoutView> {
+    const payout = await this.payouts.findByReference(principal.vendorId, reference);
+    if (!payout) throw new NotFoundError('payout');
+    return this.viewOf(principal, payout, 'payout_response');
+  }
+
+  private async replay(principal: VendorPrincipal, existing: PayoutRecord, fingerprint: string): Promise<PayoutView> {
+    this.admission.assertSameRequest(existing.requestFingerprint, fingerprint);
+    return this.viewOf(principal, await this.awaitSubmissionAnswer(existing), 'payout_response');
+  }
+
+  /**
+   * A replay racing the original request answers with the original's verdict, not a transient
+   * `submitting`: the contract's replay of the stored result, once there is one. It waits on the
+   * original's announcement (LISTEN/NOTIFY, see PayoutAnswerSignals), reading the payout only
+   * before waiting and when woken; after the provider timeout plus a margin (the original died)
+   * it answers the payout as it stands, pending.
+   */
+  private async awaitSubmissionAnswer(payout: PayoutRecord): Promise<PayoutRecord> {
+    const inFlight = (current: PayoutRecord) => current.status === 'pending' && current.submissionStartedAt !== null && current.submissionAnsweredAt === null;
+    if (!inFlight(payout)) return payout;
+    const deadline = payout.submissionStartedAt!.getTime() + this.config.PAYOUT_PROVIDER_TIMEOUT_MS + REPLAY_WAIT_MARGIN_MS;
+    return this.signals.waitFor(
+      payout.id,
+      deadline,
+      async () => (await this.payouts.findByReference(payout.vendorId, payout.reference)) ?? payout,
+      (current) => !inFlight(current),
+    );
+  }
+
+  private async viewOf(principal: VendorPrincipal, payout: PayoutRecord, channel: DeliveryReadChannel): Promise<PayoutView> {
+    const deliveries = await this.delivery.embeddable(principal, [payout], channel);
+    return payoutViewOf(payout, deliveries.get(payout.id) ?? null);
+  }
+}

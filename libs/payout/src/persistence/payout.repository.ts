@@ -1,0 +1,506 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { updateReturning } from '#database';
+import { centsFromDbValue, type Cents } from '#money';
+import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
+import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
+import type { PayoutMethod } from '../model/payout-method-catalogue.js';
+import {
+  PAYOUT_ID_PATTERN,
+  type DeliveryReadChannel,
+  type PayoutRecord,
+  type PayoutStatus,
+  type SmsResendOutcome,
+} from '../model/payout-record.js';
+import type { PayoutMetadata } from '../model/payout-request.js';
+import type { Queryable } from './queryable.js';
+
+
+export interface NewPayout {
+  id: string;
+  vendorId: string;
+  reference: string;
+  batchId: string | null;
+  batchPosition: number | null;
+  method: string;
+  amountCents: Cents;
+  feeCents: Cents;
+  merchantReference: string;
+  recipientEncrypted: string;
+  metadata: Record<string, unknown> | null;
+  requestFingerprint: string;
+  statusReason: string;
+  /** Set for single payouts, whose provider call follows the commit at once; batch items get it when their job claims them. */
+  submissionStartedAt: Date | null;
+  nextPollAt: Date | null;
+}
+
+/** One exchange with the provider as kept in `payout_provider_contacts` (never a PIN or a key). */
+export interface ProviderContactRow {
+  payoutId: string;
+  kind: 'submission' | 'lookup';
+  outcome: string;
+  httpStatus: number | null;
+  summary: string | null;
+}
+
+/** A line of the dashboard's payout list. */
+export interface PayoutListItem {
+  reference: string;
+  method: string;
+  amountCents: Cents;
+  feeCents: Cents;
+  status: PayoutStatus;
+  createdAt: Date;
+  paidAt: Date | null;
+  batchReference: string | null;
+}
+
+/**
+ * The `payouts` table as read: its one column list, its row type and the one mapping to
+ * PayoutRecord. The table itself is defined by the migrations.
+ */
+const PAYOUT_COLUMNS = `id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, currency, status,
+  status_reason, merchant_reference, provider_reference, recipient_encrypted, metadata, request_fingerprint, delivery_encrypted,
+  submission_started_at, submission_answered_at, poll_count, next_poll_at, not_found_streak, provider_seen_at, created_at, updated_at, paid_at, reversed_at`;
+
+interface PayoutRow {
+  id: string;
+  vendor_id: string;
+  reference: string;
+  batch_id: string | null;
+  batch_position: number | null;
+  method: string;
+  amount_cents: string;
+  fee_cents: string;
+  currency: string;
+  status: string;
+  status_reason: string | null;
+  merchant_reference: string;
+  provider_reference: string | null;
+  recipient_encrypted: string;
+  metadata: PayoutMetadata | null;
+  request_fingerprint: string;
+  delivery_encrypted: string | null;
+  submission_started_at: Date | null;
+  submission_answered_at: Date | null;
+  poll_count: number;
+  next_poll_at: Date | null;
+  not_found_streak: number;
+  provider_seen_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  paid_at: Date | null;
+  reversed_at: Date | null;
+}
+
+function payoutRecordOf(row: PayoutRow): PayoutRecord {
+  return {
+    id: row.id,
+    vendorId: row.vendor_id,
+    reference: row.reference,
+    batchId: row.batch_id,
+    batchPosition: row.batch_position,
+    method: row.method as PayoutMethod,
+    amountCents: centsFromDbValue(row.amount_cents),
+    feeCents: centsFromDbValue(row.fee_cents),
+    currency: 'ZAR',
+    status: row.status as PayoutStatus,
+    statusReason: row.status_reason,
+    merchantReference: row.merchant_reference,
+    providerReference: row.provider_reference,
+    recipientEncrypted: row.recipient_encrypted,
+    metadata: row.metadata,
+    requestFingerprint: row.request_fingerprint.trim(),
+    deliveryEncrypted: row.delivery_encrypted,
+    submissionStartedAt: row.submission_started_at,
+    submissionAnsweredAt: row.submission_answered_at,
+    pollCount: row.poll_count,
+    nextPollAt: row.next_poll_at,
+    notFoundStreak: row.not_found_streak,
+    providerSeenAt: row.provider_seen_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    paidAt: row.paid_at,
+    reversedAt: row.reversed_at,
+  };
+}
+
+const firstRecord = (rows: PayoutRow[]): PayoutRecord | null => (rows.length > 0 ? payoutRecordOf(rows[0]) : null);
+
+/**
+ * The payout aggregate: payout rows with their provider trail (`payout_provider_contacts`), the
+ * delivery-read audit and the SMS resends. Every vendor-facing read takes the vendorId, so a query
+ * cannot forget the tenant; the worker's reads by id are named for the worker (jobs carry only
+ * our own ids). Status moves are guarded by the current status in the statement itself.
+ */
+@Injectable()
+export class PayoutRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findByReference(vendorId: string, reference: string, manager: Queryable = this.dataSource.manager): Promise<PayoutRecord | null> {
+    // Every stored reference matched the pattern; anything else (a NUL byte, 5 KB of text) cannot exist and never reaches SQL.
+    if (!PAYOUT_REFERENCE_PATTERN.test(reference)) return null;
+    return firstRecord(await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]));
+  }
+
+  async listByBatch(vendorId: string, batchId: string): Promise<PayoutRecord[]> {
+    const rows: PayoutRow[] = await this.dataSource.query(
+      `SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE vendor_id = $1 AND batch_id = $2 ORDER BY batch_position`,
+      [vendorId, batchId],
+    );
+    return rows.map(payoutRecordOf);
+  }
+
+  /** Worker only: every item of a batch, in the caller's transaction (the batch row is locked by then). */
+  async listBatchItemsForWorker(manager: Queryable, batchId: string): Promise<PayoutRecord[]> {
+    const rows: PayoutRow[] = await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE batch_id = $1 ORDER BY batch_position`, [batchId]);
+    return rows.map(payoutRecordOf);
+  }
+
+  /** References among `references` the vendor already used. */
+  async usedReferences(vendorId: string, references: readonly string[]): Promise<Set<string>> {
+    const rows: Array<{ reference: string }> = await this.dataSource.query(`SELECT reference FROM payouts WHERE vendor_id = $1 AND reference = ANY($2::text[])`, [
+      vendorId,
+      references,
+    ]);
+    return new Set(rows.map((row) => row.reference));
+  }
+
+  /** Worker only: a job names a payout by id. Null for an id this database does not hold. */
+  async findForWorker(payoutId: string, manager: Queryable = this.dataSource.manager, lock = false): Promise<PayoutRecord | null> {
+    if (!PAYOUT_ID_PATTERN.test(payoutId)) return null;
+    return firstRecord(await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [payoutId]));
+  }
+
+  /** Settlement: the payout a provider's report line names by our merchant reference (id and method only; the caller locks it next). */
+  async findByMerchantReference(merchantReference: string): Promise<{ id: string; method: PayoutMethod } | null> {
+    const [found] = (await this.dataSource.query(`SELECT id, method FROM payouts WHERE merchant_reference = $1`, [merchantReference])) as { id: string; method: PayoutMethod }[];
+    return found ?? null;
+  }
+
+  /** Dashboard: one page of the vendor's payouts, newest first, with the total count (two statements). */
+  async listForVendor(vendorId: string, status: PayoutStatus | undefined, limit: number, offset: number): Promise<{ total: number; items: PayoutListItem[] }> {
+    const parameters: unknown[] = [vendorId];
+    if (status) parameters.push(status);
+    const where = `p.vendor_id = $1${status ? ' AND p.status = $2' : ''}`;
+    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`, parameters)) as { total: number }[];
+    const rows: { reference: string; method: string; amount_cents: string; fee_cents: string; status: string; created_at: Date; paid_at: Date | null; batch_reference: string | null }[] =
+      await this.dataSource.query(
+        `SELECT p.reference, p.method, p.amount_cents, p.fee_cents, p.status, p.created_at, p.paid_at, b.reference AS batch_reference
+           FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
+          WHERE ${where} ORDER BY p.created_at DESC, p.id LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
+        parameters,
+      );
+    return {
+      total,
+      items: rows.map((row) => ({
+        reference: row.reference,
+        method: row.method,
+        amountCents: centsFromDbValue(row.amount_cents),
+        feeCents: centsFromDbValue(row.fee_cents),
+        status: row.status as PayoutStatus,
+        createdAt: row.created_at,
+        paidAt: row.paid_at,
+        batchReference: row.batch_reference,
+      })),
+    };
+  }
+
+  /**
+   * One INSERT for any number of payouts (arrays unnested server-side, so a 500-item batch is
+   * one round trip), answering the stored rows in the order given. With `skipExistingReference`,
+   * a reference the vendor already used inserts nothing and is missing from the result (a
+   * concurrent request won).
+   */
+  async insert(manager: Queryable, payouts: readonly NewPayout[], skipExistingReference: boolean): Promise<PayoutRecord[]> {
+    const column = <T>(pick: (payout: NewPayout) => T) => payouts.map(pick);
+    const rows: PayoutRow[] = await manager.query(
+      `INSERT INTO payouts (id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status, status_reason,
+                            merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
+       SELECT t.id, t.vendor_id, t.reference, t.batch_id, t.batch_position, t.method, t.amount_cents, t.fee_cents, 'pending', t.status_reason,
+              t.merchant_reference, t.recipient_encrypted, t.metadata, t.request_fingerprint, t.submission_started_at, t.next_poll_at
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::int[], $6::text[], $7::bigint[], $8::bigint[], $9::text[],
+                     $10::text[], $11::text[], $12::jsonb[], $13::text[], $14::timestamptz[], $15::timestamptz[])
+           AS t(id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status_reason,
+                merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
+       ${skipExistingReference ? 'ON CONFLICT (vendor_id, reference) DO NOTHING' : ''}
+       RETURNING ${PAYOUT_COLUMNS}`,
+      [
+        column((p) => p.id),
+        column((p) => p.vendorId),
+        column((p) => p.reference),
+        column((p) => p.batchId),
+        column((p) => p.batchPosition),
+        column((p) => p.method),
+        column((p) => p.amountCents.toString()),
+        column((p) => p.feeCents.toString()),
+        column((p) => p.statusReason),
+        column((p) => p.merchantReference),
+        column((p) => p.recipientEncrypted),
+        column((p) => JSON.stringify(p.metadata)),
+        column((p) => p.requestFingerprint),
+        column((p) => p.submissionStartedAt),
+        column((p) => p.nextPollAt),
+      ],
+    );
+    const position = new Map(payouts.map((payout, index) => [payout.id, index]));
+    return rows.map(payoutRecordOf).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+  }
+
+  // --- Submission -------------------------------------------------------------------------------
+
+  /**
+   * For a batch item: sets the submission marker and schedules the first status poll (its outbox
+   * row) in one statement, so both commit together. The claimed payout, or null when the marker
+   * was set before (or the payout is not pending).
+   */
+  async claimSubmission(payoutId: string, now: Date, firstPoll: Date): Promise<PayoutRecord | null> {
+    // The outbox row exists only if the claim matched.
+    // The row is locked by its primary key and the claim's conditions are checked on the locked
+    // row: written as `UPDATE ... WHERE id = $1 AND status = 'pending' AND submission_started_at
+    // IS NULL`, the conditions match payouts_unsubmitted_idx's predicate and the planner may scan
+    // every unsubmitted payout for the id, so claims get slower as a batch backlog grows.
+    return firstRecord(
+      await this.dataSource.query(
+        `WITH locked AS (
+           SELECT id AS locked_id, status AS locked_status, submission_started_at AS locked_started_at FROM payouts WHERE id = $1 FOR UPDATE
+         ), claimed AS (
+           UPDATE payouts SET submission_started_at = $2, status_reason = 'submitting', poll_count = 0, next_poll_at = $3, updated_at = now()
+             FROM locked
+            WHERE id = locked_id AND locked_status = 'pending' AND locked_started_at IS NULL RETURNING ${PAYOUT_COLUMNS}
+         ), first_poll AS (${outboxRowsFrom('claimed', 'payout.poll-status', { id: '$4', payload: '$5', runAt: '$3' })})
+         SELECT * FROM claimed`,
+        [payoutId, now, firstPoll, ...outboxBindValues(jobSpec('payout.poll-status', { payoutId, link: 0 }))],
+      ),
+    );
+  }
+
+  /** The submission got no usable answer: the attempt has ended now. Null for an unknown payout. */
+  async markUnanswered(manager: Queryable, payoutId: string): Promise<PayoutRecord | null> {
+    const rows = await updateReturning<PayoutRow>(
+      manager,
+      `UPDATE payouts SET submission_answered_at = COALESCE(submission_answered_at, now()),
+              status_reason = CASE WHEN status = 'pending' THEN 'awaiting_provider' ELSE status_reason END, updated_at = now()
+        WHERE id = $1 RETURNING ${PAYOUT_COLUMNS}`,
+      [payoutId],
+    );
+    return firstRecord(rows);
+  }
+
+  async markAnswered(manager: Queryable, payoutId: string): Promise<void> {
+    await manager.query(`UPDATE payouts SET submission_answered_at = COALESCE(submission_answered_at, now()) WHERE id = $1`, [payoutId]);
+  }
+
+  // --- Status polls -----------------------------------------------------------------------------
+
+  /** The next link of the status-poll chain and its outbox row, in one statement. */
+  async scheduleNextPoll(manager: Queryable, payoutId: string, link: number, at: Date): Promise<void> {
+    await manager.query(
+      `WITH next_link AS (UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE id = $1 RETURNING id)
+       ${outboxRowsFrom('next_link', 'payout.poll-status', { id: '$4', payload: '$5', runAt: '$3' })}`,
+      [payoutId, link, at, ...outboxBindValues(jobSpec('payout.poll-status', { payoutId, link }))],
+    );
+  }
+
+  /** Ends the chain: `link` may never run. */
+  async endPolls(manager: Queryable, payoutId: string, link: number): Promise<void> {
+    await manager.query(`UPDATE payouts SET poll_count = $2, next_poll_at = NULL WHERE id = $1`, [payoutId, link]);
+  }
+
+  /** Sweeper: payouts whose next status poll is overdue by more than the grace period. */
+  async overduePolls(graceMs: number, limit: number): Promise<Array<{ id: string; pollCount: number }>> {
+    const rows: Array<{ id: string; poll_count: number }> = await this.dataSource.query(
+      `SELECT id, poll_count FROM payouts WHERE next_poll_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY next_poll_at LIMIT $2`,
+      [graceMs, limit],
+    );
+    return rows.map((row) => ({ id: row.id, pollCount: row.poll_count }));
+  }
+
+  /** Sweeper: batch items never claimed, older than the grace period. */
+  async unclaimedItems(graceMs: number, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM payouts WHERE status = 'pending' AND submission_started_at IS NULL
+          AND created_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY created_at LIMIT $2`,
+      [graceMs, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  // --- Outcomes (each under the payout's row lock, taken by findForWorker(..., true)) ------------
+
+  /** Appends one exchange to the payout's provider trail (append-only table). */
+  async appendContact(manager: Queryable, contact: ProviderContactRow): Promise<void> {
+    await manager.query(`INSERT INTO payout_provider_contacts (payout_id, kind, outcome, http_status, summary) VALUES ($1, $2, $3, $4, $5)`, [
+      contact.payoutId,
+      contact.kind,
+      contact.outcome,
+      contact.httpStatus,
+      contact.summary,
+    ]);
+  }
+
+  async markAwaitingProvider(manager: Queryable, payoutId: string): Promise<void> {
+    await manager.query(`UPDATE payouts SET status_reason = 'awaiting_provider', updated_at = now() WHERE id = $1`, [payoutId]);
+  }
+
+  async touchLastChecked(manager: Queryable, payoutId: string): Promise<void> {
+    await manager.query(`UPDATE payouts SET last_checked_at = now() WHERE id = $1`, [payoutId]);
+  }
+
+  async setNotFoundStreak(manager: Queryable, payoutId: string, streak: number): Promise<void> {
+    await manager.query(`UPDATE payouts SET not_found_streak = $2 WHERE id = $1`, [payoutId, streak]);
+  }
+
+  /** The database's clock, which every settle period is measured against. */
+  async databaseNow(manager: Queryable): Promise<Date> {
+    const [{ now }] = (await manager.query(`SELECT now() AS now`)) as Array<{ now: Date }>;
+    return new Date(now);
+  }
+
+  /** An answer refused as not about this payout: it still proves the provider saw a payment. */
+  async recordRefusedAnswer(manager: Queryable, payoutId: string, fromSubmission: boolean): Promise<PayoutRecord> {
+    const rows = await updateReturning<PayoutRow>(
+      manager,
+      `UPDATE payouts SET last_checked_at = now(), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
+              submission_answered_at = CASE WHEN $2 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
+              status_reason = CASE WHEN $2 AND status = 'pending' THEN 'awaiting_provider' ELSE status_reason END
+        WHERE id = $1 RETURNING ${PAYOUT_COLUMNS}`,
+      [payoutId, fromSubmission],
+    );
+    return payoutRecordOf(rows[0]);
+  }
+
+  /** The contact without a change of status; answers what it wrote. */
+  async recordContact(
+    manager: Queryable,
+    payoutId: string,
+    providerReference: string | null,
+    fromSubmission: boolean,
+  ): Promise<Pick<PayoutRecord, 'providerReference' | 'submissionAnsweredAt' | 'providerSeenAt'>> {
+    const rows = await updateReturning<Pick<PayoutRow, 'provider_reference' | 'submission_answered_at' | 'provider_seen_at'>>(
+      manager,
+      `UPDATE payouts SET last_checked_at = now(), provider_reference = COALESCE(provider_reference, $2),
+              provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
+              submission_answered_at = CASE WHEN $3 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END
+        WHERE id = $1 RETURNING provider_reference, submission_answered_at, provider_seen_at`,
+      [payoutId, providerReference, fromSubmission],
+    );
+    return { providerReference: rows[0].provider_reference, submissionAnsweredAt: rows[0].submission_answered_at, providerSeenAt: rows[0].provider_seen_at };
+  }
+
+  /** Contact, status and delivery in one statement, guarded by the open statuses; null when the guard refused. */
+  async markPaid(
+    manager: Queryable,
+    payoutId: string,
+    paid: { paidAt: Date; providerReference: string | null; fromSubmission: boolean; deliveryEncrypted: string | null },
+  ): Promise<PayoutRecord | null> {
+    const rows = await updateReturning<PayoutRow>(
+      manager,
+      `UPDATE payouts SET status = 'paid', status_reason = NULL, paid_at = $2, review_at = NULL, updated_at = now(),
+              last_checked_at = now(), provider_reference = COALESCE(provider_reference, $3),
+              provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
+              submission_answered_at = CASE WHEN $4 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
+              delivery_encrypted = COALESCE($5, delivery_encrypted)
+        WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING ${PAYOUT_COLUMNS}`,
+      [payoutId, paid.paidAt, paid.providerReference, paid.fromSubmission, paid.deliveryEncrypted],
+    );
+    return firstRecord(rows);
+  }
+
+  /** pending | needs_review → failed; false when the guard refused. */
+  async markFailed(manager: Queryable, payoutId: string, reason: 'provider_rejected' | 'not_received_by_provider'): Promise<boolean> {
+    const rows = await updateReturning<unknown>(
+      manager,
+      `UPDATE payouts SET status = 'failed', status_reason = $2, failed_at = now(), next_poll_at = NULL, updated_at = now()
+        WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING id`,
+      [payoutId, reason],
+    );
+    return rows.length > 0;
+  }
+
+  /** paid → reversed; false when the guard refused. */
+  async markReversed(manager: Queryable, payoutId: string, reversedAt: Date): Promise<boolean> {
+    const rows = await updateReturning<unknown>(
+      manager,
+      `UPDATE payouts SET status = 'reversed', status_reason = 'reversed_by_provider', reversed_at = $2, next_poll_at = NULL, updated_at = now()
+        WHERE id = $1 AND status = 'paid' RETURNING id`,
+      [payoutId, reversedAt],
+    );
+    return rows.length > 0;
+  }
+
+  /** pending → needs_review (the hold stays reserved). */
+  async markNeedsReview(manager: Queryable, payoutId: string): Promise<void> {
+    await manager.query(
+      `UPDATE payouts SET status = 'needs_review', status_reason = 'outcome_unknown', review_at = now(), next_poll_at = NULL, updated_at = now()
+        WHERE id = $1 AND status = 'pending'`,
+      [payoutId],
+    );
+  }
+
+  /** A pending payout never handed to a provider (the caller checked it under the row lock). */
+  async markCancelled(manager: Queryable, payoutId: string): Promise<void> {
+    await manager.query(
+      `UPDATE payouts SET status = 'cancelled', status_reason = 'cancelled_by_operations', next_poll_at = NULL, updated_at = now() WHERE id = $1`,
+      [payoutId],
+    );
+  }
+
+  async storeDelivery(manager: Queryable, payoutId: string, deliveryEncrypted: string): Promise<void> {
+    await manager.query(`UPDATE payouts SET delivery_encrypted = $2 WHERE id = $1`, [payoutId, deliveryEncrypted]);
+  }
+
+  // --- Settlement -------------------------------------------------------------------------------
+
+  /**
+   * Payouts by one of `methods` paid (or reversed) in [from, to) that no line of the settlement
+   * report names, with the amount and provider reference as the report would carry them.
+   */
+  async closedWithoutSettlementLine(
+    reportId: string,
+    from: Date,
+    to: Date,
+    methods: readonly string[],
+  ): Promise<{ id: string; vendor_id: string; status: PayoutStatus; amount_cents: string; provider_reference: string | null }[]> {
+    return this.dataSource.query(
+      `SELECT p.id, p.vendor_id, p.status, p.amount_cents::text AS amount_cents, p.provider_reference
+         FROM payouts p
+        WHERE p.method = ANY($4::text[]) AND p.status IN ('paid', 'reversed')
+          AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = 'reversed' AND p.reversed_at >= $2 AND p.reversed_at < $3))
+          AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.payout_id = p.id)`,
+      [reportId, from, to, methods],
+    );
+  }
+
+  // --- Delivery reads and SMS resends -----------------------------------------------------------
+
+  /** One audit row per payout whose delivery the token read, in one statement. */
+  async recordDeliveryReads(read: { vendorId: string; tokenId: string; channel: DeliveryReadChannel }, payoutIds: readonly string[]): Promise<void> {
+    await this.dataSource.query(`INSERT INTO payout_delivery_reads (vendor_id, payout_id, token_id, channel) SELECT $1, unnest($2::uuid[]), $3, $4`, [
+      read.vendorId,
+      payoutIds,
+      read.tokenId,
+      read.channel,
+    ]);
+  }
+
+  /** Whole seconds left of the longest provider cooldown remembered for the payout's SMS; 0 when none. */
+  async smsCooldownSeconds(payoutId: string): Promise<number> {
+    const cooldown: Array<{ seconds: string }> = await this.dataSource.query(
+      `SELECT CEIL(EXTRACT(EPOCH FROM MAX(cooldown_until) - now())) AS seconds FROM payout_sms_resends WHERE payout_id = $1 AND cooldown_until > now()`,
+      [payoutId],
+    );
+    return Number(cooldown[0]?.seconds ?? 0);
+  }
+
+  async recordSmsResend(resend: { vendorId: string; payoutId: string; tokenId: string; outcome: SmsResendOutcome; cooldownUntil: Date | null }): Promise<void> {
+    await this.dataSource.query(`INSERT INTO payout_sms_resends (vendor_id, payout_id, token_id, outcome, cooldown_until) VALUES ($1, $2, $3, $4, $5)`, [
+      resend.vendorId,
+      resend.payoutId,
+      resend.tokenId,
+      resend.outcome,
+      resend.cooldownUntil,
+    ]);
+  }
+}

@@ -1,0 +1,45 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { GatewayEnv } from '#config';
+import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
+import { PayoutRepository } from '../persistence/payout.repository.js';
+
+const SWEEP_LIMIT = 500;
+
+/**
+ * Redis may lose a job; PostgreSQL may not (README, "Architecture"). Every PAYOUT_SWEEP_INTERVAL_MS this
+ * re-enqueues payout work that is overdue by more than a grace period: status polls whose time
+ * has passed and batch items never claimed. The sweep job ids carry the sweep number so a job
+ * that failed for good does not block its replacement; duplicates are harmless (poll links and
+ * submission claims are guarded in PostgreSQL).
+ */
+@Injectable()
+export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PayoutWorkSweeper.name);
+  private readonly loop = new PeriodicSweep('Payout sweep', this.logger);
+
+  constructor(
+    private readonly payouts: PayoutRepository,
+    private readonly producer: QueueProducer,
+    private readonly config: GatewayEnv,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop.start(this.config.PAYOUT_SWEEP_INTERVAL_MS, () => this.sweep());
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** Returns how many jobs were enqueued again. */
+  async sweep(graceMs = Math.max(60_000, 2 * this.config.PAYOUT_SWEEP_INTERVAL_MS)): Promise<number> {
+    const sweepNumber = Math.floor(Date.now() / this.config.PAYOUT_SWEEP_INTERVAL_MS);
+    const overduePolls = await this.payouts.overduePolls(graceMs, SWEEP_LIMIT);
+    const unclaimed = await this.payouts.unclaimedItems(graceMs, SWEEP_LIMIT);
+    for (const poll of overduePolls) await this.producer.add(jobSpec('payout.poll-status', { payoutId: poll.id, link: poll.pollCount }, `sweep-${sweepNumber}`));
+    for (const payoutId of unclaimed) await this.producer.add(jobSpec('payout.batch-item', { payoutId }, `sweep-${sweepNumber}`));
+    const total = overduePolls.length + unclaimed.length;
+    if (total > 0) this.logger.warn({ polls: overduePolls.length, batchItems: unclaimed.length }, 'Re-enqueued overdue payout work');
+    return total;
+  }
+}
