@@ -91,7 +91,7 @@ describe('staff back-office in Chromium', () => {
   it('a second admin finds it waiting, approves it, and alone sees the one-time setup link', async () => {
     await signInAs(second, '/proposals');
     await audit('proposals');
-    await page.click(`a:near(:text("New staff account ${newEmail}"))`);
+    await page.locator('tr', { hasText: `New staff account ${newEmail}` }).locator('a').first().click();
     await page.fill('#approve-note', 'Confirmed with the finance lead');
     await page.click('button:has-text("Approve")');
     await expect(page.locator('[role=status]').textContent()).resolves.toContain('Approved and done.');
@@ -104,7 +104,7 @@ describe('staff back-office in Chromium', () => {
 
   it('shows both decisions in the audit trail: who, what, why and who approved', async () => {
     await page.goto(`${base}/audit`);
-    const row = page.locator('tr', { hasText: 'staff.created' }).first();
+    const row = page.locator('tr', { hasText: 'staff.created' }).filter({ hasText: newEmail }).first();
     const text = (await row.textContent())!;
     expect(text).toContain(first.email);
     expect(text).toContain('Second approver for month-end payouts');

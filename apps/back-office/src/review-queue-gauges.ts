@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { MetricsService } from '#observability';
-import { ReviewQueueRepository, type ReviewQueueDepths } from '#staff';
+import { ReviewQueues, type QueueDepths } from '#staff';
 
 /** Both gauges of one scrape share one read. */
 const FRESH_FOR_MS = 1_000;
@@ -14,11 +14,11 @@ const FRESH_FOR_MS = 1_000;
 @Injectable()
 export class ReviewQueueGauges implements OnModuleInit {
   private readonly logger = new Logger(ReviewQueueGauges.name);
-  private last: { at: number; depths: Promise<ReviewQueueDepths> } | null = null;
+  private last: { at: number; depths: Promise<QueueDepths> } | null = null;
 
   constructor(
     private readonly metrics: MetricsService,
-    private readonly queues: ReviewQueueRepository,
+    private readonly queues: ReviewQueues,
   ) {}
 
   onModuleInit(): void {
@@ -49,7 +49,7 @@ export class ReviewQueueGauges implements OnModuleInit {
     });
   }
 
-  private async read(): Promise<ReviewQueueDepths | null> {
+  private async read(): Promise<QueueDepths | null> {
     if (!this.last || Date.now() - this.last.at > FRESH_FOR_MS) this.last = { at: Date.now(), depths: this.queues.depths() };
     try {
       return await this.last.depths;

@@ -1,6 +1,6 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { FourEyes, ReviewQueueRepository } from '#staff';
+import { FourEyes, ReviewQueues } from '#staff';
 import { html } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { layout } from '../web/layout.js';
@@ -11,7 +11,7 @@ import { formatAge } from '../web/age.js';
 @Controller()
 export class HomeController {
   constructor(
-    private readonly queues: ReviewQueueRepository,
+    private readonly queues: ReviewQueues,
     private readonly fourEyes: FourEyes,
   ) {}
 
@@ -25,8 +25,8 @@ export class HomeController {
         session: sessionOf(request),
         current: '/',
         body: html`<table><thead><tr><th scope="col">Queue</th><th scope="col" class="num">Items</th><th scope="col">Oldest waiting</th></tr></thead><tbody>
-<tr><td>Purchases in review</td><td class="num">${depths.purchases.count}</td><td>${formatAge(depths.purchases.oldestAgeSeconds)}</td></tr>
-<tr><td>Payouts in needs_review</td><td class="num">${depths.payouts.count}</td><td>${formatAge(depths.payouts.oldestAgeSeconds)}</td></tr>
+<tr><td><a href="/queues/purchases">Purchases in review</a></td><td class="num">${depths.purchases.count}</td><td>${formatAge(depths.purchases.oldestAgeSeconds)}</td></tr>
+<tr><td><a href="/queues/payouts">Payouts in needs_review</a></td><td class="num">${depths.payouts.count}</td><td>${formatAge(depths.payouts.oldestAgeSeconds)}</td></tr>
 </tbody></table>
 <p><a href="/proposals">${pending.length} proposal${pending.length === 1 ? '' : 's'} waiting for a second person</a></p>`,
       }).value,

@@ -14,6 +14,8 @@ export function subjectLink(proposal: Pick<Proposal, 'subjectType' | 'subjectId'
       return html`<a href="/queues/purchases/${proposal.subjectId}">purchase <code>${proposal.subjectId}</code></a>`;
     case 'payout':
       return html`<a href="/queues/payouts/${proposal.subjectId}">payout <code>${proposal.subjectId}</code></a>`;
+    case 'vendor':
+      return html`<a href="/vendors/${proposal.subjectId}">vendor <code>${proposal.subjectId}</code></a>`;
     default:
       return html`${proposal.subjectType} <code>${proposal.subjectId}</code>`;
   }
