@@ -91,4 +91,15 @@ describe('ops staff commands and setup links', () => {
       `${email} session.signed_in`,
     ]);
   });
+
+  it('ops payout:fund writes the same audit record as a back-office funding, in the same transaction', async () => {
+    const vendor = await ops('vendor:create', '--name', 'CLI funded vendor');
+    const funded = await ops('payout:fund', '--vendor', vendor.json.id, '--amount', '120.50', '--note', 'EFT ref 99812');
+    expect(funded.code).toBe(0);
+    const [record] = await backOffice.app.get((await import('typeorm')).DataSource).query(
+      `SELECT actor, actor_staff_id, action, reason, details->>'amount_cents' AS amount_cents FROM staff_audit_events WHERE subject_type = 'vendor' AND subject_id = $1`,
+      [vendor.json.id],
+    );
+    expect(record).toEqual({ actor: 'ops', actor_staff_id: null, action: 'payout.funded', reason: 'EFT ref 99812', amount_cents: '12050' });
+  });
 });
