@@ -25,8 +25,8 @@ export class HomeController {
         session: sessionOf(request),
         current: '/',
         body: html`<table><thead><tr><th scope="col">Queue</th><th scope="col" class="num">Items</th><th scope="col">Oldest waiting</th></tr></thead><tbody>
-<tr><td><a href="/queues/purchases">Purchases in review</a></td><td class="num">${depths.purchases.count}</td><td>${formatAge(depths.purchases.oldestAgeSeconds)}</td></tr>
-<tr><td><a href="/queues/payouts">Payouts in needs_review</a></td><td class="num">${depths.payouts.count}</td><td>${formatAge(depths.payouts.oldestAgeSeconds)}</td></tr>
+<tr><td><a href="/queues/purchases">Purchases in review</a></td><td class="num">${depths.purchases.count}</td><td>${depths.purchases.count === 0 ? '—' : formatAge(depths.purchases.oldestAgeSeconds)}</td></tr>
+<tr><td><a href="/queues/payouts">Payouts in needs_review</a></td><td class="num">${depths.payouts.count}</td><td>${depths.payouts.count === 0 ? '—' : formatAge(depths.payouts.oldestAgeSeconds)}</td></tr>
 </tbody></table>
 <p><a href="/proposals">${pending.length} proposal${pending.length === 1 ? '' : 's'} waiting for a second person</a></p>`,
       }).value,
