@@ -48,15 +48,8 @@ function toProposal(row: ProposalRow): Proposal {
   };
 }
 
-export interface NewProposal {
-  kind: string;
-  subjectType: string;
-  subjectId: string;
-  vendorId: string | null;
-  params: Record<string, unknown>;
-  reason: string;
-  proposedBy: string;
-}
+/** What a proposal is created with; the rest is its decision. */
+export type NewProposal = Pick<Proposal, 'kind' | 'subjectType' | 'subjectId' | 'vendorId' | 'params' | 'reason' | 'proposedBy'>;
 
 /** staff_proposals: four-eyes decisions. The table refuses a decider equal to the proposer and any change after the decision. */
 @Injectable()
