@@ -15,6 +15,8 @@ const PLATFORM = {
   database: ['config', 'common'],
   queues: ['config', 'common'],
   observability: ['config', 'common'],
+  // What the signed-in web apps share (HTML, forms, passwords, TOTP, cookies, CSRF, sign-in limiter); no SQL.
+  web: ['config', 'common', 'money'],
   // Process start-up: imported by the apps' main.ts only.
   bootstrap: ['config', 'common', 'observability'],
 };
@@ -31,6 +33,8 @@ const DOMAIN = {
   dashboard: [...BELOW_DOMAINS, 'auth', 'purchase', 'payout', 'webhooks'],
   // Reads every domain's tables, imports none of their code.
   invariants: BELOW_DOMAINS,
+  // Staff identities, four eyes and the audit trail; review decisions through each domain's own outcome code.
+  staff: [...BELOW_DOMAINS, 'auth', 'reconciliation', 'purchase', 'payout'],
 };
 const LAYERS = { ...PLATFORM, ...DOMAIN };
 

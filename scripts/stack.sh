@@ -51,10 +51,14 @@ run_app purchase dist/apps/purchase-gateway/src/main.js
 run_app payout dist/apps/payout-gateway/src/main.js
 run_app worker dist/apps/reconciliation-worker/src/main.js
 run_app dashboard dist/apps/vendor-dashboard/src/main.js
+run_app back-office dist/apps/back-office/src/main.js
 wait_for purchase-gateway http://127.0.0.1:3000/health/ready
 wait_for payout-gateway http://127.0.0.1:3001/health/ready
 wait_for worker http://127.0.0.1:3002/health/ready || true
 wait_for vendor-dashboard http://127.0.0.1:3200/health/ready
+wait_for back-office http://127.0.0.1:3300/health/ready
+# A demo staff admin each time: the setup link (shown once) sets a password and an authenticator.
+staff=$(node dist/apps/ops/src/main.js staff:create --email "admin-$(date +%s)@staff.example" --role admin)
 
 cat >&2 <<MSG
 
@@ -64,6 +68,7 @@ $(printf '\033[1m')The stack is up.$(printf '\033[0m')
   worker        http://127.0.0.1:3002/health/ready
   sandbox       http://127.0.0.1:3100
   dashboard     http://127.0.0.1:3200   sign in as $(echo "$seed" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8")).dashboard;console.log(d.email + "  password: " + d.password)')
+  back-office   http://127.0.0.1:3300   staff; set up $(echo "$staff" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(d.email + " at " + d.setup_url)')
 Demo vendor (tokens and the dashboard password are shown once):
 $(echo "$seed" | node -e 'const s=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(JSON.stringify(s,null,2))')
 

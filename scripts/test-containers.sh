@@ -5,7 +5,7 @@
 # since this machine can pull no image. Ends with one line `tests: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-TARGETS=(purchase-gateway payout-gateway reconciliation-worker vendor-dashboard provider-sandbox ops migrate)
+TARGETS=(purchase-gateway payout-gateway reconciliation-worker vendor-dashboard back-office provider-sandbox ops migrate)
 TAG=${CONTAINER_IMAGE_TAG:-test}
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT

@@ -230,6 +230,25 @@ export function checkEveryOverlay(objects) {
     }
   }
 
+  // The staff back-office is internal (docs/BACK-OFFICE.md): no Ingress may route to it, and a
+  // NetworkPolicy must admit only named sources to its pods (a rule without `from` admits everyone).
+  const backOffice = workloads.filter((workload) => podLabelsOf(workload)['app.kubernetes.io/component'] === 'back-office');
+  const backOfficeServices = new Set(services.filter((service) => backOffice.some((workload) => selectorMatches({ matchLabels: service.spec?.selector }, podLabelsOf(workload)))).map((service) => service.metadata?.name));
+  for (const ingress of objects.filter((object) => object.kind === 'Ingress')) {
+    for (const path of (ingress.spec?.rules ?? []).flatMap((rule) => rule.http?.paths ?? [])) {
+      if (backOfficeServices.has(path.backend?.service?.name)) findings.push(`${describe(ingress)}: routes to the internal back-office Service ${path.backend.service.name}; the back-office has no public Ingress`);
+    }
+  }
+  for (const workload of backOffice) {
+    const policies = objects.filter((object) => object.kind === 'NetworkPolicy' && (object.spec?.policyTypes ?? []).includes('Ingress') && selectorMatches(object.spec?.podSelector, podLabelsOf(workload)));
+    if (!policies.some((policy) => (policy.spec?.ingress ?? []).length > 0)) findings.push(`${describe(workload)}: no NetworkPolicy names the sources admitted to the back-office`);
+    for (const policy of policies) {
+      (policy.spec?.ingress ?? []).forEach((rule, index) => {
+        if (!Array.isArray(rule.from) || rule.from.length === 0) findings.push(`${describe(policy)}: ingress rule ${index} admits any source to the back-office`);
+      });
+    }
+  }
+
   if (!objects.some((object) => object.kind === 'NetworkPolicy' && Object.keys(object.spec?.podSelector ?? {}).length === 0 && !object.spec?.ingress && !object.spec?.egress && (object.spec?.policyTypes ?? []).length === 2)) {
     findings.push('no default-deny NetworkPolicy (empty podSelector, policyTypes Ingress and Egress, no rules)');
   }
@@ -276,7 +295,7 @@ export function checkProduction(objects) {
     if (config.data?.APP_ENV !== 'production') findings.push(`${describe(config)}: APP_ENV must be production`);
     if (!String(config.data?.CALLBACK_BASE_URL ?? '').startsWith('https://')) findings.push(`${describe(config)}: CALLBACK_BASE_URL must be HTTPS`);
   }
-  for (const app of ['purchase-gateway', 'payout-gateway', 'reconciliation-worker']) {
+  for (const app of ['purchase-gateway', 'payout-gateway', 'reconciliation-worker', 'back-office']) {
     if (!objects.some((object) => object.kind === 'Deployment' && object.metadata?.name === app)) findings.push(`Deployment/${app} is missing`);
   }
   return findings;

@@ -13,7 +13,7 @@ import { inspect, logs, podman, remove, runOnce, start } from './podman.js';
  * containers, the invariant checker (from the ops image) finds the books consistent, and every
  * app drains and exits 0 on `podman stop`.
  */
-const APPS = ['provider-sandbox', 'purchase-gateway', 'payout-gateway', 'reconciliation-worker', 'vendor-dashboard'] as const;
+const APPS = ['provider-sandbox', 'purchase-gateway', 'payout-gateway', 'reconciliation-worker', 'vendor-dashboard', 'back-office'] as const;
 type App = (typeof APPS)[number];
 const STOP_TIMEOUT_S = 35; // compose's stop_grace_period; the apps drain within SHUTDOWN_GRACE_MS
 const run = `${process.pid}-${Date.now().toString(36)}`;
@@ -165,6 +165,18 @@ describe('the system from its container images', () => {
     const purchases = await fetch(url('vendor-dashboard', '/purchases?status=completed'), { headers: { cookie: `dash_session=${session}` } });
     expect(purchases.status).toBe(200);
     expect(await purchases.text()).toMatch(/1 purchases, newest first/);
+  });
+
+  it('creates a staff admin with the ops image; the back-office container serves the one-time setup link and the review-queue gauges', async () => {
+    const result = await runOnce('ops', env, ['node', 'dist/apps/ops/src/main.js', 'staff:create', '--email', `admin-${run}@staff.example`, '--role', 'admin', '--base-url', url('back-office', '')]);
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout) as { setup_url: string };
+    const setup = await fetch(created.setup_url);
+    expect(setup.status).toBe(200);
+    expect(await setup.text()).toContain(`admin-${run}@staff.example`);
+    // A vendor's dashboard credentials mean nothing here.
+    expect((await fetch(url('back-office', '/'), { redirect: 'manual' })).status).toBe(303);
+    expect(await (await fetch(url('back-office', '/metrics'))).text()).toMatch(/^review_queue_items\{queue="payouts"\} \d+$/m);
   });
 
   it('finds the books consistent with the invariant checker from the ops image', async () => {

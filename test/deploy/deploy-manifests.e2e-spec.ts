@@ -74,6 +74,13 @@ describe('deploy manifests', () => {
       breakFile(root, 'k8s/overlays/dev/provider-sandbox.yaml', '            - name: NODE_OPTIONS\n              value: --max-old-space-size=128\n', '');
       writeFileSync(join(root, 'k8s/overlays/production/leaked-secret.yaml'), 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: leaked\nstringData:\n  CALLBACK_TOKEN: abc\n');
       breakFile(root, 'k8s/overlays/production/kustomization.yaml', '  - namespace.yaml\n', '  - namespace.yaml\n  - leaked-secret.yaml\n');
+      breakFile(
+        root,
+        'k8s/base/ingress.yaml',
+        '                name: purchase-gateway\n                port:\n                  name: http\n---',
+        '                name: purchase-gateway\n                port:\n                  name: http\n          - path: /staff\n            pathType: Prefix\n            backend:\n              service:\n                name: back-office\n                port:\n                  name: http\n---',
+      );
+      breakFile(root, 'k8s/base/network-policies.yaml', '    - from:\n        - namespaceSelector:\n            matchLabels:\n              za-payments.example.com/staff-access: "true"\n      ports:', '    - ports:');
       breakFile(root, 'docker/Dockerfile', 'FROM node:20.19-bookworm-slim AS base', 'FROM node:latest AS base');
       breakFile(root, 'docker/Dockerfile', 'USER 1000:1000', 'USER root');
       breakFile(root, 'docker/compose.yaml', '"--maxmemory-policy", "noeviction"', '"--maxmemory-policy", "allkeys-lru"');
@@ -100,6 +107,8 @@ describe('deploy manifests', () => {
       ['a Node container whose heap is not capped below its memory limit', '[k8s/dev] Deployment/provider-sandbox container "provider-sandbox": NODE_OPTIONS must cap the heap (--max-old-space-size) below the 256Mi memory limit'],
       ['a Deployment that would serve before its migrations ran', '[k8s/production] Deployment/purchase-gateway: uses the database but has no wait-for-schema init container'],
       ['a Secret with values in the production overlay', '[k8s/production] Secret/leaked: a Secret with values must not be in git'],
+      ['a public Ingress routing to the internal back-office', '[k8s/dev] Ingress/purchase-gateway: routes to the internal back-office Service back-office; the back-office has no public Ingress'],
+      ['a back-office NetworkPolicy rule that admits any source', '[k8s/dev] NetworkPolicy/back-office-from-staff-network: ingress rule 0 admits any source to the back-office'],
       ['an unpinned base image', /\[docker\] docker\/Dockerfile:\d+: base image node:latest uses "latest"/],
       ['an image that runs as root', '[docker] docker/Dockerfile target purchase-gateway: USER must be a numeric non-root uid'],
       ['Redis that may evict BullMQ keys', '[compose] docker/compose.yaml service redis: Redis must run with --maxmemory-policy noeviction'],

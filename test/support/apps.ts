@@ -9,6 +9,8 @@ import { PAYOUT_HTTP_OPTIONS } from '../../apps/payout-gateway/src/http-options.
 import { PayoutGatewayModule } from '../../apps/payout-gateway/src/payout-gateway.module.js';
 import { DASHBOARD_HTTP_OPTIONS } from '../../apps/vendor-dashboard/src/http-options.js';
 import { VendorDashboardModule } from '../../apps/vendor-dashboard/src/vendor-dashboard.module.js';
+import { BACK_OFFICE_HTTP_OPTIONS } from '../../apps/back-office/src/http-options.js';
+import { BackOfficeModule } from '../../apps/back-office/src/back-office.module.js';
 import { testConfig } from './test-config.js';
 
 export interface RunningApp {
@@ -55,3 +57,4 @@ async function start(root: (config: GatewayEnv) => DynamicModule, http: HttpAppO
 export const startPurchaseGateway = (options: StartOptions = {}) => start((config) => PurchaseGatewayModule.register(config), PURCHASE_HTTP_OPTIONS, options);
 export const startPayoutGateway = (options: StartOptions = {}) => start((config) => PayoutGatewayModule.register(config), PAYOUT_HTTP_OPTIONS, options);
 export const startVendorDashboard = (options: StartOptions = {}) => start((config) => VendorDashboardModule.register(config), DASHBOARD_HTTP_OPTIONS, options);
+export const startBackOffice = (options: StartOptions = {}) => start((config) => BackOfficeModule.register(config), BACK_OFFICE_HTTP_OPTIONS, options);

@@ -9,6 +9,7 @@ import { registerDemoSeedCommand } from './commands/demo-seed.command.js';
 import { registerPayoutCommands, seedPayoutDemo } from './commands/payout.commands.js';
 import { registerPurchaseCommands, seedPurchaseDemo } from './commands/purchase.commands.js';
 import { registerReconcileCommands } from './commands/reconcile.commands.js';
+import { registerStaffCommands } from './commands/staff.commands.js';
 import { registerVendorCommands } from './commands/vendor.commands.js';
 
 const program = new Command('ops').description('Payments gateway operator CLI').showHelpAfterError();
@@ -17,6 +18,7 @@ registerPurchaseCommands(program);
 registerPayoutCommands(program);
 registerReconcileCommands(program);
 registerDashboardCommands(program);
+registerStaffCommands(program);
 registerDemoSeedCommand(program, [seedPurchaseDemo, seedPayoutDemo]);
 
 program.exitOverride((error) => {

@@ -6,6 +6,7 @@ import { DatabaseModule } from '#database';
 import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule } from '#purchase';
 import { SettlementModule } from '#settlement';
+import { StaffModule } from '#staff';
 import { ALL_ENTITIES } from './entities.js';
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). Every domain (vendors, pricing, payouts, settlement runs, dashboard invites). */
@@ -17,7 +18,7 @@ export class OpsModule {
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: OpsModule,
-      imports: [ConfigModule.forRoot(config, OPS_CONFIG), DatabaseModule.forRoot({ applicationName: 'ops', entities: ALL_ENTITIES }), VendorAccountsModule, DashboardAccountsModule, PurchaseDomainModule, PayoutDomainModule, SettlementModule],
+      imports: [ConfigModule.forRoot(config, OPS_CONFIG), DatabaseModule.forRoot({ applicationName: 'ops', entities: ALL_ENTITIES }), VendorAccountsModule, DashboardAccountsModule, PurchaseDomainModule, PayoutDomainModule, SettlementModule, StaffModule],
     };
   }
 }

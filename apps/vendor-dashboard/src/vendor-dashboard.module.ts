@@ -1,6 +1,5 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import type { NextFunction, Request, Response } from 'express';
 import { AUTH_ENTITIES, VendorAccountsModule } from '#auth';
 import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
 import { DashboardAccountsModule } from '#dashboard';
@@ -9,6 +8,7 @@ import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
+import { pageSecurityHeaders } from '#web';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -21,20 +21,6 @@ import { SessionGuard } from './web/access.js';
 import { DashboardCookies } from './web/cookies.js';
 import { PageExceptionFilter } from './web/page-exception.filter.js';
 import { SignInLimiter } from './web/sign-in-limiter.js';
-
-/**
- * Every page is private to its user: never cached, never framed, scripts and styles only from
- * this origin (the pages have no inline script), forms only posted back here.
- */
-const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
-
-function pageHeaders(_request: Request, response: Response, next: NextFunction): void {
-  response.setHeader('Cache-Control', 'no-store');
-  response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  response.setHeader('Referrer-Policy', 'same-origin');
-  next();
-}
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). The pages, and both domains' services they call (a dashboard user can send payouts and resend their SMS). */
 export const VENDOR_DASHBOARD_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'dashboard', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks'];
@@ -65,6 +51,6 @@ export class VendorDashboardModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(pageHeaders).forRoutes('*path');
+    consumer.apply(pageSecurityHeaders).forRoutes('*path');
   }
 }

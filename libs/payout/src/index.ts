@@ -35,6 +35,7 @@ export * from './delivery/payout-sms-resend.service.js';
 export * from './outcomes/payout-outcomes.js';
 export * from './submission/payout-submitter.js';
 export * from './verification/payout-status-poller.js';
+export * from './verification/payout-review.service.js';
 export * from './sweeper/payout-work-sweeper.js';
 export * from './worker/payout-worker.module.js';
 export * from './operations/payout-operations.service.js';

@@ -23,6 +23,7 @@ import { PayoutOutcomes } from './outcomes/payout-outcomes.js';
 import { PayoutPollSchedule } from './model/payout-poll-schedule.js';
 import { createPayoutProviderClient, PayoutRails } from './provider/payout-rails.js';
 import { PayoutStatusPoller } from './verification/payout-status-poller.js';
+import { PayoutReviewService } from './verification/payout-review.service.js';
 import { PayoutSubmitter } from './submission/payout-submitter.js';
 
 const SERVICES = [
@@ -40,6 +41,7 @@ const SERVICES = [
   PayoutOutcomes,
   PayoutSubmitter,
   PayoutStatusPoller,
+  PayoutReviewService,
   PayoutAnswerSignals,
   PayoutAdmission,
   PayoutsService,

@@ -1,7 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
+import { DataSource } from 'typeorm';
 import { formatCents, parseZarAmount2dp, type Cents } from '#money';
 import { PayoutAccountService, PayoutLedger, PayoutMethodsService, type MethodLimitsChange } from '#payout';
+import { OPS_ACTOR, StaffAuditLog } from '#staff';
 import { OpsInputError, requireUuid, runCommand, splitList } from '../ops-context.js';
 import type { DemoSeedStep } from './demo-seed.command.js';
 
@@ -56,7 +58,19 @@ export function registerPayoutCommands(program: Command): void {
     .requiredOption('--amount <zar>', 'amount such as 1000.00')
     .option('--note <text>', 'why the funds arrived (bank reference)')
     .action((options: { vendor: string; amount: string; note?: string }) =>
-      runCommand((context) => context.get(PayoutLedger).fund(requireUuid(options.vendor, '--vendor'), parseAmount(options.amount, '--amount'), options.note ?? null)),
+      runCommand((context) => {
+        const vendorId = requireUuid(options.vendor, '--vendor');
+        const cents = parseAmount(options.amount, '--amount');
+        // The credit and its staff audit record (the back-office's `payout.funded`, actor `ops`) commit together.
+        return context.get(DataSource).transaction(async (manager) => {
+          const balances = await context.get(PayoutLedger).fund(vendorId, cents, options.note ?? null, manager);
+          await context.get(StaffAuditLog).record(
+            { actor: OPS_ACTOR, action: 'payout.funded', subjectType: 'vendor', subjectId: vendorId, vendorId, reason: options.note ?? null, details: { amount_cents: cents.toString(), available_after_cents: balances.availableCents.toString() } },
+            manager,
+          );
+          return balances;
+        });
+      }),
     );
 
   program

@@ -6,7 +6,7 @@ import { sessionOf } from '../web/access.js';
 import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
 import { html, type SafeHtml } from '../web/html.js';
 import { csrfField, errorSummary, layout } from '../web/layout.js';
-import { newTotpSecret, totpContext, totpStep, totpUri } from '../web/totp.js';
+import { isTotpSecret, newTotpSecret, totpContext, totpStep, totpUri } from '#web';
 
 /** The signed-in person's own settings: two-step sign-in (TOTP). Every role has it. */
 @Controller('account')
@@ -34,7 +34,7 @@ export class AccountController {
   @HttpCode(200)
   async confirm(@Body() form: { secret?: string; code?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const session = sessionOf(request);
-    const secret = typeof form.secret === 'string' && /^[A-Z2-7]{16,64}$/.test(form.secret) ? form.secret : null;
+    const secret = isTotpSecret(form.secret) ? form.secret : null;
     if (!secret) return this.render(response, session, 400, { errors: { _: ['Start again.'] } });
     const step = await totpStep(secret, form.code);
     if (step === null) return this.render(response, session, 400, { enrolling: secret, errors: { code: ['That code does not match. Enter the current 6-digit code from the app.'] } });

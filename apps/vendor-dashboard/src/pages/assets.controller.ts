@@ -1,54 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { PAGE_CSS, PAGE_SCRIPT } from '#web';
 import { PublicPage } from '../web/access.js';
-
-/** Kept in code rather than files so the build needs no asset copy step. */
-const CSS = `
-:root { color-scheme: light; --ink: #1b1f24; --muted: #4a5563; --accent: #0b5cad; --bad: #a4161a; --good: #1f6f3f; --line: #c9ced6; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: var(--ink); background: #fff; }
-.skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: #fff; padding: 8px; z-index: 10; }
-header { display: flex; flex-wrap: wrap; gap: 16px; align-items: center; padding: 8px 24px; border-bottom: 1px solid var(--line); background: #f5f7fa; }
-.brand { font-weight: 700; margin: 0; }
-nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: 12px; margin: 0; padding: 0; }
-nav a { color: var(--accent); } nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
-.who { margin-left: auto; display: flex; gap: 8px; align-items: center; color: var(--muted); font-size: 14px; }
-main { padding: 16px 24px 48px; max-width: 1200px; }
-table { border-collapse: collapse; width: 100%; margin: 16px 0; } th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
-th { background: #f5f7fa; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-label { display: block; font-weight: 600; margin-top: 12px; }
-input, select, textarea, button { font: inherit; }
-input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { padding: 6px 8px; border: 1px solid #6b7280; border-radius: 4px; min-width: 260px; }
-button, .button { padding: 6px 14px; border: 1px solid var(--accent); background: var(--accent); color: #fff; border-radius: 4px; cursor: pointer; text-decoration: none; display: inline-block; }
-button.secondary { background: #fff; color: var(--accent); } button.danger { background: var(--bad); border-color: var(--bad); }
-:focus-visible { outline: 3px solid #ffbf47; outline-offset: 2px; }
-.errors { border: 2px solid var(--bad); padding: 8px 16px; margin: 16px 0; } .errors h2 { font-size: 18px; margin: 0; color: var(--bad); }
-.notice { border-left: 4px solid var(--accent); background: #eef4fb; padding: 8px 16px; margin: 16px 0; }
-.secret { font-family: ui-monospace, monospace; font-size: 15px; padding: 8px; background: #f5f7fa; border: 1px solid var(--line); word-break: break-all; }
-.status-completed, .status-paid, .status-active { color: var(--good); font-weight: 600; } .status-failed, .status-revoked, .status-expired, .status-reversed { color: var(--bad); font-weight: 600; }
-fieldset { border: 1px solid var(--line); margin: 12px 0; } legend { font-weight: 600; }
-.checkbox label { display: inline; font-weight: 400; margin: 0 0 0 4px; } .checkbox { margin: 4px 0; }
-.hint { color: var(--muted); font-size: 14px; margin: 2px 0; }
-.filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-end; } .filters label { margin-top: 0; }
-.pager { display: flex; gap: 16px; }
-meter { width: 320px; height: 20px; vertical-align: middle; }
-figure { margin: 16px 0; max-width: 760px; }
-.inline { display: inline; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }
-`;
-
-/** Progressive enhancement only: every action works without it. */
-const JS = `
-document.addEventListener('click', function (event) {
-  var button = event.target.closest('[data-copy]');
-  if (!button) return;
-  var text = document.getElementById(button.getAttribute('data-copy')).textContent;
-  navigator.clipboard.writeText(text).then(function () {
-    var status = document.getElementById(button.getAttribute('data-copy') + '-status');
-    if (status) status.textContent = 'Copied to the clipboard.';
-  });
-});
-`;
 
 @Controller('assets')
 @PublicPage()
@@ -56,12 +8,12 @@ export class AssetsController {
   @Get('dashboard.css')
   @Header('Content-Type', 'text/css; charset=utf-8')
   css(): string {
-    return CSS;
+    return PAGE_CSS;
   }
 
   @Get('dashboard.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   js(): string {
-    return JS;
+    return PAGE_SCRIPT;
   }
 }

@@ -1,26 +1,14 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
-import { DashboardAccounts, DashboardAuditRepository, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret, SECRET_PATTERN } from '#dashboard';
-import { csrfMatches, PublicPage, sessionOf } from '../web/access.js';
+import { DashboardAccounts, DashboardAuditRepository, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret } from '#dashboard';
+import { preSessionMatches, safeNext, signInFormBody, totpContext, totpStep, openSignIn, type SignInForm } from '#web';
+import { PublicPage, sessionOf } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
 import { clientAddress, readCookie, type DashboardRequest } from '../web/dashboard-request.js';
 import { html } from '../web/html.js';
 import { errorSummary, layout } from '../web/layout.js';
 import { SignInLimiter } from '../web/sign-in-limiter.js';
-import { totpContext, totpStep } from '../web/totp.js';
-
-interface SignInForm {
-  email?: string;
-  password?: string;
-  totp?: string;
-  _pre?: string;
-}
-
-/** Only same-site relative paths: `next` must not turn sign-in into an open redirect. */
-function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])[\w\-./?=&%]*$/.test(next) && !next.startsWith('/sign-in') ? next : '/';
-}
 
 @Controller()
 export class AuthController {
@@ -47,24 +35,12 @@ export class AuthController {
   @Post('sign-in')
   @PublicPage()
   async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const email = typeof form.email === 'string' ? form.email.slice(0, 320) : '';
-    const password = typeof form.password === 'string' ? form.password : '';
-    const target = safeNext(next);
-    if (!this.preSessionMatches(request, form._pre)) {
-      this.signInForm(response, 403, { next: target, email, errors: { _: ['The sign-in form expired. Try again.'] } });
-      return;
+    const gate = await openSignIn(request, form, next, this.cookies.preSession, this.limiter);
+    if (!gate.open) {
+      if (gate.retryAfterSeconds !== null) response.setHeader('Retry-After', String(gate.retryAfterSeconds));
+      return this.signInForm(response, gate.status, { next: gate.target, email: gate.email, errors: { _: [gate.message] } });
     }
-    const address = clientAddress(request);
-    const admission = await this.limiter.admit(email, address);
-    if (!admission.allowed) {
-      response.setHeader('Retry-After', String(admission.retryAfterSeconds));
-      const message =
-        admission.reason === 'limited'
-          ? `Too many sign-in attempts. Wait ${Math.ceil(admission.retryAfterSeconds / 60)} minutes and try again.`
-          : 'Sign-in is temporarily unavailable. Try again in a minute.';
-      this.signInForm(response, admission.reason === 'limited' ? 429 : 503, { next: target, email, errors: { _: [message] } });
-      return;
-    }
+    const { email, password, target, address } = gate.attempt;
     const user = await this.accounts.checkCredentials(email, password);
     if (user?.totp_secret_ciphertext) {
       const secret = this.encryption.decrypt(user.totp_secret_ciphertext, totpContext(user.id));
@@ -139,8 +115,7 @@ export class AuthController {
   }
 
   private preSessionMatches(request: DashboardRequest, offered: unknown): boolean {
-    const cookie = readCookie(request, this.cookies.preSession);
-    return typeof cookie === 'string' && SECRET_PATTERN.test(cookie) && csrfMatches(cookie, offered);
+    return preSessionMatches(request, this.cookies.preSession, offered);
   }
 
   private preSession(response: Response): string {
@@ -152,24 +127,13 @@ export class AuthController {
   private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
     const pre = this.preSession(response);
     const action = state.next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(state.next)}`;
-    const describedBy = state.errors ? html` aria-describedby="form-errors"` : html``;
     response
       .status(status)
       .type('html')
       .send(
         layout({
           title: 'Sign in',
-          body: html`${errorSummary(state.errors)}
-<form method="post" action="${action}" novalidate>
-  <input type="hidden" name="_pre" value="${pre}">
-  <label for="email">Email</label>
-  <input id="email" name="email" type="email" autocomplete="username" required value="${state.email ?? ''}"${describedBy}>
-  <label for="password">Password</label>
-  <input id="password" name="password" type="password" autocomplete="current-password" required${describedBy}>
-  <label for="totp">Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span></label>
-  <input id="totp" name="totp" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*">
-  <p><button type="submit">Sign in</button></p>
-</form>
+          body: html`${signInFormBody({ action, pre, email: state.email, errors: state.errors, totpLabel: html`Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span>`, totpRequired: false })}
 <p class="hint">No account yet? Ask your vendor's dashboard owner for an invite.</p>`,
         }).value,
       );

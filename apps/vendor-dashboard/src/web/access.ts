@@ -1,8 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from '#auth';
 import { DashboardSessions, roleAllows, type DashboardPermission } from '#dashboard';
+import { csrfMatches, offeredCsrf, PageForbidden, SAFE_METHODS, SignInRequired } from '#web';
+
+// The multipart upload checks its token after parsing, with the same comparison.
+export { csrfMatches };
 import { DashboardCookies } from './cookies.js';
 import { readCookie, type DashboardRequest } from './dashboard-request.js';
 
@@ -17,21 +20,8 @@ export const RequirePermission = (permission: DashboardPermission) => SetMetadat
 /** Multipart forms are parsed after guards run, so their CSRF token is checked by CsrfAfterUpload instead. */
 export const CsrfInMultipartBody = () => SetMetadata(CSRF_AFTER_UPLOAD, true);
 
-export class SignInRequired extends Error {}
-export class PageForbidden extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
-
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
-
-export function csrfMatches(expected: string, offered: unknown): boolean {
-  if (typeof offered !== 'string') return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(offered);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+// The two refusals every signed-in page may answer with, shared with the other web app.
+export { PageForbidden, SignInRequired };
 
 /**
  * Deny by default: every route needs a live session cookie unless marked public. Only the
@@ -59,8 +49,7 @@ export class SessionGuard implements CanActivate {
     request.dashboard = session;
 
     if (!SAFE_METHODS.has(request.method) && !this.reflector.getAllAndOverride<boolean>(CSRF_AFTER_UPLOAD, targets)) {
-      const offered = (request.body as Record<string, unknown> | undefined)?._csrf ?? request.headers['x-csrf-token'];
-      if (!csrfMatches(session.csrfToken, offered)) throw new PageForbidden('The form has expired or did not come from this dashboard. Go back, reload the page and try again.');
+      if (!csrfMatches(session.csrfToken, offeredCsrf(request))) throw new PageForbidden('The form has expired or did not come from this dashboard. Go back, reload the page and try again.');
     }
     const permission = this.reflector.getAllAndOverride<DashboardPermission | undefined>(PERMISSION, targets);
     if (permission && !roleAllows(session.role, permission)) throw new PageForbidden(`Your role (${session.role}) does not allow this.`);

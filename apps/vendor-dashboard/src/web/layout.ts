@@ -1,5 +1,5 @@
 import { roleAllows, type DashboardPermission, type DashboardSession } from '#dashboard';
-import { html, type SafeHtml } from './html.js';
+import { html, pageShell, type SafeHtml } from '#web';
 
 export interface PageOptions {
   title: string;
@@ -26,39 +26,21 @@ export const csrfField = (session: DashboardSession) => html`<input type="hidden
 /** One page: skip link, landmarks, the sections the role may open, the sign-out forms. */
 export function layout(options: PageOptions): SafeHtml {
   const { session } = options;
-  const nav = session
-    ? html`<nav aria-label="Main"><ul>${SECTIONS.filter((section) => !section.permission || roleAllows(session.role, section.permission)).map(
-        (section) => html`<li><a href="${section.path}"${options.current === section.path ? html` aria-current="page"` : ''}>${section.label}</a></li>`,
-      )}</ul></nav>
+  return pageShell({
+    brand: 'Vendor dashboard',
+    assets: { css: '/assets/dashboard.css', js: '/assets/dashboard.js' },
+    title: options.title,
+    current: options.current,
+    body: options.body,
+    sections: session ? SECTIONS.filter((section) => !section.permission || roleAllows(session.role, section.permission)) : undefined,
+    who: session
+      ? html`
       <div class="who"><span>${session.email} · ${session.role} · ${session.vendorName}</span>
         <form method="post" action="/sign-out">${csrfField(session)}<button type="submit">Sign out</button></form>
         <form method="post" action="/sign-out-everywhere">${csrfField(session)}<button type="submit">Sign out everywhere</button></form>
       </div>`
-    : '';
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} · Vendor dashboard</title>
-<link rel="stylesheet" href="/assets/dashboard.css">
-<script src="/assets/dashboard.js" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-<header><p class="brand">Vendor dashboard</p>${nav}</header>
-<main id="main" tabindex="-1">
-<h1>${options.title}</h1>
-${options.body}
-</main>
-</body>
-</html>`;
+      : undefined,
+  });
 }
 
-/** Field errors as a list tied to the form by aria-describedby. */
-export function errorSummary(errors: Record<string, string[]> | undefined): SafeHtml {
-  if (!errors || Object.keys(errors).length === 0) return html``;
-  return html`<div class="errors" role="alert" id="form-errors"><h2>There is a problem</h2><ul>${Object.entries(errors).flatMap(([field, messages]) =>
-    messages.map((message) => html`<li>${field === '_' ? '' : html`<strong>${field}</strong>: `}${message}</li>`),
-  )}</ul></div>`;
-}
+export { errorSummary } from '#web';

@@ -1,10 +1,9 @@
-import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError } from '#common';
+import { answerForPageError } from '#web';
 import type { DashboardRequest } from './dashboard-request.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
-import { PageForbidden, SignInRequired } from './access.js';
 
 /**
  * Every failure becomes a page with the right status: no session → the sign-in page (401 for
@@ -21,33 +20,10 @@ export class PageExceptionFilter implements ExceptionFilter {
     if (response.headersSent) return;
     response.setHeader('Cache-Control', 'no-store');
 
-    if (/^\/(health|metrics)/.test(request.path) && exception instanceof HttpException) {
-      response.status(exception.getStatus()).json(exception.getResponse());
-      return;
-    }
-    if (exception instanceof SignInRequired) {
-      if (request.method === 'GET' || request.method === 'HEAD') {
-        response.redirect(303, `/sign-in?next=${encodeURIComponent(request.originalUrl)}`);
-        return;
-      }
-      this.page(response, request, 401, 'Sign in required', 'Your session has ended. Sign in again.');
-      return;
-    }
-    if (exception instanceof PageForbidden) {
-      this.page(response, request, 403, 'Not allowed', exception.reason);
-      return;
-    }
-    if (exception instanceof DomainError) {
-      const status = exception.code === 'NOT_FOUND' ? 404 : exception.code === 'VALIDATION_FAILED' ? 400 : exception.code === 'FORBIDDEN' ? 403 : 409;
-      const detail = status === 404 ? 'There is nothing here, or it belongs to another account.' : exception.message;
-      this.page(response, request, status, status === 404 ? 'Not found' : 'Request refused', detail);
-      return;
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      this.page(response, request, status, status === 404 ? 'Not found' : 'Request refused', status === 404 ? 'There is nothing here.' : exception.message);
-      return;
-    }
+    const answer = answerForPageError(exception, request, { notFound: 'There is nothing here, or it belongs to another account.' });
+    if (answer.kind === 'json') return void response.status(answer.status).json(answer.body);
+    if (answer.kind === 'redirect') return response.redirect(303, answer.location);
+    if (answer.kind === 'page') return this.page(response, request, answer.status, answer.title, answer.message);
     this.logger.error({ err: exception }, 'Dashboard page failed');
     this.page(response, request, 500, 'Something went wrong', 'The page could not be shown. Try again; if it keeps failing, quote the request id to support.');
   }

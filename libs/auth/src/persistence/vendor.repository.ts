@@ -22,6 +22,11 @@ export class VendorRepository {
     return this.vendors.findOneBy({ id: vendorId });
   }
 
+  /** Every vendor by name (staff's vendor list). */
+  list(limit: number): Promise<VendorEntity[]> {
+    return this.vendors.find({ order: { name: 'ASC', id: 'ASC' }, take: limit });
+  }
+
   /** Writes the changed columns of a vendor read with find. */
   save(vendor: VendorEntity): Promise<VendorEntity> {
     return this.vendors.save(vendor);

@@ -18,6 +18,11 @@ export class VendorService {
     return this.vendors.insert({ name: trimmed, slug, enabledAbilities: [...ALL_ABILITIES], productionReleasedAt: null });
   }
 
+  /** Every vendor by name, for staff (the back-office); at most `limit`. */
+  list(limit = 500): Promise<VendorEntity[]> {
+    return this.vendors.list(limit);
+  }
+
   async get(vendorId: string): Promise<VendorEntity> {
     const vendor = await this.vendors.find(vendorId);
     if (!vendor) throw new NotFoundError('vendor');

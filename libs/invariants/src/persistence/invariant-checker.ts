@@ -13,6 +13,7 @@
  * platform lib) knows nothing of the domains' tables.
  */
 
+import { checkManualResolutions } from './staff-invariants.js';
 import { checkWebhooks } from './webhook-invariants.js';
 
 /** Anything that runs SQL and returns rows: a TypeORM DataSource or EntityManager, or a pg client wrapper. */
@@ -51,6 +52,9 @@ export const INVARIANTS = {
     'a payout holds a reservation only while its submission is open (pending, with a status poll scheduled, or queued for submission) or it is an open review item (needs_review)',
   webhookEventPerMove: 'every transaction and payout status move a webhook reports (since webhooks were deployed) has its event',
   webhookDeliveredWith2xx: 'no webhook delivery is marked delivered without an attempt on record that got a 2xx',
+  manualResolutionApproved:
+    'every manual resolution of a review item rests on a proposal of the same item and outcome approved by someone other than its proposer, and no item was moved by staff without one',
+  manualResolutionAgreesWithProvider: 'no manual resolution contradicts what the provider verifiably said about the item, and the item still shows the resolved outcome',
 } as const;
 
 export type InvariantName = keyof typeof INVARIANTS;
@@ -97,6 +101,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkSettlementLines,
     checkPayoutHoldsJustified,
     checkWebhooks,
+    checkManualResolutions,
   ];
   for (const check of checks) await check(query, vendors, report);
   for (const sandbox of options.sandboxes ?? []) {

@@ -22,9 +22,11 @@ export class PayoutLedger {
   ) {}
 
   /** Credits the account (ops `payout:fund`). */
-  async fund(vendorId: string, amountCents: Cents, note: string | null = null): Promise<AccountBalances> {
+  async fund(vendorId: string, amountCents: Cents, note: string | null = null, within?: EntityManager): Promise<AccountBalances> {
     if (typeof amountCents !== 'bigint' || amountCents <= 0n) throw new ValidationFailedError({ amount: ['amount must be positive'] });
-    return this.dataSource.transaction(async (manager) => {
+    // In the caller's transaction when given (an approved four-eyes funding: approval and credit commit together).
+    const run = (work: (manager: EntityManager) => Promise<AccountBalances>) => (within ? work(within) : this.dataSource.transaction(work));
+    return run(async (manager) => {
       await this.ensureAccount(manager, vendorId);
       const account = await this.accounts.move(manager, vendorId, 'fund', amountCents, [{ payoutId: null, cents: amountCents }], note);
       if (!account) throw new LedgerInvariantError(`fund: no account for vendor ${vendorId}`);

@@ -14,7 +14,8 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
  *   period found nothing: the provider never received it, the hold is released);
  * - cancelled: `cancelled_by_operations`;
  * - reversed: `reversed_by_provider`;
- * - needs_review: `outcome_unknown` (the provider never gave a final answer within the window).
+ * - needs_review: `outcome_unknown` (the provider never gave a final answer within the window);
+ * - failed or paid from needs_review by two staff (back-office four eyes): `resolved_by_staff`.
  */
 export const PAYOUT_STATUS_REASONS = [
   'queued',
@@ -25,6 +26,7 @@ export const PAYOUT_STATUS_REASONS = [
   'reversed_by_provider',
   'outcome_unknown',
   'not_received_by_provider',
+  'resolved_by_staff',
 ] as const;
 
 export interface PayoutRecord {

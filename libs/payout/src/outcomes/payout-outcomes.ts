@@ -123,6 +123,34 @@ export class PayoutOutcomes {
   }
 
   /**
+   * Staff resolve a payout in `needs_review` the provider cannot answer for (an approved
+   * four-eyes proposal, in the approval's transaction), moving money as a provider answer would:
+   * paid settles the hold, failed releases it, each once (the guarded status update comes first)
+   * and with its webhook events. Refused, changing nothing, when the payout has left
+   * needs_review (a provider answer closed it: that stands) or its provider trail holds a final
+   * answer that contradicts the resolution.
+   */
+  async resolveByStaff(manager: EntityManager, payoutId: string, outcome: 'paid' | 'failed'): Promise<{ resolved: true; payout: PayoutRecord } | { resolved: false; reason: string }> {
+    const payout = await this.payouts.findForWorker(payoutId, manager, true);
+    if (!payout) return { resolved: false, reason: 'The payout does not exist.' };
+    if (payout.status !== 'needs_review') return { resolved: false, reason: `The payout is ${payout.status} now, from the provider's answer; it can no longer be resolved by hand.` };
+    const verified = (await this.payouts.contacts(payoutId, manager)).map((contact) => contact.outcome).filter((said) => said === 'paid' || said === 'rejected' || said === 'reversed');
+    const contradicting = verified.find((said) => (outcome === 'failed' ? said !== 'rejected' : said === 'rejected'));
+    if (contradicting) return { resolved: false, reason: `The provider answered ${contradicting} for this payout, which contradicts ${outcome}.` };
+    if (outcome === 'paid') {
+      const paid = await this.payouts.markPaidByStaff(manager, payoutId);
+      if (!paid) return { resolved: false, reason: 'The payout changed meanwhile.' };
+      await this.ledger.settle(manager, payout.vendorId, holdOf(payout));
+      await this.recordWebhookEvents(manager, payoutId, 'payout.paid');
+    } else {
+      if (!(await this.payouts.markFailed(manager, payoutId, 'resolved_by_staff'))) return { resolved: false, reason: 'The payout changed meanwhile.' };
+      await this.ledger.release(manager, payout.vendorId, holdOf(payout));
+      await this.recordWebhookEvents(manager, payoutId, 'payout.failed');
+    }
+    return { resolved: true, payout: (await this.payouts.findForWorker(payoutId, manager))! };
+  }
+
+  /**
    * The submission got no usable answer (timeout, network, 5xx, 409), or was never sent (see
    * PayoutSubmitter): the outcome is unknown and polling resolves it. The attempt has ended now,
    * which starts the settle period before a "not found" counts.

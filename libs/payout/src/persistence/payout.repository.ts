@@ -55,6 +55,80 @@ export interface PayoutListItem {
   batchReference: string | null;
 }
 
+/** A payout as staff see it in the back-office: across vendors; never the recipient or a PIN. */
+export interface PayoutStaffItem {
+  id: string;
+  vendorId: string;
+  vendorName: string;
+  reference: string;
+  method: string;
+  amountCents: Cents;
+  feeCents: Cents;
+  status: PayoutStatus;
+  statusReason: string | null;
+  merchantReference: string;
+  providerReference: string | null;
+  createdAt: Date;
+  /** When it entered needs_review (else its creation). */
+  waitingSince: Date;
+  submissionStartedAt: Date | null;
+  submissionAnsweredAt: Date | null;
+  nextPollAt: Date | null;
+}
+
+/** One recorded exchange with the provider (`payout_provider_contacts`). */
+export interface PayoutContact {
+  kind: 'submission' | 'lookup';
+  outcome: string;
+  httpStatus: number | null;
+  summary: string | null;
+  at: Date;
+}
+
+const STAFF_ITEM_COLUMNS = `p.id, p.vendor_id, v.name AS vendor_name, p.reference, p.method, p.amount_cents::text AS amount_cents, p.fee_cents::text AS fee_cents,
+  p.status, p.status_reason, p.merchant_reference, p.provider_reference, p.created_at, COALESCE(p.review_at, p.created_at) AS waiting_since,
+  p.submission_started_at, p.submission_answered_at, p.next_poll_at`;
+
+interface PayoutStaffRow {
+  id: string;
+  vendor_id: string;
+  vendor_name: string;
+  reference: string;
+  method: string;
+  amount_cents: string;
+  fee_cents: string;
+  status: PayoutStatus;
+  status_reason: string | null;
+  merchant_reference: string;
+  provider_reference: string | null;
+  created_at: Date;
+  waiting_since: Date;
+  submission_started_at: Date | null;
+  submission_answered_at: Date | null;
+  next_poll_at: Date | null;
+}
+
+function payoutStaffItemOf(row: PayoutStaffRow): PayoutStaffItem {
+  return {
+    id: row.id,
+    vendorId: row.vendor_id,
+    vendorName: row.vendor_name,
+    reference: row.reference,
+    method: row.method,
+    amountCents: centsFromDbValue(row.amount_cents),
+    feeCents: centsFromDbValue(row.fee_cents),
+    status: row.status,
+    statusReason: row.status_reason,
+    merchantReference: row.merchant_reference,
+    providerReference: row.provider_reference,
+    createdAt: row.created_at,
+    waitingSince: row.waiting_since,
+    submissionStartedAt: row.submission_started_at,
+    submissionAnsweredAt: row.submission_answered_at,
+    nextPollAt: row.next_poll_at,
+  };
+}
+
 /**
  * The `payouts` table as read: its one column list, its row type and the one mapping to
  * PayoutRecord. The table itself is defined by the migrations.
@@ -328,6 +402,41 @@ export class PayoutRepository {
 
   // --- Outcomes (each under the payout's row lock, taken by findForWorker(..., true)) ------------
 
+  // --- staff reads (the back-office review queue: across vendors) ---
+
+  /** Payouts waiting in `needs_review`, oldest first (partial index of migration 1763781300000). */
+  async reviewQueue(limit: number): Promise<PayoutStaffItem[]> {
+    const rows: PayoutStaffRow[] = await this.dataSource.query(
+      `SELECT ${STAFF_ITEM_COLUMNS} FROM payouts p JOIN vendors v ON v.id = p.vendor_id
+        WHERE p.status = 'needs_review' ORDER BY COALESCE(p.review_at, p.created_at), p.id LIMIT $1`,
+      [limit],
+    );
+    return rows.map(payoutStaffItemOf);
+  }
+
+  /** How many payouts wait in `needs_review` and how long the oldest has (seconds; 0 when none). */
+  async reviewDepth(): Promise<{ count: number; oldestAgeSeconds: number }> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(COALESCE(review_at, created_at))), 0)::float8 AS oldest
+         FROM payouts WHERE status = 'needs_review'`,
+    );
+    return { count: row.count, oldestAgeSeconds: Math.max(0, Math.floor(row.oldest)) };
+  }
+
+  async staffItem(payoutId: string): Promise<PayoutStaffItem | null> {
+    const rows: PayoutStaffRow[] = await this.dataSource.query(`SELECT ${STAFF_ITEM_COLUMNS} FROM payouts p JOIN vendors v ON v.id = p.vendor_id WHERE p.id = $1`, [payoutId]);
+    return rows.length > 0 ? payoutStaffItemOf(rows[0]) : null;
+  }
+
+  /** The payout's provider trail, oldest first: every submission and lookup and what the provider said. */
+  async contacts(payoutId: string, manager: Queryable = this.dataSource.manager): Promise<PayoutContact[]> {
+    const rows: Array<{ kind: 'submission' | 'lookup'; outcome: string; http_status: number | null; summary: string | null; at: Date }> = await manager.query(
+      `SELECT kind, outcome, http_status, summary, at FROM payout_provider_contacts WHERE payout_id = $1 ORDER BY id`,
+      [payoutId],
+    );
+    return rows.map((row) => ({ kind: row.kind, outcome: row.outcome, httpStatus: row.http_status, summary: row.summary, at: row.at }));
+  }
+
   /** Appends one exchange to the payout's provider trail (append-only table). */
   async appendContact(manager: Queryable, contact: ProviderContactRow): Promise<void> {
     await manager.query(`INSERT INTO payout_provider_contacts (payout_id, kind, outcome, http_status, summary) VALUES ($1, $2, $3, $4, $5)`, [
@@ -407,8 +516,22 @@ export class PayoutRepository {
     return firstRecord(rows);
   }
 
+  /**
+   * needs_review → paid by two staff (an approved four-eyes proposal): no provider answer, so
+   * none of the provider columns change; polls stop. Null when the guard refused.
+   */
+  async markPaidByStaff(manager: Queryable, payoutId: string): Promise<PayoutRecord | null> {
+    const rows = await updateReturning<PayoutRow>(
+      manager,
+      `UPDATE payouts SET status = 'paid', status_reason = 'resolved_by_staff', paid_at = now(), review_at = NULL, next_poll_at = NULL, updated_at = now()
+        WHERE id = $1 AND status = 'needs_review' RETURNING ${PAYOUT_COLUMNS}`,
+      [payoutId],
+    );
+    return firstRecord(rows);
+  }
+
   /** pending | needs_review → failed; false when the guard refused. */
-  async markFailed(manager: Queryable, payoutId: string, reason: 'provider_rejected' | 'not_received_by_provider'): Promise<boolean> {
+  async markFailed(manager: Queryable, payoutId: string, reason: 'provider_rejected' | 'not_received_by_provider' | 'resolved_by_staff'): Promise<boolean> {
     const rows = await updateReturning<unknown>(
       manager,
       `UPDATE payouts SET status = 'failed', status_reason = $2, failed_at = now(), next_poll_at = NULL, updated_at = now()

@@ -29,6 +29,17 @@ export const PURCHASE_FAILURE_CODES = {
   notSubmitted: 'NOT_SUBMITTED',
 } as const;
 
+/** What a staff resolution came to: moved, or refused with the reason (nothing changed). */
+export type StaffResolution = { resolved: true; state: TransactionState } | { resolved: false; reason: string };
+
+/** The final outcome a provider status names, if it names one (the provider's detailed statuses). */
+function verifiedOutcomeOf(providerStatus: string): 'completed' | 'failed' | null {
+  const status = providerStatus.toUpperCase();
+  if (status === 'COMPLETED' || status === 'REVERSED') return 'completed';
+  if (status === 'DECLINED' || status === 'REJECTED' || status === 'FAILED') return 'failed';
+  return null;
+}
+
 /** "Not found" must be seen this many times in a row, after the settle period, to count as proof. */
 export const NOT_FOUND_PROOF_STREAK = 2;
 
@@ -137,6 +148,26 @@ export class PurchaseOutcomeRecorder {
       return this.raiseLateCreation(inner, row, evidence);
     };
     return manager ? run(manager) : this.dataSource.transaction(run);
+  }
+
+  /**
+   * Staff resolve a purchase in `review` that the provider cannot answer for (an approved
+   * four-eyes proposal, in the approval's transaction). The move is the one a verified outcome
+   * makes: failed returns the daily allowance once, completed starts the reversal watch, both
+   * write the status event and the webhook event. Refused, changing nothing, when the purchase
+   * has left review (a lookup proved its outcome: that stands) or the provider's last answer
+   * contradicts the resolution.
+   */
+  async resolveByStaff(manager: EntityManager, transactionId: string, outcome: 'completed' | 'failed', note: string): Promise<StaffResolution> {
+    const row = await this.lock(manager, transactionId);
+    if (!row) return { resolved: false, reason: 'The purchase does not exist.' };
+    if (row.status !== 'review') return { resolved: false, reason: `The purchase is ${row.status} now, from the provider's verified answer; it can no longer be resolved by hand.` };
+    const providerSaid = (await this.transactions.staffItem(transactionId, manager))?.provider_status ?? null;
+    const verified = providerSaid ? verifiedOutcomeOf(providerSaid) : null;
+    if (verified && verified !== outcome) return { resolved: false, reason: `The provider's last answer (${providerSaid}) contradicts ${outcome}.` };
+    const changes: RowChanges = new Map();
+    await this.move(manager, row, changes, outcome, { reason: `resolved by staff: ${note}`.slice(0, 500), errorCode: PURCHASE_FAILURE_CODES.notCreated });
+    return { resolved: true, state: await this.writeBack(manager, row.id, changes) };
   }
 
   /** The verification window elapsed with the outcome still unknown: staff take over. */

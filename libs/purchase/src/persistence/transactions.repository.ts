@@ -103,6 +103,42 @@ export interface SalesSummaryRow {
   review_count: number;
 }
 
+/** A purchase as staff see it in the back-office: across vendors, never a PIN. */
+export interface PurchaseStaffItem {
+  id: string;
+  vendor_id: string;
+  vendor_name: string;
+  reference: string;
+  status: TransactionStatus;
+  product_id: number;
+  charge_cents: string;
+  currency: string;
+  error_code: string | null;
+  created_at: Date;
+  /** When it entered review (else its admission). */
+  waiting_since: Date;
+  submission_attempted_at: Date | null;
+  submission_ended_at: Date | null;
+  submission_outcome: string | null;
+  provider_transaction_id: string | null;
+  provider_status: string | null;
+  last_checked_at: Date | null;
+  not_found_streak: number;
+}
+
+/** One recorded status move and what the provider said that caused it. */
+export interface PurchaseStaffEvent {
+  from_status: TransactionStatus | null;
+  to_status: TransactionStatus;
+  provider_status: string | null;
+  reason: string;
+  created_at: Date;
+}
+
+const STAFF_ITEM_COLUMNS = `t.id, t.vendor_id, v.name AS vendor_name, t.reference, t.status, t.product_id, t.charge_cents::text AS charge_cents, t.currency, t.error_code,
+  t.created_at, COALESCE(t.review_at, t.created_at) AS waiting_since, t.submission_attempted_at, t.submission_ended_at, t.submission_outcome,
+  t.provider_transaction_id::text AS provider_transaction_id, t.provider_status, t.last_checked_at, t.not_found_streak`;
+
 /**
  * The transaction aggregate: `purchase_transactions` with its status events, the provider's
  * callback markers and the fulfilment (delivery data and its read audit). The only code that
@@ -219,6 +255,41 @@ export class TransactionsRepository {
       `SELECT e.from_status, e.to_status, e.reason, e.created_at FROM purchase_transaction_events e
          JOIN purchase_transactions t ON t.id = e.transaction_id WHERE t.vendor_id = $1 AND t.id = $2 ORDER BY e.id`,
       [vendorId, transactionId],
+    );
+  }
+
+  // --- staff reads (the back-office review queue: across vendors) ---
+
+  /** Purchases waiting in `review`, oldest first (partial index of migration 1763781300000). */
+  async reviewQueue(limit: number): Promise<PurchaseStaffItem[]> {
+    return this.dataSource.query<PurchaseStaffItem[]>(
+      `SELECT ${STAFF_ITEM_COLUMNS} FROM purchase_transactions t JOIN vendors v ON v.id = t.vendor_id
+        WHERE t.status = 'review' ORDER BY COALESCE(t.review_at, t.created_at), t.id LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** How many purchases wait in `review` and how long the oldest has (seconds; 0 when none). */
+  async reviewDepth(): Promise<{ count: number; oldestAgeSeconds: number }> {
+    const [row] = await this.dataSource.query<{ count: number; oldest: number }[]>(
+      `SELECT count(*)::int AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(COALESCE(review_at, created_at))), 0)::float8 AS oldest
+         FROM purchase_transactions WHERE status = 'review'`,
+    );
+    return { count: row.count, oldestAgeSeconds: Math.max(0, Math.floor(row.oldest)) };
+  }
+
+  async staffItem(transactionId: string, manager: Queryable = this.dataSource): Promise<PurchaseStaffItem | undefined> {
+    const [row] = await manager.query<PurchaseStaffItem[]>(`SELECT ${STAFF_ITEM_COLUMNS} FROM purchase_transactions t JOIN vendors v ON v.id = t.vendor_id WHERE t.id = $1`, [
+      transactionId,
+    ]);
+    return row;
+  }
+
+  /** Every recorded status move of a transaction with the provider's status behind it, oldest first. */
+  async staffHistory(transactionId: string): Promise<PurchaseStaffEvent[]> {
+    return this.dataSource.query<PurchaseStaffEvent[]>(
+      `SELECT from_status, to_status, provider_status, reason, created_at FROM purchase_transaction_events WHERE transaction_id = $1 ORDER BY id`,
+      [transactionId],
     );
   }
 

@@ -359,10 +359,10 @@ export interface components {
              */
             status: "pending" | "paid" | "failed" | "reversed" | "needs_review" | "cancelled";
             /**
-             * @description pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; null otherwise
+             * @description pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; paid or failed from needs_review: `resolved_by_staff` (two staff members resolved it with the provider's or the bank's confirmation); null otherwise
              * @enum {string|null}
              */
-            status_reason: "queued" | "submitting" | "awaiting_provider" | "provider_rejected" | "cancelled_by_operations" | "reversed_by_provider" | "outcome_unknown" | "not_received_by_provider" | null;
+            status_reason: "queued" | "submitting" | "awaiting_provider" | "provider_rejected" | "cancelled_by_operations" | "reversed_by_provider" | "outcome_unknown" | "not_received_by_provider" | "resolved_by_staff" | null;
             /** @enum {string} */
             method: "bank_a_instant_money" | "bank_b_cardless" | "rtc_eft" | "voucher_type_1" | "voucher_type_2" | "voucher_type_3" | "voucher_type_4";
             /** @example 150.00 */

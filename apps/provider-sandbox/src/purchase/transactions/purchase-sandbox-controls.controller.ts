@@ -21,4 +21,20 @@ export class PurchaseSandboxControlsController {
     if (!created) throw notFound('held create for this external_id');
     return purchaseTransactionView(created);
   }
+
+  /**
+   * Test value 05: the provider gives a transaction that stayed SUBMITTED its final answer now
+   * (no callback), so tests can show a lookup (the worker's, or staff's "check now") resolving
+   * a purchase in review. Body `{ "external_id", "status": "COMPLETED" | "DECLINED" }`.
+   */
+  @Post('settle-late')
+  @HttpCode(200)
+  settleLate(@Body() raw: unknown) {
+    const body = JsonBody.of(raw);
+    const externalId = body.requiredString('external_id', /^\S{1,100}$/);
+    const status = body.requiredString('status', /^(COMPLETED|DECLINED)$/) as 'COMPLETED' | 'DECLINED';
+    const settled = this.transactions.settleLate(externalId, status);
+    if (!settled) throw notFound('submitted transaction for this external_id');
+    return purchaseTransactionView(settled);
+  }
 }

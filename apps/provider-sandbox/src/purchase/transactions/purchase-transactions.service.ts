@@ -140,6 +140,18 @@ export class PurchaseTransactions {
     return transaction;
   }
 
+  /**
+   * Sandbox control: a transaction still SUBMITTED (test value 05, "stays submitted") gets its
+   * final answer now, with no callback, as a provider that answers late would: only a lookup
+   * sees it. Returns undefined when there is none or it is already final.
+   */
+  settleLate(externalId: string, status: 'COMPLETED' | 'DECLINED'): PurchaseTransaction | undefined {
+    const transaction = this.findByExternalId(externalId);
+    if (transaction?.status !== 'SUBMITTED') return undefined;
+    this.move(transaction, status);
+    return transaction;
+  }
+
   private play(transaction: PurchaseTransaction, scenario: PurchaseScenario): void {
     const { completeDelayMs, reversalDelayMs, lateStatusDelayMs } = this.options;
     if (scenario.outcome === 'stay_submitted') return;

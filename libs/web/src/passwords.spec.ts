@@ -1,7 +1,6 @@
 import { hashPassword, passwordProblems, verifyPassword } from './passwords.js';
-import { DASHBOARD_PERMISSIONS, ROLE_PERMISSIONS, roleAllows } from './roles.js';
 
-describe('dashboard passwords', () => {
+describe('passwords', () => {
   it('accepts a long passphrase and refuses short, common, repeated or email-based ones', () => {
     expect(passwordProblems('correct horse battery staple', 'thandi@vendor.example')).toEqual([]);
     expect(passwordProblems('short', 'thandi@vendor.example')).toEqual(['Use at least 12 characters.']);
@@ -17,16 +16,5 @@ describe('dashboard passwords', () => {
     await expect(verifyPassword(stored, 'correct horse battery staple')).resolves.toBe(true);
     await expect(verifyPassword(stored, 'correct horse battery stable')).resolves.toBe(false);
     await expect(verifyPassword('not a hash', 'anything')).resolves.toBe(false);
-  });
-});
-
-describe('dashboard roles', () => {
-  it('gives owners everything and keeps writes to their jobs', () => {
-    expect(ROLE_PERMISSIONS.owner).toEqual(DASHBOARD_PERMISSIONS);
-    expect(roleAllows('developer', 'tokens:manage')).toBe(true);
-    expect(roleAllows('developer', 'payouts:write')).toBe(false);
-    expect(roleAllows('finance', 'payouts:write')).toBe(true);
-    expect(roleAllows('finance', 'tokens:manage')).toBe(false);
-    expect(DASHBOARD_PERMISSIONS.filter((permission) => roleAllows('viewer', permission))).toEqual(['purchases:read', 'payouts:read', 'reports:read']);
   });
 });

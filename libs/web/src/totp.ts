@@ -3,16 +3,25 @@ import { generateSecret, generateURI, verify } from 'otplib';
 /** One 30-second step either side, for clocks a little off. */
 const TOLERANCE_SECONDS = 30;
 
-export function totpContext(userId: string): string {
-  return `dashboard-totp:${userId}`;
+/**
+ * The FieldEncryption context a TOTP secret is sealed under: the kind of account and its id, so a
+ * sealed secret copied to another row (or from a vendor user to a staff user) does not open.
+ */
+export function totpContext(userId: string, kind: 'dashboard' | 'staff' = 'dashboard'): string {
+  return `${kind}-totp:${userId}`;
 }
 
 export function newTotpSecret(): string {
   return generateSecret();
 }
 
-export function totpUri(secret: string, email: string): string {
-  return generateURI({ issuer: 'Vendor dashboard', label: email, secret });
+export function totpUri(secret: string, email: string, issuer = 'Vendor dashboard'): string {
+  return generateURI({ issuer, label: email, secret });
+}
+
+/** A base32 secret as newTotpSecret makes it, posted back by an enrolment form. */
+export function isTotpSecret(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Z2-7]{16,64}$/.test(value);
 }
 
 /**

@@ -1,0 +1,67 @@
+import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AUTH_ENTITIES, VendorAccountsModule } from '#auth';
+import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
+import { DatabaseModule } from '#database';
+import { ObservabilityModule } from '#observability';
+import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
+import { PURCHASE_ENTITIES } from '#purchase';
+import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
+import { StaffModule, StaffReviewModule } from '#staff';
+import { pageSecurityHeaders } from '#web';
+import { AssetsController } from './pages/assets.controller.js';
+import { AuditController } from './pages/audit.controller.js';
+import { AuthController } from './pages/auth.controller.js';
+import { HomeController } from './pages/home.controller.js';
+import { ProposalsController } from './pages/proposals.controller.js';
+import { QueuesController } from './pages/queues.controller.js';
+import { VendorsController } from './pages/vendors.controller.js';
+import { StaffController } from './pages/staff.controller.js';
+import { ReviewQueueGauges } from './review-queue-gauges.js';
+import { StaffGuard } from './web/access.js';
+import { StaffCookies } from './web/cookies.js';
+import { StaffPageExceptionFilter } from './web/page-exception.filter.js';
+import { StaffSignInLimiter } from './web/staff-sign-in-limiter.js';
+
+/**
+ * The staff back-office (docs/BACK-OFFICE.md): internal only, server-rendered pages, staff
+ * sessions; vendor tokens and vendor dashboard sessions are never read here.
+ */
+/**
+ * The config groups this deployable validates and may read (libs/config/src/config-groups.ts):
+ * staff sign-in (database, Redis, TOTP sealing), and both domains' outcome code for the review
+ * queues. The provider settings are validated but never used to call a provider: "check the
+ * provider now" is queued for the reconciliation worker.
+ */
+export const BACK_OFFICE_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks'];
+
+@Module({})
+export class BackOfficeModule implements NestModule {
+  static register(config: GatewayEnv): DynamicModule {
+    return {
+      module: BackOfficeModule,
+      imports: [
+        ConfigModule.forRoot(config, BACK_OFFICE_CONFIG),
+        ObservabilityModule.forRoot('back-office', { readiness: { redis: RedisHealthIndicator } }),
+        DatabaseModule.forRoot({ applicationName: 'back-office', entities: [...AUTH_ENTITIES, ...OUTBOX_ENTITIES, ...PURCHASE_ENTITIES, ...PAYOUT_ENTITIES] }),
+        RedisModule,
+        StaffModule,
+        StaffReviewModule,
+        VendorAccountsModule,
+        PayoutDomainModule,
+      ],
+      controllers: [AssetsController, AuthController, HomeController, QueuesController, VendorsController, ProposalsController, StaffController, AuditController],
+      providers: [
+        { provide: StaffCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new StaffCookies(env) },
+        StaffSignInLimiter,
+        ReviewQueueGauges,
+        { provide: APP_GUARD, useClass: StaffGuard },
+        { provide: APP_FILTER, useClass: StaffPageExceptionFilter },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(pageSecurityHeaders).forRoutes('*path');
+  }
+}

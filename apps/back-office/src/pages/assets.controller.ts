@@ -1,0 +1,29 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { PAGE_CSS, PAGE_SCRIPT } from '#web';
+import { PublicPage } from '../web/access.js';
+
+/** The dashboard's styles, with a dark staff header so nobody mistakes the back-office for a vendor's page. */
+const CSS = `${PAGE_CSS}
+header.staff { background: #1b1f24; color: #fff; } header.staff nav a { color: #cfe3ff; } header.staff nav a[aria-current="page"] { color: #fff; }
+header.staff .who { color: #e5e7eb; }
+.age-old { color: var(--bad); font-weight: 600; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; } dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
+td .detail { overflow-wrap: anywhere; font-size: 14px; } td code { overflow-wrap: anywhere; }
+textarea { min-height: 80px; width: 100%; max-width: 640px; }
+`;
+
+@Controller('assets')
+@PublicPage()
+export class AssetsController {
+  @Get('back-office.css')
+  @Header('Content-Type', 'text/css; charset=utf-8')
+  css(): string {
+    return CSS;
+  }
+
+  @Get('back-office.js')
+  @Header('Content-Type', 'text/javascript; charset=utf-8')
+  js(): string {
+    return PAGE_SCRIPT;
+  }
+}

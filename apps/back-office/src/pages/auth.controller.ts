@@ -1,0 +1,147 @@
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError } from '#common';
+import { StaffAccounts, StaffAuditLog, StaffSessions, actorOf } from '#staff';
+import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, randomSecret, readCookie, safeNext, signInFormBody, totpUri, errorSummary, openSignIn, type SignInForm } from '#web';
+import { AnyStaff, PublicPage } from '../web/access.js';
+import { StaffCookies } from '../web/cookies.js';
+import { layout } from '../web/layout.js';
+import { StaffSignInLimiter } from '../web/staff-sign-in-limiter.js';
+import { sessionOf, type StaffRequest } from '../web/staff-request.js';
+
+/** Sign-in with both factors (every role), sign-out, and the one-time setup link. */
+@Controller()
+export class AuthController {
+  constructor(
+    private readonly accounts: StaffAccounts,
+    private readonly sessions: StaffSessions,
+    private readonly audit: StaffAuditLog,
+    private readonly limiter: StaffSignInLimiter,
+    @Inject(StaffCookies) private readonly cookies: StaffCookies,
+  ) {}
+
+  @Get('sign-in')
+  @PublicPage()
+  signInPage(@Query('next') next: string | undefined, @Res() response: Response): void {
+    this.signInForm(response, 200, { next: safeNext(next) });
+  }
+
+  @Post('sign-in')
+  @PublicPage()
+  async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    const gate = await openSignIn(request, form, next, this.cookies.preSession, this.limiter);
+    if (!gate.open) {
+      if (gate.retryAfterSeconds !== null) response.setHeader('Retry-After', String(gate.retryAfterSeconds));
+      return this.signInForm(response, gate.status, { next: gate.target, email: gate.email, errors: { _: [gate.message] } });
+    }
+    const { email, password, target, address } = gate.attempt;
+    const user = await this.accounts.checkCredentials(email, password, form.totp);
+    if (!user) {
+      // One message for every wrong factor and for unknown emails: the form reveals nothing about accounts.
+      return this.signInForm(response, 401, { next: target, email, errors: { _: ['The email, password or code is not right.'] } });
+    }
+    await this.limiter.succeeded(email);
+    // Rotation: a session the browser already held ends, and the new one has a fresh secret and CSRF token.
+    const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
+    if (previous) await this.sessions.end(previous.id);
+    const { secret, expiresAt } = await this.sessions.start(user.id);
+    await this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id });
+    this.cookies.setSession(response, secret, expiresAt);
+    response.redirect(303, target);
+  }
+
+  @Post('sign-out')
+  @AnyStaff()
+  async signOut(@Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    const session = sessionOf(request);
+    await this.sessions.end(session.id);
+    await this.audit.record({ actor: actorOf(session, clientAddress(request)), action: 'session.signed_out', subjectType: 'staff_user', subjectId: session.staffUserId });
+    this.cookies.clearSession(response);
+    response.redirect(303, '/sign-in');
+  }
+
+  /** The link's secret travels as `?token=`, which the request log redacts. */
+  @Get('setup')
+  @PublicPage()
+  async setupPage(@Query('token') token: string | undefined, @Res() response: Response): Promise<void> {
+    const setup = await this.accounts.setup(token);
+    this.setupForm(response, setup ? 200 : 404, token, setup ? { email: setup.user.email, hasPassword: setup.hasPassword } : null, newTotpSecret());
+  }
+
+  @Post('setup')
+  @PublicPage()
+  async completeSetup(
+    @Query('token') token: string | undefined,
+    @Body() form: { password?: string; confirm?: string; totp_secret?: string; code?: string; _pre?: string },
+    @Req() request: StaffRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    const setup = await this.accounts.setup(token);
+    if (!setup || typeof token !== 'string') return this.setupForm(response, 404, token, null, '');
+    const state = { email: setup.user.email, hasPassword: setup.hasPassword };
+    const totpSecret = isTotpSecret(form.totp_secret) ? form.totp_secret : newTotpSecret();
+    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.setupForm(response, 403, token, state, totpSecret, { _: ['The form expired. Try again.'] });
+    const password = typeof form.password === 'string' ? form.password : '';
+    if (!setup.hasPassword && password !== form.confirm) return this.setupForm(response, 400, token, state, totpSecret, { password: ['The two passwords differ.'] });
+    try {
+      await this.accounts.completeSetup(token, { password, totpSecret, code: form.code }, clientAddress(request));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.setupForm(response, 400, token, state, totpSecret, error.fieldErrors);
+      throw error;
+    }
+    response.redirect(303, '/sign-in');
+  }
+
+  private preSession(response: Response): string {
+    const value = randomSecret();
+    this.cookies.setPreSession(response, value);
+    return value;
+  }
+
+  private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
+    const action = state.next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(state.next)}`;
+    const body = signInFormBody({ action, pre: this.preSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code`, totpRequired: true });
+    response
+      .status(status)
+      .type('html')
+      .send(layout({ title: 'Staff sign-in', body: html`${body}<p class="hint">Internal staff only. A new account starts from the one-time setup link an admin gives you.</p>` }).value);
+  }
+
+  private setupForm(response: Response, status: number, token: string | undefined, setup: { email: string; hasPassword: boolean } | null, totpSecret: string, errors?: Record<string, string[]>): void {
+    if (!setup) {
+      response.status(status).type('html').send(layout({ title: 'Setup link not valid', body: html`<p>This setup link is not valid: it was already used, has expired or the account was disabled. Ask an admin for a new one.</p>` }).value);
+      return;
+    }
+    const password = setup.hasPassword
+      ? html`<label for="password">Your current password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>`
+      : html`<label for="password">Password</label>
+  <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good password.</p>
+  <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
+  <label for="confirm">Password again</label>
+  <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>`;
+    response
+      .status(status)
+      .type('html')
+      .send(
+        layout({
+          title: setup.hasPassword ? 'Set up your authenticator again' : 'Set up your staff account',
+          body: html`<p>Account: <strong>${setup.email}</strong>. Staff sign-in always needs a code from an authenticator app.</p>
+${errorSummary(errors)}
+<form method="post" action="/setup?token=${encodeURIComponent(token ?? '')}">
+  <input type="hidden" name="_pre" value="${this.preSession(response)}">
+  <input type="hidden" name="email" value="${setup.email}" autocomplete="username">
+  ${password}
+  <h2>Authenticator</h2>
+  <p>Add this key to an authenticator app (manual entry, time-based), or open the link on the phone that has the app:</p>
+  <p class="secret" id="totp-key">${totpSecret}</p>
+  <p><a href="${totpUri(totpSecret, setup.email, 'Staff back-office')}">Open in authenticator app</a></p>
+  <input type="hidden" name="totp_secret" value="${totpSecret}">
+  <label for="code">Code shown by the app</label>
+  <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required>
+  <p><button type="submit">Finish setup</button></p>
+</form>`,
+        }).value,
+      );
+  }
+}

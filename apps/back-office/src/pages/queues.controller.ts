@@ -1,0 +1,199 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError } from '#common';
+import { centsFromDbValue } from '#money';
+import { FourEyes, ReviewQueues, StaffAuditLog, staffRoleAllows, type Proposal, type StaffSession } from '#staff';
+import { errorSummary, html, money, when, type SafeHtml } from '#web';
+import { RequireStaffPermission } from '../web/access.js';
+import { formatAge } from '../web/age.js';
+import { auditTable } from '../web/audit-table.js';
+import { csrfField, layout } from '../web/layout.js';
+import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
+import { subjectLink } from './proposals.controller.js';
+
+type Domain = 'purchases' | 'payouts';
+
+const OUTCOMES: Record<Domain, readonly string[]> = { purchases: ['completed', 'failed'], payouts: ['paid', 'failed'] };
+const KIND: Record<Domain, string> = { purchases: 'purchase.resolve', payouts: 'payout.resolve' };
+const SUBJECT: Record<Domain, string> = { purchases: 'purchase', payouts: 'payout' };
+
+const ageSince = (since: Date) => formatAge((Date.now() - new Date(since).getTime()) / 1000);
+
+/**
+ * The review queues: purchases in `review` and payouts in `needs_review`, oldest first, and each
+ * item with what the provider said and when, its proposals and audit records. "Check the
+ * provider now" queues the worker's own lookup; a resolution by hand is a four-eyes proposal.
+ */
+@Controller('queues')
+export class QueuesController {
+  constructor(
+    private readonly queues: ReviewQueues,
+    private readonly fourEyes: FourEyes,
+    private readonly audit: StaffAuditLog,
+  ) {}
+
+  @Get('purchases')
+  @RequireStaffPermission('queues:read')
+  async purchases(@Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    const items = await this.queues.purchases();
+    const body = items.length === 0
+      ? html`<p>No purchase is waiting for review.</p>`
+      : html`<p>${items.length} purchase${items.length === 1 ? '' : 's'} in review, oldest first.</p>
+<table><thead><tr><th scope="col">Waiting</th><th scope="col">Vendor</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th><th scope="col">Submission</th><th scope="col">Provider said</th><th scope="col">Last checked</th></tr></thead>
+<tbody>${items.map(
+          (item) => html`<tr><td>${ageSince(item.waiting_since)}</td><td>${item.vendor_name}</td><td><a href="/queues/purchases/${item.id}">${item.reference}</a></td>
+<td class="num">${money(centsFromDbValue(item.charge_cents), item.currency)}</td><td>${item.submission_outcome ?? 'not submitted'}</td><td>${item.provider_status ?? '—'}</td><td>${when(item.last_checked_at)}</td></tr>`,
+        )}</tbody></table>`;
+    response.type('html').send(layout({ title: 'Purchases in review', session: sessionOf(request), current: '/queues/purchases', body }).value);
+  }
+
+  @Get('payouts')
+  @RequireStaffPermission('queues:read')
+  async payouts(@Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    const items = await this.queues.payoutsInReview();
+    const body = items.length === 0
+      ? html`<p>No payout is waiting for review.</p>`
+      : html`<p>${items.length} payout${items.length === 1 ? '' : 's'} in needs_review, oldest first. Their funds stay reserved until resolved.</p>
+<table><thead><tr><th scope="col">Waiting</th><th scope="col">Vendor</th><th scope="col">Reference</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">Next lookup</th></tr></thead>
+<tbody>${items.map(
+          (item) => html`<tr><td>${ageSince(item.waitingSince)}</td><td>${item.vendorName}</td><td><a href="/queues/payouts/${item.id}">${item.reference}</a></td><td>${item.method}</td>
+<td class="num">${money(item.amountCents)}</td><td class="num">${money(item.feeCents)}</td><td>${when(item.nextPollAt)}</td></tr>`,
+        )}</tbody></table>`;
+    response.type('html').send(layout({ title: 'Payouts in review', session: sessionOf(request), current: '/queues/payouts', body }).value);
+  }
+
+  @Get('purchases/:id')
+  @RequireStaffPermission('queues:read')
+  async purchase(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.renderPurchase(response, sessionOf(request), id, 200);
+  }
+
+  @Get('payouts/:id')
+  @RequireStaffPermission('queues:read')
+  async payout(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.renderPayout(response, sessionOf(request), id, 200);
+  }
+
+  @Post('purchases/:id/check')
+  @HttpCode(200)
+  @RequireStaffPermission('items:check')
+  async checkPurchase(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    const requested = await this.queues.checkPurchase(id, deciderOf(request));
+    await this.renderPurchase(response, sessionOf(request), id, 200, this.checkNotice(requested.scheduled));
+  }
+
+  @Post('payouts/:id/check')
+  @HttpCode(200)
+  @RequireStaffPermission('items:check')
+  async checkPayout(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    const requested = await this.queues.checkPayout(id, deciderOf(request));
+    await this.renderPayout(response, sessionOf(request), id, 200, this.checkNotice(requested.scheduled));
+  }
+
+  @Post(':domain/:id/propose')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async propose(@Param('domain') domain: string, @Param('id') id: string, @Body() form: { outcome?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    if (domain !== 'purchases' && domain !== 'payouts') return void response.status(404).type('html').send(layout({ title: 'Not found', session: sessionOf(request), body: html`<p>There is nothing here.</p>` }).value);
+    try {
+      const proposal = await this.fourEyes.propose(KIND[domain], id, { outcome: form.outcome }, form.reason, deciderOf(request));
+      response.redirect(303, `/proposals/${proposal.id}`);
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'VALIDATION_FAILED')) throw error;
+      const render = domain === 'purchases' ? this.renderPurchase.bind(this) : this.renderPayout.bind(this);
+      await render(response, sessionOf(request), id, 400, errorSummary(error.fieldErrors));
+    }
+  }
+
+  private checkNotice(scheduled: boolean): SafeHtml {
+    return scheduled
+      ? html`<p class="notice" role="status">A lookup at the provider is queued for the worker; reload in a few seconds. If the provider proves an outcome, the item moves as the worker would move it.</p>`
+      : html`<p class="notice" role="status">Nothing to check: the item is no longer open.</p>`;
+  }
+
+  private async renderPurchase(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
+    const { item, history, resolution } = await this.queues.purchase(id);
+    const facts = html`<dl class="facts">
+<dt>Status</dt><dd class="status-${item.status}">${item.status}</dd>
+<dt>Vendor</dt><dd>${item.vendor_name} <code>${item.vendor_id}</code></dd>
+<dt>Reference</dt><dd>${item.reference}</dd>
+<dt>Amount</dt><dd>${money(centsFromDbValue(item.charge_cents), item.currency)}</dd>
+<dt>Admitted</dt><dd>${when(item.created_at)}</dd>
+<dt>Waiting since</dt><dd>${when(item.waiting_since)} (${ageSince(item.waiting_since)})</dd>
+<dt>Submitted to the provider</dt><dd>${item.submission_attempted_at ? html`${when(item.submission_attempted_at)}, answer: ${item.submission_outcome ?? 'none'}${item.submission_ended_at ? html`, ended ${when(item.submission_ended_at)}` : ''}` : 'never'}</dd>
+<dt>Provider's transaction</dt><dd>${item.provider_transaction_id ?? '—'}</dd>
+<dt>Provider's last status</dt><dd>${item.provider_status ?? '—'}</dd>
+<dt>Last lookup</dt><dd>${when(item.last_checked_at)}${item.not_found_streak > 0 ? html` (not found ${item.not_found_streak}× in a row)` : ''}</dd>
+<dt>Error code</dt><dd>${item.error_code ?? '—'}</dd>
+<dt>Resolved by hand</dt><dd>${resolution ? html`${resolution.outcome}, ${when(resolution.resolvedAt)} (<a href="/proposals/${resolution.proposalId}">proposal</a>)` : 'no'}</dd>
+</dl>`;
+    const historyTable = html`<h2>Status history and what the provider said</h2>${
+      history.length === 0
+        ? html`<p>No recorded move.</p>`
+        : html`<table><thead><tr><th scope="col">When</th><th scope="col">Move</th><th scope="col">Provider status</th><th scope="col">Why</th></tr></thead><tbody>${history.map(
+            (event) => html`<tr><td>${when(event.created_at)}</td><td>${event.from_status ?? 'new'} → ${event.to_status}</td><td>${event.provider_status ?? '—'}</td><td>${event.reason}</td></tr>`,
+          )}</tbody></table>`
+    }`;
+    await this.renderItem(response, session, status, 'purchases', item.id, `Purchase ${item.reference}`, item.status === 'review', html`${notice}${facts}${historyTable}`);
+  }
+
+  private async renderPayout(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
+    const { item, contacts, resolution } = await this.queues.payout(id);
+    const facts = html`<dl class="facts">
+<dt>Status</dt><dd class="status-${item.status}">${item.status}${item.statusReason ? html` (${item.statusReason})` : ''}</dd>
+<dt>Vendor</dt><dd>${item.vendorName} <code>${item.vendorId}</code></dd>
+<dt>Reference</dt><dd>${item.reference}</dd>
+<dt>Method</dt><dd>${item.method}</dd>
+<dt>Amount</dt><dd>${money(item.amountCents)} + fee ${money(item.feeCents)} (reserved while open)</dd>
+<dt>Merchant reference</dt><dd><code>${item.merchantReference}</code></dd>
+<dt>Provider reference</dt><dd>${item.providerReference ?? '—'}</dd>
+<dt>Created</dt><dd>${when(item.createdAt)}</dd>
+<dt>Waiting since</dt><dd>${when(item.waitingSince)} (${ageSince(item.waitingSince)})</dd>
+<dt>Next lookup</dt><dd>${when(item.nextPollAt)}</dd>
+<dt>Resolved by hand</dt><dd>${resolution ? html`${resolution.outcome}, ${when(resolution.resolvedAt)} (<a href="/proposals/${resolution.proposalId}">proposal</a>)` : 'no'}</dd>
+</dl>`;
+    const trail = html`<h2>Submissions and lookups: what the provider said</h2>${
+      contacts.length === 0
+        ? html`<p>No exchange with the provider on record.</p>`
+        : html`<table><thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Outcome</th><th scope="col">HTTP</th><th scope="col">Summary</th></tr></thead><tbody>${contacts.map(
+            (contact) => html`<tr><td>${when(contact.at)}</td><td>${contact.kind}</td><td>${contact.outcome}</td><td>${contact.httpStatus ?? '—'}</td><td>${contact.summary ?? '—'}</td></tr>`,
+          )}</tbody></table>`
+    }`;
+    await this.renderItem(response, session, status, 'payouts', item.id, `Payout ${item.reference}`, item.status === 'needs_review', html`${notice}${facts}${trail}`);
+  }
+
+  private async renderItem(response: Response, session: StaffSession, status: number, domain: Domain, id: string, title: string, open: boolean, body: SafeHtml): Promise<void> {
+    const [proposals, records] = await Promise.all([this.fourEyes.list({ subjectType: SUBJECT[domain], subjectId: id }), this.audit.list({ subjectType: SUBJECT[domain], subjectId: id })]);
+    const pending = proposals.find((proposal) => proposal.status === 'pending');
+    const check = open && staffRoleAllows(session.role, 'items:check')
+      ? html`<form method="post" action="/queues/${domain}/${id}/check">${csrfField(session)}<button type="submit" class="secondary">Check the provider now</button></form>`
+      : html``;
+    const propose = !open
+      ? html``
+      : pending
+        ? html`<p>A resolution is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>`
+        : staffRoleAllows(session.role, 'actions:propose')
+          ? html`<h2>Resolve by hand</h2><p class="hint">Only when the provider cannot be asked. Another approver must approve; the money then moves as a provider answer would move it.</p>
+<form method="post" action="/queues/${domain}/${id}/propose">${csrfField(session)}
+<fieldset><legend>Outcome</legend>${OUTCOMES[domain].map((outcome) => html`<div class="checkbox"><input type="radio" id="outcome-${outcome}" name="outcome" value="${outcome}" required><label for="outcome-${outcome}">${outcome}</label></div>`)}</fieldset>
+<label for="reason">Why (what the provider or bank confirmed, and how)</label><textarea id="reason" name="reason" required></textarea>
+<p><button type="submit">Propose resolution</button></p></form>`
+          : html``;
+    response
+      .status(status)
+      .type('html')
+      .send(
+        layout({
+          title,
+          session,
+          current: `/queues/${domain}`,
+          body: html`${body}${check}${propose}<h2>Proposals</h2>${this.proposalList(proposals)}<h2>Audit records</h2>${auditTable(records)}`,
+        }).value,
+      );
+  }
+
+  private proposalList(proposals: readonly Proposal[]): SafeHtml {
+    if (proposals.length === 0) return html`<p>None.</p>`;
+    return html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status}, proposed by ${proposal.proposedByEmail} (${proposal.reason})${proposal.decidedByEmail ? html`, decided by ${proposal.decidedByEmail}` : ''} · ${subjectLink(proposal)}</li>`)}</ul>`;
+  }
+}

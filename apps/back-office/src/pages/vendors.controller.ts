@@ -1,0 +1,91 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { VendorService } from '#auth';
+import { DomainError } from '#common';
+import { PayoutLedger } from '#payout';
+import { FourEyes, StaffAuditLog, staffRoleAllows, type StaffSession } from '#staff';
+import { errorSummary, html, money, when, type SafeHtml } from '#web';
+import { RequireStaffPermission } from '../web/access.js';
+import { auditTable } from '../web/audit-table.js';
+import { csrfField, layout } from '../web/layout.js';
+import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
+
+/**
+ * Vendors as staff see them, with their prefunded payout account; funding it is a four-eyes
+ * proposal (the bank reference as the reason) credited through the ledger on approval. The
+ * other vendor operations remain the operator CLI's (docs/BACK-OFFICE.md).
+ */
+@Controller('vendors')
+export class VendorsController {
+  constructor(
+    private readonly vendors: VendorService,
+    private readonly ledger: PayoutLedger,
+    private readonly fourEyes: FourEyes,
+    private readonly audit: StaffAuditLog,
+  ) {}
+
+  @Get()
+  @RequireStaffPermission('queues:read')
+  async list(@Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    const vendors = await this.vendors.list();
+    const balances = await Promise.all(vendors.map((vendor) => this.ledger.balances(vendor.id)));
+    const body = html`<table><thead><tr><th scope="col">Vendor</th><th scope="col">Released</th><th scope="col" class="num">Payout funds available</th><th scope="col" class="num">Reserved</th><th scope="col">Since</th></tr></thead>
+<tbody>${vendors.map(
+      (vendor, index) => html`<tr><td><a href="/vendors/${vendor.id}">${vendor.name}</a></td><td>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</td>
+<td class="num">${money(balances[index].availableCents)}</td><td class="num">${money(balances[index].reservedCents)}</td><td>${when(vendor.createdAt)}</td></tr>`,
+    )}</tbody></table>`;
+    response.type('html').send(layout({ title: 'Vendors', session: sessionOf(request), current: '/vendors', body }).value);
+  }
+
+  @Get(':id')
+  @RequireStaffPermission('queues:read')
+  async detail(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.render(response, sessionOf(request), id, 200);
+  }
+
+  @Post(':id/fund')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async proposeFunding(@Param('id') id: string, @Body() form: { amount?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    try {
+      const proposal = await this.fourEyes.propose('payout.fund', id, { amount: form.amount }, form.reason, deciderOf(request));
+      response.redirect(303, `/proposals/${proposal.id}`);
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'VALIDATION_FAILED')) throw error;
+      await this.render(response, sessionOf(request), id, 400, errorSummary(error.fieldErrors));
+    }
+  }
+
+  private async render(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
+    const vendor = await this.vendors.get(id);
+    const [balances, proposals, records] = await Promise.all([
+      this.ledger.balances(vendor.id),
+      this.fourEyes.list({ subjectType: 'vendor', subjectId: vendor.id }),
+      this.audit.list({ subjectType: 'vendor', subjectId: vendor.id }),
+    ]);
+    const pending = proposals.find((proposal) => proposal.status === 'pending');
+    const fund = pending
+      ? html`<p>A funding is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>`
+      : staffRoleAllows(session.role, 'actions:propose')
+        ? html`<h2>Fund the payout account</h2><p class="hint">Another approver must approve; the ledger is credited on approval.</p>
+<form method="post" action="/vendors/${vendor.id}/fund">${csrfField(session)}
+<label for="amount">Amount (ZAR)</label><input id="amount" name="amount" type="text" inputmode="decimal" required>
+<label for="fund-reason">Why (the bank reference of the deposit)</label><textarea id="fund-reason" name="reason" required></textarea>
+<p><button type="submit">Propose funding</button></p></form>`
+        : html``;
+    response
+      .status(status)
+      .type('html')
+      .send(
+        layout({
+          title: vendor.name,
+          session,
+          current: '/vendors',
+          body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
+<dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
+${fund}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
+<h2>Audit records</h2>${auditTable(records)}`,
+        }).value,
+      );
+  }
+}

@@ -1,0 +1,12 @@
+import { DASHBOARD_PERMISSIONS, ROLE_PERMISSIONS, roleAllows } from './roles.js';
+
+describe('dashboard roles', () => {
+  it('gives owners everything and keeps writes to their jobs', () => {
+    expect(ROLE_PERMISSIONS.owner).toEqual(DASHBOARD_PERMISSIONS);
+    expect(roleAllows('developer', 'tokens:manage')).toBe(true);
+    expect(roleAllows('developer', 'payouts:write')).toBe(false);
+    expect(roleAllows('finance', 'payouts:write')).toBe(true);
+    expect(roleAllows('finance', 'tokens:manage')).toBe(false);
+    expect(DASHBOARD_PERMISSIONS.filter((permission) => roleAllows('viewer', permission))).toEqual(['purchases:read', 'payouts:read', 'reports:read']);
+  });
+});

@@ -1,0 +1,23 @@
+export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected', 'refused', 'withdrawn'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+/** The least written reason a proposal needs (the table checks it too). */
+export const REASON_MIN_LENGTH = 10;
+
+export interface Proposal {
+  id: string;
+  kind: string;
+  subjectType: string;
+  subjectId: string;
+  vendorId: string | null;
+  params: Record<string, unknown>;
+  reason: string;
+  status: ProposalStatus;
+  proposedBy: string;
+  proposedByEmail: string;
+  proposedAt: Date;
+  decidedBy: string | null;
+  decidedByEmail: string | null;
+  decidedAt: Date | null;
+  decisionNote: string | null;
+}

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { updateReturning } from '#database';
+import type { Proposal, ProposalStatus } from '../model/proposals.js';
+import type { StaffRole } from '../model/staff-roles.js';
+
+type Queryable = Pick<EntityManager, 'query'>;
+
+interface ProposalRow {
+  id: string;
+  kind: string;
+  subject_type: string;
+  subject_id: string;
+  vendor_id: string | null;
+  params: Record<string, unknown>;
+  reason: string;
+  status: ProposalStatus;
+  proposed_by: string;
+  proposed_by_email: string;
+  proposed_at: Date;
+  decided_by: string | null;
+  decided_by_email: string | null;
+  decided_at: Date | null;
+  decision_note: string | null;
+}
+
+const SELECT = `SELECT p.id, p.kind, p.subject_type, p.subject_id, p.vendor_id, p.params, p.reason, p.status, p.proposed_by, pu.email AS proposed_by_email,
+       p.proposed_at, p.decided_by, du.email AS decided_by_email, p.decided_at, p.decision_note
+  FROM staff_proposals p JOIN staff_users pu ON pu.id = p.proposed_by LEFT JOIN staff_users du ON du.id = p.decided_by`;
+
+function toProposal(row: ProposalRow): Proposal {
+  return {
+    id: row.id,
+    kind: row.kind,
+    subjectType: row.subject_type,
+    subjectId: row.subject_id,
+    vendorId: row.vendor_id,
+    params: row.params,
+    reason: row.reason,
+    status: row.status,
+    proposedBy: row.proposed_by,
+    proposedByEmail: row.proposed_by_email,
+    proposedAt: row.proposed_at,
+    decidedBy: row.decided_by,
+    decidedByEmail: row.decided_by_email,
+    decidedAt: row.decided_at,
+    decisionNote: row.decision_note,
+  };
+}
+
+/** What a proposal is created with; the rest is its decision. */
+export type NewProposal = Pick<Proposal, 'kind' | 'subjectType' | 'subjectId' | 'vendorId' | 'params' | 'reason' | 'proposedBy'>;
+
+/** staff_proposals: four-eyes decisions. The table refuses a decider equal to the proposer and any change after the decision. */
+@Injectable()
+export class StaffProposalRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Inserts a pending proposal; null when the subject already has one pending (the partial unique index). */
+  async insert(manager: Queryable, proposal: NewProposal): Promise<string | null> {
+    const rows: { id: string }[] = await manager.query(
+      `INSERT INTO staff_proposals (kind, subject_type, subject_id, vendor_id, params, reason, proposed_by) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (subject_type, subject_id) WHERE status = 'pending' DO NOTHING RETURNING id`,
+      [proposal.kind, proposal.subjectType, proposal.subjectId, proposal.vendorId, JSON.stringify(proposal.params), proposal.reason, proposal.proposedBy],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  async get(id: string, manager: Queryable = this.dataSource.manager): Promise<Proposal | null> {
+    const [row] = await manager.query(`${SELECT} WHERE p.id = $1`, [id]);
+    return row ? toProposal(row as ProposalRow) : null;
+  }
+
+  /** Locks a pending proposal for its decision; null when it is not pending (any more). */
+  async lockPending(manager: Queryable, id: string): Promise<Proposal | null> {
+    const locked = await manager.query(`SELECT id FROM staff_proposals WHERE id = $1 AND status = 'pending' FOR UPDATE`, [id]);
+    return locked.length > 0 ? this.get(id, manager) : null;
+  }
+
+  /**
+   * Decides a pending proposal. The guard repeats every rule in the statement itself: still
+   * pending, the decider is not the proposer, and the decider is an active account holding one
+   * of `deciderRoles`; a withdrawal (`decidedBy` null) is only the proposer's. False when refused.
+   */
+  async decide(manager: Queryable, id: string, status: Exclude<ProposalStatus, 'pending'>, decidedBy: string | null, deciderRoles: readonly StaffRole[], note: string | null, withdrawnBy?: string): Promise<boolean> {
+    const rows = await updateReturning(
+      manager,
+      `UPDATE staff_proposals p SET status = $2, decided_by = $3, decided_at = now(), decision_note = $5
+        WHERE p.id = $1 AND p.status = 'pending'
+          AND ($3::uuid IS NULL OR (p.proposed_by <> $3 AND EXISTS (SELECT 1 FROM staff_users u WHERE u.id = $3 AND u.disabled_at IS NULL AND u.role = ANY($4::text[]))))
+          AND ($3::uuid IS NOT NULL OR p.proposed_by = $6::uuid)
+        RETURNING p.id`,
+      [id, status, decidedBy, deciderRoles, note, withdrawnBy ?? null],
+    );
+    return rows.length === 1;
+  }
+
+  async list(filter: { status?: ProposalStatus; subjectType?: string; subjectId?: string; limit?: number } = {}): Promise<Proposal[]> {
+    const rows: ProposalRow[] = await this.dataSource.query(
+      `${SELECT} WHERE ($1::text IS NULL OR p.status = $1) AND ($2::text IS NULL OR p.subject_type = $2) AND ($3::text IS NULL OR p.subject_id = $3)
+        ORDER BY p.proposed_at DESC, p.id LIMIT $4`,
+      [filter.status ?? null, filter.subjectType ?? null, filter.subjectId ?? null, filter.limit ?? 200],
+    );
+    return rows.map(toProposal);
+  }
+}

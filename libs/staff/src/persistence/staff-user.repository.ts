@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { updateReturning } from '#database';
+import type { StaffUser } from '../model/staff.js';
+import type { StaffRole } from '../model/staff-roles.js';
+
+type Queryable = Pick<EntityManager, 'query'>;
+
+interface StaffUserRow {
+  id: string;
+  email: string;
+  role: StaffRole;
+  active: boolean;
+  setup_pending: boolean;
+  created_at: Date;
+  disabled_at: Date | null;
+}
+
+/** The credentials of an active staff user, for sign-in only. */
+export interface StaffCredentials {
+  user: StaffUser;
+  passwordHash: string | null;
+  totpSealed: string | null;
+  totpLastStep: number | null;
+}
+
+/** A setup link's account: whether it still needs a password (new) or only a second factor (reset). */
+export interface StaffSetup {
+  user: StaffUser;
+  hasPassword: boolean;
+  passwordHash: string | null;
+}
+
+const COLUMNS = `u.id, u.email, u.role, (u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL) AS active,
+  (u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now()) AS setup_pending, u.created_at, u.disabled_at`;
+
+function toUser(row: StaffUserRow): StaffUser {
+  return { id: row.id, email: row.email, role: row.role, active: row.active, setupPending: row.setup_pending, createdAt: row.created_at, disabledAt: row.disabled_at };
+}
+
+/** staff_users: accounts, their factors and one-time setup links. */
+@Injectable()
+export class StaffUserRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(manager: Queryable, email: string, role: StaffRole, setupHash: string, setupExpiresAt: Date): Promise<StaffUser> {
+    const [row] = await manager.query(
+      `INSERT INTO staff_users AS u (email, role, setup_token_hash, setup_expires_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      [email, role, setupHash, setupExpiresAt],
+    );
+    return toUser(row as StaffUserRow);
+  }
+
+  async emailInUse(manager: Queryable, email: string): Promise<boolean> {
+    const rows = await manager.query(`SELECT 1 FROM staff_users WHERE email = $1 AND disabled_at IS NULL`, [email]);
+    return rows.length > 0;
+  }
+
+  async get(id: string, manager: Queryable = this.dataSource.manager): Promise<StaffUser | null> {
+    const [row] = await manager.query(`SELECT ${COLUMNS} FROM staff_users u WHERE u.id = $1`, [id]);
+    return row ? toUser(row as StaffUserRow) : null;
+  }
+
+  async getActiveByEmail(email: string): Promise<StaffUser | null> {
+    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM staff_users u WHERE u.email = $1 AND u.disabled_at IS NULL`, [email]);
+    return row ? toUser(row as StaffUserRow) : null;
+  }
+
+  async list(): Promise<StaffUser[]> {
+    const rows: StaffUserRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM staff_users u ORDER BY u.disabled_at NULLS FIRST, u.email, u.id`);
+    return rows.map(toUser);
+  }
+
+  async credentials(email: string): Promise<StaffCredentials | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT ${COLUMNS}, u.password_hash, u.totp_secret_ciphertext, u.totp_last_step::text AS totp_last_step FROM staff_users u WHERE u.email = $1 AND u.disabled_at IS NULL`,
+      [email],
+    );
+    if (!row) return null;
+    return { user: toUser(row), passwordHash: row.password_hash, totpSealed: row.totp_secret_ciphertext, totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step) };
+  }
+
+  /** The account behind a live setup link. */
+  async bySetupHash(hash: string): Promise<StaffSetup | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT ${COLUMNS}, u.password_hash FROM staff_users u WHERE u.setup_token_hash = $1 AND u.setup_expires_at > now() AND u.disabled_at IS NULL`,
+      [hash],
+    );
+    return row ? { user: toUser(row), hasPassword: row.password_hash !== null, passwordHash: row.password_hash } : null;
+  }
+
+  /**
+   * Finishes a setup link once (the guarded UPDATE is the guard against a second use): the
+   * password (kept when `passwordHash` is null) and the sealed second factor with its first step.
+   */
+  async completeSetup(manager: Queryable, hash: string, passwordHash: string | null, totpSealed: string, step: number): Promise<StaffUser | null> {
+    const [row] = await updateReturning<StaffUserRow>(
+      manager,
+      `UPDATE staff_users u SET password_hash = COALESCE($2, u.password_hash), totp_secret_ciphertext = $3, totp_last_step = $4,
+              setup_token_hash = NULL, setup_expires_at = NULL, updated_at = now()
+        WHERE u.setup_token_hash = $1 AND u.setup_expires_at > now() AND u.disabled_at IS NULL
+          AND ($2::text IS NOT NULL OR u.password_hash IS NOT NULL)
+        RETURNING ${COLUMNS}`,
+      [hash, passwordHash, totpSealed, step],
+    );
+    return row ? toUser(row) : null;
+  }
+
+  /** Clears the second factor and issues a new setup link: the person enrols again before signing in. */
+  async resetSecondFactor(manager: Queryable, id: string, setupHash: string, setupExpiresAt: Date): Promise<StaffUser | null> {
+    const [row] = await updateReturning<StaffUserRow>(
+      manager,
+      `UPDATE staff_users u SET totp_secret_ciphertext = NULL, totp_last_step = NULL, setup_token_hash = $2, setup_expires_at = $3, updated_at = now()
+        WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${COLUMNS}`,
+      [id, setupHash, setupExpiresAt],
+    );
+    return row ? toUser(row) : null;
+  }
+
+  /**
+   * Records an accepted TOTP step; false when that step (or a later one) was already used, so
+   * two requests racing with the same code cannot both pass.
+   */
+  async useTotpStep(id: string, step: number): Promise<boolean> {
+    const rows = await updateReturning(this.dataSource.manager, `UPDATE staff_users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`, [id, step]);
+    return rows.length === 1;
+  }
+
+  async setRole(manager: Queryable, id: string, role: StaffRole): Promise<StaffUser | null> {
+    const [row] = await updateReturning<StaffUserRow>(manager, `UPDATE staff_users u SET role = $2, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${COLUMNS}`, [id, role]);
+    return row ? toUser(row) : null;
+  }
+
+  async disable(manager: Queryable, id: string): Promise<StaffUser | null> {
+    const [row] = await updateReturning<StaffUserRow>(
+      manager,
+      `UPDATE staff_users u SET disabled_at = now(), setup_token_hash = NULL, setup_expires_at = NULL, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${COLUMNS}`,
+      [id],
+    );
+    return row ? toUser(row) : null;
+  }
+
+  /** Whether an active account holds one of the roles: the approval's guard reads it again inside the decision. */
+  async hasActiveRole(manager: Queryable, id: string, roles: readonly StaffRole[]): Promise<boolean> {
+    const rows = await manager.query(`SELECT 1 FROM staff_users WHERE id = $1 AND disabled_at IS NULL AND role = ANY($2::text[]) FOR SHARE`, [id, roles]);
+    return rows.length > 0;
+  }
+}

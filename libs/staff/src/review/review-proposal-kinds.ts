@@ -1,0 +1,81 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ValidationFailedError } from '#common';
+import { PayoutOutcomes, PayoutRepository } from '#payout';
+import { PurchaseOutcomeRecorder, TransactionsRepository } from '#purchase';
+import { ProposalKinds } from '../four-eyes/proposal-kinds.js';
+import { StaffActionRefused } from '../model/errors.js';
+import { ManualResolutionRepository } from '../persistence/manual-resolution.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function outcomeOf(params: Record<string, unknown>, allowed: readonly string[]): string {
+  const outcome = params.outcome;
+  if (typeof outcome !== 'string' || !allowed.includes(outcome)) throw new ValidationFailedError({ outcome: [`Choose ${allowed.join(' or ')}.`] });
+  return outcome;
+}
+
+/**
+ * Manual resolution of review items, when the provider cannot be asked: an operator or approver
+ * proposes (with the reason), another approver approves, and the approval moves the item
+ * through its domain's own outcome code, the code verified provider answers use, in the
+ * approval's transaction, with a staff_manual_resolutions row (unique per item: money moves once).
+ */
+@Injectable()
+export class ReviewProposalKinds implements OnModuleInit {
+  constructor(
+    private readonly kinds: ProposalKinds,
+    private readonly transactions: TransactionsRepository,
+    private readonly recorder: PurchaseOutcomeRecorder,
+    private readonly payouts: PayoutRepository,
+    private readonly payoutOutcomes: PayoutOutcomes,
+    private readonly resolutions: ManualResolutionRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.kinds.register({
+      kind: 'purchase.resolve',
+      auditAction: 'purchase.resolved',
+      proposePermission: 'actions:propose',
+      approvePermission: 'actions:approve',
+      prepare: async (manager: EntityManager, subjectId: string, params: Record<string, unknown>) => {
+        const outcome = outcomeOf(params, ['completed', 'failed']);
+        const item = UUID.test(subjectId) ? await this.transactions.staffItem(subjectId, manager) : undefined;
+        if (!item) throw new ValidationFailedError({ purchase: ['Unknown purchase.'] });
+        if (item.status !== 'review') throw new StaffActionRefused(`The purchase is ${item.status}, not in review.`);
+        return { subjectType: 'purchase', subjectId: item.id, vendorId: item.vendor_id, params: { outcome, reference: item.reference, charge_cents: item.charge_cents } };
+      },
+      execute: async (manager, proposal) => {
+        const outcome = outcomeOf(proposal.params, ['completed', 'failed']) as 'completed' | 'failed';
+        const result = await this.recorder.resolveByStaff(manager, proposal.subjectId, outcome, proposal.reason);
+        if (!result.resolved) throw new StaffActionRefused(result.reason);
+        await this.resolutions.insert(manager, { domain: 'purchase', itemId: proposal.subjectId, vendorId: result.state.vendor_id, outcome, proposalId: proposal.id });
+        return { details: { outcome, reference: proposal.params.reference, charge_cents: result.state.charge_cents, allowance_returned: outcome === 'failed' } };
+      },
+      describe: (proposal) => `Resolve purchase ${String(proposal.params.reference)} as ${String(proposal.params.outcome)}`,
+    });
+
+    this.kinds.register({
+      kind: 'payout.resolve',
+      auditAction: 'payout.resolved',
+      proposePermission: 'actions:propose',
+      approvePermission: 'actions:approve',
+      prepare: async (_manager, subjectId, params) => {
+        const outcome = outcomeOf(params, ['paid', 'failed']);
+        const item = UUID.test(subjectId) ? await this.payouts.staffItem(subjectId) : null;
+        if (!item) throw new ValidationFailedError({ payout: ['Unknown payout.'] });
+        if (item.status !== 'needs_review') throw new StaffActionRefused(`The payout is ${item.status}, not in needs_review.`);
+        return { subjectType: 'payout', subjectId: item.id, vendorId: item.vendorId, params: { outcome, reference: item.reference, hold_cents: String(item.amountCents + item.feeCents) } };
+      },
+      execute: async (manager, proposal) => {
+        const outcome = outcomeOf(proposal.params, ['paid', 'failed']) as 'paid' | 'failed';
+        const result = await this.payoutOutcomes.resolveByStaff(manager, proposal.subjectId, outcome);
+        if (!result.resolved) throw new StaffActionRefused(result.reason);
+        await this.resolutions.insert(manager, { domain: 'payout', itemId: proposal.subjectId, vendorId: result.payout.vendorId, outcome, proposalId: proposal.id });
+        const hold = String(result.payout.amountCents + result.payout.feeCents);
+        return { details: { outcome, reference: proposal.params.reference, hold_cents: hold, ledger: outcome === 'paid' ? 'settle' : 'release' } };
+      },
+      describe: (proposal) => `Resolve payout ${String(proposal.params.reference)} as ${String(proposal.params.outcome)}`,
+    });
+  }
+}

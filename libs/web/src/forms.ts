@@ -1,0 +1,45 @@
+import { html, type SafeHtml } from './html.js';
+import type { SignInAdmission } from './sign-in-limiter.js';
+
+/** Field errors as a list tied to the form by aria-describedby. */
+export function errorSummary(errors: Record<string, string[]> | undefined): SafeHtml {
+  if (!errors || Object.keys(errors).length === 0) return html``;
+  return html`<div class="errors" role="alert" id="form-errors"><h2>There is a problem</h2><ul>${Object.entries(errors).flatMap(([field, messages]) =>
+    messages.map((message) => html`<li>${field === '_' ? '' : html`<strong>${field}</strong>: `}${message}</li>`),
+  )}</ul></div>`;
+}
+
+export interface SignInFormState {
+  /** Where the form posts (the sign-in path with its `next`). */
+  action: string;
+  /** The pre-session double-submit value (SessionCookies.setPreSession). */
+  pre: string;
+  email?: string;
+  errors?: Record<string, string[]>;
+  /** How the code field is introduced: optional on the vendor dashboard, required for staff. */
+  totpLabel: SafeHtml;
+  totpRequired: boolean;
+}
+
+/** The sign-in form of both signed-in apps: email, password, authenticator code. */
+export function signInFormBody(state: SignInFormState): SafeHtml {
+  const describedBy = state.errors ? html` aria-describedby="form-errors"` : html``;
+  return html`${errorSummary(state.errors)}
+<form method="post" action="${state.action}" novalidate>
+  <input type="hidden" name="_pre" value="${state.pre}">
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" autocomplete="username" required value="${state.email ?? ''}"${describedBy}>
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required${describedBy}>
+  <label for="totp">${state.totpLabel}</label>
+  <input id="totp" name="totp" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*"${state.totpRequired ? html` required` : ''}>
+  <p><button type="submit">Sign in</button></p>
+</form>`;
+}
+
+/** What a refused sign-in attempt is told, and its status: 429 while limited, 503 while the limiter cannot count. */
+export function signInRefusal(admission: Extract<SignInAdmission, { allowed: false }>): { status: number; message: string } {
+  return admission.reason === 'limited'
+    ? { status: 429, message: `Too many sign-in attempts. Wait ${Math.ceil(admission.retryAfterSeconds / 60)} minutes and try again.` }
+    : { status: 503, message: 'Sign-in is temporarily unavailable. Try again in a minute.' };
+}

@@ -1,0 +1,122 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { startBackOffice, type RunningApp } from '../support/apps.js';
+import { createStaffUser, nextCode, type StaffPerson } from '../support/back-office.js';
+import { eventually } from '../support/purchase-stack.js';
+import { closeCheckingBooks, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
+import { airtimeQuote, buy, call, createQuote, dataOf, uniqueKey } from '../support/reliability/requests.js';
+import type { TestVendor } from '../support/vendors.js';
+import { cashPayout } from '../payout/payout-requests.js';
+import { openBrowser, seriousViolations, type Browser } from '../dashboard/browser.js';
+
+/** Set BACK_OFFICE_SCREENSHOTS=docs/back-office to refresh the committed screenshots. */
+const SCREENSHOTS = process.env.BACK_OFFICE_SCREENSHOTS;
+
+/**
+ * The review queues in real Chromium: an operator finds a purchase stuck in review (sandbox 05)
+ * oldest first, reads its history, proposes "failed" with a reason; an approver finds the
+ * proposal and approves it; the purchase is failed and its allowance returned, and the item page
+ * shows the decision with who proposed, who approved and why. The payout queue shows a payout in
+ * needs_review (sandbox 04). axe-core checks every page; the books are checked at the end.
+ */
+describe('back-office review queues in Chromium', () => {
+  let stack: ReliabilityStack;
+  let backOffice: RunningApp;
+  let base: string;
+  let vendor: TestVendor;
+  let payoutVendor: TestVendor;
+  let operator: StaffPerson;
+  let approver: StaffPerson;
+  let browser: Browser;
+  let page: Page;
+  let purchase: { id: string; reference: string };
+  let payoutReference: string;
+
+  async function audit(name: string): Promise<void> {
+    expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
+    if (SCREENSHOTS) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+    }
+  }
+
+  async function signInAs(person: StaffPerson, path: string): Promise<void> {
+    await page.goto(`${base}${path}`);
+    await page.fill('#email', person.email);
+    await page.fill('#password', person.password);
+    await page.fill('#totp', await nextCode(person));
+    await Promise.all([page.waitForURL(`${base}${path}`), page.click('button:has-text("Sign in")')]);
+  }
+
+  beforeAll(async () => {
+    stack = await startReliabilityStack({ config: { PAYOUT_REVIEW_POLL_INTERVAL_MS: '3600000' } });
+    await stack.startWorker();
+    backOffice = await startBackOffice({ config: stack.env, listen: true });
+    base = backOffice.url!.replace('127.0.0.1', 'localhost');
+    vendor = await stack.purchaseVendor({ name: 'Chromium review vendor' });
+    payoutVendor = await stack.payoutVendor({ name: 'Chromium payout vendor', fundCents: 500_000n });
+    operator = await createStaffUser(backOffice.app, 'operator');
+    approver = await createStaffUser(backOffice.app, 'approver');
+
+    const quote = await createQuote(stack.purchase.url, vendor.token, airtimeQuote('05'));
+    const reference = uniqueKey('stuck');
+    const bought = await buy(stack.purchase.url, vendor.token, quote.id, uniqueKey('key'), reference);
+    purchase = { id: dataOf(bought).id as string, reference };
+    const request = cashPayout('04', { amount: '150.00' });
+    payoutReference = request.reference;
+    expect((await call(stack.payout.url, { method: 'POST', path: '/api/v1/payouts', token: payoutVendor.token, body: request })).status).toBe(200);
+    await eventually(
+      async () => (await stack.sql<{ n: number }>(`SELECT count(*)::int AS n FROM purchase_transactions WHERE id = $1 AND status = 'review'`, [purchase.id]))[0].n + (await stack.sql<{ n: number }>(`SELECT count(*)::int AS n FROM payouts WHERE reference = $1 AND status = 'needs_review'`, [payoutReference]))[0].n,
+      (n) => n === 2,
+      30_000,
+      200,
+    );
+    browser = await openBrowser();
+    page = browser.page;
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await backOffice?.close();
+    await closeCheckingBooks(stack, () => [vendor.vendor.id, payoutVendor.vendor.id]);
+  });
+
+  it('an operator finds the stuck purchase in the queue and proposes failing it, with a reason', async () => {
+    await signInAs(operator, '/');
+    await audit('overview');
+    await page.click('nav a:has-text("Purchases in review")');
+    await expect(page.locator('h1').textContent()).resolves.toBe('Purchases in review');
+    expect(await page.locator('tbody').textContent()).toContain('Chromium review vendor');
+    await audit('queue-purchases');
+    await page.click(`a:has-text("${purchase.reference}")`);
+    expect(await page.locator('main').textContent()).toContain('pending → review');
+    await page.check('#outcome-failed');
+    await page.fill('#reason', 'Provider support confirmed it never processed the order');
+    await Promise.all([page.waitForURL(/\/proposals\//), page.click('button:has-text("Propose resolution")')]);
+    await expect(page.locator('main').textContent()).resolves.toContain('You proposed this: another person must approve it.');
+    await page.click('nav a:has-text("Payouts in review")');
+    expect(await page.locator('tbody').textContent()).toContain(payoutReference);
+    await audit('queue-payouts');
+    await page.click(`a:has-text("${payoutReference}")`);
+    await audit('queue-payout-item');
+    await Promise.all([page.waitForURL(`${base}/sign-in`), page.click('button:has-text("Sign out")')]);
+  });
+
+  it('an approver approves it: the purchase fails, its allowance comes back, and the item shows who decided what and why', async () => {
+    await signInAs(approver, '/proposals');
+    await audit('proposals-money');
+    await page.locator('tr', { hasText: `Resolve purchase ${purchase.reference} as failed` }).locator('a').first().click();
+    await page.click('button:has-text("Approve")');
+    await expect(page.locator('[role=status]').textContent()).resolves.toContain('Approved and done.');
+    const [row] = await stack.sql<{ status: string; allowance_returned_at: Date | null }>(`SELECT status, allowance_returned_at FROM purchase_transactions WHERE id = $1`, [purchase.id]);
+    expect(row.status).toBe('failed');
+    expect(row.allowance_returned_at).not.toBeNull();
+    await page.goto(`${base}/queues/purchases/${purchase.id}`);
+    const text = (await page.locator('main').textContent())!;
+    expect(text).toContain('review → failed');
+    expect(text).toContain('purchase.resolved');
+    expect(text).toContain(approver.email);
+    expect(text).toContain('Provider support confirmed it never processed the order');
+    await audit('queue-purchase-resolved');
+  });
+});

@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { generate, generateSecret } from 'otplib';
+import { startBackOffice, type RunningApp } from '../support/apps.js';
+import { cookieValue } from '../support/dashboard.js';
+import { STAFF_PRE_COOKIE, STAFF_SESSION_COOKIE, staffSignInRequest } from '../support/back-office.js';
+
+const run = promisify(execFile);
+const CLI = 'dist/apps/ops/src/main.js';
+
+/**
+ * The compiled `ops staff:create` and `staff:reset-totp` against this run's database, and the
+ * setup link they print used in the back-office: a password and a first code, once; a reset
+ * clears the authenticator, ends sessions and needs the password to enrol the new one.
+ */
+describe('ops staff commands and setup links', () => {
+  let backOffice: RunningApp;
+  let env: NodeJS.ProcessEnv;
+
+  async function ops(...args: string[]): Promise<{ json: Record<string, string>; code: number; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run('node', [CLI, ...args], { env, timeout: 30_000 });
+      return { json: JSON.parse(stdout), code: 0, stderr };
+    } catch (error) {
+      const failure = error as { code: number; stderr: string };
+      return { json: {}, code: failure.code, stderr: failure.stderr };
+    }
+  }
+
+  async function completeSetup(setupUrl: string, fields: Record<string, string>) {
+    const path = new URL(setupUrl).pathname + new URL(setupUrl).search;
+    const page = await backOffice.http().get(path);
+    expect(page.status).toBe(200);
+    const pre = cookieValue(page.headers['set-cookie'], STAFF_PRE_COOKIE)!;
+    const field = /name="_pre" value="([^"]+)"/.exec(page.text)![1];
+    return backOffice.http().post(path).set('Cookie', `${STAFF_PRE_COOKIE}=${pre}`).type('form').send({ _pre: field, ...fields });
+  }
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
+    env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL };
+    backOffice = await startBackOffice();
+  });
+
+  afterAll(async () => {
+    await backOffice?.close();
+  });
+
+  it('creates an admin whose one-time link sets a password and an authenticator; sign-in then needs both', async () => {
+    const email = `cli-admin-${Date.now()}@staff.example`;
+    expect((await ops('staff:create', '--email', email, '--role', 'root')).code).toBe(1);
+    const created = await ops('staff:create', '--email', email, '--role', 'admin', '--base-url', 'http://127.0.0.1:3300');
+    expect(created.json).toMatchObject({ email, role: 'admin', setup_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3300\/setup\?token=[A-Za-z0-9_-]{43}$/) });
+
+    const secret = generateSecret();
+    const step = Math.floor(Date.now() / 30_000);
+    const password = 'a long staff pass phrase';
+    const wrongCode = await completeSetup(created.json.setup_url, { password, confirm: password, totp_secret: secret, code: '000000' === (await generate({ secret, epoch: step * 30 })) ? '111111' : '000000' });
+    expect(wrongCode.status).toBe(400);
+    const done = await completeSetup(created.json.setup_url, { password, confirm: password, totp_secret: secret, code: await generate({ secret, epoch: (step - 1) * 30 }) });
+    expect(done.status).toBe(303);
+    // The link worked once.
+    expect((await backOffice.http().get(new URL(created.json.setup_url).pathname + new URL(created.json.setup_url).search)).status).toBe(404);
+
+    const signedIn = await staffSignInRequest(backOffice.http, email, password, await generate({ secret, epoch: step * 30 }));
+    expect(signedIn.status).toBe(303);
+    const cookie = `${STAFF_SESSION_COOKIE}=${cookieValue(signedIn.headers['set-cookie'], STAFF_SESSION_COOKIE)!}`;
+    expect((await backOffice.http().get('/staff').set('Cookie', cookie)).status).toBe(200);
+
+    // Lost phone: the reset ends the session and the new link needs the existing password.
+    const reset = await ops('staff:reset-totp', '--email', email);
+    expect(reset.json.setup_url).toMatch(/\/setup\?token=/);
+    expect((await backOffice.http().get('/staff').set('Cookie', cookie)).status).toBe(303);
+    const newSecret = generateSecret();
+    const now = Math.floor(Date.now() / 30_000);
+    expect((await completeSetup(reset.json.setup_url, { password: 'not the password', totp_secret: newSecret, code: await generate({ secret: newSecret, epoch: now * 30 }) })).status).toBe(400);
+    expect((await completeSetup(reset.json.setup_url, { password, totp_secret: newSecret, code: await generate({ secret: newSecret, epoch: (now - 1) * 30 }) })).status).toBe(303);
+    expect((await staffSignInRequest(backOffice.http, email, password, await generate({ secret: newSecret, epoch: now * 30 }))).status).toBe(303);
+
+    const audit = await backOffice.app.get((await import('typeorm')).DataSource).query(
+      `SELECT actor, action FROM staff_audit_events WHERE subject_id = (SELECT id::text FROM staff_users WHERE email = $1) ORDER BY id`,
+      [email],
+    );
+    expect(audit.map((row: { actor: string; action: string }) => `${row.actor} ${row.action}`)).toEqual([
+      'ops staff.created',
+      `${email} staff.setup_completed`,
+      `${email} session.signed_in`,
+      'ops staff.totp_reset',
+      `${email} staff.totp_enrolled`,
+      `${email} session.signed_in`,
+    ]);
+  });
+
+  it('ops payout:fund writes the same audit record as a back-office funding, in the same transaction', async () => {
+    const vendor = await ops('vendor:create', '--name', 'CLI funded vendor');
+    const funded = await ops('payout:fund', '--vendor', vendor.json.id, '--amount', '120.50', '--note', 'EFT ref 99812');
+    expect(funded.code).toBe(0);
+    const [record] = await backOffice.app.get((await import('typeorm')).DataSource).query(
+      `SELECT actor, actor_staff_id, action, reason, details->>'amount_cents' AS amount_cents FROM staff_audit_events WHERE subject_type = 'vendor' AND subject_id = $1`,
+      [vendor.json.id],
+    );
+    expect(record).toEqual({ actor: 'ops', actor_staff_id: null, action: 'payout.funded', reason: 'EFT ref 99812', amount_cents: '12050' });
+  });
+});
