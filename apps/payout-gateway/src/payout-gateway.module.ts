@@ -19,9 +19,6 @@ export const PAYOUT_GATEWAY_CONFIG: readonly ConfigGroup[] = ['database', 'redis
 
 @Module({})
 export class PayoutGatewayModule {
-  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
-  static readonly configGroups = PAYOUT_GATEWAY_CONFIG;
-
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: PayoutGatewayModule,
@@ -47,4 +44,7 @@ export class PayoutGatewayModule {
       controllers: [AccountController, MethodsController, PayoutsController, BatchesController, WebhookEndpointsController],
     };
   }
+
+  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
+  static readonly configGroups = PAYOUT_GATEWAY_CONFIG;
 }

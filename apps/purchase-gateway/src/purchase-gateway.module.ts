@@ -14,9 +14,6 @@ export const PURCHASE_GATEWAY_CONFIG: readonly ConfigGroup[] = ['database', 'red
 
 @Module({})
 export class PurchaseGatewayModule {
-  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
-  static readonly configGroups = PURCHASE_GATEWAY_CONFIG;
-
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: PurchaseGatewayModule,
@@ -37,4 +34,7 @@ export class PurchaseGatewayModule {
       ],
     };
   }
+
+  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
+  static readonly configGroups = PURCHASE_GATEWAY_CONFIG;
 }

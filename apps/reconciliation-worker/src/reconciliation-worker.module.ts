@@ -20,9 +20,6 @@ export const RECONCILIATION_WORKER_CONFIG: readonly ConfigGroup[] = ['database',
  */
 @Module({})
 export class ReconciliationWorkerModule {
-  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
-  static readonly configGroups = RECONCILIATION_WORKER_CONFIG;
-
   static register(config: GatewayEnv, handlerModules: DynamicModule['imports'] = []): DynamicModule {
     return {
       module: ReconciliationWorkerModule,
@@ -41,4 +38,7 @@ export class ReconciliationWorkerModule {
       ],
     };
   }
+
+  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
+  static readonly configGroups = RECONCILIATION_WORKER_CONFIG;
 }

@@ -41,9 +41,6 @@ export const VENDOR_DASHBOARD_CONFIG: readonly ConfigGroup[] = ['database', 'red
 
 @Module({})
 export class VendorDashboardModule implements NestModule {
-  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
-  static readonly configGroups = VENDOR_DASHBOARD_CONFIG;
-
   static register(config: GatewayEnv): DynamicModule {
     return {
       module: VendorDashboardModule,
@@ -66,6 +63,9 @@ export class VendorDashboardModule implements NestModule {
       ],
     };
   }
+
+  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
+  static readonly configGroups = VENDOR_DASHBOARD_CONFIG;
 
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(pageHeaders).forRoutes('*path');
