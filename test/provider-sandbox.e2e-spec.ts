@@ -17,6 +17,7 @@ import {
 } from '#providers';
 import { createSandboxApp } from '../apps/provider-sandbox/src/create-sandbox-app.js';
 import { ManualSandboxClock } from '../apps/provider-sandbox/src/sandbox-clock.js';
+import { eventually as eventuallyWithin } from './support/payout-stack.js';
 
 // Short, distinct delays so every test value plays out in well under a second or two.
 const DELAYS = {
@@ -41,18 +42,8 @@ async function listenOnFreePort(app: INestApplication): Promise<string> {
   return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 }
 
-/** Polls until the assertion passes; fails with the last assertion error after `timeoutMs`. */
-async function eventually<T>(probe: () => Promise<T>, timeoutMs = 3_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await probe();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
+/** The sandbox answers within milliseconds, so a short deadline polled often. */
+const eventually = <T>(probe: () => Promise<T>, timeoutMs = 3_000): Promise<T> => eventuallyWithin(probe, timeoutMs, 25);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

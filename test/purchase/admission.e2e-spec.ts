@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { SpendControlsService } from '#purchase';
-import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { bearer, eventually, PRODUCTS, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle, usedAllowance } from './purchase-helpers.js';
 
 describe('POST /transactions: idempotency, quotes, spend controls and tenancy', () => {
   let stack: PurchaseStack;
   let vendor: TestVendor;
-
-  beforeAll(async () => {
-    stack = await startPurchaseStack();
-    vendor = await stack.vendor();
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  usePurchaseStack((suite) => ({ stack, vendor } = suite));
 
   const quote = async (who: TestVendor = vendor, number = '27821230000') => {
     const response = await stack.gateway.http().post('/api/v1/quotes').set(bearer(who.token)).send({ product_id: PRODUCTS.fixedAirtime, ...mobile(number) });

@@ -1,5 +1,5 @@
 import { loadConfig } from '#config';
-import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { PRODUCTS, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle } from './purchase-helpers.js';
 
@@ -27,12 +27,7 @@ const DEFAULT_TIMINGS = Object.fromEntries(
 describe('failure latency with default worker settings', () => {
   let stack: PurchaseStack;
   let vendor: TestVendor;
-
-  beforeAll(async () => {
-    stack = await startPurchaseStack({ worker: DEFAULT_TIMINGS });
-    vendor = await stack.vendor();
-  });
-  afterAll(async () => stack?.close());
+  usePurchaseStack((suite) => ({ stack, vendor } = suite), { worker: DEFAULT_TIMINGS });
 
   it('sandbox 03 is failed (PROVIDER_NOT_CREATED) in under 30 s, after the settle period, with one create', async () => {
     const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234503') });

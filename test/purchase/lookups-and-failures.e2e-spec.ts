@@ -5,7 +5,7 @@ import pg from 'pg';
 import { runMigrations } from '#database';
 import { CatalogueService, CatalogueSyncService } from '#purchase';
 import { startPurchaseGateway, type RunningApp } from '../support/apps.js';
-import { bearer, CALLBACK_TOKEN, PRODUCTS, SANDBOX_API_KEY, startPurchaseStack, startSandbox, type PurchaseStack } from '../support/purchase-stack.js';
+import { bearer, CALLBACK_TOKEN, PRODUCTS, SANDBOX_API_KEY, startSandbox, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import { createTestVendor, type TestVendor } from '../support/vendors.js';
 import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import { mobile } from './purchase-helpers.js';
@@ -50,15 +50,7 @@ async function eventuallyStatus<T extends { status: number }>(send: () => Promis
 describe('lookups, provider failures, production fail-closed and rate limits', () => {
   let stack: PurchaseStack;
   let vendor: TestVendor;
-
-  beforeAll(async () => {
-    stack = await startPurchaseStack();
-    vendor = await stack.vendor();
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  usePurchaseStack((suite) => ({ stack, vendor } = suite));
 
   const lookup = (app: RunningApp, kind: string, body: object, token = vendor.token) => app.http().post(`/api/v1/lookups/${kind}`).set(bearer(token)).send(body);
 

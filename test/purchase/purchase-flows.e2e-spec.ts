@@ -1,20 +1,12 @@
 import { johannesburgDayOf } from '#common';
-import { bearer, CALLBACK_TOKEN, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { bearer, CALLBACK_TOKEN, eventually, PRODUCTS, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, readTransaction, settle, usedAllowance } from './purchase-helpers.js';
 
 describe('purchases end to end: gateway, worker and provider sandbox', () => {
   let stack: PurchaseStack;
   let vendor: TestVendor;
-
-  beforeAll(async () => {
-    stack = await startPurchaseStack();
-    vendor = await stack.vendor();
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  usePurchaseStack((suite) => ({ stack, vendor } = suite));
 
   const get = (path: string, token = vendor.token) => stack.gateway.http().get(`/api/v1${path}`).set(bearer(token));
 

@@ -1,41 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { QuoteView, TransactionView } from '#purchase';
 import { bearer, eventually, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 
-/** The contract's Quote and Transaction as the tests read them. */
-export interface QuoteBody {
-  id: string;
-  product_id: number;
-  pricing_version_id: number;
-  charge_minor: number;
-  currency: string;
-  destination_amount: string;
-  destination_unit: string;
-  unused_budget_minor: number;
-  expires_at: string;
-}
-
-export interface TransactionBody {
-  id: string;
-  reference: string;
-  status: string;
-  product_id: number;
-  quote_id: string;
-  charge_minor: number;
-  currency: string;
-  destination_amount: string;
-  destination_unit: string;
-  error_code: string | null;
-  fulfilment_available: boolean;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-  reversed_at: string | null;
-}
-
+/** A purchase as the tests read it: the contract's Quote and Transaction, and what was sent. */
 export interface Purchase {
-  quote: QuoteBody;
-  transaction: TransactionBody;
+  quote: QuoteView;
+  transaction: TransactionView;
   key: string;
   reference: string;
 }
@@ -60,7 +31,7 @@ export function mobile(number: string) {
   return { credit_party_identifier: { mobile_number: number } };
 }
 
-export async function readTransaction(stack: PurchaseStack, vendor: TestVendor, id: string): Promise<TransactionBody> {
+export async function readTransaction(stack: PurchaseStack, vendor: TestVendor, id: string): Promise<TransactionView> {
   const response = await stack.gateway.http().get(`/api/v1/transactions/${id}`).set(bearer(vendor.token));
   if (response.status !== 200) throw new Error(`read failed: ${response.status}`);
   return response.body.data;

@@ -1,5 +1,5 @@
 import { PurchaseSweeper } from '#purchase';
-import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { bearer, eventually, PRODUCTS, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, readTransaction, settle, usedAllowance } from './purchase-helpers.js';
 
@@ -10,15 +10,7 @@ import { mobile, purchase, readTransaction, settle, usedAllowance } from './purc
 describe('purchase recovery from PostgreSQL, and late reversals', () => {
   let stack: PurchaseStack;
   let vendor: TestVendor;
-
-  beforeAll(async () => {
-    stack = await startPurchaseStack({ worker: false, sandbox: { reversalDelayMs: 2_500 } });
-    vendor = await stack.vendor();
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-  });
+  usePurchaseStack((suite) => ({ stack, vendor } = suite), { worker: false, sandbox: { reversalDelayMs: 2_500 } });
 
   it('rebuilds lost submission work, and never creates after an attempt that may have reached the provider', async () => {
     const lostJob = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821235600') });

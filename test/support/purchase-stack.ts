@@ -157,6 +157,24 @@ async function deleteQueueKeys(prefix: string): Promise<void> {
   }
 }
 
+/**
+ * A describe block's stack and vendor: started before its tests, closed after them. `started`
+ * hands both to the block's own variables, so its tests read `stack` and `vendor` as before.
+ */
+export function usePurchaseStack(
+  started: (suite: { stack: PurchaseStack; vendor: TestVendor }) => void,
+  options: Parameters<typeof startPurchaseStack>[0] = {},
+): void {
+  let stack: PurchaseStack | undefined;
+  beforeAll(async () => {
+    stack = await startPurchaseStack(options);
+    started({ stack, vendor: await stack.vendor() });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+}
+
 /** Polls until `read` returns a value `done` accepts, or fails with the last value seen. */
 export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;

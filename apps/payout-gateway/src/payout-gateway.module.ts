@@ -44,4 +44,7 @@ export class PayoutGatewayModule {
       controllers: [AccountController, MethodsController, PayoutsController, BatchesController, WebhookEndpointsController],
     };
   }
+
+  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
+  static readonly configGroups = PAYOUT_GATEWAY_CONFIG;
 }

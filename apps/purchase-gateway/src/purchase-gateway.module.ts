@@ -34,4 +34,7 @@ export class PurchaseGatewayModule {
       ],
     };
   }
+
+  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
+  static readonly configGroups = PURCHASE_GATEWAY_CONFIG;
 }

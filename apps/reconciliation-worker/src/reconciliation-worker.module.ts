@@ -38,4 +38,7 @@ export class ReconciliationWorkerModule {
       ],
     };
   }
+
+  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
+  static readonly configGroups = RECONCILIATION_WORKER_CONFIG;
 }

@@ -50,6 +50,9 @@ export class VendorDashboardModule implements NestModule {
     };
   }
 
+  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
+  static readonly configGroups = VENDOR_DASHBOARD_CONFIG;
+
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(pageSecurityHeaders).forRoutes('*path');
   }

@@ -12,12 +12,16 @@ import { ALL_CONFIG_GROUPS, ConfigValidationError, loadConfig, type ConfigGroup,
  * #observability so that lib stays a provider of logs, metrics and health, not an entry point.
  */
 
+/** A deployable's root module: the config groups it uses (only they are validated) and how it is built from them. */
+export interface RootModule {
+  readonly configGroups: readonly ConfigGroup[];
+  register(config: GatewayEnv): DynamicModule;
+}
+
 export interface ServiceDefinition {
   name: string;
   defaultPort: number;
-  /** The config groups the deployable uses: only they are validated (its root module's `*_CONFIG`). */
-  config: readonly ConfigGroup[];
-  module: (config: GatewayEnv) => DynamicModule;
+  module: RootModule;
   http: HttpAppOptions;
 }
 
@@ -36,8 +40,8 @@ export function loadConfigOrExit(groups: readonly ConfigGroup[] = ALL_CONFIG_GRO
 
 /** The whole of every HTTP deployable's main.ts. */
 export async function startHttpService(definition: ServiceDefinition): Promise<INestApplication> {
-  const config = loadConfigOrExit(definition.config);
-  const app = await NestFactory.create(definition.module(config), { bufferLogs: true, bodyParser: false });
+  const config = loadConfigOrExit(definition.module.configGroups);
+  const app = await NestFactory.create(definition.module.register(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   configureHttpApp(app, definition.http);
   installShutdownDeadline(app, config.SHUTDOWN_GRACE_MS);

@@ -29,6 +29,18 @@ function IsPostgresUrl(options?: ValidationOptions): PropertyDecorator {
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
 /**
+ * An integer setting read from its environment string: at least `min`, and at most `max` when
+ * given. The same decorators, applied in the same order, as writing them out on the property.
+ */
+function IntSetting(min: number, max?: number): PropertyDecorator {
+  // Bottom up, as TypeScript applies a written stack `@Transform @IsInt @Min @Max`.
+  const decorators = [...(max === undefined ? [] : [Max(max)]), Min(min), IsInt(), Transform(toInt)];
+  return (target, key) => {
+    for (const decorate of decorators) decorate(target, key);
+  };
+}
+
+/**
  * Every setting any deployable reads, validated once at start. Defaults work on a developer
  * machine; production-only secrets have no default so that their absence fails closed
  * (money movements answer PROVIDER_NOT_CONFIGURED) rather than silently using a dev value.
@@ -50,20 +62,14 @@ export class GatewayEnv {
   @IsPostgresUrl()
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/gateway';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @IntSetting(1, 200)
   DATABASE_POOL_SIZE = 10;
 
   @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   /** Time the process gives in-flight requests and jobs after SIGTERM. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(600_000)
+  @IntSetting(0, 600_000)
   SHUTDOWN_GRACE_MS = 25_000;
 
   /**
@@ -73,17 +79,11 @@ export class GatewayEnv {
    * of 5 s lets a proxy reuse a connection just as Node closes it: the request is reset and the
    * client sees a 502.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1_000)
-  @Max(3_600_000)
+  @IntSetting(1_000, 3_600_000)
   HTTP_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
   /** Time allowed to receive a request's headers; Node requires it to exceed the keep-alive timeout. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1_000)
-  @Max(3_601_000)
+  @IntSetting(1_000, 3_601_000)
   HTTP_HEADERS_TIMEOUT_MS = 66_000;
 
   @IsOptional()
@@ -130,14 +130,10 @@ export class GatewayEnv {
   @IsString()
   ENCRYPTION_ACTIVE_KEY_ID?: string;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   RATE_LIMIT_READ_PER_MINUTE = 600;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   RATE_LIMIT_WRITE_PER_MINUTE = 300;
 
   @IsString()
@@ -155,36 +151,24 @@ export class GatewayEnv {
   QUEUE_PREFIX = '{gw}';
 
   /** Jobs each worker process runs at once per queue. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @IntSetting(1, 200)
   WORKER_CONCURRENCY = 16;
 
   // ---- Purchase worker and gateway timing (owned by the purchase capability; see docs/PURCHASE.md) ----
 
   /** Per-attempt timeout of every purchase-provider HTTP call; an unanswered create is resolved by lookup. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IntSetting(100, 120_000)
   PURCHASE_PROVIDER_TIMEOUT_MS = 10_000;
 
   /** First verification lookup after submission; later ones back off (doubling) up to the maximum. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   PURCHASE_VERIFY_INITIAL_DELAY_MS = 2_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   PURCHASE_VERIFY_MAX_DELAY_MS = 60_000;
 
   /** A transaction still unresolved this long after admission goes to `review` for staff. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntSetting(100)
   PURCHASE_VERIFICATION_WINDOW_MS = 900_000;
 
   /**
@@ -194,60 +178,42 @@ export class GatewayEnv {
    * so the settle period is only the provider's own delay between answering and being searchable
    * (why 10 s is enough: docs/PURCHASE.md, "Failure latency").
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   PURCHASE_NOT_FOUND_SETTLE_MS = 10_000;
 
   /**
    * Once one "not found" has counted, the confirming search comes this soon instead of on the
    * backoff schedule: the proof needs a second look, not another minute of doubling delays.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   PURCHASE_NOT_FOUND_CONFIRM_DELAY_MS = 5_000;
 
   /** How long after completion the worker keeps re-verifying to catch reversals. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   PURCHASE_REVERSAL_WATCH_MS = 86_400_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   PURCHASE_REVERSAL_WATCH_INTERVAL_MS = 900_000;
 
   /** How often the worker re-enqueues overdue checks from PostgreSQL (covers lost Redis jobs). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   PURCHASE_SWEEP_INTERVAL_MS = 30_000;
 
   // ---- Payout domain (issue 4) ----
 
   /** Per payout-provider call; an unanswered submission stays pending and is resolved by status polls. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(50)
+  @IntSetting(50)
   PAYOUT_PROVIDER_TIMEOUT_MS = 10_000;
 
   /** First status poll after a submission's provider call has surely ended; later polls double up to the max interval. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   PAYOUT_POLL_INITIAL_DELAY_MS = 5_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   PAYOUT_POLL_MAX_INTERVAL_MS = 300_000;
 
   /** A payout whose outcome is still unknown this long after submission moves to needs_review (funds stay reserved). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntSetting(100)
   PAYOUT_REVIEW_AFTER_MS = 259_200_000;
 
   /**
@@ -256,27 +222,19 @@ export class GatewayEnv {
    * provider may record a payment some time after a call that timed out. Same rule as
    * PURCHASE_NOT_FOUND_SETTLE_MS.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   PAYOUT_NOT_FOUND_SETTLE_MS = 60_000;
 
   /** How often a needs_review payout is still looked up at its provider, until it gets an answer or staff act. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   PAYOUT_REVIEW_POLL_INTERVAL_MS = 3_600_000;
 
   /** How long a paid payout is watched for a provider reversal. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   PAYOUT_REVERSAL_WATCH_MS = 7_200_000;
 
   /** How often the worker re-enqueues overdue payout work from PostgreSQL (covers lost Redis jobs). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   PAYOUT_SWEEP_INTERVAL_MS = 30_000;
 
   // ---- Worker crash recovery (issue 6, reliability) ----
@@ -286,10 +244,7 @@ export class GatewayEnv {
    * it), and how often workers look for jobs whose worker died: a crashed worker's jobs run again
    * one to two of these after the crash (BullMQ lockDuration and stalledInterval).
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1_000)
-  @Max(600_000)
+  @IntSetting(1_000, 600_000)
   WORKER_JOB_LOCK_MS = 30_000;
 
   // ---- Settlement reports and reconciliation (docs/RECONCILIATION.md) ----
@@ -299,64 +254,41 @@ export class GatewayEnv {
    * SETTLEMENT_LOOKBACK_DAYS finished days; ticks fall on multiples of the interval (on the hour
    * by default), so restarts do not postpone them. 0 turns the schedule off (ops reconcile:run still works).
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   SETTLEMENT_INGEST_INTERVAL_MS = 3_600_000;
 
   /** Finished Johannesburg days ingested on each tick: 1 is yesterday; 2 also catches a report re-issued a day late. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(31)
+  @IntSetting(1, 31)
   SETTLEMENT_LOOKBACK_DAYS = 2;
 
   // ---- Signed webhooks (docs/INTEGRATION.md, Webhooks) ----
 
   /** Delay before a failed delivery's first retry; each later retry waits twice the one before, up to WEBHOOK_RETRY_MAX_DELAY_MS. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   WEBHOOK_RETRY_BASE_MS = 60_000;
 
   /** Longest wait between two attempts of one delivery. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   WEBHOOK_RETRY_MAX_DELAY_MS = 43_200_000;
 
   /** Attempts of one delivery before it is marked failed; with the defaults the retries span about 77 hours (at least 72 h is promised). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @IntSetting(1, 100)
   WEBHOOK_MAX_ATTEMPTS = 16;
 
   /** TCP+TLS connect timeout of a delivery: a receiver that does not accept in this time counts as a failed attempt. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(60_000)
+  @IntSetting(100, 60_000)
   WEBHOOK_CONNECT_TIMEOUT_MS = 3_000;
 
   /** Time the receiver has to answer once connected (the whole response). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IntSetting(100, 120_000)
   WEBHOOK_RESPONSE_TIMEOUT_MS = 10_000;
 
   /** How often the worker rebuilds overdue delivery jobs from PostgreSQL (covers lost Redis jobs). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   WEBHOOK_SWEEP_INTERVAL_MS = 30_000;
 
   /** Default overlap after a secret rotation during which the old secret also signs. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(604_800)
+  @IntSetting(0, 604_800)
   WEBHOOK_ROTATION_OVERLAP_SECONDS = 86_400;
 
   get isProduction(): boolean {

@@ -11,50 +11,40 @@ export abstract class MoneyError extends Error {
   }
 }
 
-/** Input is not an amount we accept: wrong shape, too many places, too large. */
-export class InvalidAmountError extends MoneyError {
-  readonly code = 'INVALID_AMOUNT';
+/** The base of the money errors with code `code`: each one is a named class, so callers can catch it by type. */
+function moneyError<const Code extends string>(code: Code) {
+  abstract class MoneyErrorWithCode extends MoneyError {
+    readonly code = code;
+  }
+  return MoneyErrorWithCode;
 }
+
+/** Input is not an amount we accept: wrong shape, too many places, too large. */
+export class InvalidAmountError extends moneyError('INVALID_AMOUNT') {}
 
 /** An operation would silently drop digits (for example formatting 1.005 with two places). */
-export class PrecisionLossError extends MoneyError {
-  readonly code = 'PRECISION_LOSS';
-}
+export class PrecisionLossError extends moneyError('PRECISION_LOSS') {}
 
 /** A cents value does not fit where it has to go (a JS safe integer, a Postgres bigint). */
-export class CentsOutOfRangeError extends MoneyError {
-  readonly code = 'CENTS_OUT_OF_RANGE';
-}
+export class CentsOutOfRangeError extends moneyError('CENTS_OUT_OF_RANGE') {}
 
 /** Basis points must be an integer (and, for margins, not negative). */
-export class InvalidBasisPointsError extends MoneyError {
-  readonly code = 'INVALID_BASIS_POINTS';
-}
+export class InvalidBasisPointsError extends moneyError('INVALID_BASIS_POINTS') {}
 
 /** A step (increment) must be strictly positive. */
-export class InvalidStepError extends MoneyError {
-  readonly code = 'INVALID_STEP';
-}
+export class InvalidStepError extends moneyError('INVALID_STEP') {}
 
 /** A ranged product's min, max, step or rate cannot be priced. */
-export class InvalidRangedProductError extends MoneyError {
-  readonly code = 'INVALID_RANGED_PRODUCT';
-}
+export class InvalidRangedProductError extends moneyError('INVALID_RANGED_PRODUCT') {}
 
 /** Destination amount is outside the product's minimum and maximum. */
-export class AmountOutOfRangeError extends MoneyError {
-  readonly code = 'AMOUNT_OUT_OF_RANGE';
-}
+export class AmountOutOfRangeError extends moneyError('AMOUNT_OUT_OF_RANGE') {}
 
 /** Destination amount is inside the range but not on the product's step. */
-export class AmountNotOnStepError extends MoneyError {
-  readonly code = 'AMOUNT_NOT_ON_STEP';
-}
+export class AmountNotOnStepError extends moneyError('AMOUNT_NOT_ON_STEP') {}
 
 /** The budget cannot buy even the product's minimum amount. */
-export class BudgetTooSmallError extends MoneyError {
-  readonly code = 'BUDGET_TOO_SMALL';
-
+export class BudgetTooSmallError extends moneyError('BUDGET_TOO_SMALL') {
   constructor(
     message: string,
     /** What the minimum amount would cost, so callers can tell the vendor. */

@@ -13,29 +13,37 @@ export abstract class ProviderError extends Error {
   }
 }
 
+/** A failed call of one operation: the message names the operation, then what went wrong. */
+export abstract class ProviderCallError extends ProviderError {
+  constructor(
+    readonly operation: string,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${operation}: ${detail}`, options);
+  }
+}
+
 /** No answer within the timeout: the provider may or may not have acted. */
-export class ProviderTimeoutError extends ProviderError {
+export class ProviderTimeoutError extends ProviderCallError {
   readonly code = 'PROVIDER_TIMEOUT';
   readonly outcomeUnknown = true;
 
   constructor(
-    readonly operation: string,
+    operation: string,
     readonly timeoutMs: number,
   ) {
-    super(`${operation}: no answer within ${timeoutMs} ms`);
+    super(operation, `no answer within ${timeoutMs} ms`);
   }
 }
 
 /** The connection failed or broke; a request may still have reached the provider. */
-export class ProviderNetworkError extends ProviderError {
+export class ProviderNetworkError extends ProviderCallError {
   readonly code = 'PROVIDER_NETWORK_ERROR';
   readonly outcomeUnknown = true;
 
-  constructor(
-    readonly operation: string,
-    cause: unknown,
-  ) {
-    super(`${operation}: network failure`, { cause });
+  constructor(operation: string, cause: unknown) {
+    super(operation, 'network failure', { cause });
   }
 }
 
@@ -43,16 +51,16 @@ export class ProviderNetworkError extends ProviderError {
  * A 5xx, or an answer we cannot read. Even a provider that says a 5xx created nothing is not
  * taken at its word on a create: the caller looks the id up.
  */
-export class ProviderHttpError extends ProviderError {
+export class ProviderHttpError extends ProviderCallError {
   readonly code = 'PROVIDER_HTTP_ERROR';
   readonly outcomeUnknown = true;
 
   constructor(
-    readonly operation: string,
+    operation: string,
     readonly status: number,
     detail = `HTTP ${status}`,
   ) {
-    super(`${operation}: ${detail}`);
+    super(operation, detail);
   }
 }
 
@@ -60,12 +68,12 @@ export class ProviderHttpError extends ProviderError {
  * A 4xx: the provider refused the request. A 409 means the provider already holds a record
  * for our id (from an earlier call), so its outcome is unknown to this caller.
  */
-export class ProviderRejectedError extends ProviderError {
+export class ProviderRejectedError extends ProviderCallError {
   readonly code = 'PROVIDER_REJECTED';
   readonly outcomeUnknown: boolean;
 
   constructor(
-    readonly operation: string,
+    operation: string,
     readonly status: number,
     /** The provider's own error code, when it sent one (e.g. AMOUNT_INCREMENT_INVALID). */
     readonly providerCode: string | null,
@@ -73,7 +81,7 @@ export class ProviderRejectedError extends ProviderError {
     /** From a 429: how long the provider asks us to wait. */
     readonly retryAfterSeconds: number | null = null,
   ) {
-    super(`${operation}: HTTP ${status}${providerCode ? ` ${providerCode}` : ''}${providerMessage ? `: ${providerMessage}` : ''}`);
+    super(operation, `HTTP ${status}${providerCode ? ` ${providerCode}` : ''}${providerMessage ? `: ${providerMessage}` : ''}`);
     this.outcomeUnknown = status === 409;
   }
 }

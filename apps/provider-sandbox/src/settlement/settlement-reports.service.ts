@@ -97,33 +97,32 @@ function touches(day: string, settledAt: Date | null, reversedAt: Date | null): 
   return (settledAt !== null && johannesburgDayOf(settledAt) === day) || (reversedAt !== null && johannesburgDayOf(reversedAt) === day);
 }
 
-/** Reversed as of the end of `day` only if the reversal fell on that day or before it. */
-function reversedBy(day: string, reversedAt: Date | null): boolean {
-  return reversedAt !== null && johannesburgDayOf(reversedAt) <= day;
-}
-
 function purchaseLine(transaction: PurchaseTransaction, day: string): SettlementLineWire {
-  const reversed = reversedBy(day, transaction.reversedAt);
-  return {
-    provider_reference: String(transaction.id),
-    merchant_reference: transaction.externalId,
-    amount: transaction.wholesalePrice,
-    currency: 'ZAR',
-    status: reversed ? 'REVERSED' : 'COMPLETED',
-    settled_at: (transaction.completedAt ?? transaction.createdAt).toISOString(),
-    reversed_at: reversed ? transaction.reversedAt!.toISOString() : null,
-  };
+  const references = { provider_reference: String(transaction.id), merchant_reference: transaction.externalId, amount: transaction.wholesalePrice };
+  return settlementLine(day, references, { word: 'COMPLETED', at: transaction.completedAt ?? transaction.createdAt }, transaction.reversedAt);
 }
 
 function payoutLine(payment: PayoutPayment, day: string): SettlementLineWire {
-  const reversed = reversedBy(day, payment.reversedAt);
+  const references = { provider_reference: payment.providerReference, merchant_reference: payment.merchantReference, amount: payment.amount };
+  return settlementLine(day, references, { word: 'PAID', at: payment.paidAt ?? payment.createdAt }, payment.reversedAt);
+}
+
+/**
+ * One line of `day`'s report: settled under the provider's word, or REVERSED only if the
+ * reversal fell on that day or before it (a later reversal shows in a later day's report).
+ */
+function settlementLine(
+  day: string,
+  references: Pick<SettlementLineWire, 'provider_reference' | 'merchant_reference' | 'amount'>,
+  settled: { word: 'COMPLETED' | 'PAID'; at: Date },
+  reversedAt: Date | null,
+): SettlementLineWire {
+  const reversed = reversedAt !== null && johannesburgDayOf(reversedAt) <= day;
   return {
-    provider_reference: payment.providerReference,
-    merchant_reference: payment.merchantReference,
-    amount: payment.amount,
+    ...references,
     currency: 'ZAR',
-    status: reversed ? 'REVERSED' : 'PAID',
-    settled_at: (payment.paidAt ?? payment.createdAt).toISOString(),
-    reversed_at: reversed ? payment.reversedAt!.toISOString() : null,
+    status: reversed ? 'REVERSED' : settled.word,
+    settled_at: settled.at.toISOString(),
+    reversed_at: reversed ? reversedAt.toISOString() : null,
   };
 }

@@ -1,5 +1,5 @@
 import type { ProviderHttpTransport } from '../http/provider-http-transport.js';
-import { ProviderError } from '../provider-errors.js';
+import { ProviderCallError } from '../provider-errors.js';
 
 /** The statuses a settlement line may carry, in our vocabulary. */
 export type SettlementLineStatus = 'settled' | 'reversed';
@@ -32,16 +32,9 @@ export interface SettlementReport {
  * The report did not have the promised shape. Not a network problem, so never retried: the
  * ingestion stops before recording anything and names the page and line for staff.
  */
-export class SettlementReportFormatError extends ProviderError {
+export class SettlementReportFormatError extends ProviderCallError {
   readonly code = 'SETTLEMENT_REPORT_INVALID';
   readonly outcomeUnknown = false;
-
-  constructor(
-    readonly operation: string,
-    detail: string,
-  ) {
-    super(`${operation}: ${detail}`);
-  }
 }
 
 const AMOUNT = /^(0|[1-9]\d{0,11})\.\d{2}$/;

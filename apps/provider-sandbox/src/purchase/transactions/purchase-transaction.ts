@@ -51,14 +51,18 @@ export function purchaseScenarioFor(suffix: string | null): PurchaseScenario {
   return (suffix !== null ? PURCHASE_TEST_VALUES[suffix] : undefined) ?? ORDINARY;
 }
 
-export interface PurchaseTransaction {
-  id: number;
+/** A create request once validated: what a transaction is made of (or held as, for late creation). */
+export interface PurchaseRequest {
   externalId: string;
   product: Product;
   destinationAmount: string;
   wholesalePrice: string;
   identifiers: IdentifierGroups;
   callbackUrl: string | null;
+}
+
+export interface PurchaseTransaction extends PurchaseRequest {
+  id: number;
   status: PurchaseStatus;
   createdAt: Date;
   completedAt: Date | null;

@@ -17,20 +17,12 @@ import {
   purchaseTransactionView,
   type PurchaseScenario,
   type PurchaseStatus,
+  type PurchaseRequest,
   type PurchaseTransaction,
 } from './purchase-transaction.js';
 
 const EXTERNAL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 const FIRST_TRANSACTION_ID = 4_100_000_001;
-
-interface ValidatedRequest {
-  externalId: string;
-  product: Product;
-  destinationAmount: string;
-  wholesalePrice: string;
-  identifiers: IdentifierGroups;
-  callbackUrl: string | null;
-}
 
 /** The purchase provider's transactions: auto-confirmed on create, then moved by the test value's scenario. */
 @Injectable()
@@ -38,7 +30,7 @@ export class PurchaseTransactions {
   private readonly byId = new Map<number, PurchaseTransaction>();
   private readonly idByExternalId = new Map<string, number>();
   /** Creates answered with HTTP 500 that the provider may still carry out later (test value 09). */
-  private readonly heldForLateCreation = new Map<string, ValidatedRequest>();
+  private readonly heldForLateCreation = new Map<string, PurchaseRequest>();
   private nextId = FIRST_TRANSACTION_ID;
 
   constructor(
@@ -92,7 +84,7 @@ export class PurchaseTransactions {
     return purchaseTransactionView(transaction, { withholdFulfilment: withhold });
   }
 
-  private insert(request: ValidatedRequest, scenario: PurchaseScenario): PurchaseTransaction {
+  private insert(request: PurchaseRequest, scenario: PurchaseScenario): PurchaseTransaction {
     const transaction: PurchaseTransaction = {
       id: this.nextId++,
       ...request,
@@ -202,7 +194,7 @@ export class PurchaseTransactions {
     });
   }
 
-  private validate(externalId: string, body: JsonBody): ValidatedRequest {
+  private validate(externalId: string, body: JsonBody): PurchaseRequest {
     const productId = body.requiredInteger('product_id');
     const product = this.catalogue.product(productId);
     if (!product) throw badRequest('PRODUCT_NOT_FOUND', `product ${productId} does not exist`);
