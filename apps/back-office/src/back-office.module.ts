@@ -61,6 +61,9 @@ export class BackOfficeModule implements NestModule {
     };
   }
 
+  /** The config groups this deployable validates at start-up (#bootstrap reads them here). */
+  static readonly configGroups = BACK_OFFICE_CONFIG;
+
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(pageSecurityHeaders).forRoutes('*path');
   }
