@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DomainError } from '#common';
 import { PayoutLedger } from '#payout';
-import { FourEyes, StaffAuditLog, staffRoleAllows, type StaffSession } from '#staff';
+import { FourEyes, StaffAuditLog, staffRoleAllows, VendorFunding, type StaffSession } from '#staff';
 import { errorSummary, html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
@@ -11,8 +11,9 @@ import { csrfField, layout } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /**
- * Vendors as staff see them, with their prefunded payout account; funding it is a four-eyes
- * proposal (the bank reference as the reason) credited through the ledger on approval. The
+ * Vendors as staff see them, with their prefunded payout account; funding it (the bank reference
+ * as the reason) is applied at once up to STAFF_FOUR_EYES_ABOVE_CENTS, above it a four-eyes
+ * proposal credited through the ledger on approval (VendorFunding). The
  * other vendor operations remain the operator CLI's (docs/BACK-OFFICE.md).
  */
 @Controller('vendors')
@@ -22,6 +23,7 @@ export class VendorsController {
     private readonly ledger: PayoutLedger,
     private readonly fourEyes: FourEyes,
     private readonly audit: StaffAuditLog,
+    private readonly funding: VendorFunding,
   ) {}
 
   @Get()
@@ -48,8 +50,8 @@ export class VendorsController {
   @RequireStaffPermission('actions:propose')
   async proposeFunding(@Param('id') id: string, @Body() form: { amount?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     try {
-      const proposal = await this.fourEyes.propose('payout.fund', id, { amount: form.amount }, form.reason, deciderOf(request));
-      response.redirect(303, `/proposals/${proposal.id}`);
+      const outcome = await this.funding.fund(id, form.amount, form.reason, deciderOf(request));
+      response.redirect(303, outcome.applied ? `/vendors/${id}` : `/proposals/${outcome.proposal.id}`);
     } catch (error) {
       if (!(error instanceof DomainError && error.code === 'VALIDATION_FAILED')) throw error;
       await this.render(response, sessionOf(request), id, 400, errorSummary(error.fieldErrors));
@@ -67,11 +69,11 @@ export class VendorsController {
     const fund = pending
       ? html`<p>A funding is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>`
       : staffRoleAllows(session.role, 'actions:propose')
-        ? html`<h2>Fund the payout account</h2><p class="hint">Another approver must approve; the ledger is credited on approval.</p>
+        ? html`<h2>Fund the payout account</h2><p class="hint">Up to the configured amount the ledger is credited at once; above it another approver must approve, and the ledger is credited on approval.</p>
 <form method="post" action="/vendors/${vendor.id}/fund">${csrfField(session)}
 <label for="amount">Amount (ZAR)</label><input id="amount" name="amount" type="text" inputmode="decimal" required>
 <label for="fund-reason">Why (the bank reference of the deposit)</label><textarea id="fund-reason" name="reason" required></textarea>
-<p><button type="submit">Propose funding</button></p></form>`
+<p><button type="submit">Fund</button></p></form>`
         : html``;
     response
       .status(status)

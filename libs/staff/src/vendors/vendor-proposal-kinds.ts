@@ -5,7 +5,7 @@ import { formatCents, parseZarAmount2dp, type Cents } from '#money';
 import { PayoutLedger } from '#payout';
 import { ProposalKinds } from '../four-eyes/proposal-kinds.js';
 
-function amountOf(params: Record<string, unknown>): Cents {
+export function amountOf(params: Record<string, unknown>): Cents {
   try {
     const cents = parseZarAmount2dp(String(params.amount ?? ''));
     if (cents > 0n) return cents;

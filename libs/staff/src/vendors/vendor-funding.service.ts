@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { VendorService } from '#auth';
+import { ValidationFailedError } from '#common';
+import { GatewayEnv } from '#config';
+import { PayoutLedger } from '#payout';
+import { FourEyes, type Decider } from '../four-eyes/four-eyes.service.js';
+import { StaffPermissionDenied } from '../model/errors.js';
+import { REASON_MIN_LENGTH, type Proposal } from '../model/proposals.js';
+import { staffRoleAllows } from '../model/staff-roles.js';
+import { StaffAuditLog } from '../staff-audit.js';
+import { amountOf } from './vendor-proposal-kinds.js';
+
+export type FundingOutcome = { applied: true; availableAfterCents: bigint } | { applied: false; proposal: Proposal };
+
+/**
+ * Funding a vendor's prefunded payout account from the back-office: at or below
+ * STAFF_FOUR_EYES_ABOVE_CENTS one operator credits it (the ledger entry and the `payout.funded`
+ * audit record commit together, as `ops payout:fund` does); above it, a four-eyes proposal.
+ */
+@Injectable()
+export class VendorFunding {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: GatewayEnv,
+    private readonly vendors: VendorService,
+    private readonly ledger: PayoutLedger,
+    private readonly fourEyes: FourEyes,
+    private readonly audit: StaffAuditLog,
+  ) {}
+
+  async fund(vendorId: string, amount: unknown, reason: unknown, actor: Decider): Promise<FundingOutcome> {
+    if (!staffRoleAllows(actor.role, 'actions:propose')) throw new StaffPermissionDenied(`Your role (${actor.role}) cannot fund a payout account.`);
+    const cents = amountOf({ amount });
+    if (cents > BigInt(this.config.STAFF_FOUR_EYES_ABOVE_CENTS)) {
+      return { applied: false, proposal: await this.fourEyes.propose('payout.fund', vendorId, { amount }, reason, actor) };
+    }
+    const written = typeof reason === 'string' ? reason.trim() : '';
+    if (written.length < REASON_MIN_LENGTH) throw new ValidationFailedError({ reason: [`Write why, in at least ${REASON_MIN_LENGTH} characters.`] });
+    const vendor = await this.vendors.get(vendorId);
+    return this.dataSource.transaction(async (manager) => {
+      const balances = await this.ledger.fund(vendor.id, cents, `back-office funding: ${written}`.slice(0, 500), manager);
+      await this.audit.record(
+        {
+          actor,
+          action: 'payout.funded',
+          subjectType: 'vendor',
+          subjectId: vendor.id,
+          vendorId: vendor.id,
+          reason: written,
+          details: { amount_cents: cents.toString(), available_after_cents: balances.availableCents.toString(), four_eyes_above_cents: String(this.config.STAFF_FOUR_EYES_ABOVE_CENTS) },
+        },
+        manager,
+      );
+      return { applied: true, availableAfterCents: balances.availableCents };
+    });
+  }
+}
