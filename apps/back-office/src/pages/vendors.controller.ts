@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { VendorService } from '#auth';
+import { ALL_ABILITIES, VendorService } from '#auth';
 import { DomainError } from '#common';
 import { PayoutLedger } from '#payout';
-import { FourEyes, StaffAuditLog, staffRoleAllows, VendorFunding, type StaffSession } from '#staff';
+import { FourEyes, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffSession } from '#staff';
 import { errorSummary, html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
@@ -24,6 +24,7 @@ export class VendorsController {
     private readonly fourEyes: FourEyes,
     private readonly audit: StaffAuditLog,
     private readonly funding: VendorFunding,
+    private readonly operations: VendorOperations,
   ) {}
 
   @Get()
@@ -49,9 +50,39 @@ export class VendorsController {
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async proposeFunding(@Param('id') id: string, @Body() form: { amount?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    try {
+    await this.act(response, request, id, async () => {
       const outcome = await this.funding.fund(id, form.amount, form.reason, deciderOf(request));
-      response.redirect(303, outcome.applied ? `/vendors/${id}` : `/proposals/${outcome.proposal.id}`);
+      return outcome.applied ? `/vendors/${id}` : `/proposals/${outcome.proposal.id}`;
+    });
+  }
+
+  @Post(':id/release')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async release(@Param('id') id: string, @Body() form: { reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.act(response, request, id, async () => {
+      await this.operations.release(id, requireReason(form.reason), deciderOf(request));
+      return `/vendors/${id}`;
+    });
+  }
+
+  /** The form sends the abilities that should be enabled; every other one is disabled, as `ops vendor:abilities --enable/--disable` would. */
+  @Post(':id/abilities')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async abilities(@Param('id') id: string, @Body() form: { abilities?: string | string[]; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    const chosen = form.abilities === undefined ? [] : ([] as string[]).concat(form.abilities);
+    const disable = ALL_ABILITIES.filter((ability) => !chosen.includes(ability));
+    await this.act(response, request, id, async () => {
+      await this.operations.setAbilities(id, chosen, disable, requireReason(form.reason), deciderOf(request));
+      return `/vendors/${id}`;
+    });
+  }
+
+  /** Runs a vendor operation and redirects where it says; a validation error shows the page again with the message. */
+  private async act(response: Response, request: StaffRequest, id: string, operation: () => Promise<string>): Promise<void> {
+    try {
+      response.redirect(303, await operation());
     } catch (error) {
       if (!(error instanceof DomainError && error.code === 'VALIDATION_FAILED')) throw error;
       await this.render(response, sessionOf(request), id, 400, errorSummary(error.fieldErrors));
@@ -85,9 +116,23 @@ export class VendorsController {
           current: '/vendors',
           body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
 <dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
-${fund}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
+${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
 <h2>Audit records</h2>${auditTable(records)}`,
         }).value,
       );
+  }
+
+  private operationForms(session: StaffSession, vendor: { id: string; enabledAbilities: string[]; productionReleasedAt: Date | null }): SafeHtml {
+    const release = vendor.productionReleasedAt
+      ? html``
+      : html`<h2>Release for production</h2><form method="post" action="/vendors/${vendor.id}/release">${csrfField(session)}
+<label for="release-reason">Why</label><textarea id="release-reason" name="reason" required></textarea>
+<p><button type="submit">Release for production</button></p></form>`;
+    return html`${release}<h2>Abilities</h2><form method="post" action="/vendors/${vendor.id}/abilities">${csrfField(session)}
+<fieldset><legend>Enabled abilities and scopes</legend>${ALL_ABILITIES.map(
+      (ability) => html`<label><input type="checkbox" name="abilities" value="${ability}"${vendor.enabledAbilities.includes(ability) ? html` checked` : html``}> ${ability}</label>`,
+    )}</fieldset>
+<label for="abilities-reason">Why</label><textarea id="abilities-reason" name="reason" required></textarea>
+<p><button type="submit">Save abilities</button></p></form>`;
   }
 }

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
-import { ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { PayoutLedger } from '#payout';
 import { FourEyes, type Decider } from '../four-eyes/four-eyes.service.js';
 import { StaffPermissionDenied } from '../model/errors.js';
-import { REASON_MIN_LENGTH, type Proposal } from '../model/proposals.js';
+import { requireReason, type Proposal } from '../model/proposals.js';
 import { staffRoleAllows } from '../model/staff-roles.js';
 import { StaffAuditLog } from '../staff-audit.js';
 import { amountOf } from './vendor-proposal-kinds.js';
@@ -35,8 +34,7 @@ export class VendorFunding {
     if (cents > BigInt(this.config.STAFF_FOUR_EYES_ABOVE_CENTS)) {
       return { applied: false, proposal: await this.fourEyes.propose('payout.fund', vendorId, { amount }, reason, actor) };
     }
-    const written = typeof reason === 'string' ? reason.trim() : '';
-    if (written.length < REASON_MIN_LENGTH) throw new ValidationFailedError({ reason: [`Write why, in at least ${REASON_MIN_LENGTH} characters.`] });
+    const written = requireReason(reason);
     const vendor = await this.vendors.get(vendorId);
     return this.dataSource.transaction(async (manager) => {
       const balances = await this.ledger.fund(vendor.id, cents, `back-office funding: ${written}`.slice(0, 500), manager);
