@@ -79,6 +79,28 @@ export class VendorsController {
     });
   }
 
+  /** Lowering limits applies at once; raising the daily cap or per-purchase maximum above the threshold becomes a proposal. */
+  @Post(':id/limits')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async limits(@Param('id') id: string, @Body() form: Record<string, string | undefined>, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.act(response, request, id, async () => {
+      const { reason, ...limits } = form;
+      const outcome = await this.funding.setLimits(id, limits, reason, deciderOf(request));
+      return outcome.applied ? `/vendors/${id}` : `/proposals/${outcome.proposal.id}`;
+    });
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async pause(@Param('id') id: string, @Body() form: { paused?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.act(response, request, id, async () => {
+      await this.operations.setPaused(id, form.paused !== 'false', requireReason(form.reason), deciderOf(request));
+      return `/vendors/${id}`;
+    });
+  }
+
   /** Runs a vendor operation and redirects where it says; a validation error shows the page again with the message. */
   private async act(response: Response, request: StaffRequest, id: string, operation: () => Promise<string>): Promise<void> {
     try {
@@ -98,7 +120,7 @@ export class VendorsController {
     ]);
     const pending = proposals.find((proposal) => proposal.status === 'pending');
     const fund = pending
-      ? html`<p>A funding is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>`
+      ? html`<p>A proposal is waiting for a second person (one at a time per vendor): <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>`
       : staffRoleAllows(session.role, 'actions:propose')
         ? html`<h2>Fund the payout account</h2><p class="hint">Up to the configured amount the ledger is credited at once; above it another approver must approve, and the ledger is credited on approval.</p>
 <form method="post" action="/vendors/${vendor.id}/fund">${csrfField(session)}
@@ -128,7 +150,17 @@ ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(
       : html`<h2>Release for production</h2><form method="post" action="/vendors/${vendor.id}/release">${csrfField(session)}
 <label for="release-reason">Why</label><textarea id="release-reason" name="reason" required></textarea>
 <p><button type="submit">Release for production</button></p></form>`;
-    return html`${release}<h2>Abilities</h2><form method="post" action="/vendors/${vendor.id}/abilities">${csrfField(session)}
+    const limit = (name: string, label: string) => html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" inputmode="numeric" required>`;
+    return html`${release}<h2>Purchases</h2><form method="post" action="/vendors/${vendor.id}/pause">${csrfField(session)}
+<label for="pause-paused">New purchases</label><select id="pause-paused" name="paused"><option value="true">pause</option><option value="false">resume</option></select>
+<label for="pause-reason">Why</label><textarea id="pause-reason" name="reason" required></textarea>
+<p><button type="submit">Pause or resume</button></p></form>
+<h2>Spend limits</h2><p class="hint">Raising the daily cap or the per-purchase maximum above the configured amount needs another approver.</p>
+<form method="post" action="/vendors/${vendor.id}/limits">${csrfField(session)}
+${limit('daily_cap_minor', 'Daily cap (cents)')}${limit('transaction_max_minor', 'Per purchase maximum (cents)')}${limit('velocity_count', 'Purchases per window')}${limit('velocity_window_seconds', 'Window (seconds)')}
+<label for="limits-reason">Why</label><textarea id="limits-reason" name="reason" required></textarea>
+<p><button type="submit">Set limits</button></p></form>
+<h2>Abilities</h2><form method="post" action="/vendors/${vendor.id}/abilities">${csrfField(session)}
 <fieldset><legend>Enabled abilities and scopes</legend>${ALL_ABILITIES.map(
       (ability) => html`<label><input type="checkbox" name="abilities" value="${ability}"${vendor.enabledAbilities.includes(ability) ? html` checked` : html``}> ${ability}</label>`,
     )}</fieldset>

@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService } from '#purchase';
+import { OPS_ACTOR, VendorOperations } from '#staff';
 import { OpsInputError, parseInteger, requireUuid, runCommand } from '../ops-context.js';
 import type { DemoSeedStep } from './demo-seed.command.js';
 
@@ -42,14 +43,21 @@ export function registerPurchaseCommands(program: Command): void {
     .requiredOption('--transaction-max-minor <n>', 'maximum charge per purchase in ZAR cents')
     .requiredOption('--velocity-count <n>', 'admissions allowed per window')
     .requiredOption('--velocity-window-seconds <n>', 'window length in seconds')
-    .action((options: { vendor: string; dailyCapMinor: string; transactionMaxMinor: string; velocityCount: string; velocityWindowSeconds: string }) =>
+    .option('--reason <text>', 'why (kept in the staff audit record)')
+    .action((options: { vendor: string; dailyCapMinor: string; transactionMaxMinor: string; velocityCount: string; velocityWindowSeconds: string; reason?: string }) =>
       runCommand((context) =>
-        context.get(SpendControlsService).setLimits(requireUuid(options.vendor, '--vendor'), {
-          dailyCapMinor: parseInteger(options.dailyCapMinor, '--daily-cap-minor', 0),
-          transactionMaxMinor: parseInteger(options.transactionMaxMinor, '--transaction-max-minor', 1),
-          velocityCount: parseInteger(options.velocityCount, '--velocity-count', 1),
-          velocityWindowSeconds: parseInteger(options.velocityWindowSeconds, '--velocity-window-seconds', 1),
-        }),
+        // Through VendorOperations so the change writes the back-office's `limits.set` audit record (actor `ops`).
+        context.get(VendorOperations).setLimits(
+          requireUuid(options.vendor, '--vendor'),
+          {
+            dailyCapMinor: parseInteger(options.dailyCapMinor, '--daily-cap-minor', 0),
+            transactionMaxMinor: parseInteger(options.transactionMaxMinor, '--transaction-max-minor', 1),
+            velocityCount: parseInteger(options.velocityCount, '--velocity-count', 1),
+            velocityWindowSeconds: parseInteger(options.velocityWindowSeconds, '--velocity-window-seconds', 1),
+          },
+          options.reason ?? null,
+          OPS_ACTOR,
+        ),
       ),
     );
 
@@ -58,11 +66,13 @@ export function registerPurchaseCommands(program: Command): void {
       .command(name)
       .description(`${paused ? 'Pause' : 'Resume'} purchases for one vendor, or globally without --vendor`)
       .option('--vendor <id>', 'vendor id (omit for every vendor)')
-      .action((options: { vendor?: string }) =>
+      .option('--reason <text>', 'why (kept in the staff audit record of a vendor pause)')
+      .action((options: { vendor?: string; reason?: string }) =>
         runCommand((context) => {
-          const vendorId = options.vendor ? requireUuid(options.vendor, '--vendor') : null;
           const controls = context.get(SpendControlsService);
-          return paused ? controls.pause(vendorId) : controls.resume(vendorId);
+          if (!options.vendor) return paused ? controls.pause(null) : controls.resume(null);
+          // One vendor: as the back-office's pause/resume, with the same audit record (actor `ops`).
+          return context.get(VendorOperations).setPaused(requireUuid(options.vendor, '--vendor'), paused, options.reason ?? null, OPS_ACTOR);
         }),
       );
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { VendorService } from '#auth';
+import { SpendControlsService, type LimitsView, type PauseState, type SpendLimits } from '#purchase';
 import type { StaffActor } from '../model/staff.js';
 import { StaffAuditLog } from '../staff-audit.js';
 
@@ -16,7 +17,31 @@ export class VendorOperations {
   constructor(
     private readonly vendors: VendorService,
     private readonly audit: StaffAuditLog,
+    private readonly spendControls: SpendControlsService,
   ) {}
+
+  /** Sets a vendor's spend controls (`ops limits:set`) and records it; the back-office decides first whether it needs four eyes (VendorFunding). */
+  async setLimits(vendorId: string, limits: SpendLimits, reason: string | null, actor: StaffActor): Promise<LimitsView> {
+    const vendor = await this.vendors.get(vendorId);
+    const change = await this.changeLimits(vendor.id, limits);
+    await this.record(actor, 'limits.set', vendor, reason, change.before, change.after);
+    return this.spendControls.limitsFor(vendor.id);
+  }
+
+  /** The change alone, for an approved `limits.set` proposal (FourEyes writes that record in the approval's transaction). */
+  async changeLimits(vendorId: string, limits: SpendLimits): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }> {
+    const before = limitsOf(await this.spendControls.limitsFor(vendorId));
+    const after = limitsOf(await this.spendControls.setLimits(vendorId, limits));
+    return { before, after };
+  }
+
+  async setPaused(vendorId: string, paused: boolean, reason: string | null, actor: StaffActor): Promise<PauseState> {
+    const vendor = await this.vendors.get(vendorId);
+    const before = (await this.spendControls.limitsFor(vendor.id)).purchases_paused;
+    const state = await (paused ? this.spendControls.pause(vendor.id) : this.spendControls.resume(vendor.id));
+    await this.record(actor, paused ? 'purchases.paused' : 'purchases.resumed', vendor, reason, { paused: before }, { paused: state.paused, paused_at: state.paused_at });
+    return state;
+  }
 
   async release(vendorId: string, reason: string | null, actor: StaffActor): Promise<Vendor> {
     const before = await this.vendors.get(vendorId);
@@ -36,4 +61,9 @@ export class VendorOperations {
   private record(actor: StaffActor, action: string, vendor: Vendor, reason: string | null, before: Record<string, unknown>, after: Record<string, unknown>): Promise<void> {
     return this.audit.record({ actor, action, subjectType: 'vendor', subjectId: vendor.id, vendorId: vendor.id, reason, details: { before, after } });
   }
+}
+
+/** The spend controls a staff change sets, as the audit record keeps them. */
+function limitsOf(view: LimitsView): Record<string, unknown> {
+  return { daily_cap_minor: view.daily_cap_minor, transaction_max_minor: view.transaction_max_minor, velocity_count: view.velocity_count, velocity_window_seconds: view.velocity_window_seconds };
 }
