@@ -5,7 +5,7 @@ import { formatCents, parseZarAmount2dp, type Cents } from '#money';
 import { PayoutLedger } from '#payout';
 import type { SpendLimits } from '#purchase';
 import { VendorOperations } from './vendor-operations.service.js';
-import { ProposalKinds } from '../four-eyes/proposal-kinds.js';
+import { ProposalKinds, type PreparedProposal } from '../four-eyes/proposal-kinds.js';
 
 export function amountOf(params: Record<string, unknown>): Cents {
   try {
@@ -16,6 +16,9 @@ export function amountOf(params: Record<string, unknown>): Cents {
   }
   throw new ValidationFailedError({ amount: ['Enter a positive ZAR amount with two decimals, e.g. 1000.00.'] });
 }
+
+/** Vendor operations an operator or approver proposes and another approver approves. */
+const OPERATOR_PROPOSED = { proposePermission: 'actions:propose', approvePermission: 'actions:approve' } as const;
 
 const LIMIT_FIELDS = { dailyCapMinor: 'daily_cap_minor', transactionMaxMinor: 'transaction_max_minor', velocityCount: 'velocity_count', velocityWindowSeconds: 'velocity_window_seconds' } as const;
 
@@ -51,12 +54,10 @@ export class VendorProposalKinds implements OnModuleInit {
     this.kinds.register({
       kind: 'payout.fund',
       auditAction: 'payout.funded',
-      proposePermission: 'actions:propose',
-      approvePermission: 'actions:approve',
+      ...OPERATOR_PROPOSED,
       prepare: async (_manager, subjectId, params) => {
         const cents = amountOf(params);
-        const vendor = await this.vendors.get(subjectId);
-        return { subjectType: 'vendor', subjectId: vendor.id, vendorId: vendor.id, params: { amount: formatCents(cents), amount_cents: cents.toString(), vendor_name: vendor.name } };
+        return this.onVendor(subjectId, { amount: formatCents(cents), amount_cents: cents.toString() });
       },
       execute: async (manager, proposal) => {
         const cents = amountOf(proposal.params);
@@ -68,18 +69,21 @@ export class VendorProposalKinds implements OnModuleInit {
     this.kinds.register({
       kind: 'limits.set',
       auditAction: 'limits.set',
-      proposePermission: 'actions:propose',
-      approvePermission: 'actions:approve',
+      ...OPERATOR_PROPOSED,
       prepare: async (_manager, subjectId, params) => {
         const limits = limitsOf(params);
-        const vendor = await this.vendors.get(subjectId);
-        const stored = Object.fromEntries(Object.entries(LIMIT_FIELDS).map(([key, field]) => [field, String(limits[key as keyof SpendLimits])]));
-        return { subjectType: 'vendor', subjectId: vendor.id, vendorId: vendor.id, params: { ...stored, vendor_name: vendor.name } };
+        return this.onVendor(subjectId, Object.fromEntries(Object.entries(LIMIT_FIELDS).map(([key, field]) => [field, String(limits[key as keyof SpendLimits])])));
       },
       // SpendControlsService saves on its own connection: the approval's transaction commits after it, so a crash between leaves the limits set and the proposal pending (approving it again sets the same limits).
       execute: async (_manager, proposal) => ({ details: await this.operations.changeLimits(proposal.subjectId, limitsOf(proposal.params)) }),
       describe: (proposal) =>
         `Set ${String(proposal.params.vendor_name)}'s limits: daily ${String(proposal.params.daily_cap_minor)} cents, per purchase ${String(proposal.params.transaction_max_minor)} cents`,
     });
+  }
+
+  /** A proposal about an existing vendor, its name kept for the description. */
+  private async onVendor(subjectId: string, params: Record<string, unknown>): Promise<PreparedProposal> {
+    const vendor = await this.vendors.get(subjectId);
+    return { subjectType: 'vendor', subjectId: vendor.id, vendorId: vendor.id, params: { ...params, vendor_name: vendor.name } };
   }
 }
