@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { ALL_ABILITIES, VendorService } from '#auth';
 import { DomainError } from '#common';
 import { PayoutLedger } from '#payout';
-import { FourEyes, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffSession } from '#staff';
+import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffSession } from '#staff';
 import { errorSummary, html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
@@ -101,6 +101,18 @@ export class VendorsController {
     });
   }
 
+  /** `products` is "all" or comma-separated product ids, as for `ops catalogue:enable`. */
+  @Post(':id/products')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async products(@Param('id') id: string, @Body() form: { products?: string; enable?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.act(response, request, id, async () => {
+      const products = productListOf(form.products);
+      await this.operations.setProducts(id, form.enable !== 'false', products, requireReason(form.reason), deciderOf(request));
+      return `/vendors/${id}`;
+    });
+  }
+
   /** Runs a vendor operation and redirects where it says; a validation error shows the page again with the message. */
   private async act(response: Response, request: StaffRequest, id: string, operation: () => Promise<string>): Promise<void> {
     try {
@@ -160,6 +172,11 @@ ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(
 ${limit('daily_cap_minor', 'Daily cap (cents)')}${limit('transaction_max_minor', 'Per purchase maximum (cents)')}${limit('velocity_count', 'Purchases per window')}${limit('velocity_window_seconds', 'Window (seconds)')}
 <label for="limits-reason">Why</label><textarea id="limits-reason" name="reason" required></textarea>
 <p><button type="submit">Set limits</button></p></form>
+<h2>Products</h2><form method="post" action="/vendors/${vendor.id}/products">${csrfField(session)}
+<label for="products-ids">Products ("all" or product ids separated by commas)</label><input id="products-ids" name="products" type="text" required>
+<label for="products-enable">Change</label><select id="products-enable" name="enable"><option value="true">enable</option><option value="false">withdraw</option></select>
+<label for="products-reason">Why</label><textarea id="products-reason" name="reason" required></textarea>
+<p><button type="submit">Change products</button></p></form>
 <h2>Abilities</h2><form method="post" action="/vendors/${vendor.id}/abilities">${csrfField(session)}
 <fieldset><legend>Enabled abilities and scopes</legend>${ALL_ABILITIES.map(
       (ability) => html`<label><input type="checkbox" name="abilities" value="${ability}"${vendor.enabledAbilities.includes(ability) ? html` checked` : html``}> ${ability}</label>`,
@@ -168,3 +185,4 @@ ${limit('daily_cap_minor', 'Daily cap (cents)')}${limit('transaction_max_minor',
 <p><button type="submit">Save abilities</button></p></form>`;
   }
 }
+

@@ -1,16 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService } from '#purchase';
-import { OPS_ACTOR, VendorOperations } from '#staff';
-import { OpsInputError, parseInteger, requireUuid, runCommand } from '../ops-context.js';
+import { OPS_ACTOR, productListOf, VendorOperations } from '#staff';
+import { parseInteger, requireUuid, runCommand } from '../ops-context.js';
 import type { DemoSeedStep } from './demo-seed.command.js';
-
-function parseProducts(value: string): 'all' | number[] {
-  if (value === 'all') return 'all';
-  const ids = value.split(',').map((item) => item.trim());
-  if (ids.length === 0 || ids.some((id) => !/^[1-9]\d{0,9}$/.test(id))) throw new OpsInputError('--products must be "all" or a comma-separated list of product ids');
-  return ids.map(Number);
-}
 
 export function registerPurchaseCommands(program: Command): void {
   program
@@ -18,14 +11,17 @@ export function registerPurchaseCommands(program: Command): void {
     .description("Import the purchase provider's catalogue")
     .action(() => runCommand((context) => context.get(CatalogueSyncService).sync()));
 
-  program
-    .command('catalogue:enable')
-    .description('Enable products for a vendor')
-    .requiredOption('--vendor <id>', 'vendor id')
-    .requiredOption('--products <list>', '"all" or comma-separated product ids')
-    .action((options: { vendor: string; products: string }) =>
-      runCommand((context) => context.get(CatalogueService).enableProducts(requireUuid(options.vendor, '--vendor'), parseProducts(options.products))),
-    );
+  for (const [name, enable] of [['catalogue:enable', true], ['catalogue:disable', false]] as const) {
+    program
+      .command(name)
+      .description(`${enable ? 'Enable' : 'Withdraw'} products for a vendor`)
+      .requiredOption('--vendor <id>', 'vendor id')
+      .requiredOption('--products <list>', '"all" or comma-separated product ids')
+      .option('--reason <text>', 'why (kept in the staff audit record)')
+      .action((options: { vendor: string; products: string; reason?: string }) =>
+        runCommand((context) => context.get(VendorOperations).setProducts(requireUuid(options.vendor, '--vendor'), enable, productListOf(options.products), options.reason ?? null, OPS_ACTOR)),
+      );
+  }
 
   program
     .command('pricing:publish')

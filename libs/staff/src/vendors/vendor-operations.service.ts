@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { VendorService } from '#auth';
-import { SpendControlsService, type LimitsView, type PauseState, type SpendLimits } from '#purchase';
+import { ValidationFailedError } from '#common';
+import { CatalogueService, SpendControlsService, type LimitsView, type ProductEnablement, type PauseState, type SpendLimits } from '#purchase';
 import type { StaffActor } from '../model/staff.js';
 import { StaffAuditLog } from '../staff-audit.js';
 
@@ -18,7 +19,16 @@ export class VendorOperations {
     private readonly vendors: VendorService,
     private readonly audit: StaffAuditLog,
     private readonly spendControls: SpendControlsService,
+    private readonly catalogue: CatalogueService,
   ) {}
+
+  /** Enables or withdraws products for a vendor (`ops catalogue:enable` / `catalogue:disable`); the record keeps what was asked and the enabled ids after. */
+  async setProducts(vendorId: string, enable: boolean, products: 'all' | number[], reason: string | null, actor: StaffActor): Promise<ProductEnablement> {
+    const vendor = await this.vendors.get(vendorId);
+    const after = await (enable ? this.catalogue.enableProducts(vendor.id, products) : this.catalogue.disableProducts(vendor.id, products));
+    await this.record(actor, enable ? 'products.enabled' : 'products.disabled', vendor, reason, { requested: products }, { enabled_product_ids: after.enabled_product_ids });
+    return after;
+  }
 
   /** Sets a vendor's spend controls (`ops limits:set`) and records it; the back-office decides first whether it needs four eyes (VendorFunding). */
   async setLimits(vendorId: string, limits: SpendLimits, reason: string | null, actor: StaffActor): Promise<LimitsView> {
@@ -66,4 +76,13 @@ export class VendorOperations {
 /** The spend controls a staff change sets, as the audit record keeps them. */
 function limitsOf(view: LimitsView): Record<string, unknown> {
   return { daily_cap_minor: view.daily_cap_minor, transaction_max_minor: view.transaction_max_minor, velocity_count: view.velocity_count, velocity_window_seconds: view.velocity_window_seconds };
+}
+
+/** "all" or comma-separated product ids, as the back-office form and `ops catalogue:enable --products` take them. */
+export function productListOf(value: string | undefined): 'all' | number[] {
+  const text = (value ?? '').trim();
+  if (text === 'all') return 'all';
+  const ids = text.split(',').map((item) => item.trim());
+  if (ids.some((id) => !/^[1-9]\d{0,9}$/.test(id))) throw new ValidationFailedError({ products: ['Enter "all" or product ids separated by commas.'] });
+  return ids.map(Number);
 }
