@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ALL_ABILITIES } from '#auth';
-import { startBackOffice, startPurchaseGateway, type RunningApp } from '../support/apps.js';
+import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, staffSignIn, type StaffSignedIn } from '../support/back-office.js';
+import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import { bearer, createTestVendor } from '../support/vendors.js';
 
 const run = promisify(execFile);
@@ -12,12 +13,13 @@ const CLI = 'dist/apps/ops/src/main.js';
 
 /**
  * The vendor operations the back-office shares with the operator CLI (release for production,
- * abilities, spend limits, pause/resume): each changes what the CLI changes (the database and the vendor API's answer),
+ * abilities, products, spend limits, pause/resume): each changes what the CLI changes (the database and the vendor API's answer),
  * needs a written reason and operator rights (support is refused and nothing changes), and
  * writes the same audit record with its before and after, whether from a page or from `ops`.
  */
 describe('back-office vendor operations', () => {
   let backOffice: RunningApp;
+  let stack: PurchaseStack;
   let purchase: RunningApp;
   let db: DataSource;
   const session: Partial<Record<'support' | 'operator' | 'approver', StaffSignedIn>> = {};
@@ -27,7 +29,9 @@ describe('back-office vendor operations', () => {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
     // Limits up to R1 000.00 (100 000 cents) can be raised by one person.
     backOffice = await startBackOffice({ config: { STAFF_FOUR_EYES_ABOVE_CENTS: '100000' } });
-    purchase = await startPurchaseGateway();
+    // The gateway with the sandbox's catalogue synced, so enabling and withdrawing products shows in GET /products.
+    stack = await startPurchaseStack({ worker: false });
+    purchase = stack.gateway;
     db = backOffice.app.get(DataSource);
     const operator = await createStaffUser(backOffice.app, 'operator');
     operatorId.id = operator.id;
@@ -37,7 +41,7 @@ describe('back-office vendor operations', () => {
   }, 90_000);
 
   afterAll(async () => {
-    await purchase?.close();
+    await stack?.close();
     await backOffice?.close();
   });
 
@@ -132,9 +136,26 @@ describe('back-office vendor operations', () => {
     ]);
   });
 
-  it('ops vendor:release, vendor:abilities, limits:set and purchases:pause write the same audit records, with actor ops', async () => {
+  it('enables and withdraws products as catalogue:enable does: a withdrawn product disappears from the vendor API', async () => {
+    const { vendor, token } = await createTestVendor(purchase.app, 'Products from the back-office');
+    const product = () => purchase.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(token));
+    expect((await product()).status).toBe(404);
+    expect((await form('support', `/vendors/${vendor.id}/products`, { products: String(PRODUCTS.fixedAirtime), enable: 'true', reason: 'support cannot enable products' })).status).toBe(403);
+    expect((await form('operator', `/vendors/${vendor.id}/products`, { products: '12x', enable: 'true', reason: 'Vendor onboarding ticket 3' })).status).toBe(400);
+    expect((await form('operator', `/vendors/${vendor.id}/products`, { products: String(PRODUCTS.fixedAirtime), enable: 'true', reason: 'Vendor onboarding ticket 3' })).status).toBe(303);
+    expect((await product()).status).toBe(200);
+    expect((await form('operator', `/vendors/${vendor.id}/products`, { products: String(PRODUCTS.fixedAirtime), enable: 'false', reason: 'Product withdrawn, ticket 4' })).status).toBe(303);
+    expect((await product()).status).toBe(404);
+    const records = await db.query(`SELECT action, actor_staff_id, details FROM staff_audit_events WHERE vendor_id = $1 ORDER BY id`, [vendor.id]);
+    expect(records).toEqual([
+      { action: 'products.enabled', actor_staff_id: operatorId.id, details: { before: { requested: [PRODUCTS.fixedAirtime] }, after: { enabled_product_ids: [PRODUCTS.fixedAirtime] } } },
+      { action: 'products.disabled', actor_staff_id: operatorId.id, details: { before: { requested: [PRODUCTS.fixedAirtime] }, after: { enabled_product_ids: [] } } },
+    ]);
+  });
+
+  it('ops vendor:release, vendor:abilities, limits:set, purchases:pause and catalogue:enable/disable write the same audit records, with actor ops', async () => {
     const env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL };
-    const { vendor } = await createTestVendor(purchase.app, 'Released by the CLI');
+    const { vendor, token } = await createTestVendor(purchase.app, 'Released by the CLI');
     await run('node', [CLI, 'vendor:release', '--vendor', vendor.id, '--reason', 'Go-live by CLI, OPS-4412'], { env, timeout: 30_000 });
     await run('node', [CLI, 'vendor:abilities', '--vendor', vendor.id, '--disable', 'limits:read', '--reason', 'CLI ticket 8813'], { env, timeout: 30_000 });
     const releasedAt = (await vendorRow(vendor.id)).production_released_at as Date;
@@ -146,10 +167,15 @@ describe('back-office vendor operations', () => {
     expect(abilities.details.after.enabled_abilities).not.toContain('limits:read');
     await run('node', [CLI, 'limits:set', '--vendor', vendor.id, '--daily-cap-minor', '1000', '--transaction-max-minor', '500', '--velocity-count', '5', '--velocity-window-seconds', '60', '--reason', 'CLI limits 8814'], { env, timeout: 30_000 });
     await run('node', [CLI, 'purchases:pause', '--vendor', vendor.id, '--reason', 'CLI pause 8815'], { env, timeout: 30_000 });
-    const later = await db.query(`SELECT actor, action, reason FROM staff_audit_events WHERE vendor_id = $1 AND action IN ('limits.set', 'purchases.paused') ORDER BY id`, [vendor.id]);
+    await run('node', [CLI, 'catalogue:enable', '--vendor', vendor.id, '--products', 'all', '--reason', 'CLI products 8816'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'catalogue:disable', '--vendor', vendor.id, '--products', String(PRODUCTS.fixedAirtime), '--reason', 'CLI products 8817'], { env, timeout: 30_000 });
+    expect((await purchase.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(token))).status).toBe(404);
+    const later = await db.query(`SELECT actor, action, reason FROM staff_audit_events WHERE vendor_id = $1 AND action IN ('limits.set', 'purchases.paused', 'products.enabled', 'products.disabled') ORDER BY id`, [vendor.id]);
     expect(later).toEqual([
       { actor: 'ops', action: 'limits.set', reason: 'CLI limits 8814' },
       { actor: 'ops', action: 'purchases.paused', reason: 'CLI pause 8815' },
+      { actor: 'ops', action: 'products.enabled', reason: 'CLI products 8816' },
+      { actor: 'ops', action: 'products.disabled', reason: 'CLI products 8817' },
     ]);
   });
 });
