@@ -33,7 +33,8 @@ describe('back-office review queues', () => {
     // Payouts in needs_review are looked up again only after an hour, so only "check now" (or staff) can close them here.
     stack = await startReliabilityStack({ config: { PAYOUT_REVIEW_POLL_INTERVAL_MS: '3600000' } });
     await stack.startWorker();
-    backOffice = await startBackOffice({ config: stack.env });
+    // Fundings up to R100.00 need one person; the R500.00 funding below stays under four eyes.
+    backOffice = await startBackOffice({ config: { ...stack.env, STAFF_FOUR_EYES_ABOVE_CENTS: '10000' } });
     purchaseVendor = await stack.purchaseVendor({ name: 'Review queue purchases' });
     payoutVendor = await stack.payoutVendor({ name: 'Review queue payouts', fundCents: 1_000_000n });
     operator = await createStaffUser(backOffice.app, 'operator');
@@ -213,6 +214,31 @@ describe('back-office review queues', () => {
     expect(BigInt(await balance()) - before).toBe(50_000n);
     const [record] = await stack.sql(`SELECT actor_staff_id, approved_by_staff_id, reason FROM staff_audit_events WHERE action = 'payout.funded' AND proposal_id = $1`, [proposalId]);
     expect(record).toEqual({ actor_staff_id: operator.id, approved_by_staff_id: approver.id, reason: 'Deposit FNB ref 778812' });
+  });
+
+  it('applies a funding at or below STAFF_FOUR_EYES_ABOVE_CENTS at once, with its audit record, and proposes one above it', async () => {
+    const balance = async () => BigInt((await stack.sql<{ available_cents: string }>(`SELECT available_cents::text FROM payout_accounts WHERE vendor_id = $1`, [payoutVendor.vendor.id]))[0].available_cents);
+    const before = await balance();
+    expect((await form('support', `/vendors/${payoutVendor.vendor.id}/fund`, { amount: '100.00', reason: 'support cannot move money' })).status).toBe(403);
+    expect((await form('operator', `/vendors/${payoutVendor.vendor.id}/fund`, { amount: '100.00', reason: 'short' })).status).toBe(400);
+    expect(await balance()).toBe(before);
+    const direct = await form('operator', `/vendors/${payoutVendor.vendor.id}/fund`, { amount: '100.00', reason: 'Deposit FNB ref 990001' });
+    expect(direct.status).toBe(303);
+    expect(direct.headers.location).toBe(`/vendors/${payoutVendor.vendor.id}`);
+    expect((await balance()) - before).toBe(10_000n);
+    const [record] = await stack.sql(
+      `SELECT actor_staff_id, approved_by_staff_id, proposal_id, reason, details->>'amount_cents' AS amount_cents FROM staff_audit_events WHERE action = 'payout.funded' AND vendor_id = $1 AND reason = 'Deposit FNB ref 990001'`,
+      [payoutVendor.vendor.id],
+    );
+    expect(record).toEqual({ actor_staff_id: operator.id, approved_by_staff_id: null, proposal_id: null, reason: 'Deposit FNB ref 990001', amount_cents: '10000' });
+    // One cent above the threshold: a proposal, which its proposer cannot approve.
+    const proposed = await form('approver', `/vendors/${payoutVendor.vendor.id}/fund`, { amount: '100.01', reason: 'Deposit FNB ref 990002' });
+    expect(proposed.status).toBe(303);
+    const proposalId = proposalIdOf(proposed.headers.location);
+    expect((await balance()) - before).toBe(10_000n);
+    expect((await form('approver', `/proposals/${proposalId}/approve`)).status).toBe(409);
+    expect((await form('secondApprover', `/proposals/${proposalId}/approve`)).status).toBe(200);
+    expect((await balance()) - before).toBe(20_001n);
   });
 
   it('the invariant checker flags a resolution without an approval and one the provider later contradicts', async () => {

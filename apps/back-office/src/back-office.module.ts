@@ -33,7 +33,7 @@ import { StaffSignInLimiter } from './web/staff-sign-in-limiter.js';
  * queues. The provider settings are validated but never used to call a provider: "check the
  * provider now" is queued for the reconciliation worker.
  */
-export const BACK_OFFICE_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks'];
+export const BACK_OFFICE_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks', 'staffFourEyes'];
 
 @Module({})
 export class BackOfficeModule implements NestModule {

@@ -6,7 +6,7 @@ import { DatabaseModule } from '#database';
 import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule } from '#purchase';
 import { SettlementModule } from '#settlement';
-import { StaffModule } from '#staff';
+import { StaffModule, VendorOperations } from '#staff';
 import { ALL_ENTITIES } from './entities.js';
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). Every domain (vendors, pricing, payouts, settlement runs, dashboard invites). */
@@ -19,6 +19,8 @@ export class OpsModule {
     return {
       module: OpsModule,
       imports: [ConfigModule.forRoot(config, OPS_CONFIG), DatabaseModule.forRoot({ applicationName: 'ops', entities: ALL_ENTITIES }), VendorAccountsModule, DashboardAccountsModule, PurchaseDomainModule, PayoutDomainModule, SettlementModule, StaffModule],
+      // The vendor operations the back-office also offers, so both write the same audit records.
+      providers: [VendorOperations],
     };
   }
 }

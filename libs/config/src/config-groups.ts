@@ -52,6 +52,8 @@ export const CONFIG_GROUPS = {
     'WEBHOOK_ROTATION_OVERLAP_SECONDS',
   ],
   dashboard: ['DASHBOARD_PUBLIC_URL'],
+  /** The back-office: the amount above which a staff money action needs a second person. */
+  staffFourEyes: ['STAFF_FOUR_EYES_ABOVE_CENTS'],
   /** The provider sandbox's key: only the invariant checker's witness reads it. */
   sandbox: ['SANDBOX_API_KEY'],
 } as const satisfies Record<string, readonly Setting[]>;

@@ -144,6 +144,14 @@ export class GatewayEnv {
   DASHBOARD_PUBLIC_URL = 'http://127.0.0.1:3200';
 
   /**
+   * Back-office vendor operations: a payout-account funding of at most this many cents is
+   * applied by one operator (with its audit record); a larger one is a four-eyes proposal.
+   * 0, the default, keeps every funding under four eyes until the platform team sets an amount.
+   */
+  @IntSetting(0, Number.MAX_SAFE_INTEGER)
+  STAFF_FOUR_EYES_ABOVE_CENTS = 0;
+
+  /**
    * Redis key prefix of every BullMQ queue. The braces are a Redis Cluster hash tag; separate
    * environments sharing one Redis (or test runs) use separate prefixes.
    */

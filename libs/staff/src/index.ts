@@ -12,3 +12,5 @@ export * from './staff.module.js';
 export * from './persistence/manual-resolution.repository.js';
 export * from './review/review-queues.service.js';
 export * from './review/staff-review.module.js';
+export * from './vendors/vendor-funding.service.js';
+export * from './vendors/vendor-operations.service.js';

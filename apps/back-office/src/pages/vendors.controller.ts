@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { VendorService } from '#auth';
+import { ALL_ABILITIES, VendorService } from '#auth';
 import { DomainError } from '#common';
 import { PayoutLedger } from '#payout';
-import { FourEyes, StaffAuditLog, staffRoleAllows, type StaffSession } from '#staff';
+import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffSession } from '#staff';
 import { errorSummary, html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
@@ -11,8 +11,9 @@ import { csrfField, layout } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /**
- * Vendors as staff see them, with their prefunded payout account; funding it is a four-eyes
- * proposal (the bank reference as the reason) credited through the ledger on approval. The
+ * Vendors as staff see them, with their prefunded payout account; funding it (the bank reference
+ * as the reason) is applied at once up to STAFF_FOUR_EYES_ABOVE_CENTS, above it a four-eyes
+ * proposal credited through the ledger on approval (VendorFunding). The
  * other vendor operations remain the operator CLI's (docs/BACK-OFFICE.md).
  */
 @Controller('vendors')
@@ -22,6 +23,8 @@ export class VendorsController {
     private readonly ledger: PayoutLedger,
     private readonly fourEyes: FourEyes,
     private readonly audit: StaffAuditLog,
+    private readonly funding: VendorFunding,
+    private readonly operations: VendorOperations,
   ) {}
 
   @Get()
@@ -47,9 +50,73 @@ export class VendorsController {
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async proposeFunding(@Param('id') id: string, @Body() form: { amount?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.act(response, request, id, async () => {
+      const outcome = await this.funding.fund(id, form.amount, form.reason, deciderOf(request));
+      return outcome.applied ? `/vendors/${id}` : `/proposals/${outcome.proposal.id}`;
+    });
+  }
+
+  @Post(':id/release')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async release(@Param('id') id: string, @Body() form: { reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.act(response, request, id, async () => {
+      await this.operations.release(id, requireReason(form.reason), deciderOf(request));
+      return `/vendors/${id}`;
+    });
+  }
+
+  /** The form sends the abilities that should be enabled; every other one is disabled, as `ops vendor:abilities --enable/--disable` would. */
+  @Post(':id/abilities')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async abilities(@Param('id') id: string, @Body() form: { abilities?: string | string[]; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    const chosen = form.abilities === undefined ? [] : ([] as string[]).concat(form.abilities);
+    const disable = ALL_ABILITIES.filter((ability) => !chosen.includes(ability));
+    await this.act(response, request, id, async () => {
+      await this.operations.setAbilities(id, chosen, disable, requireReason(form.reason), deciderOf(request));
+      return `/vendors/${id}`;
+    });
+  }
+
+  /** Lowering limits applies at once; raising the daily cap or per-purchase maximum above the threshold becomes a proposal. */
+  @Post(':id/limits')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async limits(@Param('id') id: string, @Body() form: Record<string, string | undefined>, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.act(response, request, id, async () => {
+      const { reason, ...limits } = form;
+      const outcome = await this.funding.setLimits(id, limits, reason, deciderOf(request));
+      return outcome.applied ? `/vendors/${id}` : `/proposals/${outcome.proposal.id}`;
+    });
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async pause(@Param('id') id: string, @Body() form: { paused?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.act(response, request, id, async () => {
+      await this.operations.setPaused(id, form.paused !== 'false', requireReason(form.reason), deciderOf(request));
+      return `/vendors/${id}`;
+    });
+  }
+
+  /** `products` is "all" or comma-separated product ids, as for `ops catalogue:enable`. */
+  @Post(':id/products')
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async products(@Param('id') id: string, @Body() form: { products?: string; enable?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.act(response, request, id, async () => {
+      const products = productListOf(form.products);
+      await this.operations.setProducts(id, form.enable !== 'false', products, requireReason(form.reason), deciderOf(request));
+      return `/vendors/${id}`;
+    });
+  }
+
+  /** Runs a vendor operation and redirects where it says; a validation error shows the page again with the message. */
+  private async act(response: Response, request: StaffRequest, id: string, operation: () => Promise<string>): Promise<void> {
     try {
-      const proposal = await this.fourEyes.propose('payout.fund', id, { amount: form.amount }, form.reason, deciderOf(request));
-      response.redirect(303, `/proposals/${proposal.id}`);
+      response.redirect(303, await operation());
     } catch (error) {
       if (!(error instanceof DomainError && error.code === 'VALIDATION_FAILED')) throw error;
       await this.render(response, sessionOf(request), id, 400, errorSummary(error.fieldErrors));
@@ -65,13 +132,13 @@ export class VendorsController {
     ]);
     const pending = proposals.find((proposal) => proposal.status === 'pending');
     const fund = pending
-      ? html`<p>A funding is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>`
+      ? html`<p>A proposal is waiting for a second person (one at a time per vendor): <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>`
       : staffRoleAllows(session.role, 'actions:propose')
-        ? html`<h2>Fund the payout account</h2><p class="hint">Another approver must approve; the ledger is credited on approval.</p>
+        ? html`<h2>Fund the payout account</h2><p class="hint">Up to the configured amount the ledger is credited at once; above it another approver must approve, and the ledger is credited on approval.</p>
 <form method="post" action="/vendors/${vendor.id}/fund">${csrfField(session)}
 <label for="amount">Amount (ZAR)</label><input id="amount" name="amount" type="text" inputmode="decimal" required>
 <label for="fund-reason">Why (the bank reference of the deposit)</label><textarea id="fund-reason" name="reason" required></textarea>
-<p><button type="submit">Propose funding</button></p></form>`
+<p><button type="submit">Fund</button></p></form>`
         : html``;
     response
       .status(status)
@@ -83,9 +150,39 @@ export class VendorsController {
           current: '/vendors',
           body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
 <dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
-${fund}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
+${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
 <h2>Audit records</h2>${auditTable(records)}`,
         }).value,
       );
   }
+
+  private operationForms(session: StaffSession, vendor: { id: string; enabledAbilities: string[]; productionReleasedAt: Date | null }): SafeHtml {
+    const release = vendor.productionReleasedAt
+      ? html``
+      : html`<h2>Release for production</h2><form method="post" action="/vendors/${vendor.id}/release">${csrfField(session)}
+<label for="release-reason">Why</label><textarea id="release-reason" name="reason" required></textarea>
+<p><button type="submit">Release for production</button></p></form>`;
+    const limit = (name: string, label: string) => html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" inputmode="numeric" required>`;
+    return html`${release}<h2>Purchases</h2><form method="post" action="/vendors/${vendor.id}/pause">${csrfField(session)}
+<label for="pause-paused">New purchases</label><select id="pause-paused" name="paused"><option value="true">pause</option><option value="false">resume</option></select>
+<label for="pause-reason">Why</label><textarea id="pause-reason" name="reason" required></textarea>
+<p><button type="submit">Pause or resume</button></p></form>
+<h2>Spend limits</h2><p class="hint">Raising the daily cap or the per-purchase maximum above the configured amount needs another approver.</p>
+<form method="post" action="/vendors/${vendor.id}/limits">${csrfField(session)}
+${limit('daily_cap_minor', 'Daily cap (cents)')}${limit('transaction_max_minor', 'Per purchase maximum (cents)')}${limit('velocity_count', 'Purchases per window')}${limit('velocity_window_seconds', 'Window (seconds)')}
+<label for="limits-reason">Why</label><textarea id="limits-reason" name="reason" required></textarea>
+<p><button type="submit">Set limits</button></p></form>
+<h2>Products</h2><form method="post" action="/vendors/${vendor.id}/products">${csrfField(session)}
+<label for="products-ids">Products ("all" or product ids separated by commas)</label><input id="products-ids" name="products" type="text" required>
+<label for="products-enable">Change</label><select id="products-enable" name="enable"><option value="true">enable</option><option value="false">withdraw</option></select>
+<label for="products-reason">Why</label><textarea id="products-reason" name="reason" required></textarea>
+<p><button type="submit">Change products</button></p></form>
+<h2>Abilities</h2><form method="post" action="/vendors/${vendor.id}/abilities">${csrfField(session)}
+<fieldset><legend>Enabled abilities and scopes</legend>${ALL_ABILITIES.map(
+      (ability) => html`<label><input type="checkbox" name="abilities" value="${ability}"${vendor.enabledAbilities.includes(ability) ? html` checked` : html``}> ${ability}</label>`,
+    )}</fieldset>
+<label for="abilities-reason">Why</label><textarea id="abilities-reason" name="reason" required></textarea>
+<p><button type="submit">Save abilities</button></p></form>`;
+  }
 }
+

@@ -1,15 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService } from '#purchase';
-import { OpsInputError, parseInteger, requireUuid, runCommand } from '../ops-context.js';
+import { OPS_ACTOR, productListOf, VendorOperations } from '#staff';
+import { parseInteger, requireUuid, runCommand } from '../ops-context.js';
 import type { DemoSeedStep } from './demo-seed.command.js';
-
-function parseProducts(value: string): 'all' | number[] {
-  if (value === 'all') return 'all';
-  const ids = value.split(',').map((item) => item.trim());
-  if (ids.length === 0 || ids.some((id) => !/^[1-9]\d{0,9}$/.test(id))) throw new OpsInputError('--products must be "all" or a comma-separated list of product ids');
-  return ids.map(Number);
-}
 
 export function registerPurchaseCommands(program: Command): void {
   program
@@ -17,14 +11,17 @@ export function registerPurchaseCommands(program: Command): void {
     .description("Import the purchase provider's catalogue")
     .action(() => runCommand((context) => context.get(CatalogueSyncService).sync()));
 
-  program
-    .command('catalogue:enable')
-    .description('Enable products for a vendor')
-    .requiredOption('--vendor <id>', 'vendor id')
-    .requiredOption('--products <list>', '"all" or comma-separated product ids')
-    .action((options: { vendor: string; products: string }) =>
-      runCommand((context) => context.get(CatalogueService).enableProducts(requireUuid(options.vendor, '--vendor'), parseProducts(options.products))),
-    );
+  for (const [name, enable] of [['catalogue:enable', true], ['catalogue:disable', false]] as const) {
+    program
+      .command(name)
+      .description(`${enable ? 'Enable' : 'Withdraw'} products for a vendor`)
+      .requiredOption('--vendor <id>', 'vendor id')
+      .requiredOption('--products <list>', '"all" or comma-separated product ids')
+      .option('--reason <text>', 'why (kept in the staff audit record)')
+      .action((options: { vendor: string; products: string; reason?: string }) =>
+        runCommand((context) => context.get(VendorOperations).setProducts(requireUuid(options.vendor, '--vendor'), enable, productListOf(options.products), options.reason ?? null, OPS_ACTOR)),
+      );
+  }
 
   program
     .command('pricing:publish')
@@ -42,14 +39,21 @@ export function registerPurchaseCommands(program: Command): void {
     .requiredOption('--transaction-max-minor <n>', 'maximum charge per purchase in ZAR cents')
     .requiredOption('--velocity-count <n>', 'admissions allowed per window')
     .requiredOption('--velocity-window-seconds <n>', 'window length in seconds')
-    .action((options: { vendor: string; dailyCapMinor: string; transactionMaxMinor: string; velocityCount: string; velocityWindowSeconds: string }) =>
+    .option('--reason <text>', 'why (kept in the staff audit record)')
+    .action((options: { vendor: string; dailyCapMinor: string; transactionMaxMinor: string; velocityCount: string; velocityWindowSeconds: string; reason?: string }) =>
       runCommand((context) =>
-        context.get(SpendControlsService).setLimits(requireUuid(options.vendor, '--vendor'), {
-          dailyCapMinor: parseInteger(options.dailyCapMinor, '--daily-cap-minor', 0),
-          transactionMaxMinor: parseInteger(options.transactionMaxMinor, '--transaction-max-minor', 1),
-          velocityCount: parseInteger(options.velocityCount, '--velocity-count', 1),
-          velocityWindowSeconds: parseInteger(options.velocityWindowSeconds, '--velocity-window-seconds', 1),
-        }),
+        // Through VendorOperations so the change writes the back-office's `limits.set` audit record (actor `ops`).
+        context.get(VendorOperations).setLimits(
+          requireUuid(options.vendor, '--vendor'),
+          {
+            dailyCapMinor: parseInteger(options.dailyCapMinor, '--daily-cap-minor', 0),
+            transactionMaxMinor: parseInteger(options.transactionMaxMinor, '--transaction-max-minor', 1),
+            velocityCount: parseInteger(options.velocityCount, '--velocity-count', 1),
+            velocityWindowSeconds: parseInteger(options.velocityWindowSeconds, '--velocity-window-seconds', 1),
+          },
+          options.reason ?? null,
+          OPS_ACTOR,
+        ),
       ),
     );
 
@@ -58,11 +62,13 @@ export function registerPurchaseCommands(program: Command): void {
       .command(name)
       .description(`${paused ? 'Pause' : 'Resume'} purchases for one vendor, or globally without --vendor`)
       .option('--vendor <id>', 'vendor id (omit for every vendor)')
-      .action((options: { vendor?: string }) =>
+      .option('--reason <text>', 'why (kept in the staff audit record of a vendor pause)')
+      .action((options: { vendor?: string; reason?: string }) =>
         runCommand((context) => {
-          const vendorId = options.vendor ? requireUuid(options.vendor, '--vendor') : null;
           const controls = context.get(SpendControlsService);
-          return paused ? controls.pause(vendorId) : controls.resume(vendorId);
+          if (!options.vendor) return paused ? controls.pause(null) : controls.resume(null);
+          // One vendor: as the back-office's pause/resume, with the same audit record (actor `ops`).
+          return context.get(VendorOperations).setPaused(requireUuid(options.vendor, '--vendor'), paused, options.reason ?? null, OPS_ACTOR);
         }),
       );
   }

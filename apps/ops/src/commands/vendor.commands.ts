@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { parseLifetime, TokenService, VendorService } from '#auth';
+import { OPS_ACTOR, VendorOperations } from '#staff';
 import { OpsInputError, requireUuid, runCommand, splitList } from '../ops-context.js';
 
 export function registerVendorCommands(program: Command): void {
@@ -20,9 +21,12 @@ export function registerVendorCommands(program: Command): void {
     .requiredOption('--vendor <id>', 'vendor id')
     .option('--enable <list>', 'comma-separated abilities to enable')
     .option('--disable <list>', 'comma-separated abilities to disable')
-    .action((options: { vendor: string; enable?: string; disable?: string }) =>
+    .option('--reason <text>', 'why (kept in the staff audit record)')
+    .action((options: { vendor: string; enable?: string; disable?: string; reason?: string }) =>
       runCommand(async (context) => {
-        const vendor = await context.get(VendorService).setAbilities(requireUuid(options.vendor, '--vendor'), splitList(options.enable), splitList(options.disable));
+        const vendor = await context
+          .get(VendorOperations)
+          .setAbilities(requireUuid(options.vendor, '--vendor'), splitList(options.enable), splitList(options.disable), options.reason ?? null, OPS_ACTOR);
         return { id: vendor.id, enabled_abilities: vendor.enabledAbilities };
       }),
     );
@@ -31,9 +35,10 @@ export function registerVendorCommands(program: Command): void {
     .command('vendor:release')
     .description('Accept a vendor for production money movements')
     .requiredOption('--vendor <id>', 'vendor id')
-    .action((options: { vendor: string }) =>
+    .option('--reason <text>', 'why (kept in the staff audit record)')
+    .action((options: { vendor: string; reason?: string }) =>
       runCommand(async (context) => {
-        const vendor = await context.get(VendorService).release(requireUuid(options.vendor, '--vendor'));
+        const vendor = await context.get(VendorOperations).release(requireUuid(options.vendor, '--vendor'), options.reason ?? null, OPS_ACTOR);
         return { id: vendor.id, production_released_at: vendor.productionReleasedAt?.toISOString() ?? null };
       }),
     );

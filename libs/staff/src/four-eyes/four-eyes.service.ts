@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError, NotFoundError, ValidationFailedError } from '#common';
 import { StaffActionRefused, StaffPermissionDenied } from '../model/errors.js';
-import { REASON_MIN_LENGTH, type Proposal, type ProposalStatus } from '../model/proposals.js';
+import { requireReason, type Proposal, type ProposalStatus } from '../model/proposals.js';
 import type { StaffActor } from '../model/staff.js';
 import { rolesWith, staffRoleAllows, type StaffRole } from '../model/staff-roles.js';
 import { StaffProposalRepository } from '../persistence/staff-proposal.repository.js';
@@ -37,8 +37,7 @@ export class FourEyes {
   async propose(kindName: string, subjectId: string, params: Record<string, unknown>, reason: unknown, actor: Decider): Promise<Proposal> {
     const kind = this.kind(kindName);
     if (!staffRoleAllows(actor.role, kind.proposePermission)) throw new StaffPermissionDenied(`Your role (${actor.role}) cannot propose this.`);
-    const written = typeof reason === 'string' ? reason.trim() : '';
-    if (written.length < REASON_MIN_LENGTH) throw new ValidationFailedError({ reason: [`Write why, in at least ${REASON_MIN_LENGTH} characters.`] });
+    const written = requireReason(reason);
     const id = await this.dataSource.transaction(async (manager) => {
       const prepared = await kind.prepare(manager, subjectId, params);
       const inserted = await this.proposals.insert(manager, { kind: kind.kind, ...prepared, reason: written, proposedBy: actor.staffUserId });

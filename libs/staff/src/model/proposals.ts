@@ -1,8 +1,17 @@
+import { ValidationFailedError } from '#common';
+
 export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected', 'refused', 'withdrawn'] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 
 /** The least written reason a proposal needs (the table checks it too). */
 export const REASON_MIN_LENGTH = 10;
+
+/** A staff action's written reason, trimmed; shorter than REASON_MIN_LENGTH is a validation error on the `reason` field. */
+export function requireReason(reason: unknown): string {
+  const written = typeof reason === 'string' ? reason.trim() : '';
+  if (written.length < REASON_MIN_LENGTH) throw new ValidationFailedError({ reason: [`Write why, in at least ${REASON_MIN_LENGTH} characters.`] });
+  return written;
+}
 
 export interface Proposal {
   id: string;

@@ -7,6 +7,8 @@ import { ManualResolutionRepository } from '../persistence/manual-resolution.rep
 import { StaffModule } from '../staff.module.js';
 import { ReviewProposalKinds } from './review-proposal-kinds.js';
 import { ReviewQueues } from './review-queues.service.js';
+import { VendorFunding } from '../vendors/vendor-funding.service.js';
+import { VendorOperations } from '../vendors/vendor-operations.service.js';
 import { VendorProposalKinds } from '../vendors/vendor-proposal-kinds.js';
 
 /**
@@ -16,7 +18,7 @@ import { VendorProposalKinds } from '../vendors/vendor-proposal-kinds.js';
  */
 @Module({
   imports: [StaffModule, VendorAccountsModule, PurchaseDomainModule, PayoutDomainModule, ReconciliationModule],
-  providers: [PurchaseTimings, PurchaseOutcomeRecorder, ManualResolutionRepository, ReviewProposalKinds, VendorProposalKinds, ReviewQueues],
-  exports: [ReviewQueues],
+  providers: [PurchaseTimings, PurchaseOutcomeRecorder, ManualResolutionRepository, ReviewProposalKinds, VendorProposalKinds, VendorFunding, VendorOperations, ReviewQueues],
+  exports: [ReviewQueues, VendorFunding, VendorOperations],
 })
 export class StaffReviewModule {}

@@ -3,9 +3,11 @@ import { ValidationFailedError } from '#common';
 import { VendorService } from '#auth';
 import { formatCents, parseZarAmount2dp, type Cents } from '#money';
 import { PayoutLedger } from '#payout';
-import { ProposalKinds } from '../four-eyes/proposal-kinds.js';
+import type { SpendLimits } from '#purchase';
+import { VendorOperations } from './vendor-operations.service.js';
+import { ProposalKinds, type PreparedProposal } from '../four-eyes/proposal-kinds.js';
 
-function amountOf(params: Record<string, unknown>): Cents {
+export function amountOf(params: Record<string, unknown>): Cents {
   try {
     const cents = parseZarAmount2dp(String(params.amount ?? ''));
     if (cents > 0n) return cents;
@@ -15,10 +17,29 @@ function amountOf(params: Record<string, unknown>): Cents {
   throw new ValidationFailedError({ amount: ['Enter a positive ZAR amount with two decimals, e.g. 1000.00.'] });
 }
 
+/** Vendor operations an operator or approver proposes and another approver approves. */
+const OPERATOR_PROPOSED = { proposePermission: 'actions:propose', approvePermission: 'actions:approve' } as const;
+
+const LIMIT_FIELDS = { dailyCapMinor: 'daily_cap_minor', transactionMaxMinor: 'transaction_max_minor', velocityCount: 'velocity_count', velocityWindowSeconds: 'velocity_window_seconds' } as const;
+
+/** Spend limits from a form or a proposal's params (integers as decimal strings); SpendControlsService checks their ranges. */
+export function limitsOf(params: Record<string, unknown>): SpendLimits {
+  const problems: Record<string, string[]> = {};
+  const limits = {} as SpendLimits;
+  for (const [key, field] of Object.entries(LIMIT_FIELDS) as [keyof SpendLimits, string][]) {
+    const value = String(params[field] ?? '').trim();
+    if (/^\d{1,15}$/.test(value)) limits[key] = Number(value);
+    else problems[field] = ['Enter a whole number (cents for amounts).'];
+  }
+  if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
+  return limits;
+}
+
 /**
  * Vendor operations that move money, under four eyes: crediting a vendor's prefunded payout
  * account (the ops CLI's `payout:fund`) is proposed with the bank reference as its reason and
- * credited, through the ledger's own `fund`, in the approval's transaction.
+ * credited, through the ledger's own `fund`, in the approval's transaction; raising a vendor's
+ * spend limits above STAFF_FOUR_EYES_ABOVE_CENTS (`limits.set`) likewise waits for an approver.
  */
 @Injectable()
 export class VendorProposalKinds implements OnModuleInit {
@@ -26,18 +47,17 @@ export class VendorProposalKinds implements OnModuleInit {
     private readonly kinds: ProposalKinds,
     private readonly vendors: VendorService,
     private readonly ledger: PayoutLedger,
+    private readonly operations: VendorOperations,
   ) {}
 
   onModuleInit(): void {
     this.kinds.register({
       kind: 'payout.fund',
       auditAction: 'payout.funded',
-      proposePermission: 'actions:propose',
-      approvePermission: 'actions:approve',
+      ...OPERATOR_PROPOSED,
       prepare: async (_manager, subjectId, params) => {
         const cents = amountOf(params);
-        const vendor = await this.vendors.get(subjectId);
-        return { subjectType: 'vendor', subjectId: vendor.id, vendorId: vendor.id, params: { amount: formatCents(cents), amount_cents: cents.toString(), vendor_name: vendor.name } };
+        return this.onVendor(subjectId, { amount: formatCents(cents), amount_cents: cents.toString() });
       },
       execute: async (manager, proposal) => {
         const cents = amountOf(proposal.params);
@@ -46,5 +66,24 @@ export class VendorProposalKinds implements OnModuleInit {
       },
       describe: (proposal) => `Fund ${String(proposal.params.vendor_name)}'s payout account with ZAR ${String(proposal.params.amount)}`,
     });
+    this.kinds.register({
+      kind: 'limits.set',
+      auditAction: 'limits.set',
+      ...OPERATOR_PROPOSED,
+      prepare: async (_manager, subjectId, params) => {
+        const limits = limitsOf(params);
+        return this.onVendor(subjectId, Object.fromEntries(Object.entries(LIMIT_FIELDS).map(([key, field]) => [field, String(limits[key as keyof SpendLimits])])));
+      },
+      // SpendControlsService saves on its own connection: the approval's transaction commits after it, so a crash between leaves the limits set and the proposal pending (approving it again sets the same limits).
+      execute: async (_manager, proposal) => ({ details: await this.operations.changeLimits(proposal.subjectId, limitsOf(proposal.params)) }),
+      describe: (proposal) =>
+        `Set ${String(proposal.params.vendor_name)}'s limits: daily ${String(proposal.params.daily_cap_minor)} cents, per purchase ${String(proposal.params.transaction_max_minor)} cents`,
+    });
+  }
+
+  /** A proposal about an existing vendor, its name kept for the description. */
+  private async onVendor(subjectId: string, params: Record<string, unknown>): Promise<PreparedProposal> {
+    const vendor = await this.vendors.get(subjectId);
+    return { subjectType: 'vendor', subjectId: vendor.id, vendorId: vendor.id, params: { ...params, vendor_name: vendor.name } };
   }
 }

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { VendorService } from '#auth';
+import { GatewayEnv } from '#config';
+import { PayoutLedger } from '#payout';
+import { SpendControlsService } from '#purchase';
+import { FourEyes, type Decider } from '../four-eyes/four-eyes.service.js';
+import { StaffPermissionDenied } from '../model/errors.js';
+import { requireReason, type Proposal } from '../model/proposals.js';
+import { staffRoleAllows } from '../model/staff-roles.js';
+import { StaffAuditLog } from '../staff-audit.js';
+import { VendorOperations } from './vendor-operations.service.js';
+import { amountOf, limitsOf } from './vendor-proposal-kinds.js';
+
+/** Applied at once by one person, or waiting for a second as a proposal. */
+export type FundingOutcome = { applied: true; availableAfterCents?: bigint } | { applied: false; proposal: Proposal };
+
+/**
+ * Funding a vendor's prefunded payout account from the back-office: at or below
+ * STAFF_FOUR_EYES_ABOVE_CENTS one operator credits it (the ledger entry and the `payout.funded`
+ * audit record commit together, as `ops payout:fund` does); above it, a four-eyes proposal.
+ */
+@Injectable()
+export class VendorFunding {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: GatewayEnv,
+    private readonly vendors: VendorService,
+    private readonly ledger: PayoutLedger,
+    private readonly fourEyes: FourEyes,
+    private readonly audit: StaffAuditLog,
+    private readonly spendControls: SpendControlsService,
+    private readonly operations: VendorOperations,
+  ) {}
+
+  /**
+   * Spend limits from the back-office: raising the daily cap or the per-purchase maximum to more
+   * than STAFF_FOUR_EYES_ABOVE_CENTS is a `limits.set` proposal; lowering them, or raising them
+   * within the threshold (and the velocity settings), applies at once with its audit record.
+   */
+  async setLimits(vendorId: string, params: Record<string, unknown>, reason: unknown, actor: Decider): Promise<FundingOutcome> {
+    if (!staffRoleAllows(actor.role, 'actions:propose')) throw new StaffPermissionDenied(`Your role (${actor.role}) cannot change limits.`);
+    const limits = limitsOf(params);
+    const vendor = await this.vendors.get(vendorId);
+    const before = await this.spendControls.limitsFor(vendor.id);
+    const threshold = this.config.STAFF_FOUR_EYES_ABOVE_CENTS;
+    const raisedAbove = (next: number, previous: number | null) => next > (previous ?? 0) && next > threshold;
+    if (raisedAbove(limits.dailyCapMinor, before.daily_cap_minor) || raisedAbove(limits.transactionMaxMinor, before.transaction_max_minor)) {
+      return { applied: false, proposal: await this.fourEyes.propose('limits.set', vendor.id, params, reason, actor) };
+    }
+    await this.operations.setLimits(vendor.id, limits, requireReason(reason), actor);
+    return { applied: true };
+  }
+
+  async fund(vendorId: string, amount: unknown, reason: unknown, actor: Decider): Promise<FundingOutcome> {
+    if (!staffRoleAllows(actor.role, 'actions:propose')) throw new StaffPermissionDenied(`Your role (${actor.role}) cannot fund a payout account.`);
+    const cents = amountOf({ amount });
+    if (cents > BigInt(this.config.STAFF_FOUR_EYES_ABOVE_CENTS)) {
+      return { applied: false, proposal: await this.fourEyes.propose('payout.fund', vendorId, { amount }, reason, actor) };
+    }
+    const written = requireReason(reason);
+    const vendor = await this.vendors.get(vendorId);
+    return this.dataSource.transaction(async (manager) => {
+      const balances = await this.ledger.fund(vendor.id, cents, `back-office funding: ${written}`.slice(0, 500), manager);
+      await this.audit.record(
+        {
+          actor,
+          action: 'payout.funded',
+          subjectType: 'vendor',
+          subjectId: vendor.id,
+          vendorId: vendor.id,
+          reason: written,
+          details: { amount_cents: cents.toString(), available_after_cents: balances.availableCents.toString(), four_eyes_above_cents: String(this.config.STAFF_FOUR_EYES_ABOVE_CENTS) },
+        },
+        manager,
+      );
+      return { applied: true, availableAfterCents: balances.availableCents };
+    });
+  }
+}

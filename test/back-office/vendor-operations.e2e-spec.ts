@@ -1,0 +1,181 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
+import { ALL_ABILITIES } from '#auth';
+import { startBackOffice, type RunningApp } from '../support/apps.js';
+import { createStaffUser, staffSignIn, type StaffSignedIn } from '../support/back-office.js';
+import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
+import { bearer, createTestVendor } from '../support/vendors.js';
+
+const run = promisify(execFile);
+const CLI = 'dist/apps/ops/src/main.js';
+
+/**
+ * The vendor operations the back-office shares with the operator CLI (release for production,
+ * abilities, products, spend limits, pause/resume): each changes what the CLI changes (the database and the vendor API's answer),
+ * needs a written reason and operator rights (support is refused and nothing changes), and
+ * writes the same audit record with its before and after, whether from a page or from `ops`.
+ */
+describe('back-office vendor operations', () => {
+  let backOffice: RunningApp;
+  let stack: PurchaseStack;
+  let purchase: RunningApp;
+  let db: DataSource;
+  const session: Partial<Record<'support' | 'operator' | 'approver', StaffSignedIn>> = {};
+  const operatorId: { id?: string } = {};
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
+    // Limits up to R1 000.00 (100 000 cents) can be raised by one person.
+    backOffice = await startBackOffice({ config: { STAFF_FOUR_EYES_ABOVE_CENTS: '100000' } });
+    // The gateway with the sandbox's catalogue synced, so enabling and withdrawing products shows in GET /products.
+    stack = await startPurchaseStack({ worker: false });
+    purchase = stack.gateway;
+    db = backOffice.app.get(DataSource);
+    const operator = await createStaffUser(backOffice.app, 'operator');
+    operatorId.id = operator.id;
+    session.operator = await staffSignIn(backOffice.http, operator);
+    session.approver = await staffSignIn(backOffice.http, await createStaffUser(backOffice.app, 'approver'));
+    session.support = await staffSignIn(backOffice.http, await createStaffUser(backOffice.app, 'support'));
+  }, 90_000);
+
+  afterAll(async () => {
+    await stack?.close();
+    await backOffice?.close();
+  });
+
+  const form = (who: keyof typeof session, path: string, fields: Record<string, string | string[]>) =>
+    backOffice.http().post(path).set('Cookie', session[who]!.cookie).type('form').send({ _csrf: session[who]!.csrf, ...fields });
+  const vendorRow = async (id: string) => (await db.query(`SELECT production_released_at, enabled_abilities FROM vendors WHERE id = $1`, [id]))[0];
+  const auditOf = (id: string, action: string) =>
+    db.query(`SELECT actor, actor_staff_id, reason, details FROM staff_audit_events WHERE vendor_id = $1 AND action = $2 ORDER BY id`, [id, action]);
+
+  it('releases a vendor for production with a reason, once, with its audit record; support is refused', async () => {
+    const { vendor } = await createTestVendor(purchase.app, 'Released from the back-office');
+    expect((await form('support', `/vendors/${vendor.id}/release`, { reason: 'support cannot release vendors' })).status).toBe(403);
+    expect((await form('operator', `/vendors/${vendor.id}/release`, { reason: 'short' })).status).toBe(400);
+    expect((await vendorRow(vendor.id)).production_released_at).toBeNull();
+    const released = await form('operator', `/vendors/${vendor.id}/release`, { reason: 'Go-live checklist signed, ticket OPS-4411' });
+    expect(released.status).toBe(303);
+    const releasedAt = (await vendorRow(vendor.id)).production_released_at as Date;
+    expect(releasedAt).toBeInstanceOf(Date);
+    const [record] = await auditOf(vendor.id, 'vendor.released');
+    expect(record).toEqual({
+      actor: expect.any(String),
+      actor_staff_id: operatorId.id,
+      reason: 'Go-live checklist signed, ticket OPS-4411',
+      details: { before: { production_released_at: null }, after: { production_released_at: releasedAt.toISOString() } },
+    });
+  });
+
+  it('sets abilities as vendor:abilities does: a disabled ability is refused by the vendor API', async () => {
+    const { vendor, token } = await createTestVendor(purchase.app, 'Abilities from the back-office');
+    expect((await purchase.http().get('/api/v1/limits').set(bearer(token))).status).toBe(200);
+    const keep = ALL_ABILITIES.filter((ability) => ability !== 'limits:read');
+    expect((await form('support', `/vendors/${vendor.id}/abilities`, { abilities: keep, reason: 'support cannot change abilities' })).status).toBe(403);
+    expect((await vendorRow(vendor.id)).enabled_abilities).toContain('limits:read');
+    const saved = await form('operator', `/vendors/${vendor.id}/abilities`, { abilities: keep, reason: 'Vendor asked to stop limit reads, ticket 8812' });
+    expect(saved.status).toBe(303);
+    expect((await vendorRow(vendor.id)).enabled_abilities).toEqual(keep);
+    expect((await purchase.http().get('/api/v1/limits').set(bearer(token))).status).toBe(403);
+    const [record] = await auditOf(vendor.id, 'vendor.abilities_set');
+    expect(record.details).toEqual({ before: { enabled_abilities: [...ALL_ABILITIES] }, after: { enabled_abilities: keep } });
+    expect(record.actor_staff_id).toBe(operatorId.id);
+  });
+
+  it('sets limits at once up to the threshold and lowers them at once; a raise above it is a proposal its proposer cannot approve', async () => {
+    const { vendor, token } = await createTestVendor(purchase.app, 'Limits from the back-office');
+    const limits = async () => (await purchase.http().get('/api/v1/limits').set(bearer(token)).expect(200)).body.data;
+    const fields = (daily: string, max: string) => ({ daily_cap_minor: daily, transaction_max_minor: max, velocity_count: '5', velocity_window_seconds: '60' });
+    expect((await form('support', `/vendors/${vendor.id}/limits`, { ...fields('1000', '500'), reason: 'support cannot set limits' })).status).toBe(403);
+    expect((await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('1.5', '500'), reason: 'Vendor onboarding ticket 1' })).status).toBe(400);
+    expect((await limits()).configured).toBe(false);
+    const direct = await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('100000', '50000'), reason: 'Vendor onboarding ticket 1' });
+    expect(direct.status).toBe(303);
+    expect(await limits()).toMatchObject({ configured: true, daily_cap_minor: 100_000, transaction_max_minor: 50_000 });
+    const [record] = await auditOf(vendor.id, 'limits.set');
+    expect(record).toMatchObject({ actor_staff_id: operatorId.id, reason: 'Vendor onboarding ticket 1' });
+    expect(record.details).toEqual({
+      before: { daily_cap_minor: null, transaction_max_minor: null, velocity_count: null, velocity_window_seconds: null },
+      after: { daily_cap_minor: 100_000, transaction_max_minor: 50_000, velocity_count: 5, velocity_window_seconds: 60 },
+    });
+    // One cent above the threshold: a proposal; nothing changes until another approver approves it.
+    const raised = await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('100001', '50000'), reason: 'Vendor grew, ticket 2' });
+    expect(raised.status).toBe(303);
+    const proposalId = /\/proposals\/([0-9a-f-]{36})$/.exec(raised.headers.location)![1];
+    expect((await limits()).daily_cap_minor).toBe(100_000);
+    expect((await form('operator', `/proposals/${proposalId}/approve`, {})).status).toBe(403);
+    expect((await form('approver', `/proposals/${proposalId}/approve`, {})).status).toBe(200);
+    expect((await limits()).daily_cap_minor).toBe(100_001);
+    const approved = await db.query(`SELECT actor_staff_id, approved_by_staff_id FROM staff_audit_events WHERE proposal_id = $1 AND action = 'limits.set'`, [proposalId]);
+    expect(approved).toEqual([{ actor_staff_id: operatorId.id, approved_by_staff_id: expect.any(String) }]);
+    // A decrease, however large, needs no second person.
+    expect((await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('100', '50'), reason: 'Vendor under investigation' })).status).toBe(303);
+    expect(await limits()).toMatchObject({ daily_cap_minor: 100, transaction_max_minor: 50 });
+    // An approver's own raise waits for another approver: approving it themselves is refused.
+    const own = await form('approver', `/vendors/${vendor.id}/limits`, { ...fields('100', '200000'), reason: 'Approver raising alone' });
+    const ownId = /\/proposals\/([0-9a-f-]{36})$/.exec(own.headers.location)![1];
+    expect((await form('approver', `/proposals/${ownId}/approve`, {})).status).toBe(409);
+    expect((await limits()).transaction_max_minor).toBe(50);
+  });
+
+  it('pauses and resumes one vendor\'s purchases, as purchases:pause --vendor does, with audit records', async () => {
+    const { vendor, token } = await createTestVendor(purchase.app, 'Paused from the back-office');
+    const paused = async () => (await purchase.http().get('/api/v1/limits').set(bearer(token)).expect(200)).body.data.purchases_paused as boolean;
+    expect((await form('support', `/vendors/${vendor.id}/pause`, { paused: 'true', reason: 'support cannot pause vendors' })).status).toBe(403);
+    expect(await paused()).toBe(false);
+    expect((await form('operator', `/vendors/${vendor.id}/pause`, { paused: 'true', reason: 'Fraud alert, ticket 77' })).status).toBe(303);
+    expect(await paused()).toBe(true);
+    expect((await form('operator', `/vendors/${vendor.id}/pause`, { paused: 'false', reason: 'Fraud alert cleared, ticket 77' })).status).toBe(303);
+    expect(await paused()).toBe(false);
+    const records = await db.query(`SELECT action, reason, details->'after'->'paused' AS paused FROM staff_audit_events WHERE vendor_id = $1 ORDER BY id`, [vendor.id]);
+    expect(records).toEqual([
+      { action: 'purchases.paused', reason: 'Fraud alert, ticket 77', paused: true },
+      { action: 'purchases.resumed', reason: 'Fraud alert cleared, ticket 77', paused: false },
+    ]);
+  });
+
+  it('enables and withdraws products as catalogue:enable does: a withdrawn product disappears from the vendor API', async () => {
+    const { vendor, token } = await createTestVendor(purchase.app, 'Products from the back-office');
+    const product = () => purchase.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(token));
+    expect((await product()).status).toBe(404);
+    expect((await form('support', `/vendors/${vendor.id}/products`, { products: String(PRODUCTS.fixedAirtime), enable: 'true', reason: 'support cannot enable products' })).status).toBe(403);
+    expect((await form('operator', `/vendors/${vendor.id}/products`, { products: '12x', enable: 'true', reason: 'Vendor onboarding ticket 3' })).status).toBe(400);
+    expect((await form('operator', `/vendors/${vendor.id}/products`, { products: String(PRODUCTS.fixedAirtime), enable: 'true', reason: 'Vendor onboarding ticket 3' })).status).toBe(303);
+    expect((await product()).status).toBe(200);
+    expect((await form('operator', `/vendors/${vendor.id}/products`, { products: String(PRODUCTS.fixedAirtime), enable: 'false', reason: 'Product withdrawn, ticket 4' })).status).toBe(303);
+    expect((await product()).status).toBe(404);
+    const records = await db.query(`SELECT action, actor_staff_id, details FROM staff_audit_events WHERE vendor_id = $1 ORDER BY id`, [vendor.id]);
+    expect(records).toEqual([
+      { action: 'products.enabled', actor_staff_id: operatorId.id, details: { before: { requested: [PRODUCTS.fixedAirtime] }, after: { enabled_product_ids: [PRODUCTS.fixedAirtime] } } },
+      { action: 'products.disabled', actor_staff_id: operatorId.id, details: { before: { requested: [PRODUCTS.fixedAirtime] }, after: { enabled_product_ids: [] } } },
+    ]);
+  });
+
+  it('ops vendor:release, vendor:abilities, limits:set, purchases:pause and catalogue:enable/disable write the same audit records, with actor ops', async () => {
+    const env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL };
+    const { vendor, token } = await createTestVendor(purchase.app, 'Released by the CLI');
+    await run('node', [CLI, 'vendor:release', '--vendor', vendor.id, '--reason', 'Go-live by CLI, OPS-4412'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'vendor:abilities', '--vendor', vendor.id, '--disable', 'limits:read', '--reason', 'CLI ticket 8813'], { env, timeout: 30_000 });
+    const releasedAt = (await vendorRow(vendor.id)).production_released_at as Date;
+    expect(await auditOf(vendor.id, 'vendor.released')).toEqual([
+      { actor: 'ops', actor_staff_id: null, reason: 'Go-live by CLI, OPS-4412', details: { before: { production_released_at: null }, after: { production_released_at: releasedAt.toISOString() } } },
+    ]);
+    const [abilities] = await auditOf(vendor.id, 'vendor.abilities_set');
+    expect(abilities).toMatchObject({ actor: 'ops', actor_staff_id: null, reason: 'CLI ticket 8813' });
+    expect(abilities.details.after.enabled_abilities).not.toContain('limits:read');
+    await run('node', [CLI, 'limits:set', '--vendor', vendor.id, '--daily-cap-minor', '1000', '--transaction-max-minor', '500', '--velocity-count', '5', '--velocity-window-seconds', '60', '--reason', 'CLI limits 8814'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'purchases:pause', '--vendor', vendor.id, '--reason', 'CLI pause 8815'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'catalogue:enable', '--vendor', vendor.id, '--products', 'all', '--reason', 'CLI products 8816'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'catalogue:disable', '--vendor', vendor.id, '--products', String(PRODUCTS.fixedAirtime), '--reason', 'CLI products 8817'], { env, timeout: 30_000 });
+    expect((await purchase.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(token))).status).toBe(404);
+    const later = await db.query(`SELECT actor, action, reason FROM staff_audit_events WHERE vendor_id = $1 AND action IN ('limits.set', 'purchases.paused', 'products.enabled', 'products.disabled') ORDER BY id`, [vendor.id]);
+    expect(later).toEqual([
+      { actor: 'ops', action: 'limits.set', reason: 'CLI limits 8814' },
+      { actor: 'ops', action: 'purchases.paused', reason: 'CLI pause 8815' },
+      { actor: 'ops', action: 'products.enabled', reason: 'CLI products 8816' },
+      { actor: 'ops', action: 'products.disabled', reason: 'CLI products 8817' },
+    ]);
+  });
+});
