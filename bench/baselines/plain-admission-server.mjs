@@ -130,7 +130,7 @@ async function admit(vendorId, key, quoteId, reference) {
 }
 
 async function authenticate(header) {
-  const secret = /^Bearer (gwt_[A-Za-z0-9_-]{43})$/.exec(header ?? '')?.[1];
+  const secret = /^Bearer (gwt_(?:(?:test|live)_)?[A-Za-z0-9_-]{43})$/.exec(header ?? '')?.[1];
   if (!secret) return null;
   const hash = createHash('sha256').update(secret, 'utf8').digest('hex');
   const { rows } = await pool.query(
