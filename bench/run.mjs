@@ -387,6 +387,198 @@ async function workerDrain(poll) {
   };
 }
 
+/**
+ * Sustained capacity: with the worker running, new purchases arrive at a fixed rate (open loop:
+ * autocannon's overallRate) for BENCH_SUSTAINED_S seconds, and the backlog (purchases of this
+ * step not yet final) is sampled every second. A rate is sustained when the worker completes
+ * purchases as fast as they arrive and the backlog stays flat. Several rates are tried (see
+ * settings) and the highest sustained one is the system's capacity on this machine; the CPU per
+ * completed purchase of each process says what it would be with the sandbox (a provider that runs
+ * elsewhere) off the machine.
+ */
+async function sustainedScenario(vendors) {
+  const instrumented = settings.roundTrips || settings.sustainedProfile;
+  if (!instrumented) return withPoller((poll) => sustainedSteps(vendors, poll));
+  // Restarted with the round-trip counter and/or the profiler for the steps only, then restarted plain.
+  const directory = `${work}/profile-sustained`;
+  mkdirSync(directory, { recursive: true });
+  const countsFile = `${work}/round-trips-worker.json`;
+  const nodeOptions = [
+    ...(settings.roundTrips ? ['--require', resolve('bench/lib/round-trips.cjs')] : []),
+    ...(settings.sustainedProfile ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : []),
+  ];
+  await supervisor.stop('reconciliation-worker');
+  await startApp('reconciliation-worker', { nodeOptions, env: { ROUND_TRIPS_FILE: countsFile } });
+  const startedMicros = Number(process.hrtime.bigint() / 1000n);
+  const result = await withPoller((poll) => sustainedSteps(vendors, poll));
+  const endMicros = Number(process.hrtime.bigint() / 1000n);
+  await supervisor.stop('reconciliation-worker');
+  await startApp('reconciliation-worker');
+  // Every purchase of the steps that reached a final status, the drains after each step included, as the counts are.
+  const [{ completed }] = await query(
+    settings.databaseUrl,
+    `SELECT count(*)::int AS completed FROM purchase_transactions WHERE status <> 'pending' AND created_at >= $1`,
+    [result.steps[0].since],
+  );
+  if (settings.roundTrips) result.round_trips = roundTripsPerPurchase(JSON.parse(readFileSync(countsFile, 'utf8')), completed);
+  const profile = settings.sustainedProfile ? newestProfile(directory) : null;
+  if (profile) results.profiles.sustained_worker = { id: 'sustained-worker', run: { note: 'the worker during the sustained steps' }, ...summariseProfile(profile, { window: [startedMicros, endMicros] }) };
+  return result;
+}
+
+/** The counts of the instrumented worker (bench/lib/round-trips.cjs) per completed purchase. */
+function roundTripsPerPurchase(counts, completed) {
+  const per = (map) =>
+    Object.fromEntries(
+      Object.entries(map)
+        .filter(([, count]) => count / completed >= 0.05)
+        .map(([key, count]) => [key, round(count / completed, 2)]),
+    );
+  const total = (map) => round(Object.values(map).reduce((sum, count) => sum + count, 0) / completed, 1);
+  return {
+    completed_purchases: completed,
+    note: 'whole worker process during the sustained steps (outbox relay, sweeper and every job included), divided by purchases completed in them',
+    sql_statements_per_purchase: total(counts.statements),
+    redis_round_trips_per_purchase: total(counts.redis_commands),
+    statements: per(counts.statements),
+    redis_commands: per(counts.redis_commands),
+  };
+}
+
+async function sustainedSteps(vendors, poll) {
+  const steps = [];
+  const planned = settings.sustainedRates.length ? [...settings.sustainedRates] : null;
+  let rate = planned ? planned.shift() : settings.sustainedStartRate;
+  for (let index = 0; rate && index < (planned ? settings.sustainedRates.length : settings.sustainedSteps); index++) {
+    const step = await sustainedStep(vendors, poll, rate, index);
+    steps.push(step);
+    log(
+      `sustained ${rate}/s: arrived ${step.arrival_per_second}/s, completed ${step.completion_per_second}/s (steady ${step.steady_completion_per_second}/s), ` +
+        `backlog ${step.backlog_start} -> ${step.backlog_end} (slope ${step.backlog_slope_per_second}/s), ${step.sustained ? 'sustained' : 'NOT sustained'}; ` +
+        `worker ${step.cpu_ms_per_completed['reconciliation-worker']} ms, sandbox ${step.cpu_ms_per_completed['provider-sandbox']} ms CPU per purchase`,
+    );
+    await drainBacklog(poll, step.since);
+    if (planned) rate = planned.shift();
+    else if (step.sustained) rate = Math.round(rate * 1.4);
+    else {
+      // Just under what the worker managed, unless a lower rate already passed.
+      const best = Math.max(0, ...steps.filter((done) => done.sustained).map((done) => done.rate));
+      const next = Math.round(step.steady_completion_per_second * 0.9);
+      rate = next > best && !steps.some((done) => done.rate === next) ? next : null;
+    }
+  }
+  const sustained = steps.filter((step) => step.sustained);
+  const best = sustained.length ? sustained.reduce((a, b) => (b.arrival_per_second > a.arrival_per_second ? b : a)) : null;
+  const basis = best ?? steps[steps.length - 1];
+  return {
+    id: 'sustained',
+    title: `Sustained capacity: purchases arriving at a fixed rate for ${settings.sustainedSeconds} s, worker running`,
+    kind: 'sustained',
+    steps,
+    highest_sustained_per_second: best?.arrival_per_second ?? null,
+    cpu_ms_per_completed: basis.cpu_ms_per_completed,
+    capacity_without_sandbox_per_second: basis.capacity_without_sandbox_per_second,
+    errors: steps.reduce((sum, step) => sum + step.errors, 0),
+  };
+}
+
+async function sustainedStep(vendors, poll, rate, index) {
+  const seconds = settings.sustainedSeconds;
+  const items = await cloneQuotes(settings.databaseUrl, vendors, Math.ceil((rate * seconds * 1.2) / settings.vendors) + 10, `sus${index}`);
+  const [{ since }] = await poll('SELECT now() AS since');
+  const backlogSince = async () =>
+    (
+      await poll(
+        `SELECT count(*)::int AS arrived, count(*) FILTER (WHERE status = 'pending')::int AS backlog FROM purchase_transactions WHERE created_at >= $1`,
+        [since],
+      )
+    )[0];
+  const samples = [];
+  const started = performance.now();
+  let loading = true;
+  const sampling = (async () => {
+    while (loading) {
+      await sleep(1000 - ((performance.now() - started) % 1000));
+      const row = await backlogSince();
+      samples.push({ t: round((performance.now() - started) / 1000, 1), arrived: row.arrived, backlog: row.backlog, completed: row.arrived - row.backlog });
+    }
+  })();
+  const run = await loadScenario(`sustained-${rate}`, `POST /transactions at ${rate}/s, worker running`, {
+    url: urls.purchase,
+    kind: 'purchase',
+    path: '/api/v1/transactions',
+    items,
+    expectStatus: [202],
+    warmupSeconds: 0,
+    durationSeconds: seconds,
+    overallRate: rate,
+    describe: `POST /api/v1/transactions at ${rate}/s (open loop) while the worker submits and verifies`,
+  });
+  loading = false;
+  await sampling;
+  const last = samples[samples.length - 1];
+  // The first 10 s are the ramp (the first purchases are still in their first verification).
+  const steadySamples = samples.filter((sample) => sample.t >= Math.min(10, seconds / 3));
+  const first = steadySamples[0] ?? samples[0];
+  const steadyCompletion = last.t > first.t ? (last.completed - first.completed) / (last.t - first.t) : 0;
+  const steadyArrival = last.t > first.t ? (last.arrived - first.arrived) / (last.t - first.t) : 0;
+  const slope = slopeOf(steadySamples.map((sample) => [sample.t, sample.backlog]));
+  const resources = run.resources;
+  const perCompleted = (cpuSeconds) => (last.completed > 0 && cpuSeconds !== null ? round((cpuSeconds * 1000) / last.completed, 2) : null);
+  const cpu = Object.fromEntries(Object.entries(resources.processes).map(([name, process_]) => [name, perCompleted(process_.cpu_seconds)]));
+  cpu.postgres = perCompleted(resources.postgres_cpu_share_of_one_core * resources.wall_seconds);
+  cpu.redis = perCompleted(resources.redis_cpu_share_of_one_core * resources.wall_seconds);
+  // Everything the system runs on this machine for one purchase, the sandbox (provider) and the load generator (vendors) left out.
+  const systemMs = ['purchase-gateway', 'reconciliation-worker', 'postgres', 'redis'].reduce((sum, name) => sum + (cpu[name] ?? 0), 0);
+  return {
+    rate,
+    since,
+    seconds,
+    completed: last.completed,
+    arrival_per_second: round(last.arrived / last.t, 1),
+    completion_per_second: round(last.completed / last.t, 1),
+    steady_arrival_per_second: round(steadyArrival, 1),
+    steady_completion_per_second: round(steadyCompletion, 1),
+    backlog_start: first.backlog,
+    backlog_end: last.backlog,
+    backlog_slope_per_second: round(slope, 2),
+    // Completions keep up (within 5 %) and the backlog grows by less than 5 % of the arrival rate per second.
+    sustained: steadyCompletion >= 0.95 * steadyArrival && slope <= 0.05 * steadyArrival && run.errors === 0,
+    admission_latency_ms: run.latency_ms,
+    errors: run.errors,
+    cpu_ms_per_completed: cpu,
+    system_cpu_ms_per_completed_without_sandbox: round(systemMs, 2),
+    capacity_without_sandbox_per_second: systemMs > 0 ? round((os.cpus().length * 1000) / systemMs, 0) : null,
+    machine_busy_share: resources.machine_busy_share,
+    resources,
+    samples: samples.filter((_, at) => at % 5 === 0 || at === samples.length - 1),
+  };
+}
+
+/** Least-squares slope of [x, y] points. */
+function slopeOf(points) {
+  if (points.length < 2) return 0;
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  const numerator = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  const denominator = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+  return denominator ? numerator / denominator : 0;
+}
+
+/**
+ * Waits (at most 20 s, to keep a whole run near 12 minutes) until the purchases of a step are
+ * final, so the next step starts on an empty backlog; what is left still counts as its own step's.
+ */
+async function drainBacklog(poll, since) {
+  const deadline = performance.now() + 20_000;
+  while (performance.now() < deadline) {
+    const [{ backlog }] = await poll(`SELECT count(*)::int AS backlog FROM purchase_transactions WHERE created_at >= $1 AND status = 'pending'`, [since]);
+    if (backlog === 0) return;
+    await sleep(1000);
+  }
+  log('sustained: the backlog of the last step did not drain within 20 s');
+}
+
 /** Restarts the purchase gateway with other settings, runs `body`, and restores the normal one. */
 async function withPurchaseGateway(options, body) {
   await supervisor.stop('purchase-gateway');
@@ -424,11 +616,12 @@ settings.poolSweep = (process.env.BENCH_POOL_SWEEP ?? '4,24').split(',').filter(
 /**
  * BENCH_ONLY=worker,batch (comma list) runs a subset while working on one path: the result file is
  * written as partial-<date>.json and docs/BENCHMARKS.md is left alone. Groups: pgbench, products, quotes,
- * payouts, batch, transactions, plain, replays, reads, experiments, profiles, explain, large, worker
- * (worker implies transactions, which admit its backlog).
+ * payouts, batch, sustained, transactions, plain, replays, reads, experiments, profiles, explain, large, worker
+ * (worker and sustained imply transactions: it admits the worker's backlog and is what sustained is compared with).
  */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((group) => group.trim())) : null;
-if (only?.has('worker')) only.add('transactions');
+// The worker's backlog is admitted by the transactions scenario; the sustained one is compared with its throughput.
+if (only?.has('worker') || only?.has('sustained')) only.add('transactions');
 const want = (group) => only === null || only.has(group);
 
 const results = {
@@ -497,6 +690,8 @@ try {
   });
   await sleep(2_000);
   if (want('batch')) results.scenarios.batch = await batchScenario(vendors);
+  // Before phase B: it needs the worker running and no backlog of earlier purchases.
+  if (want('sustained')) results.scenarios.sustained = await sustainedScenario(vendors);
 
   // ---- Phase B: the worker is stopped so purchases pile up for the worker scenario and the
   // admission path is measured on its own.
@@ -588,6 +783,11 @@ try {
     log(`worker: ${results.scenarios.worker.throughput_per_second} completions/s (steady), ${results.scenarios.worker.completed_in_window}/${results.scenarios.worker.backlog} in ${results.scenarios.worker.window_seconds} s`);
     results.scenarios.verifications = await verificationScenario();
     log(`verifications: ${results.scenarios.verifications.throughput_per_second} lookups/s (steady), ${results.scenarios.verifications.lookups_in_window}/${results.scenarios.verifications.queued} in ${results.scenarios.verifications.window_seconds} s`);
+  }
+  if (results.scenarios.sustained && results.scenarios.transactions) {
+    const admission = results.scenarios.transactions.throughput_per_second;
+    results.scenarios.sustained.admission_per_second = admission;
+    results.scenarios.sustained.ratio_to_admission = round((results.scenarios.sustained.highest_sustained_per_second ?? 0) / admission, 2);
   }
 } catch (error) {
   failed = error;

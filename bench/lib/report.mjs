@@ -8,9 +8,11 @@ const TARGETS = {
   batchAcceptedMs: 300,
   batchPaidMs: 10_000,
   workerPerSecond: 500,
+  sustainedVsAdmission: 0.8,
   rssMb: 250,
 };
 
+const PROFILE_TITLES = { worker: 'reconciliation worker during the worker scenario', sustained_worker: 'reconciliation worker during the sustained-capacity steps' };
 const PROCESS_ORDER = ['purchase-gateway', 'payout-gateway', 'reconciliation-worker', 'provider-sandbox', 'plain-admission-server'];
 const fmt = (value, places = 0) => (value === null || value === undefined || Number.isNaN(value) ? '–' : Number(value).toFixed(places));
 const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : '–');
@@ -42,7 +44,7 @@ export function writeReport(results, resultFile, target) {
     '- The worker is stopped while purchases are admitted: the admission path is measured on its own, and the purchases pile up for the worker scenario, which starts the worker on that backlog. The verification scenario then clears that backlog\'s jobs from Redis and queues lookups of the completed purchases only.',
     `- Every app runs with the NODE_OPTIONS it is deployed with (\`${results.settings?.node_options || 'none'}\`, read from k8s/base/kustomization.yaml).`,
     '- Peak RSS: `VmHWM` of each process, reset at the start of each scenario (`/proc/<pid>/clear_refs`), with VmRSS polled every 200 ms as a cross-check. CPU: utime+stime from `/proc`.',
-    '- Settings: `BENCH_DURATION_S`, `BENCH_WARMUP_S`, `BENCH_CONNECTIONS`, `BENCH_VENDORS`, `BENCH_DATABASE_POOL_SIZE`, `BENCH_WORKER_CONCURRENCY`, `BENCH_LARGE_TABLE_ROWS`, `BENCH_WORKER_S`, `BENCH_PGBENCH_*`, `BENCH_PROFILE=0`, `BENCH_KEEP_LOGS=1`, `BENCH_KEEP_DATABASE=1` (bench/lib/settings.mjs), `BENCH_BATCHES`, `BENCH_POOL_SWEEP`, and `BENCH_ONLY=<groups>` for a partial run that writes `bench/results/partial-*.json` and leaves this file alone (bench/run.mjs). CI does not run the benchmark and no test asserts a duration.',
+    '- Settings: `BENCH_DURATION_S`, `BENCH_WARMUP_S`, `BENCH_CONNECTIONS`, `BENCH_VENDORS`, `BENCH_DATABASE_POOL_SIZE`, `BENCH_WORKER_CONCURRENCY`, `BENCH_LARGE_TABLE_ROWS`, `BENCH_WORKER_S`, `BENCH_PGBENCH_*`, `BENCH_PROFILE=0`, `BENCH_KEEP_LOGS=1`, `BENCH_KEEP_DATABASE=1` (bench/lib/settings.mjs), `BENCH_BATCHES`, `BENCH_POOL_SWEEP`, and `BENCH_SUSTAINED_*`, `BENCH_ROUND_TRIPS=1`, `BENCH_QUEUE_PREFIX`, and `BENCH_ONLY=<groups>` for a partial run that writes `bench/results/partial-*.json` and leaves this file alone (bench/run.mjs). CI does not run the benchmark and no test asserts a duration.',
     '',
     '## Machine',
     '',
@@ -75,6 +77,7 @@ export function writeReport(results, resultFile, target) {
     `| 500-item batch fully paid < ${TARGETS.batchPaidMs / 1000} s | median ${fmt(batch?.all_paid_ms_median / 1000, 2)} s, worst ${fmt(batch?.all_paid_ms_max / 1000, 2)} s | ${verdict(batch?.all_paid_ms_max < TARGETS.batchPaidMs)} |`,
     `| worker ≥ ${TARGETS.workerPerSecond} verifications/s (lookup + recorded outcome) | ${fmt(s.verifications?.throughput_per_second, 1)}/s | ${verdict(s.verifications?.throughput_per_second >= TARGETS.workerPerSecond)} |`,
     `| (not a target) purchases submitted and verified end to end | ${fmt(s.worker?.throughput_per_second, 1)}/s | – |`,
+    `| sustained: purchases completed as fast as they arrive at ≥ ${TARGETS.sustainedVsAdmission} × POST /transactions | ${fmt(s.sustained?.highest_sustained_per_second, 1)}/s sustained, ${ratio(s.sustained?.highest_sustained_per_second, tx?.throughput_per_second)} × ${fmt(tx?.throughput_per_second, 1)}/s | ${verdict(s.sustained?.highest_sustained_per_second / tx?.throughput_per_second >= TARGETS.sustainedVsAdmission)} |`,
     `| no app above ${TARGETS.rssMb} MB RSS | ${fmt(peakRss, 1)} MB (${rssOwner}) | ${verdict(peakRss <= TARGETS.rssMb)} |`,
     '',
     'Where a target is missed, the analysis below says what limits it and shows the profile.',
@@ -159,6 +162,7 @@ export function writeReport(results, resultFile, target) {
       '',
     );
   }
+  if (s.sustained) add(...sustainedSection(s.sustained, tx));
   if (s.verifications) {
     const v = s.verifications;
     add(
@@ -244,7 +248,7 @@ export function writeReport(results, resultFile, target) {
   for (const [id, profile] of Object.entries(results.profiles ?? {})) {
     if (!profile.top_self_time) continue;
     add(
-      `## Profile: ${id === 'worker' ? 'reconciliation worker during the worker scenario' : `purchase gateway during ${id === 'transactions' ? 'POST /transactions' : 'GET /products'}`} (\`node --cpu-prof\`)`,
+      `## Profile: ${PROFILE_TITLES[id] ?? `purchase gateway during ${id === 'transactions' ? 'POST /transactions' : 'GET /products'}`} (\`node --cpu-prof\`)`,
       '',
       `Measured window only (${profile.sampled_seconds} s sampled, ${profile.idle_share_percent} % idle)` +
         (profile.run.throughput_per_second !== undefined ? `; under the profiler the run did ${fmt(profile.run.throughput_per_second, 1)}/s, p99 ${fmt(profile.run.latency_ms.p99, 1)} ms` : '') +
@@ -289,4 +293,31 @@ function pct(after, before) {
   if (!after || !before) return '–';
   const change = ((after - before) / before) * 100;
   return `${change >= 0 ? '+' : ''}${change.toFixed(1)} %`;
+}
+
+/** The sustained-capacity scenario: one row per arrival rate tried, CPU per completed purchase, capacity without the sandbox. */
+function sustainedSection(sustained, tx) {
+  const cpu = (step, name) => fmt(step.cpu_ms_per_completed?.[name], 2);
+  const best = sustained.highest_sustained_per_second;
+  return [
+    '### Sustained capacity',
+    '',
+    `New purchases arrive at a fixed rate (open loop, autocannon \`overallRate\`) for ${sustained.steps[0]?.seconds ?? '?'} s while the worker runs; every second the harness counts the step's purchases that are not final yet (the backlog). ` +
+      'A rate is sustained when completions keep up within 5 % and the backlog grows by less than 5 % of the arrival rate per second (least-squares slope after the first 10 s). Each step starts after the previous one drained. ' +
+      'CPU per completed purchase is utime+stime of each process (PostgreSQL and Redis: all their processes) over the step, divided by the purchases that became final in it; the gateway\'s share includes the admission and the provider callbacks. ' +
+      '"Capacity without the sandbox" is the machine\'s cores divided by the CPU per purchase of gateway, worker, PostgreSQL and Redis: what the system would complete with the provider (sandbox) and the vendors (load generator) elsewhere, if CPU remained the limit.',
+    '',
+    '| arrival rate asked /s | arrived /s | completed /s (steady) | backlog start → end | slope /s | sustained | admission p99 ms | worker ms | sandbox ms | gateway ms | PostgreSQL ms | Redis ms | capacity without sandbox /s | machine busy |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...sustained.steps.map(
+      (step) =>
+        `| ${step.rate} | ${fmt(step.arrival_per_second, 1)} | ${fmt(step.completion_per_second, 1)} (${fmt(step.steady_completion_per_second, 1)}) | ${step.backlog_start} → ${step.backlog_end} | ${fmt(step.backlog_slope_per_second, 1)} | ${step.sustained ? 'yes' : 'no'} | ${fmt(step.admission_latency_ms?.p99, 1)} | ${cpu(step, 'reconciliation-worker')} | ${cpu(step, 'provider-sandbox')} | ${cpu(step, 'purchase-gateway')} | ${cpu(step, 'postgres')} | ${cpu(step, 'redis')} | ${fmt(step.capacity_without_sandbox_per_second)} | ${fmt((step.machine_busy_share ?? 0) * 100)} % |`,
+    ),
+    '',
+    `Highest sustained rate: ${best === null ? 'none of the rates tried' : `${fmt(best, 1)}/s`}; POST /transactions in this run: ${fmt(tx?.throughput_per_second, 1)}/s (ratio ${ratio(best, tx?.throughput_per_second)}, target ${TARGETS.sustainedVsAdmission}).` +
+      (sustained.round_trips
+        ? ` Round trips of the worker per completed purchase (instrumented run, BENCH_ROUND_TRIPS=1): ${sustained.round_trips.sql_statements_per_purchase} SQL statements, ${sustained.round_trips.redis_round_trips_per_purchase} Redis commands.`
+        : ''),
+    '',
+  ];
 }

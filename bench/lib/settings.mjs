@@ -19,7 +19,8 @@ export function readSettings() {
     databaseUrl: `${pgBase}/${database}`,
     pgbenchDatabase: `${database}_pgbench`,
     redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    queuePrefix: '{bench}',
+    /** Another prefix (and BENCH_DATABASE, BENCH_*_PORT) lets two runs share the machine without clearing each other's queues. */
+    queuePrefix: process.env.BENCH_QUEUE_PREFIX ?? '{bench}',
     ports: { purchase: int('BENCH_PURCHASE_PORT', 4000), payout: int('BENCH_PAYOUT_PORT', 4001), worker: int('BENCH_WORKER_PORT', 4002), sandbox: int('BENCH_SANDBOX_PORT', 4100), plain: int('BENCH_PLAIN_PORT', 4200) },
     /** Measured seconds per HTTP scenario, after a warm-up that is not counted. */
     durationSeconds: int('BENCH_DURATION_S', 15),
@@ -34,6 +35,21 @@ export function readSettings() {
     largeTableRows: int('BENCH_LARGE_TABLE_ROWS', 1_000_000),
     /** Upper bound of the worker drain measurement. */
     workerSeconds: int('BENCH_WORKER_S', 30),
+    /**
+     * Sustained capacity: purchases arrive at a fixed rate for BENCH_SUSTAINED_S seconds with the
+     * worker running. BENCH_SUSTAINED_RATES (comma list, purchases/s) fixes the rates tried; without
+     * it the first step runs at BENCH_SUSTAINED_START_RATE and each next one is chosen from the
+     * previous step (higher after a sustained step, just under the completion rate after one that
+     * fell behind), for BENCH_SUSTAINED_STEPS steps.
+     */
+    sustainedSeconds: int('BENCH_SUSTAINED_S', 60),
+    sustainedRates: (process.env.BENCH_SUSTAINED_RATES ?? '').split(',').filter(Boolean).map(Number),
+    sustainedStartRate: int('BENCH_SUSTAINED_START_RATE', 100),
+    sustainedSteps: int('BENCH_SUSTAINED_STEPS', 3),
+    /** BENCH_ROUND_TRIPS=1 counts the worker's SQL statements and Redis commands during the sustained steps (bench/lib/round-trips.cjs). */
+    roundTrips: process.env.BENCH_ROUND_TRIPS === '1',
+    /** BENCH_SUSTAINED_PROFILE=1 runs the worker under --cpu-prof during the sustained steps. */
+    sustainedProfile: process.env.BENCH_SUSTAINED_PROFILE === '1',
     pgbench: { scale: int('BENCH_PGBENCH_SCALE', 10), clients: int('BENCH_PGBENCH_CLIENTS', 32), threads: int('BENCH_PGBENCH_THREADS', 2), seconds: int('BENCH_PGBENCH_S', 20) },
     /** Set BENCH_PROFILE=0 to skip the two --cpu-prof runs. */
     profile: process.env.BENCH_PROFILE !== '0',

@@ -78,7 +78,16 @@ function run(durationSeconds, record) {
       };
     }
     const instance = autocannon(
-      { url: spec.url, connections: spec.connections, duration: durationSeconds, requests: [request], timeout: 30, excludeErrorStats: false },
+      {
+        url: spec.url,
+        connections: spec.connections,
+        duration: durationSeconds,
+        requests: [request],
+        timeout: 30,
+        excludeErrorStats: false,
+        // A fixed arrival rate over all connections (the sustained scenario); otherwise as fast as answered.
+        ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
+      },
       (error, result) => {
         if (error) return reject(error);
         resolve({ result, latencies, statusCounts, errorSamples });

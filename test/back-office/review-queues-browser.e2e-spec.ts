@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
-import { createStaffUser, nextCode, type StaffPerson } from '../support/back-office.js';
+import { browserSignIn, createStaffUser, type StaffPerson } from '../support/back-office.js';
 import { eventually } from '../support/purchase-stack.js';
 import { closeCheckingBooks, startReliabilityStack, type ReliabilityStack } from '../support/reliability/reliability-stack.js';
 import { airtimeQuote, buy, call, createQuote, dataOf, uniqueKey } from '../support/reliability/requests.js';
@@ -40,13 +40,7 @@ describe('back-office review queues in Chromium', () => {
     }
   }
 
-  async function signInAs(person: StaffPerson, path: string): Promise<void> {
-    await page.goto(`${base}${path}`);
-    await page.fill('#email', person.email);
-    await page.fill('#password', person.password);
-    await page.fill('#totp', await nextCode(person));
-    await Promise.all([page.waitForURL(`${base}${path}`), page.click('button:has-text("Sign in")')]);
-  }
+  const signInAs = (person: StaffPerson, path: string) => browserSignIn(page, base, person, path);
 
   beforeAll(async () => {
     stack = await startReliabilityStack({ config: { PAYOUT_REVIEW_POLL_INTERVAL_MS: '3600000' } });

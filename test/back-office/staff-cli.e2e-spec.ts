@@ -39,7 +39,8 @@ describe('ops staff commands and setup links', () => {
 
   beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
-    env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL };
+    // OPS_ACTOR names who runs the CLI: the records say `ops:jane.ops`.
+    env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL, OPS_ACTOR: 'jane.ops' };
     backOffice = await startBackOffice();
   });
 
@@ -83,10 +84,10 @@ describe('ops staff commands and setup links', () => {
       [email],
     );
     expect(audit.map((row: { actor: string; action: string }) => `${row.actor} ${row.action}`)).toEqual([
-      'ops staff.created',
+      'ops:jane.ops staff.created',
       `${email} staff.setup_completed`,
       `${email} session.signed_in`,
-      'ops staff.totp_reset',
+      'ops:jane.ops staff.totp_reset',
       `${email} staff.totp_enrolled`,
       `${email} session.signed_in`,
     ]);
@@ -96,10 +97,14 @@ describe('ops staff commands and setup links', () => {
     const vendor = await ops('vendor:create', '--name', 'CLI funded vendor');
     const funded = await ops('payout:fund', '--vendor', vendor.json.id, '--amount', '120.50', '--note', 'EFT ref 99812');
     expect(funded.code).toBe(0);
-    const [record] = await backOffice.app.get((await import('typeorm')).DataSource).query(
-      `SELECT actor, actor_staff_id, action, reason, details->>'amount_cents' AS amount_cents FROM staff_audit_events WHERE subject_type = 'vendor' AND subject_id = $1`,
+    const records = await backOffice.app.get((await import('typeorm')).DataSource).query(
+      `SELECT actor, actor_staff_id, action, reason, details->>'amount_cents' AS amount_cents FROM staff_audit_events WHERE subject_type = 'vendor' AND subject_id = $1 ORDER BY id`,
       [vendor.json.id],
     );
-    expect(record).toEqual({ actor: 'ops', actor_staff_id: null, action: 'payout.funded', reason: 'EFT ref 99812', amount_cents: '12050' });
+    // vendor:create writes its own record first.
+    expect(records).toEqual([
+      { actor: 'ops:jane.ops', actor_staff_id: null, action: 'vendor.created', reason: null, amount_cents: null },
+      { actor: 'ops:jane.ops', actor_staff_id: null, action: 'payout.funded', reason: 'EFT ref 99812', amount_cents: '12050' },
+    ]);
   });
 });

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import { userInfo } from 'node:os';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ALL_ABILITIES } from '#auth';
+import { PAYOUT_METHODS } from '#payout';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, staffSignIn, type StaffSignedIn } from '../support/back-office.js';
 import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
@@ -22,7 +24,7 @@ describe('back-office vendor operations', () => {
   let stack: PurchaseStack;
   let purchase: RunningApp;
   let db: DataSource;
-  const session: Partial<Record<'support' | 'operator' | 'approver', StaffSignedIn>> = {};
+  const session: Partial<Record<'support' | 'operator' | 'approver' | 'secondApprover', StaffSignedIn>> = {};
   const operatorId: { id?: string } = {};
 
   beforeAll(async () => {
@@ -38,6 +40,7 @@ describe('back-office vendor operations', () => {
     session.operator = await staffSignIn(backOffice.http, operator);
     session.approver = await staffSignIn(backOffice.http, await createStaffUser(backOffice.app, 'approver'));
     session.support = await staffSignIn(backOffice.http, await createStaffUser(backOffice.app, 'support'));
+    session.secondApprover = await staffSignIn(backOffice.http, await createStaffUser(backOffice.app, 'approver'));
   }, 90_000);
 
   afterAll(async () => {
@@ -50,6 +53,28 @@ describe('back-office vendor operations', () => {
   const vendorRow = async (id: string) => (await db.query(`SELECT production_released_at, enabled_abilities FROM vendors WHERE id = $1`, [id]))[0];
   const auditOf = (id: string, action: string) =>
     db.query(`SELECT actor, actor_staff_id, reason, details FROM staff_audit_events WHERE vendor_id = $1 AND action = $2 ORDER BY id`, [id, action]);
+
+  it('creates a vendor with a reason and its audit record, unreleased; support is refused; a bad name changes nothing', async () => {
+    const name = `Created in the back-office ${Date.now()}`;
+    const count = async () => (await db.query(`SELECT count(*)::int AS n FROM vendors WHERE name = $1`, [name]))[0].n as number;
+    expect((await form('support', '/vendors', { name, reason: 'support cannot create vendors' })).status).toBe(403);
+    expect((await form('operator', '/vendors', { name, reason: 'short' })).status).toBe(400);
+    const blank = await form('operator', '/vendors', { name: '   ', reason: 'Signed contract, ticket OPS-5000' });
+    expect(blank.status).toBe(400);
+    expect(blank.text).toContain('name must be 1 to 200 characters');
+    expect(await count()).toBe(0);
+    const created = await form('operator', '/vendors', { name, reason: 'Signed contract, ticket OPS-5001' });
+    expect(created.status).toBe(303);
+    const [vendor] = await db.query(`SELECT id, production_released_at, enabled_abilities FROM vendors WHERE name = $1`, [name]);
+    expect(created.headers.location).toBe(`/vendors/${vendor.id}`);
+    expect(vendor.production_released_at).toBeNull();
+    expect([...vendor.enabled_abilities].sort()).toEqual([...ALL_ABILITIES].sort());
+    const [record] = await auditOf(vendor.id, 'vendor.created');
+    expect(record).toMatchObject({ actor_staff_id: operatorId.id, reason: 'Signed contract, ticket OPS-5001', details: { before: {}, after: { name } } });
+    const list = await backOffice.http().get('/vendors').set('Cookie', session.support!.cookie);
+    expect(list.text).toContain(name);
+    expect(list.text).not.toContain('Create vendor');
+  });
 
   it('releases a vendor for production with a reason, once, with its audit record; support is refused', async () => {
     const { vendor } = await createTestVendor(purchase.app, 'Released from the back-office');
@@ -153,17 +178,19 @@ describe('back-office vendor operations', () => {
     ]);
   });
 
-  it('ops vendor:release, vendor:abilities, limits:set, purchases:pause and catalogue:enable/disable write the same audit records, with actor ops', async () => {
+  it('ops vendor:release, vendor:abilities, limits:set, purchases:pause and catalogue:enable/disable write the same audit records, with actor ops:<os user>', async () => {
     const env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL };
+    // Without OPS_ACTOR the record names the OS user who ran the command.
+    const actor = `ops:${userInfo().username}`;
     const { vendor, token } = await createTestVendor(purchase.app, 'Released by the CLI');
     await run('node', [CLI, 'vendor:release', '--vendor', vendor.id, '--reason', 'Go-live by CLI, OPS-4412'], { env, timeout: 30_000 });
     await run('node', [CLI, 'vendor:abilities', '--vendor', vendor.id, '--disable', 'limits:read', '--reason', 'CLI ticket 8813'], { env, timeout: 30_000 });
     const releasedAt = (await vendorRow(vendor.id)).production_released_at as Date;
     expect(await auditOf(vendor.id, 'vendor.released')).toEqual([
-      { actor: 'ops', actor_staff_id: null, reason: 'Go-live by CLI, OPS-4412', details: { before: { production_released_at: null }, after: { production_released_at: releasedAt.toISOString() } } },
+      { actor, actor_staff_id: null, reason: 'Go-live by CLI, OPS-4412', details: { before: { production_released_at: null }, after: { production_released_at: releasedAt.toISOString() } } },
     ]);
     const [abilities] = await auditOf(vendor.id, 'vendor.abilities_set');
-    expect(abilities).toMatchObject({ actor: 'ops', actor_staff_id: null, reason: 'CLI ticket 8813' });
+    expect(abilities).toMatchObject({ actor, actor_staff_id: null, reason: 'CLI ticket 8813' });
     expect(abilities.details.after.enabled_abilities).not.toContain('limits:read');
     await run('node', [CLI, 'limits:set', '--vendor', vendor.id, '--daily-cap-minor', '1000', '--transaction-max-minor', '500', '--velocity-count', '5', '--velocity-window-seconds', '60', '--reason', 'CLI limits 8814'], { env, timeout: 30_000 });
     await run('node', [CLI, 'purchases:pause', '--vendor', vendor.id, '--reason', 'CLI pause 8815'], { env, timeout: 30_000 });
@@ -172,10 +199,107 @@ describe('back-office vendor operations', () => {
     expect((await purchase.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(token))).status).toBe(404);
     const later = await db.query(`SELECT actor, action, reason FROM staff_audit_events WHERE vendor_id = $1 AND action IN ('limits.set', 'purchases.paused', 'products.enabled', 'products.disabled') ORDER BY id`, [vendor.id]);
     expect(later).toEqual([
-      { actor: 'ops', action: 'limits.set', reason: 'CLI limits 8814' },
-      { actor: 'ops', action: 'purchases.paused', reason: 'CLI pause 8815' },
-      { actor: 'ops', action: 'products.enabled', reason: 'CLI products 8816' },
-      { actor: 'ops', action: 'products.disabled', reason: 'CLI products 8817' },
+      { actor, action: 'limits.set', reason: 'CLI limits 8814' },
+      { actor, action: 'purchases.paused', reason: 'CLI pause 8815' },
+      { actor, action: 'products.enabled', reason: 'CLI products 8816' },
+      { actor, action: 'products.disabled', reason: 'CLI products 8817' },
+    ]);
+  });
+
+  it('publishes a pricing version from the pricing page with its pricing.published record (before and after version ids); support is refused', async () => {
+    const current = async () => (await db.query(`SELECT id, margin_bps FROM purchase_pricing_versions ORDER BY id DESC LIMIT 1`))[0] as { id: number; margin_bps: number } | undefined;
+    const before = await current();
+    expect((await form('support', '/pricing', { margin_bps: '250', reason: 'support cannot publish pricing' })).status).toBe(403);
+    expect((await form('operator', '/pricing', { margin_bps: '2.5', reason: 'Quarterly pricing review Q4' })).status).toBe(400);
+    expect(await current()).toEqual(before);
+    const published = await form('operator', '/pricing', { margin_bps: '275', reason: 'Quarterly pricing review Q4' });
+    expect(published.status).toBe(303);
+    const after = (await current())!;
+    expect(after.margin_bps).toBe(275);
+    expect(after.id).not.toBe(before?.id);
+    const [record] = await db.query(`SELECT actor_staff_id, subject_type, subject_id, reason, details FROM staff_audit_events WHERE action = 'pricing.published' ORDER BY id DESC LIMIT 1`);
+    expect(record).toMatchObject({ actor_staff_id: operatorId.id, subject_type: 'pricing', subject_id: String(after.id), reason: 'Quarterly pricing review Q4' });
+    expect(record.details).toMatchObject({ before: { version_id: before?.id ?? null }, after: { version_id: after.id, margin_bps: 275 } });
+    const page = await backOffice.http().get('/pricing').set('Cookie', session.support!.cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('current');
+    expect(page.text).not.toContain('name="margin_bps"');
+  });
+
+  it('sets payout methods, a method fee and the account fee from the payout methods page, never beyond the catalogue, with their records', async () => {
+    const { vendor } = await createTestVendor(purchase.app, 'Payout methods from the back-office');
+    const path = `/vendors/${vendor.id}/payout-methods`;
+    const methods = async () =>
+      db.query(`SELECT method, enabled, fee_cents, minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1 ORDER BY method`, [vendor.id]);
+    const shown = await backOffice.http().get(path).set('Cookie', session.operator!.cookie);
+    expect(shown.status).toBe(200);
+    // The form as shown (every method's current values), with changes on top.
+    const fields: Record<string, string> = {};
+    for (const [, name, value] of shown.text.matchAll(/name="((?:fee|min|max)_[a-z0-9_]+)"[^>]*value="([^"]*)"/g)) fields[name] = value;
+    expect(Object.keys(fields).length).toBe(3 * PAYOUT_METHODS.length);
+    expect((await form('support', path, { ...fields, enabled_rtc_eft: 'on', reason: 'support cannot change methods' })).status).toBe(403);
+    // A maximum above the catalogue's is refused and nothing changes.
+    const beyond = await form('operator', path, { ...fields, enabled_rtc_eft: 'on', max_rtc_eft: '99999999.00', reason: 'Vendor payout onboarding 12' });
+    expect(beyond.status).toBe(400);
+    expect(await methods()).toEqual([]);
+    const saved = await form('operator', path, { ...fields, enabled_rtc_eft: 'on', fee_rtc_eft: '3.25', reason: 'Vendor payout onboarding 12' });
+    expect(saved.status).toBe(303);
+    expect(await methods()).toEqual([{ method: 'rtc_eft', enabled: true, fee_cents: '325', minimum_cents: null, maximum_cents: null }]);
+    expect((await form('operator', `${path}/fee`, { amount: '4.50', reason: 'Vendor payout onboarding 13' })).status).toBe(303);
+    expect((await db.query(`SELECT fee_per_payout_cents FROM payout_accounts WHERE vendor_id = $1`, [vendor.id]))[0].fee_per_payout_cents).toBe('450');
+    const records = await db.query(`SELECT action, actor_staff_id, reason, details FROM staff_audit_events WHERE vendor_id = $1 ORDER BY id`, [vendor.id]);
+    expect(records.map((record: { action: string }) => record.action)).toEqual(['payout.methods_set', 'payout.fee_set']);
+    expect(records[0]).toMatchObject({ actor_staff_id: operatorId.id, reason: 'Vendor payout onboarding 12' });
+    expect(records[0].details.after.requested).toEqual({ enable: ['rtc_eft'], disable: [], fees: { rtc_eft: '325' }, limits: {} });
+    expect(records[1].details).toEqual({ before: { fee_per_payout_cents: '0' }, after: { fee_per_payout_cents: '450' } });
+  });
+
+  it('commits a change with its audit record or not at all: a record the database refuses leaves the vendor unchanged', async () => {
+    const { vendor } = await createTestVendor(purchase.app, 'Atomic vendor operation');
+    // PostgreSQL refuses a NUL character in a text column: the audit insert fails after the domain change, in the same transaction.
+    const refused = await form('operator', `/vendors/${vendor.id}/abilities`, { abilities: ['catalogue:read'], reason: 'Narrowing abilities, ticket\u0000 9' });
+    expect(refused.status).toBe(500);
+    expect((await vendorRow(vendor.id)).enabled_abilities).toEqual([...ALL_ABILITIES]);
+    const released = await form('operator', `/vendors/${vendor.id}/release`, { reason: 'Go-live, ticket\u0000 10' });
+    expect(released.status).toBe(500);
+    expect((await vendorRow(vendor.id)).production_released_at).toBeNull();
+    expect(await db.query(`SELECT id FROM staff_audit_events WHERE vendor_id = $1`, [vendor.id])).toEqual([]);
+  });
+
+  it('two approvers approving the same funding proposal at once credit the ledger once', async () => {
+    const { vendor } = await createTestVendor(purchase.app, 'Raced funding approval');
+    const proposed = await form('operator', `/vendors/${vendor.id}/fund`, { amount: '5000.00', reason: 'EFT deposit ref 55120' });
+    expect(proposed.status).toBe(303);
+    const proposalId = /\/proposals\/([0-9a-f-]{36})$/.exec(proposed.headers.location)![1];
+    const outcomes = await Promise.all([form('approver', `/proposals/${proposalId}/approve`, {}), form('secondApprover', `/proposals/${proposalId}/approve`, {})]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([200, 409]);
+    expect(await db.query(`SELECT kind, amount_cents FROM ledger_entries WHERE vendor_id = $1`, [vendor.id])).toEqual([{ kind: 'fund', amount_cents: '500000' }]);
+    expect((await db.query(`SELECT available_cents FROM payout_accounts WHERE vendor_id = $1`, [vendor.id]))[0].available_cents).toBe('500000');
+    expect(await db.query(`SELECT count(*)::int AS n FROM staff_audit_events WHERE proposal_id = $1 AND action = 'payout.funded'`, [proposalId])).toEqual([{ n: 1 }]);
+  });
+
+  it('ops pricing:publish, payout:methods, payout:fee and the global purchases:pause/resume write audit records, with actor ops:<os user>', async () => {
+    const env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL };
+    const actor = `ops:${userInfo().username}`;
+    const { vendor } = await createTestVendor(purchase.app, 'Payout methods by the CLI');
+    await run('node', [CLI, 'payout:methods', '--vendor', vendor.id, '--enable', 'rtc_eft', '--fee', 'rtc_eft=1.75', '--reason', 'CLI methods 8820'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'payout:fee', '--vendor', vendor.id, '--amount', '2.00', '--reason', 'CLI fee 8821'], { env, timeout: 30_000 });
+    const records = await db.query(`SELECT actor, action, reason, details->'after' AS after FROM staff_audit_events WHERE vendor_id = $1 ORDER BY id`, [vendor.id]);
+    expect(records).toEqual([
+      { actor, action: 'payout.methods_set', reason: 'CLI methods 8820', after: expect.objectContaining({ requested: { enable: ['rtc_eft'], disable: [], fees: { rtc_eft: '175' }, limits: {} } }) },
+      { actor, action: 'payout.fee_set', reason: 'CLI fee 8821', after: { fee_per_payout_cents: '200' } },
+    ]);
+    const { stdout } = await run('node', [CLI, 'pricing:publish', '--margin-bps', '300', '--reason', 'CLI pricing 8822'], { env, timeout: 30_000 });
+    const version = JSON.parse(stdout) as { id: number };
+    expect(await db.query(`SELECT actor, subject_type, reason FROM staff_audit_events WHERE action = 'pricing.published' AND subject_id = $1`, [String(version.id)])).toEqual([
+      { actor, subject_type: 'pricing', reason: 'CLI pricing 8822' },
+    ]);
+    await run('node', [CLI, 'purchases:pause', '--reason', 'CLI platform pause 8823'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'purchases:resume', '--reason', 'CLI platform resume 8824'], { env, timeout: 30_000 });
+    const platform = await db.query(`SELECT actor, action, subject_type, vendor_id, details->'after'->'paused' AS paused FROM staff_audit_events WHERE subject_type = 'platform' ORDER BY id`);
+    expect(platform).toEqual([
+      { actor, action: 'purchases.paused', subject_type: 'platform', vendor_id: null, paused: true },
+      { actor, action: 'purchases.resumed', subject_type: 'platform', vendor_id: null, paused: false },
     ]);
   });
 });

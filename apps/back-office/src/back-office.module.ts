@@ -5,7 +5,7 @@ import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
-import { PURCHASE_ENTITIES } from '#purchase';
+import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
 import { StaffModule, StaffReviewModule } from '#staff';
 import { pageSecurityHeaders } from '#web';
@@ -16,6 +16,8 @@ import { HomeController } from './pages/home.controller.js';
 import { ProposalsController } from './pages/proposals.controller.js';
 import { QueuesController } from './pages/queues.controller.js';
 import { VendorsController } from './pages/vendors.controller.js';
+import { PayoutMethodsController } from './pages/payout-methods.controller.js';
+import { PricingController } from './pages/pricing.controller.js';
 import { StaffController } from './pages/staff.controller.js';
 import { ReviewQueueGauges } from './review-queue-gauges.js';
 import { StaffGuard } from './web/access.js';
@@ -49,8 +51,10 @@ export class BackOfficeModule implements NestModule {
         StaffReviewModule,
         VendorAccountsModule,
         PayoutDomainModule,
+        // Pricing versions (PricingController).
+        PurchaseDomainModule,
       ],
-      controllers: [AssetsController, AuthController, HomeController, QueuesController, VendorsController, ProposalsController, StaffController, AuditController],
+      controllers: [AssetsController, AuthController, HomeController, QueuesController, VendorsController, PayoutMethodsController, PricingController, ProposalsController, StaffController, AuditController],
       providers: [
         { provide: StaffCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new StaffCookies(env) },
         StaffSignInLimiter,

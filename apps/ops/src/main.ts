@@ -4,6 +4,7 @@
  */
 import 'reflect-metadata';
 import { Command } from 'commander';
+import { nameCliOperator } from './cli-actor.js';
 import { registerDashboardCommands } from './commands/dashboard.commands.js';
 import { registerDemoSeedCommand } from './commands/demo-seed.command.js';
 import { registerPayoutCommands, seedPayoutDemo } from './commands/payout.commands.js';
@@ -11,6 +12,8 @@ import { registerPurchaseCommands, seedPurchaseDemo } from './commands/purchase.
 import { registerReconcileCommands } from './commands/reconcile.commands.js';
 import { registerStaffCommands } from './commands/staff.commands.js';
 import { registerVendorCommands } from './commands/vendor.commands.js';
+
+nameCliOperator(process.env.OPS_ACTOR);
 
 const program = new Command('ops').description('Payments gateway operator CLI').showHelpAfterError();
 registerVendorCommands(program);

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PurchaseDomainModule } from '#purchase';
+import { CatalogueReadCache, PurchaseDomainModule } from '#purchase';
 import { ProviderCallbackController } from './callbacks/provider-callback.controller.js';
 import { CatalogueController } from './catalogue/catalogue.controller.js';
 import { LimitsController } from './limits/limits.controller.js';
@@ -13,6 +13,8 @@ import { WebhookEndpointsModule } from '#webhooks';
 /** Every vendor endpoint of the purchase contract, plus the provider callback. */
 @Module({
   imports: [PurchaseDomainModule, WebhookEndpointsModule],
+  // Only the gateway caches the catalogue reads (the worker and the CLI open no LISTEN connection).
+  providers: [CatalogueReadCache],
   controllers: [
     CatalogueController,
     LookupsController,

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessGuard } from './access/access.guard.js';
-import { BearerStrategy } from './access/bearer.strategy.js';
+import { BearerAuthentication } from './access/bearer.strategy.js';
+import { TokenAuthenticationCache } from './access/token-cache.js';
 import { ApiTokenRepository } from './persistence/api-token.repository.js';
 import { VendorRepository } from './persistence/vendor.repository.js';
 import { ApiTokenEntity } from './tokens/api-token.entity.js';
@@ -21,8 +21,8 @@ export class VendorAccountsModule {}
 
 /** Installs the deny-by-default guard on every route of the HTTP app that imports it. */
 @Module({
-  imports: [VendorAccountsModule, PassportModule],
-  providers: [BearerStrategy, { provide: APP_GUARD, useClass: AccessGuard }],
-  exports: [VendorAccountsModule],
+  imports: [VendorAccountsModule],
+  providers: [TokenAuthenticationCache, BearerAuthentication, { provide: APP_GUARD, useClass: AccessGuard }],
+  exports: [VendorAccountsModule, TokenAuthenticationCache],
 })
 export class AuthModule {}

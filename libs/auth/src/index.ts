@@ -2,6 +2,7 @@ export * from './access/abilities.js';
 export * from './access/access.decorators.js';
 export * from './access/access.guard.js';
 export * from './access/principal.js';
+export * from './access/token-cache.js';
 export * from './persistence/api-token.repository.js';
 export * from './persistence/vendor.repository.js';
 export * from './tokens/api-token.entity.js';

@@ -4,3 +4,6 @@ export * from './persistence/ensure-database.js';
 export * from './run-migrations.js';
 export * from './persistence/update-returning.js';
 export * from './persistence/queryable.js';
+export * from './persistence/change-notifications.js';
+export * from './cache/exact-cache.js';
+export * from './persistence/read-shape.js';

@@ -81,6 +81,12 @@ export function centsFromDbValue(value: string | bigint | number): Cents {
   return cents;
 }
 
+/** A read-shape column (readShape of #database) holding cents: the SQL expression and its converter. */
+export const centsColumn = (sql: string) => [sql, centsFromDbValue] as const;
+
+/** The same for a nullable cents column. */
+export const centsOrNullColumn = (sql: string) => [sql, (raw: string | null): Cents | null => (raw === null ? null : centsFromDbValue(raw))] as const;
+
 /** Cents from a JSON integer such as `budget_minor`; fractions and unsafe integers are refused. */
 export function centsFromMinorUnits(value: unknown): Cents {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {

@@ -22,6 +22,8 @@ export {
   formatCents,
   decimalStringFromCents,
   centsFromDbValue,
+  centsColumn,
+  centsOrNullColumn,
   centsFromMinorUnits,
   minorUnitsFromCents,
   addCents,

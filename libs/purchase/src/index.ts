@@ -27,6 +27,7 @@ export * from './persistence/idempotency-keys.repository.js';
 // features
 export * from './catalogue/catalogue-sync.service.js';
 export * from './catalogue/catalogue.service.js';
+export * from './catalogue/catalogue-read-cache.js';
 export * from './catalogue/pricing.service.js';
 export * from './catalogue/purchase-readiness.js';
 export * from './admission/quote.service.js';

@@ -1,6 +1,6 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { signInRefusal } from './forms.js';
-import { clientAddress, preSessionMatches, safeNext } from './requests.js';
+import { clientAddress, preSessionMatches, readCookie, safeNext } from './requests.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
 
 /** The sign-in form's fields as posted (any of them may be missing or not a string). */
@@ -37,4 +37,40 @@ export async function openSignIn(request: Request, form: SignInForm, next: unkno
   const admission = await limiter.admit(email, address);
   if (!admission.allowed) return { open: false, ...signInRefusal(admission), email, target, retryAfterSeconds: admission.retryAfterSeconds };
   return { open: true, attempt: { email, password, totp: form.totp, target, address } };
+}
+
+/** What differs between the two signed-in apps' sign-in; the steps and their order are signIn's. */
+export interface SignInFlow<User> {
+  preSessionCookie: string;
+  sessionCookie: string;
+  limiter: SignInLimiter;
+  /** Checks every factor; `refused` is the one message the form shows (401), whatever was wrong. */
+  verify(attempt: SignInAttempt): Promise<{ user: User } | { refused: string }>;
+  /** Ends the session the browser already held, if its secret names one. */
+  endPrevious(secret: string | undefined): Promise<void>;
+  /** Starts the new session (fresh secret and CSRF token) and records the sign-in. */
+  start(user: User, address: string): Promise<{ secret: string; expiresAt: Date }>;
+  setSession(response: Response, secret: string, expiresAt: Date): void;
+  showForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void;
+}
+
+/**
+ * POST /sign-in of the vendor dashboard and the back-office: the gate (login CSRF, limiter), the
+ * factors, then rotation (a session the browser held ends; the new one has fresh secrets) and
+ * the redirect to the same-site target.
+ */
+export async function signIn<User>(request: Request, response: Response, form: SignInForm, next: unknown, flow: SignInFlow<User>): Promise<void> {
+  const gate = await openSignIn(request, form, next, flow.preSessionCookie, flow.limiter);
+  if (!gate.open) {
+    if (gate.retryAfterSeconds !== null) response.setHeader('Retry-After', String(gate.retryAfterSeconds));
+    return flow.showForm(response, gate.status, { next: gate.target, email: gate.email, errors: { _: [gate.message] } });
+  }
+  const { email, target, address } = gate.attempt;
+  const verdict = await flow.verify(gate.attempt);
+  if ('refused' in verdict) return flow.showForm(response, 401, { next: target, email, errors: { _: [verdict.refused] } });
+  await flow.limiter.succeeded(email);
+  await flow.endPrevious(readCookie(request, flow.sessionCookie));
+  const { secret, expiresAt } = await flow.start(verdict.user, address);
+  flow.setSession(response, secret, expiresAt);
+  response.redirect(303, target);
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { StaffAccounts, StaffAuditLog, StaffSessions, actorOf } from '#staff';
-import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, randomSecret, readCookie, safeNext, signInFormBody, totpUri, errorSummary, openSignIn, type SignInForm } from '#web';
+import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, randomSecret, safeNext, signInFormBody, totpUri, errorSummary, signIn, type SignInForm } from '#web';
 import { AnyStaff, PublicPage } from '../web/access.js';
 import { StaffCookies } from '../web/cookies.js';
 import { layout } from '../web/layout.js';
@@ -29,25 +29,28 @@ export class AuthController {
   @Post('sign-in')
   @PublicPage()
   async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    const gate = await openSignIn(request, form, next, this.cookies.preSession, this.limiter);
-    if (!gate.open) {
-      if (gate.retryAfterSeconds !== null) response.setHeader('Retry-After', String(gate.retryAfterSeconds));
-      return this.signInForm(response, gate.status, { next: gate.target, email: gate.email, errors: { _: [gate.message] } });
-    }
-    const { email, password, target, address } = gate.attempt;
-    const user = await this.accounts.checkCredentials(email, password, form.totp);
-    if (!user) {
-      // One message for every wrong factor and for unknown emails: the form reveals nothing about accounts.
-      return this.signInForm(response, 401, { next: target, email, errors: { _: ['The email, password or code is not right.'] } });
-    }
-    await this.limiter.succeeded(email);
-    // Rotation: a session the browser already held ends, and the new one has a fresh secret and CSRF token.
-    const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
-    if (previous) await this.sessions.end(previous.id);
-    const { secret, expiresAt } = await this.sessions.start(user.id);
-    await this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id });
-    this.cookies.setSession(response, secret, expiresAt);
-    response.redirect(303, target);
+    await signIn<NonNullable<Awaited<ReturnType<StaffAccounts['checkCredentials']>>>>(request, response, form, next, {
+      preSessionCookie: this.cookies.preSession,
+      sessionCookie: this.cookies.session,
+      limiter: this.limiter,
+      verify: async ({ email, password, totp }) => {
+        const user = await this.accounts.checkCredentials(email, password, totp);
+        // One message for every wrong factor and for unknown emails: the form reveals nothing about accounts.
+        if (!user) return { refused: 'The email, password or code is not right.' };
+        return { user };
+      },
+      endPrevious: async (secret) => {
+        const previous = await this.sessions.resolve(secret);
+        if (previous) await this.sessions.end(previous.id);
+      },
+      start: async (user, address) => {
+        const started = await this.sessions.start(user.id);
+        await this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id });
+        return started;
+      },
+      setSession: (res, secret, expiresAt) => this.cookies.setSession(res, secret, expiresAt),
+      showForm: (res, status, state) => this.signInForm(res, status, state),
+    });
   }
 
   @Post('sign-out')

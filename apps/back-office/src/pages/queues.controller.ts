@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError } from '#common';
 import { centsFromDbValue } from '#money';
 import { FourEyes, ReviewQueues, StaffAuditLog, staffRoleAllows, type Proposal, type StaffSession } from '#staff';
-import { errorSummary, html, money, when, type SafeHtml } from '#web';
+import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { formatAge } from '../web/age.js';
 import { auditTable } from '../web/audit-table.js';
+import { afterDecision, decisionForm, submitDecisionForm } from '../web/form-action.js';
 import { csrfField, layout } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 import { subjectLink } from './proposals.controller.js';
@@ -95,14 +95,12 @@ export class QueuesController {
   @RequireStaffPermission('actions:propose')
   async propose(@Param('domain') domain: string, @Param('id') id: string, @Body() form: { outcome?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     if (domain !== 'purchases' && domain !== 'payouts') return void response.status(404).type('html').send(layout({ title: 'Not found', session: sessionOf(request), body: html`<p>There is nothing here.</p>` }).value);
-    try {
-      const proposal = await this.fourEyes.propose(KIND[domain], id, { outcome: form.outcome }, form.reason, deciderOf(request));
-      response.redirect(303, `/proposals/${proposal.id}`);
-    } catch (error) {
-      if (!(error instanceof DomainError && error.code === 'VALIDATION_FAILED')) throw error;
-      const render = domain === 'purchases' ? this.renderPurchase.bind(this) : this.renderPayout.bind(this);
-      await render(response, sessionOf(request), id, 400, errorSummary(error.fieldErrors));
-    }
+    const render = domain === 'purchases' ? this.renderPurchase.bind(this) : this.renderPayout.bind(this);
+    await submitDecisionForm(
+      response,
+      async () => afterDecision({ applied: false, proposal: await this.fourEyes.propose(KIND[domain], id, { outcome: form.outcome }, form.reason, deciderOf(request)) }, ''),
+      (status, notice) => render(response, sessionOf(request), id, status, notice),
+    );
   }
 
   private checkNotice(scheduled: boolean): SafeHtml {
@@ -174,10 +172,14 @@ export class QueuesController {
         ? html`<p>A resolution is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>`
         : staffRoleAllows(session.role, 'actions:propose')
           ? html`<h2>Resolve by hand</h2><p class="hint">Only when the provider cannot be asked. Another approver must approve; the money then moves as a provider answer would move it.</p>
-<form method="post" action="/queues/${domain}/${id}/propose">${csrfField(session)}
-<fieldset><legend>Outcome</legend>${OUTCOMES[domain].map((outcome) => html`<div class="checkbox"><input type="radio" id="outcome-${outcome}" name="outcome" value="${outcome}" required><label for="outcome-${outcome}">${outcome}</label></div>`)}</fieldset>
-<label for="reason">Why (what the provider or bank confirmed, and how)</label><textarea id="reason" name="reason" required></textarea>
-<p><button type="submit">Propose resolution</button></p></form>`
+${decisionForm(
+              session,
+              `/queues/${domain}/${id}/propose`,
+              html`<fieldset><legend>Outcome</legend>${OUTCOMES[domain].map((outcome) => html`<div class="checkbox"><input type="radio" id="outcome-${outcome}" name="outcome" value="${outcome}" required><label for="outcome-${outcome}">${outcome}</label></div>`)}</fieldset>`,
+              'reason',
+              'Propose resolution',
+              'Why (what the provider or bank confirmed, and how)',
+            )}`
           : html``;
     response
       .status(status)

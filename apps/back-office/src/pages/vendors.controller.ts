@@ -1,20 +1,21 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ALL_ABILITIES, VendorService } from '#auth';
-import { DomainError } from '#common';
 import { PayoutLedger } from '#payout';
 import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffSession } from '#staff';
-import { errorSummary, html, money, when, type SafeHtml } from '#web';
+import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
-import { csrfField, layout } from '../web/layout.js';
+import { afterDecision, decisionForm, submitDecisionForm } from '../web/form-action.js';
+import { layout } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /**
  * Vendors as staff see them, with their prefunded payout account; funding it (the bank reference
  * as the reason) is applied at once up to STAFF_FOUR_EYES_ABOVE_CENTS, above it a four-eyes
- * proposal credited through the ledger on approval (VendorFunding). The
- * other vendor operations remain the operator CLI's (docs/BACK-OFFICE.md).
+ * proposal credited through the ledger on approval (VendorFunding). The operator CLI's other
+ * vendor operations are forms here too; payout methods and fees have their own page
+ * (PayoutMethodsController), pricing versions theirs (PricingController). docs/BACK-OFFICE.md.
  */
 @Controller('vendors')
 export class VendorsController {
@@ -30,6 +31,10 @@ export class VendorsController {
   @Get()
   @RequireStaffPermission('queues:read')
   async list(@Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await this.renderList(response, sessionOf(request), 200);
+  }
+
+  private async renderList(response: Response, session: StaffSession, status: number, notice: SafeHtml = html``): Promise<void> {
     const vendors = await this.vendors.list();
     const balances = await Promise.all(vendors.map((vendor) => this.ledger.balances(vendor.id)));
     const body = html`<table><thead><tr><th scope="col">Vendor</th><th scope="col">Released</th><th scope="col" class="num">Payout funds available</th><th scope="col" class="num">Reserved</th><th scope="col">Since</th></tr></thead>
@@ -37,7 +42,22 @@ export class VendorsController {
       (vendor, index) => html`<tr><td><a href="/vendors/${vendor.id}">${vendor.name}</a></td><td>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</td>
 <td class="num">${money(balances[index].availableCents)}</td><td class="num">${money(balances[index].reservedCents)}</td><td>${when(vendor.createdAt)}</td></tr>`,
     )}</tbody></table>`;
-    response.type('html').send(layout({ title: 'Vendors', session: sessionOf(request), current: '/vendors', body }).value);
+    // A new vendor starts with every ability and unreleased: nothing moves money until staff release it.
+    const create = staffRoleAllows(session.role, 'actions:propose')
+      ? html`<h2>New vendor</h2>${decisionForm(session, '/vendors', html`<label for="vendor-name">Name</label><input id="vendor-name" name="name" type="text" maxlength="200" required>`, 'create-reason', 'Create vendor')}`
+      : html``;
+    response.status(status).type('html').send(layout({ title: 'Vendors', session, current: '/vendors', body: html`${notice}${body}${create}` }).value);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @RequireStaffPermission('actions:propose')
+  async create(@Body() form: { name?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    await submitDecisionForm(
+      response,
+      async () => `/vendors/${(await this.operations.createVendor(form.name ?? '', requireReason(form.reason), deciderOf(request))).id}`,
+      (status, notice) => this.renderList(response, sessionOf(request), status, notice),
+    );
   }
 
   @Get(':id')
@@ -51,8 +71,7 @@ export class VendorsController {
   @RequireStaffPermission('actions:propose')
   async proposeFunding(@Param('id') id: string, @Body() form: { amount?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     await this.act(response, request, id, async () => {
-      const outcome = await this.funding.fund(id, form.amount, form.reason, deciderOf(request));
-      return outcome.applied ? `/vendors/${id}` : `/proposals/${outcome.proposal.id}`;
+      return afterDecision(await this.funding.fund(id, form.amount, form.reason, deciderOf(request)), `/vendors/${id}`);
     });
   }
 
@@ -86,8 +105,7 @@ export class VendorsController {
   async limits(@Param('id') id: string, @Body() form: Record<string, string | undefined>, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     await this.act(response, request, id, async () => {
       const { reason, ...limits } = form;
-      const outcome = await this.funding.setLimits(id, limits, reason, deciderOf(request));
-      return outcome.applied ? `/vendors/${id}` : `/proposals/${outcome.proposal.id}`;
+      return afterDecision(await this.funding.setLimits(id, limits, reason, deciderOf(request)), `/vendors/${id}`);
     });
   }
 
@@ -114,13 +132,8 @@ export class VendorsController {
   }
 
   /** Runs a vendor operation and redirects where it says; a validation error shows the page again with the message. */
-  private async act(response: Response, request: StaffRequest, id: string, operation: () => Promise<string>): Promise<void> {
-    try {
-      response.redirect(303, await operation());
-    } catch (error) {
-      if (!(error instanceof DomainError && error.code === 'VALIDATION_FAILED')) throw error;
-      await this.render(response, sessionOf(request), id, 400, errorSummary(error.fieldErrors));
-    }
+  private act(response: Response, request: StaffRequest, id: string, operation: () => Promise<string>): Promise<void> {
+    return submitDecisionForm(response, operation, (status, notice) => this.render(response, sessionOf(request), id, status, notice));
   }
 
   private async render(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
@@ -135,10 +148,7 @@ export class VendorsController {
       ? html`<p>A proposal is waiting for a second person (one at a time per vendor): <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>`
       : staffRoleAllows(session.role, 'actions:propose')
         ? html`<h2>Fund the payout account</h2><p class="hint">Up to the configured amount the ledger is credited at once; above it another approver must approve, and the ledger is credited on approval.</p>
-<form method="post" action="/vendors/${vendor.id}/fund">${csrfField(session)}
-<label for="amount">Amount (ZAR)</label><input id="amount" name="amount" type="text" inputmode="decimal" required>
-<label for="fund-reason">Why (the bank reference of the deposit)</label><textarea id="fund-reason" name="reason" required></textarea>
-<p><button type="submit">Fund</button></p></form>`
+${decisionForm(session, `/vendors/${vendor.id}/fund`, html`<label for="amount">Amount (ZAR)</label><input id="amount" name="amount" type="text" inputmode="decimal" required>`, 'fund-reason', 'Fund', 'Why (the bank reference of the deposit)')}`
         : html``;
     response
       .status(status)
@@ -150,6 +160,7 @@ export class VendorsController {
           current: '/vendors',
           body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
 <dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
+<p><a href="/vendors/${vendor.id}/payout-methods">Payout methods and fees</a> · <a href="/pricing">Pricing versions</a> (every vendor's)</p>
 ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
 <h2>Audit records</h2>${auditTable(records)}`,
         }).value,
@@ -159,30 +170,35 @@ ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(
   private operationForms(session: StaffSession, vendor: { id: string; enabledAbilities: string[]; productionReleasedAt: Date | null }): SafeHtml {
     const release = vendor.productionReleasedAt
       ? html``
-      : html`<h2>Release for production</h2><form method="post" action="/vendors/${vendor.id}/release">${csrfField(session)}
-<label for="release-reason">Why</label><textarea id="release-reason" name="reason" required></textarea>
-<p><button type="submit">Release for production</button></p></form>`;
+      : html`<h2>Release for production</h2>${decisionForm(session, `/vendors/${vendor.id}/release`, html``, 'release-reason', 'Release for production')}`;
     const limit = (name: string, label: string) => html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" inputmode="numeric" required>`;
-    return html`${release}<h2>Purchases</h2><form method="post" action="/vendors/${vendor.id}/pause">${csrfField(session)}
-<label for="pause-paused">New purchases</label><select id="pause-paused" name="paused"><option value="true">pause</option><option value="false">resume</option></select>
-<label for="pause-reason">Why</label><textarea id="pause-reason" name="reason" required></textarea>
-<p><button type="submit">Pause or resume</button></p></form>
-<h2>Spend limits</h2><p class="hint">Raising the daily cap or the per-purchase maximum above the configured amount needs another approver.</p>
-<form method="post" action="/vendors/${vendor.id}/limits">${csrfField(session)}
-${limit('daily_cap_minor', 'Daily cap (cents)')}${limit('transaction_max_minor', 'Per purchase maximum (cents)')}${limit('velocity_count', 'Purchases per window')}${limit('velocity_window_seconds', 'Window (seconds)')}
-<label for="limits-reason">Why</label><textarea id="limits-reason" name="reason" required></textarea>
-<p><button type="submit">Set limits</button></p></form>
-<h2>Products</h2><form method="post" action="/vendors/${vendor.id}/products">${csrfField(session)}
-<label for="products-ids">Products ("all" or product ids separated by commas)</label><input id="products-ids" name="products" type="text" required>
-<label for="products-enable">Change</label><select id="products-enable" name="enable"><option value="true">enable</option><option value="false">withdraw</option></select>
-<label for="products-reason">Why</label><textarea id="products-reason" name="reason" required></textarea>
-<p><button type="submit">Change products</button></p></form>
-<h2>Abilities</h2><form method="post" action="/vendors/${vendor.id}/abilities">${csrfField(session)}
-<fieldset><legend>Enabled abilities and scopes</legend>${ALL_ABILITIES.map(
+    const abilities = html`<fieldset><legend>Enabled abilities and scopes</legend>${ALL_ABILITIES.map(
       (ability) => html`<label><input type="checkbox" name="abilities" value="${ability}"${vendor.enabledAbilities.includes(ability) ? html` checked` : html``}> ${ability}</label>`,
-    )}</fieldset>
-<label for="abilities-reason">Why</label><textarea id="abilities-reason" name="reason" required></textarea>
-<p><button type="submit">Save abilities</button></p></form>`;
+    )}</fieldset>`;
+    return html`${release}<h2>Purchases</h2>${decisionForm(
+      session,
+      `/vendors/${vendor.id}/pause`,
+      html`<label for="pause-paused">New purchases</label><select id="pause-paused" name="paused"><option value="true">pause</option><option value="false">resume</option></select>`,
+      'pause-reason',
+      'Pause or resume',
+    )}
+<h2>Spend limits</h2><p class="hint">Raising the daily cap or the per-purchase maximum above the configured amount needs another approver.</p>
+${decisionForm(
+  session,
+  `/vendors/${vendor.id}/limits`,
+  html`${limit('daily_cap_minor', 'Daily cap (cents)')}${limit('transaction_max_minor', 'Per purchase maximum (cents)')}${limit('velocity_count', 'Purchases per window')}${limit('velocity_window_seconds', 'Window (seconds)')}`,
+  'limits-reason',
+  'Set limits',
+)}
+<h2>Products</h2>${decisionForm(
+      session,
+      `/vendors/${vendor.id}/products`,
+      html`<label for="products-ids">Products ("all" or product ids separated by commas)</label><input id="products-ids" name="products" type="text" required>
+<label for="products-enable">Change</label><select id="products-enable" name="enable"><option value="true">enable</option><option value="false">withdraw</option></select>`,
+      'products-reason',
+      'Change products',
+    )}
+<h2>Abilities</h2>${decisionForm(session, `/vendors/${vendor.id}/abilities`, abilities, 'abilities-reason', 'Save abilities')}`;
   }
 }
 

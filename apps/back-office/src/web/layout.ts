@@ -14,6 +14,7 @@ const SECTIONS: { path: string; label: string; permission?: StaffPermission }[] 
   { path: '/queues/purchases', label: 'Purchases in review', permission: 'queues:read' },
   { path: '/queues/payouts', label: 'Payouts in review', permission: 'queues:read' },
   { path: '/vendors', label: 'Vendors', permission: 'queues:read' },
+  { path: '/pricing', label: 'Pricing', permission: 'queues:read' },
   { path: '/proposals', label: 'Proposals', permission: 'queues:read' },
   { path: '/audit', label: 'Audit trail', permission: 'audit:read' },
   { path: '/staff', label: 'Staff', permission: 'staff:manage' },

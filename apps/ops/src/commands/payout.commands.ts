@@ -1,9 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import { DataSource } from 'typeorm';
 import { formatCents, parseZarAmount2dp, type Cents } from '#money';
 import { PayoutAccountService, PayoutLedger, PayoutMethodsService, type MethodLimitsChange } from '#payout';
-import { OPS_ACTOR, StaffAuditLog } from '#staff';
+import { VendorOperations } from '#staff';
+import { cliActor } from '../cli-actor.js';
 import { OpsInputError, requireUuid, runCommand, splitList } from '../ops-context.js';
 import type { DemoSeedStep } from './demo-seed.command.js';
 
@@ -58,19 +58,10 @@ export function registerPayoutCommands(program: Command): void {
     .requiredOption('--amount <zar>', 'amount such as 1000.00')
     .option('--note <text>', 'why the funds arrived (bank reference)')
     .action((options: { vendor: string; amount: string; note?: string }) =>
-      runCommand((context) => {
-        const vendorId = requireUuid(options.vendor, '--vendor');
-        const cents = parseAmount(options.amount, '--amount');
-        // The credit and its staff audit record (the back-office's `payout.funded`, actor `ops`) commit together.
-        return context.get(DataSource).transaction(async (manager) => {
-          const balances = await context.get(PayoutLedger).fund(vendorId, cents, options.note ?? null, manager);
-          await context.get(StaffAuditLog).record(
-            { actor: OPS_ACTOR, action: 'payout.funded', subjectType: 'vendor', subjectId: vendorId, vendorId, reason: options.note ?? null, details: { amount_cents: cents.toString(), available_after_cents: balances.availableCents.toString() } },
-            manager,
-          );
-          return balances;
-        });
-      }),
+      // The credit and its staff audit record (the back-office's `payout.funded`, actor `ops:<user>`) commit together.
+      runCommand((context) =>
+        context.get(VendorOperations).fund(requireUuid(options.vendor, '--vendor'), parseAmount(options.amount, '--amount'), options.note ?? null, options.note ?? null, cliActor()),
+      ),
     );
 
   program
@@ -82,15 +73,13 @@ export function registerPayoutCommands(program: Command): void {
     .option('--fee <method=amount>', 'per-method vendor fee (repeatable)', repeatable, [] as string[])
     .option('--min <method=amount>', "per-method minimum, at or above the catalogue's (repeatable; method=catalogue removes it)", repeatable, [] as string[])
     .option('--max <method=amount>', "per-method maximum, at or below the catalogue's (repeatable; method=catalogue removes it)", repeatable, [] as string[])
-    .action((options: { vendor: string; enable?: string; disable?: string; fee: string[]; min: string[]; max: string[] }) =>
+    .option('--reason <text>', 'why (kept in the staff audit record)')
+    .action((options: { vendor: string; enable?: string; disable?: string; fee: string[]; min: string[]; max: string[]; reason?: string }) =>
       runCommand(async (context) => {
         const vendorId = requireUuid(options.vendor, '--vendor');
-        const methods = await context.get(PayoutMethodsService).configure(vendorId, {
-          enable: splitList(options.enable),
-          disable: splitList(options.disable),
-          fees: parseFees(options.fee),
-          limits: parseLimits(options.min, options.max),
-        });
+        const change = { enable: splitList(options.enable), disable: splitList(options.disable), fees: parseFees(options.fee), limits: parseLimits(options.min, options.max) };
+        // With its `payout.methods_set` audit record, in one transaction.
+        const methods = await context.get(VendorOperations).configurePayoutMethods(vendorId, change, options.reason ?? null, cliActor());
         // The effective limits (the vendor's tightening, else the catalogue's) as amounts, next to the cents.
         return { vendor_id: vendorId, methods: methods.map((method) => ({ ...method, minimum: formatCents(method.minimumCents), maximum: formatCents(method.maximumCents) })) };
       }),
@@ -101,8 +90,14 @@ export function registerPayoutCommands(program: Command): void {
     .description("Set the account's fee_per_payout (cash and bank methods without a per-method fee)")
     .requiredOption('--vendor <id>', 'vendor id')
     .requiredOption('--amount <zar>', 'fee such as 5.00')
-    .action((options: { vendor: string; amount: string }) =>
-      runCommand((context) => context.get(PayoutAccountService).setFeePerPayout(requireUuid(options.vendor, '--vendor'), parseAmount(options.amount, '--amount'))),
+    .option('--reason <text>', 'why (kept in the staff audit record)')
+    .action((options: { vendor: string; amount: string; reason?: string }) =>
+      // With its `payout.fee_set` audit record, in one transaction.
+      runCommand(async (context) => {
+        const vendorId = requireUuid(options.vendor, '--vendor');
+        await context.get(VendorOperations).setFeePerPayout(vendorId, parseAmount(options.amount, '--amount'), options.reason ?? null, cliActor());
+        return context.get(PayoutAccountService).getAccount(vendorId);
+      }),
     );
 }
 

@@ -1,7 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService } from '#purchase';
-import { OPS_ACTOR, productListOf, VendorOperations } from '#staff';
+import { productListOf, VendorOperations } from '#staff';
+import { cliActor } from '../cli-actor.js';
 import { parseInteger, requireUuid, runCommand } from '../ops-context.js';
 import type { DemoSeedStep } from './demo-seed.command.js';
 
@@ -19,7 +20,7 @@ export function registerPurchaseCommands(program: Command): void {
       .requiredOption('--products <list>', '"all" or comma-separated product ids')
       .option('--reason <text>', 'why (kept in the staff audit record)')
       .action((options: { vendor: string; products: string; reason?: string }) =>
-        runCommand((context) => context.get(VendorOperations).setProducts(requireUuid(options.vendor, '--vendor'), enable, productListOf(options.products), options.reason ?? null, OPS_ACTOR)),
+        runCommand((context) => context.get(VendorOperations).setProducts(requireUuid(options.vendor, '--vendor'), enable, productListOf(options.products), options.reason ?? null, cliActor())),
       );
   }
 
@@ -27,8 +28,10 @@ export function registerPurchaseCommands(program: Command): void {
     .command('pricing:publish')
     .description('Publish a pricing version: vendor price = wholesale + margin')
     .requiredOption('--margin-bps <n>', 'margin in basis points (100 = 1%)')
-    .action((options: { marginBps: string }) =>
-      runCommand((context) => context.get(PricingService).publish(parseInteger(options.marginBps, '--margin-bps', 0))),
+    .option('--reason <text>', 'why (kept in the staff audit record)')
+    .action((options: { marginBps: string; reason?: string }) =>
+      // Through VendorOperations: the version and its `pricing.published` audit record commit together, as from the back-office.
+      runCommand((context) => context.get(VendorOperations).publishPricing(parseInteger(options.marginBps, '--margin-bps', 0), options.reason ?? null, cliActor())),
     );
 
   program
@@ -42,7 +45,7 @@ export function registerPurchaseCommands(program: Command): void {
     .option('--reason <text>', 'why (kept in the staff audit record)')
     .action((options: { vendor: string; dailyCapMinor: string; transactionMaxMinor: string; velocityCount: string; velocityWindowSeconds: string; reason?: string }) =>
       runCommand((context) =>
-        // Through VendorOperations so the change writes the back-office's `limits.set` audit record (actor `ops`).
+        // Through VendorOperations so the change writes the back-office's `limits.set` audit record (actor `ops:<user>`).
         context.get(VendorOperations).setLimits(
           requireUuid(options.vendor, '--vendor'),
           {
@@ -52,7 +55,7 @@ export function registerPurchaseCommands(program: Command): void {
             velocityWindowSeconds: parseInteger(options.velocityWindowSeconds, '--velocity-window-seconds', 1),
           },
           options.reason ?? null,
-          OPS_ACTOR,
+          cliActor(),
         ),
       ),
     );
@@ -62,13 +65,14 @@ export function registerPurchaseCommands(program: Command): void {
       .command(name)
       .description(`${paused ? 'Pause' : 'Resume'} purchases for one vendor, or globally without --vendor`)
       .option('--vendor <id>', 'vendor id (omit for every vendor)')
-      .option('--reason <text>', 'why (kept in the staff audit record of a vendor pause)')
+      .option('--reason <text>', 'why (kept in the staff audit record)')
       .action((options: { vendor?: string; reason?: string }) =>
         runCommand((context) => {
-          const controls = context.get(SpendControlsService);
-          if (!options.vendor) return paused ? controls.pause(null) : controls.resume(null);
-          // One vendor: as the back-office's pause/resume, with the same audit record (actor `ops`).
-          return context.get(VendorOperations).setPaused(requireUuid(options.vendor, '--vendor'), paused, options.reason ?? null, OPS_ACTOR);
+          const operations = context.get(VendorOperations);
+          // Every vendor: recorded with subject type `platform`.
+          if (!options.vendor) return operations.setGloballyPaused(paused, options.reason ?? null, cliActor());
+          // One vendor: as the back-office's pause/resume, with the same audit record (actor `ops:<user>`).
+          return operations.setPaused(requireUuid(options.vendor, '--vendor'), paused, options.reason ?? null, cliActor());
         }),
       );
   }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { isStaffRole, OPS_ACTOR, StaffAccounts, STAFF_ROLES, type SetupLink } from '#staff';
+import { isStaffRole, StaffAccounts, STAFF_ROLES, type SetupLink } from '#staff';
+import { cliActor } from '../cli-actor.js';
 import { OpsInputError, runCommand } from '../ops-context.js';
 
 /** Where staff reach the back-office: internal only, so by default the port-forward of docs/BACK-OFFICE.md. */
@@ -31,7 +32,7 @@ export function registerStaffCommands(program: Command): void {
     .action((options: { email: string; role: string; baseUrl: string }) =>
       runCommand(async (context) => {
         if (!isStaffRole(options.role)) throw new OpsInputError(`--role must be one of ${STAFF_ROLES.join(', ')}`);
-        return setupOutput(await context.get(StaffAccounts).create(options.email, options.role, OPS_ACTOR), options.baseUrl);
+        return setupOutput(await context.get(StaffAccounts).create(options.email, options.role, cliActor()), options.baseUrl);
       }),
     );
 
@@ -44,7 +45,7 @@ export function registerStaffCommands(program: Command): void {
       runCommand(async (context) => {
         const accounts = context.get(StaffAccounts);
         const user = await accounts.byEmail(options.email);
-        return setupOutput(await accounts.resetSecondFactor(user.id, OPS_ACTOR), options.baseUrl);
+        return setupOutput(await accounts.resetSecondFactor(user.id, cliActor()), options.baseUrl);
       }),
     );
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { parseLifetime, TokenService, VendorService } from '#auth';
-import { OPS_ACTOR, VendorOperations } from '#staff';
+import { parseLifetime, TokenService } from '#auth';
+import { VendorOperations } from '#staff';
+import { cliActor } from '../cli-actor.js';
 import { OpsInputError, requireUuid, runCommand, splitList } from '../ops-context.js';
 
 export function registerVendorCommands(program: Command): void {
@@ -8,9 +9,10 @@ export function registerVendorCommands(program: Command): void {
     .command('vendor:create')
     .description('Create a vendor')
     .requiredOption('--name <name>', 'vendor name')
-    .action((options: { name: string }) =>
+    .option('--reason <text>', 'why (kept in the staff audit record)')
+    .action((options: { name: string; reason?: string }) =>
       runCommand(async (context) => {
-        const vendor = await context.get(VendorService).create(options.name);
+        const vendor = await context.get(VendorOperations).createVendor(options.name, options.reason ?? null, cliActor());
         return { id: vendor.id, name: vendor.name };
       }),
     );
@@ -26,7 +28,7 @@ export function registerVendorCommands(program: Command): void {
       runCommand(async (context) => {
         const vendor = await context
           .get(VendorOperations)
-          .setAbilities(requireUuid(options.vendor, '--vendor'), splitList(options.enable), splitList(options.disable), options.reason ?? null, OPS_ACTOR);
+          .setAbilities(requireUuid(options.vendor, '--vendor'), splitList(options.enable), splitList(options.disable), options.reason ?? null, cliActor());
         return { id: vendor.id, enabled_abilities: vendor.enabledAbilities };
       }),
     );
@@ -38,7 +40,7 @@ export function registerVendorCommands(program: Command): void {
     .option('--reason <text>', 'why (kept in the staff audit record)')
     .action((options: { vendor: string; reason?: string }) =>
       runCommand(async (context) => {
-        const vendor = await context.get(VendorOperations).release(requireUuid(options.vendor, '--vendor'), options.reason ?? null, OPS_ACTOR);
+        const vendor = await context.get(VendorOperations).release(requireUuid(options.vendor, '--vendor'), options.reason ?? null, cliActor());
         return { id: vendor.id, production_released_at: vendor.productionReleasedAt?.toISOString() ?? null };
       }),
     );

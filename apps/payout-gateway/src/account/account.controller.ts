@@ -1,4 +1,4 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { PayoutAccountService, type AccountView } from '#payout';
@@ -11,7 +11,6 @@ export class AccountController {
 
   @Get()
   @RequireScopes('payouts:read')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'The prefunded account', description: '`available` must cover a payout amount plus its fee; `reserved` is held for unfinished payouts.' })
   @ApiEnvelope(200, AccountSchema)
   getAccount(@CurrentVendor() vendor: VendorPrincipal): Promise<AccountView> {

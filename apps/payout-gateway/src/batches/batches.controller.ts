@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
@@ -44,7 +44,6 @@ export class BatchesController {
   @Post()
   @HttpCode(202)
   @RequireScopes('payouts:write')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'Send up to 500 payouts',
     description:
@@ -66,7 +65,6 @@ export class BatchesController {
 
   @Get(':reference')
   @RequireScopes('payouts:read')
-  @Header('Cache-Control', 'no-store')
   @ApiParam({ name: 'reference', description: 'The batch reference; URL-encode reserved characters' })
   @ApiOperation({ summary: 'A batch and its items', description: 'Item statuses are polled individually; only `paid` completes a withdrawal.' })
   @ApiEnvelope(200, BatchSchema)

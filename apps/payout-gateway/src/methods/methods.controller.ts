@@ -1,4 +1,4 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { PayoutMethodsService, type MethodView } from '#payout';
@@ -11,7 +11,6 @@ export class MethodsController {
 
   @Get()
   @RequireScopes('payouts:read')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'Methods enabled for this vendor',
     description: 'Limits, increment, effective fee and whether a bank account is required. Limits can change: read them before submitting.',

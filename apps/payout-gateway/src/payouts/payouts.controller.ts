@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
@@ -42,7 +42,6 @@ export class PayoutsController {
   @Post()
   @HttpCode(200)
   @RequireScopes('payouts:write')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'Send a payout',
     description:
@@ -66,7 +65,6 @@ export class PayoutsController {
 
   @Get(':reference')
   @RequireScopes('payouts:read')
-  @Header('Cache-Control', 'no-store')
   @REFERENCE_PARAM
   @ApiOperation({ summary: 'The current payout', description: 'Never submits anything. Another vendor\'s reference answers 404.' })
   @ApiEnvelope(200, PayoutSchema, { data: PAID_CASH_PAYOUT })
@@ -77,7 +75,6 @@ export class PayoutsController {
 
   @Get(':reference/delivery')
   @RequireScopes('payouts:delivery')
-  @Header('Cache-Control', 'no-store')
   @REFERENCE_PARAM
   @ApiOperation({
     summary: 'PIN, serial and voucher details of a paid payout',
@@ -94,7 +91,6 @@ export class PayoutsController {
   @Post(':reference/resend-sms')
   @HttpCode(200)
   @RequireScopes('payouts:write')
-  @Header('Cache-Control', 'no-store')
   @REFERENCE_PARAM
   @ApiOperation({
     summary: 'Send the collection SMS again',

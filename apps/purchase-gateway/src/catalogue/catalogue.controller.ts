@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { NotFoundError } from '#common';
-import { CatalogueService } from '#purchase';
+import { CatalogueReadCache } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { CountrySchema, OperatorSchema, ProductPageSchema, ProductSchema, ServiceSchema } from './dto/catalogue.schemas.js';
 import { ProductListQuery } from './dto/product-list.query.js';
@@ -20,7 +20,7 @@ function listEnvelope(schema: new () => unknown) {
 @ApiExtraModels(ServiceSchema, CountrySchema, OperatorSchema)
 @Controller()
 export class CatalogueController {
-  constructor(private readonly catalogue: CatalogueService) {}
+  constructor(private readonly catalogue: CatalogueReadCache) {}
 
   @Get('services')
   @RequireAbilities('catalogue:read')

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret } from '#dashboard';
-import { preSessionMatches, safeNext, signInFormBody, totpContext, totpStep, openSignIn, type SignInForm } from '#web';
+import { preSessionMatches, safeNext, signInFormBody, totpContext, totpStep, signIn, type SignInForm } from '#web';
 import { PublicPage, sessionOf } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
 import { clientAddress, readCookie, type DashboardRequest } from '../web/dashboard-request.js';
@@ -35,35 +35,34 @@ export class AuthController {
   @Post('sign-in')
   @PublicPage()
   async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const gate = await openSignIn(request, form, next, this.cookies.preSession, this.limiter);
-    if (!gate.open) {
-      if (gate.retryAfterSeconds !== null) response.setHeader('Retry-After', String(gate.retryAfterSeconds));
-      return this.signInForm(response, gate.status, { next: gate.target, email: gate.email, errors: { _: [gate.message] } });
-    }
-    const { email, password, target, address } = gate.attempt;
-    const user = await this.accounts.checkCredentials(email, password);
-    if (user?.totp_secret_ciphertext) {
-      const secret = this.encryption.decrypt(user.totp_secret_ciphertext, totpContext(user.id));
-      const step = await totpStep(secret, form.totp, user.totp_last_step === null ? null : Number(user.totp_last_step));
-      // A code is good once: a replayed (or concurrently raced) one is refused like a wrong one.
-      if (step === null || !(await this.accounts.useTotpStep(user.id, step))) {
-        this.signInForm(response, 401, { next: target, email, errors: { _: ['Enter the 6-digit code from your authenticator app.'] } });
-        return;
-      }
-    }
-    if (!user) {
-      // One message for an unknown email and a wrong password, so the form does not reveal accounts.
-      this.signInForm(response, 401, { next: target, email, errors: { _: ['The email or password is not right.'] } });
-      return;
-    }
-    await this.limiter.succeeded(email);
-    // Rotation: a session the browser already held ends, and the new one has a fresh secret and CSRF token.
-    const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
-    if (previous) await this.sessions.end(previous.id);
-    const { secret, expiresAt } = await this.sessions.start(user.id, user.vendor_id);
-    await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address });
-    this.cookies.setSession(response, secret, expiresAt);
-    response.redirect(303, target);
+    await signIn<NonNullable<Awaited<ReturnType<DashboardAccounts['checkCredentials']>>>>(request, response, form, next, {
+      preSessionCookie: this.cookies.preSession,
+      sessionCookie: this.cookies.session,
+      limiter: this.limiter,
+      verify: async ({ email, password, totp }) => {
+        const user = await this.accounts.checkCredentials(email, password);
+        if (user?.totp_secret_ciphertext) {
+          const secret = this.encryption.decrypt(user.totp_secret_ciphertext, totpContext(user.id));
+          const step = await totpStep(secret, totp, user.totp_last_step === null ? null : Number(user.totp_last_step));
+          // A code is good once: a replayed (or concurrently raced) one is refused like a wrong one.
+          if (step === null || !(await this.accounts.useTotpStep(user.id, step))) return { refused: 'Enter the 6-digit code from your authenticator app.' };
+        }
+        // One message for an unknown email and a wrong password, so the form does not reveal accounts.
+        if (!user) return { refused: 'The email or password is not right.' };
+        return { user };
+      },
+      endPrevious: async (secret) => {
+        const previous = await this.sessions.resolve(secret);
+        if (previous) await this.sessions.end(previous.id);
+      },
+      start: async (user, address) => {
+        const started = await this.sessions.start(user.id, user.vendor_id);
+        await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address });
+        return started;
+      },
+      setSession: (res, secret, expiresAt) => this.cookies.setSession(res, secret, expiresAt),
+      showForm: (res, status, state) => this.signInForm(res, status, state),
+    });
   }
 
   @Post('sign-out')

@@ -1,9 +1,10 @@
 import { Reflector } from '@nestjs/core';
 import { UnauthenticatedError } from '#common';
 import { AccessGuard } from './access.guard.js';
+import type { BearerAuthentication } from './bearer.strategy.js';
 
 describe('AccessGuard.handleRequest', () => {
-  const guard = new AccessGuard(new Reflector());
+  const guard = new AccessGuard(new Reflector(), {} as BearerAuthentication);
 
   it('answers a missing or unknown token as unauthenticated', () => {
     expect(() => guard.handleRequest(null, false)).toThrow(UnauthenticatedError);

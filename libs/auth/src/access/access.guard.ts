@@ -1,10 +1,10 @@
-import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ForbiddenError, UnauthenticatedError } from '#common';
 import type { AuthenticatedToken } from '../tokens/token.service.js';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from './access.decorators.js';
+import { BearerAuthentication } from './bearer.strategy.js';
 
 /**
  * Global guard, deny by default: a route is reachable only if it declares @Public(),
@@ -12,14 +12,15 @@ import { ACCESS_REQUIREMENT, type AccessRequirement } from './access.decorators.
  * still enabled on the vendor at the moment of use.
  */
 @Injectable()
-export class AccessGuard extends AuthGuard('bearer') {
+export class AccessGuard implements CanActivate {
   private readonly logger = new Logger(AccessGuard.name);
 
-  constructor(private readonly reflector: Reflector) {
-    super();
-  }
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly bearer: BearerAuthentication,
+  ) {}
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_REQUIREMENT, [
       context.getHandler(),
       context.getClass(),
@@ -30,20 +31,27 @@ export class AccessGuard extends AuthGuard('bearer') {
     }
     if (requirement.kind === 'public') return true;
 
-    const request = context.switchToHttp().getRequest<Request>();
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthenticatedToken }>();
     // passport-http-bearer also reads access_token from the query string and body; tokens in
     // URLs end up in proxy logs, so only the Authorization header is accepted.
     if (request.query?.access_token !== undefined || (request.body as Record<string, unknown> | undefined)?.access_token !== undefined) {
       throw new UnauthenticatedError();
     }
-    await super.canActivate(context);
-    const principal = request.user as AuthenticatedToken;
+    let token: AuthenticatedToken | false = false;
+    let failure: unknown = null;
+    try {
+      token = await this.bearer.authenticate(request, context.switchToHttp().getResponse<Response>());
+    } catch (error) {
+      failure = error;
+    }
+    const principal = this.handleRequest(failure, token);
+    request.user = principal;
     const missing = requirement.required.filter((ability) => !principal.abilities.includes(ability));
     if (missing.length > 0) throw new ForbiddenError(missing);
     return true;
   }
 
-  override handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
+  handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
     // An error is not a bad token: the token lookup itself failed (e.g. the database is down).
     // Rethrown, the filter answers 503 for an outage, instead of telling the client to drop a valid token.
     if (error) throw error;

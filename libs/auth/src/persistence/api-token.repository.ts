@@ -9,6 +9,7 @@ export interface TokenAuthenticationRow {
   vendor_id: string;
   abilities: string[];
   vendor_abilities: string[];
+  expires_at: Date;
   /** last_used_at is over a minute old (or unset): worth writing again. */
   last_use_stale: boolean;
 }
@@ -51,7 +52,7 @@ export class ApiTokenRepository {
    */
   async authenticate(tokenHash: string): Promise<TokenAuthenticationRow | undefined> {
     const [row] = (await this.tokens.manager.query(
-      `SELECT token.id AS token_id, token.vendor_id AS vendor_id, token.abilities AS abilities, vendor.enabled_abilities AS vendor_abilities,
+      `SELECT token.id AS token_id, token.vendor_id AS vendor_id, token.abilities AS abilities, vendor.enabled_abilities AS vendor_abilities, token.expires_at AS expires_at,
               (token.last_used_at IS NULL OR token.last_used_at < now() - interval '60 seconds') AS last_use_stale
          FROM api_tokens token INNER JOIN vendors vendor ON vendor.id = token.vendor_id
         WHERE token.token_hash = $1 AND token.revoked_at IS NULL AND token.expires_at > now()`,

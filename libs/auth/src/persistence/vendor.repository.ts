@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Repository, type EntityManager } from 'typeorm';
 import { VendorEntity } from '../vendors/vendor.entity.js';
 
 export type NewVendor = Pick<VendorEntity, 'name' | 'slug' | 'enabledAbilities' | 'productionReleasedAt'>;
@@ -10,8 +10,9 @@ export type NewVendor = Pick<VendorEntity, 'name' | 'slug' | 'enabledAbilities' 
 export class VendorRepository {
   constructor(@InjectRepository(VendorEntity) private readonly vendors: Repository<VendorEntity>) {}
 
-  insert(vendor: NewVendor): Promise<VendorEntity> {
-    return this.vendors.save(this.vendors.create(vendor));
+  insert(vendor: NewVendor, manager: EntityManager = this.vendors.manager): Promise<VendorEntity> {
+    const vendors = manager.getRepository(VendorEntity);
+    return vendors.save(vendors.create(vendor));
   }
 
   exists(vendorId: string): Promise<boolean> {
@@ -25,6 +26,16 @@ export class VendorRepository {
   /** Every vendor by name (staff's vendor list). */
   list(limit: number): Promise<VendorEntity[]> {
     return this.vendors.find({ order: { name: 'ASC', id: 'ASC' }, take: limit });
+  }
+
+  /** The vendor, its row locked until the caller's transaction ends (staff changes, so two of them apply one after the other). */
+  findForUpdate(vendorId: string, manager: EntityManager): Promise<VendorEntity | null> {
+    return manager.getRepository(VendorEntity).findOne({ where: { id: vendorId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** save, in the caller's transaction. */
+  saveIn(vendor: VendorEntity, manager: EntityManager): Promise<VendorEntity> {
+    return manager.getRepository(VendorEntity).save(vendor);
   }
 
   /** Writes the changed columns of a vendor read with find. */

@@ -5,7 +5,7 @@ import { isAbility } from '../access/abilities.js';
 import type { VendorPrincipal } from '../access/principal.js';
 import { ApiTokenRepository } from '../persistence/api-token.repository.js';
 import { VendorRepository } from '../persistence/vendor.repository.js';
-import { generateTokenSecret, hashTokenSecret, TOKEN_PATTERN, tokenModeOf } from './token-secret.js';
+import { generateTokenSecret, hashTokenSecret, tokenModeOf } from './token-secret.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -43,6 +43,12 @@ export const TOKEN_NAME_MAX_LENGTH = 100;
 export interface AuthenticatedToken extends VendorPrincipal {
   tokenAbilities: readonly string[];
   vendorAbilities: readonly string[];
+}
+
+/** A token found live, with its expiry (epoch ms). */
+export interface LiveToken {
+  token: AuthenticatedToken;
+  expiresAt: number;
 }
 
 @Injectable()
@@ -108,23 +114,31 @@ export class TokenService {
   }
 
   /**
-   * Resolves a presented secret to its vendor. The lookup is by hash through a unique index,
-   * so no secret is ever compared character by character in application code.
+   * The live token with this hash and when it expires (the gateways' token cache keeps both), its
+   * last use recorded when that is over a minute old. By hash through a unique index, so no secret
+   * is ever compared character by character in application code.
    */
-  async authenticate(secret: string): Promise<AuthenticatedToken | null> {
-    if (!TOKEN_PATTERN.test(secret)) return null;
-    const row = await this.tokens.authenticate(hashTokenSecret(secret));
-    if (!row) return null;
+  async lookup(tokenHash: string): Promise<LiveToken | undefined> {
+    const row = await this.tokens.authenticate(tokenHash);
+    if (!row) return undefined;
     // When it was last used, for the dashboard: written at most about once a minute per token, so
     // almost every request stays a single read (a write in the same statement cost ~40 % more).
     if (row.last_use_stale) await this.tokens.touchLastUsed(row.token_id);
     const vendorAbilities = new Set(row.vendor_abilities);
     return {
-      vendorId: row.vendor_id,
-      tokenId: row.token_id,
-      tokenAbilities: row.abilities,
-      vendorAbilities: row.vendor_abilities,
-      abilities: row.abilities.filter((ability) => vendorAbilities.has(ability)),
+      token: {
+        vendorId: row.vendor_id,
+        tokenId: row.token_id,
+        tokenAbilities: row.abilities,
+        vendorAbilities: row.vendor_abilities,
+        abilities: row.abilities.filter((ability) => vendorAbilities.has(ability)),
+      },
+      expiresAt: row.expires_at.getTime(),
     };
+  }
+
+  /** Records a use of the token unless one was recorded in the last minute. */
+  async touchLastUsed(tokenId: string): Promise<void> {
+    await this.tokens.touchLastUsed(tokenId);
   }
 }

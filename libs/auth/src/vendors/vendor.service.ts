@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { ALL_ABILITIES, isAbility } from '../access/abilities.js';
 import { VendorRepository } from '../persistence/vendor.repository.js';
@@ -10,12 +11,12 @@ export class VendorService {
   constructor(private readonly vendors: VendorRepository) {}
 
   /** New vendors start with every ability enabled; staff narrow them with setAbilities. */
-  async create(name: string): Promise<VendorEntity> {
+  async create(name: string, manager?: EntityManager): Promise<VendorEntity> {
     const trimmed = name.trim();
     if (trimmed.length === 0 || trimmed.length > 200) throw new ValidationFailedError({ name: ['name must be 1 to 200 characters'] });
     const base = trimmed.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'vendor';
     const slug = `${base}-${randomBytes(3).toString('hex')}`;
-    return this.vendors.insert({ name: trimmed, slug, enabledAbilities: [...ALL_ABILITIES], productionReleasedAt: null });
+    return this.vendors.insert({ name: trimmed, slug, enabledAbilities: [...ALL_ABILITIES], productionReleasedAt: null }, manager);
   }
 
   /** Every vendor by name, for staff (the back-office); at most `limit`. */
@@ -29,20 +30,29 @@ export class VendorService {
     return vendor;
   }
 
-  async setAbilities(vendorId: string, enable: string[], disable: string[]): Promise<VendorEntity> {
+  /** `manager`: the caller's transaction (a staff change commits with its audit record); the vendor's row is then locked until it ends. */
+  async setAbilities(vendorId: string, enable: string[], disable: string[], manager?: EntityManager): Promise<VendorEntity> {
     const unknown = [...enable, ...disable].filter((ability) => !isAbility(ability));
     if (unknown.length > 0) throw new ValidationFailedError({ abilities: [`unknown abilities: ${unknown.join(', ')}`] });
-    const vendor = await this.get(vendorId);
+    const vendor = await this.read(vendorId, manager);
     const next = new Set(vendor.enabledAbilities);
     enable.forEach((ability) => next.add(ability));
     disable.forEach((ability) => next.delete(ability));
     vendor.enabledAbilities = ALL_ABILITIES.filter((ability) => next.has(ability));
-    return this.vendors.save(vendor);
+    return manager ? this.vendors.saveIn(vendor, manager) : this.vendors.save(vendor);
   }
 
-  async release(vendorId: string): Promise<VendorEntity> {
-    const vendor = await this.get(vendorId);
+  async release(vendorId: string, manager?: EntityManager): Promise<VendorEntity> {
+    const vendor = await this.read(vendorId, manager);
     vendor.productionReleasedAt ??= new Date();
-    return this.vendors.save(vendor);
+    return manager ? this.vendors.saveIn(vendor, manager) : this.vendors.save(vendor);
+  }
+
+  /** The vendor as it stands in the caller's transaction (row locked), or as committed. */
+  async read(vendorId: string, manager?: EntityManager): Promise<VendorEntity> {
+    if (!manager) return this.get(vendorId);
+    const vendor = await this.vendors.findForUpdate(vendorId, manager);
+    if (!vendor) throw new NotFoundError('vendor');
+    return vendor;
   }
 }

@@ -12,27 +12,14 @@ interface NormalisedError<C extends string = CommonErrorCode> {
   retryAfterSeconds?: number;
 }
 
+const unsupportedMediaType = (): NormalisedError => ({ code: 'UNSUPPORTED_MEDIA_TYPE', status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, details: {}, fieldErrors: {} });
+
 /** Express body-parser error types, which reach the filter as plain errors with a `type`. */
-const BODY_PARSER_ERRORS: Record<string, (error: { message?: string }) => NormalisedError> = {
-  'entity.parse.failed': () => ({
-    code: 'VALIDATION_FAILED',
-    status: HttpStatus.UNPROCESSABLE_ENTITY,
-    details: {},
-    fieldErrors: { body: ['body is not valid JSON'] },
-  }),
+const BODY_PARSER_ERRORS: Record<string, () => NormalisedError> = {
+  'entity.parse.failed': () => ({ code: 'VALIDATION_FAILED', status: HttpStatus.UNPROCESSABLE_ENTITY, details: {}, fieldErrors: { body: ['body is not valid JSON'] } }),
   'entity.too.large': () => ({ code: 'PAYLOAD_TOO_LARGE', status: HttpStatus.PAYLOAD_TOO_LARGE, details: {}, fieldErrors: {} }),
-  'encoding.unsupported': () => ({
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    status: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-    details: {},
-    fieldErrors: {},
-  }),
-  'charset.unsupported': () => ({
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    status: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-    details: {},
-    fieldErrors: {},
-  }),
+  'encoding.unsupported': unsupportedMediaType,
+  'charset.unsupported': unsupportedMediaType,
 };
 
 /**
@@ -128,9 +115,7 @@ export class ApiExceptionFilter<C extends string = string> implements ExceptionF
       };
     }
     const parserType = (exception as { type?: unknown } | null)?.type;
-    if (typeof parserType === 'string' && BODY_PARSER_ERRORS[parserType]) {
-      return BODY_PARSER_ERRORS[parserType](exception as { message?: string });
-    }
+    if (typeof parserType === 'string' && BODY_PARSER_ERRORS[parserType]) return BODY_PARSER_ERRORS[parserType]();
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const code = HTTP_STATUS_CODES[status];

@@ -315,7 +315,7 @@ interface WitnessSummary {
   merchant_references: Array<{ merchant_reference: string; count: number; duplicate_attempts: number }>;
 }
 
-/** Velocity limits are checked against these counters (SpendControlsService.checkVelocity). */
+/** Velocity limits are checked against these counters (SpendControlsService.checkVelocityAndConsumeAllowance). */
 async function checkVelocityCounters(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
   const rows = await query(
     `WITH cutoff AS (SELECT floor(extract(epoch FROM now() - interval '7 days'))::bigint + 1 AS second),

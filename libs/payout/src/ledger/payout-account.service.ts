@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
 import type { PayoutAccountSnapshot } from '../model/ledger.js';
@@ -38,10 +38,17 @@ export class PayoutAccountService {
 
   /** The fee cash and bank payouts fall back to (ops `payout:fee`); snapshotted into each payout at creation. */
   async setFeePerPayout(vendorId: string, feeCents: Cents): Promise<PayoutAccountSnapshot> {
-    if (typeof feeCents !== 'bigint' || feeCents < 0n) throw new ValidationFailedError({ amount: ['fee must be zero or positive'] });
-    await this.ledger.ensureAccount(this.dataSource.manager, vendorId);
-    await this.accounts.setFeePerPayout(vendorId, feeCents);
+    await this.changeFeePerPayout(vendorId, feeCents, this.dataSource.manager);
     return this.getAccount(vendorId);
+  }
+
+  /** setFeePerPayout in the caller's transaction (the staff audit record commits with it); returns the fee before. */
+  async changeFeePerPayout(vendorId: string, feeCents: Cents, manager: EntityManager): Promise<Cents> {
+    if (typeof feeCents !== 'bigint' || feeCents < 0n) throw new ValidationFailedError({ amount: ['fee must be zero or positive'] });
+    await this.ledger.ensureAccount(manager, vendorId);
+    const before = await this.accounts.feePerPayout(vendorId, manager);
+    await this.accounts.setFeePerPayout(vendorId, feeCents, manager);
+    return before;
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
 import { policyOf, type EffectiveMethodPolicy } from '../model/method-policy.js';
@@ -82,11 +82,15 @@ export class PayoutMethodsService {
     }));
   }
 
-  /** Ops `payout:methods`: enable/disable, per-method fees and tightened limits, in one transaction. */
-  async configure(vendorId: string, change: MethodConfigurationChange): Promise<VendorMethodSetting[]> {
+  /**
+   * Ops `payout:methods`: enable/disable, per-method fees and tightened limits, in one transaction
+   * (the caller's when `into` is given, so the staff audit record commits with the change).
+   */
+  async configure(vendorId: string, change: MethodConfigurationChange, into?: EntityManager): Promise<VendorMethodSetting[]> {
     const problems = validateChange(change);
     if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
-    await this.dataSource.transaction(async (manager) => {
+    const run = (work: (manager: EntityManager) => Promise<void>) => (into ? work(into) : this.dataSource.transaction(work));
+    await run(async (manager) => {
       const touched = new Set<string>([
         ...(change.enable ?? []),
         ...(change.disable ?? []),
@@ -112,7 +116,7 @@ export class PayoutMethodsService {
         await this.vendorMethods.setLimits(manager, vendorId, method, minimum, maximum);
       }
     });
-    return this.settingsOf(vendorId);
+    return this.settingsOf(vendorId, into);
   }
 
   /** Every method on (demo seed). */
@@ -120,8 +124,9 @@ export class PayoutMethodsService {
     return this.configure(vendorId, { enable: PAYOUT_METHODS });
   }
 
-  async settingsOf(vendorId: string): Promise<VendorMethodSetting[]> {
-    const [rows, accountFee] = await Promise.all([this.vendorMethods.forVendor(vendorId), this.accounts.feePerPayout(vendorId)]);
+  async settingsOf(vendorId: string, manager?: EntityManager): Promise<VendorMethodSetting[]> {
+    const rows = await this.vendorMethods.forVendor(vendorId, manager);
+    const accountFee = await this.accounts.feePerPayout(vendorId, manager);
     return PAYOUT_METHODS.map((method) => {
       const row = rows.get(method);
       const policy = policyOf(PAYOUT_METHOD_CATALOGUE[method], row, accountFee);

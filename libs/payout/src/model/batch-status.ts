@@ -3,6 +3,9 @@ import type { PayoutStatus } from './payout-record.js';
 export const BATCH_STATUSES = ['processing', 'completed', 'completed_with_failures', 'needs_review', 'cancelled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
+/** Item statuses that keep a batch from being completed: while any item has one, no completion event is due. */
+export const BATCH_OPEN_ITEM_STATUSES = ['pending', 'needs_review'] as const satisfies readonly PayoutStatus[];
+
 /**
  * A batch's status, derived from its items on every read (never stored, so it cannot drift):
  * - `processing` while any item is pending;

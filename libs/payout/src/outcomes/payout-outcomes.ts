@@ -350,16 +350,18 @@ export class PayoutOutcomes {
   /**
    * Webhook events of a status move, in the move's transaction (outbox): the payout's event, and
    * `batch.completed` once when this move leaves no item of its batch open. The batch row is
-   * locked first so two items finishing at the same time cannot both miss (or both write) it; the
-   * dedupe key makes it once per batch even if a later reversal recomputes it. Data is the resource
-   * as the payout API returns it, with `delivery` always null: PINs and vouchers are read only
-   * through GET /payouts/{reference}/delivery, never pushed.
+   * locked first so two items finishing at the same time cannot both miss (or both write) it, and
+   * the items are read only once none is open (reading them on every move made a 500-item batch
+   * quadratic); the dedupe key makes it once per batch even if a later reversal recomputes it.
+   * Data is the resource as the payout API returns it, with `delivery` always null: PINs and
+   * vouchers are read only through GET /payouts/{reference}/delivery, never pushed.
    */
   private async recordWebhookEvents(manager: EntityManager, payoutId: string, type: PayoutWebhookEvent | null): Promise<void> {
     const payout = (await this.payouts.findForWorker(payoutId, manager))!;
     if (type) await recordWebhookEvent(manager, { vendorId: payout.vendorId, type, resourceId: payout.id, data: payoutViewOf(payout, null) });
     if (!payout.batchId) return;
     const batch = await this.batches.lockForItemMove(manager, payout.batchId);
+    if (await this.payouts.batchHasOpenItems(manager, batch.id)) return;
     const items = await this.payouts.listBatchItemsForWorker(manager, batch.id);
     const view = batchViewOf(batch, items);
     if (view.status !== 'completed' && view.status !== 'completed_with_failures') return;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Queryable } from '#database';
-import { centsFromDbValue, type Cents } from '#money';
+import { readShape, type Queryable } from '#database';
+import { centsColumn, centsFromDbValue, type Cents } from '#money';
 import type { AccountBalances, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
 
 
@@ -17,18 +17,21 @@ const MOVES: Record<LedgerEntryKind, { assignments: string; guard: string; effec
   reverse: { assignments: `available_cents = available_cents + $2`, guard: `true`, effect: [1, 0] },
 };
 
-/** `payout_accounts` balances as read: the one column list and row type. */
-const BALANCE_COLUMNS = 'vendor_id, available_cents, reserved_cents';
+/** `payout_accounts` balances as read. */
+const BALANCES = readShape<AccountBalances>({ vendorId: 'vendor_id', availableCents: centsColumn('available_cents'), reservedCents: centsColumn('reserved_cents') });
 
-interface BalanceRow {
-  vendor_id: string;
-  available_cents: string;
-  reserved_cents: string;
-}
+/** The account with its vendor's name (`a` the account, `v` the vendor). */
+const SNAPSHOT = readShape<PayoutAccountSnapshot>({
+  id: 'a.id', vendorId: 'a.vendor_id', vendorName: 'v.name', availableCents: centsColumn('a.available_cents'),
+  reservedCents: centsColumn('a.reserved_cents'), feePerPayoutCents: centsColumn('a.fee_per_payout_cents'),
+});
 
-function balancesOf(row: BalanceRow): AccountBalances {
-  return { vendorId: row.vendor_id, availableCents: centsFromDbValue(row.available_cents), reservedCents: centsFromDbValue(row.reserved_cents) };
-}
+/** An account against its entries' sums (`e`) and its open payouts' holds (`p`). */
+const DISCREPANCY = readShape<LedgerDiscrepancy>({
+  vendorId: 'a.vendor_id', availableCents: centsColumn('a.available_cents'), reservedCents: centsColumn('a.reserved_cents'),
+  entriesAvailableCents: centsColumn('COALESCE(e.available, 0)'), entriesReservedCents: centsColumn('COALESCE(e.reserved, 0)'),
+  openPayoutsCents: centsColumn('COALESCE(p.open_cents, 0)'),
+});
 
 /** The ledger aggregate: a vendor's `payout_accounts` row and its append-only `ledger_entries`. */
 @Injectable()
@@ -56,16 +59,16 @@ export class LedgerRepository {
     note: string | null = null,
   ): Promise<AccountBalances | null> {
     const { assignments, guard, effect } = MOVES[kind];
-    const rows: BalanceRow[] = await manager.query(
+    const rows: object[] = await manager.query(
       `WITH account AS (
          UPDATE payout_accounts SET ${assignments}, updated_at = now()
-          WHERE vendor_id = $1 AND ${guard} RETURNING ${BALANCE_COLUMNS}
+          WHERE vendor_id = $1 AND ${guard} RETURNING vendor_id, available_cents, reserved_cents
        ), entries AS (
          INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
          SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
            FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
        )
-       SELECT ${BALANCE_COLUMNS} FROM account`,
+       SELECT ${BALANCES.columns} FROM account`,
       [
         vendorId,
         totalCents.toString(),
@@ -77,36 +80,25 @@ export class LedgerRepository {
         note,
       ],
     );
-    return rows.length > 0 ? balancesOf(rows[0]) : null;
+    return BALANCES.first(rows);
   }
 
   async balances(vendorId: string, manager: Queryable = this.dataSource.manager): Promise<AccountBalances | null> {
-    const rows: BalanceRow[] = await manager.query(`SELECT ${BALANCE_COLUMNS} FROM payout_accounts WHERE vendor_id = $1`, [vendorId]);
-    return rows.length > 0 ? balancesOf(rows[0]) : null;
+    const rows: object[] = await manager.query(`SELECT ${BALANCES.columns} FROM payout_accounts WHERE vendor_id = $1`, [vendorId]);
+    return BALANCES.first(rows);
   }
 
   /** The account with the vendor's name; null when the vendor has no account. */
   async snapshot(vendorId: string): Promise<PayoutAccountSnapshot | null> {
-    const rows: Array<{ id: string; vendor_id: string; name: string; available_cents: string; reserved_cents: string; fee_per_payout_cents: string }> =
-      await this.dataSource.query(
-        `SELECT a.id, a.vendor_id, v.name, a.available_cents, a.reserved_cents, a.fee_per_payout_cents
-           FROM payout_accounts a JOIN vendors v ON v.id = a.vendor_id WHERE a.vendor_id = $1`,
-        [vendorId],
-      );
-    if (rows.length === 0) return null;
-    const row = rows[0];
-    return {
-      id: row.id,
-      vendorId: row.vendor_id,
-      vendorName: row.name,
-      availableCents: centsFromDbValue(row.available_cents),
-      reservedCents: centsFromDbValue(row.reserved_cents),
-      feePerPayoutCents: centsFromDbValue(row.fee_per_payout_cents),
-    };
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${SNAPSHOT.columns} FROM payout_accounts a JOIN vendors v ON v.id = a.vendor_id WHERE a.vendor_id = $1`,
+      [vendorId],
+    );
+    return SNAPSHOT.first(rows);
   }
 
-  async setFeePerPayout(vendorId: string, feeCents: Cents): Promise<void> {
-    await this.dataSource.query(`UPDATE payout_accounts SET fee_per_payout_cents = $2, updated_at = now() WHERE vendor_id = $1`, [vendorId, feeCents.toString()]);
+  async setFeePerPayout(vendorId: string, feeCents: Cents, manager: Queryable = this.dataSource): Promise<void> {
+    await manager.query(`UPDATE payout_accounts SET fee_per_payout_cents = $2, updated_at = now() WHERE vendor_id = $1`, [vendorId, feeCents.toString()]);
   }
 
   /** The account's fallback fee; zero while the vendor has no account. */
@@ -120,10 +112,8 @@ export class LedgerRepository {
    * the holds of their open (pending, needs_review) payouts. Empty when the books are right.
    */
   async findDiscrepancies(vendorId?: string): Promise<LedgerDiscrepancy[]> {
-    const rows: Array<Record<string, string>> = await this.dataSource.query(
-      `SELECT a.vendor_id, a.available_cents, a.reserved_cents,
-              COALESCE(e.available, 0) AS entries_available, COALESCE(e.reserved, 0) AS entries_reserved,
-              COALESCE(p.open_cents, 0) AS open_cents
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${DISCREPANCY.columns}
          FROM payout_accounts a
          LEFT JOIN (SELECT vendor_id, SUM(available_delta_cents) AS available, SUM(reserved_delta_cents) AS reserved
                       FROM ledger_entries GROUP BY vendor_id) e ON e.vendor_id = a.vendor_id
@@ -134,13 +124,6 @@ export class LedgerRepository {
                OR a.reserved_cents <> COALESCE(p.open_cents, 0) OR a.available_cents < 0 OR a.reserved_cents < 0)`,
       [vendorId ?? null],
     );
-    return rows.map((row) => ({
-      vendorId: row.vendor_id,
-      availableCents: centsFromDbValue(row.available_cents),
-      reservedCents: centsFromDbValue(row.reserved_cents),
-      entriesAvailableCents: centsFromDbValue(row.entries_available),
-      entriesReservedCents: centsFromDbValue(row.entries_reserved),
-      openPayoutsCents: centsFromDbValue(row.open_cents),
-    }));
+    return rows.map(DISCREPANCY.read);
   }
 }

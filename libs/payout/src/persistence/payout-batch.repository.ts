@@ -1,39 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Queryable } from '#database';
-import { centsFromDbValue, type Cents } from '#money';
+import { readShape, type Queryable } from '#database';
+import { centsColumn, type Cents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { BatchRecord } from '../model/batch-view.js';
 import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
 import type { PayoutStatus } from '../model/payout-record.js';
 
 
-/** The `payout_batches` table as read: its one column list, its row type and the one mapping to BatchRecord. */
-const BATCH_COLUMNS = 'id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents, created_at';
-
-interface BatchRow {
-  id: string;
-  vendor_id: string;
-  reference: string;
-  request_fingerprint: string;
-  item_count: number;
-  total_amount_cents: string;
-  total_fee_cents: string;
-  created_at: Date;
-}
-
-function batchRecordOf(row: BatchRow): BatchRecord {
-  return {
-    id: row.id,
-    vendorId: row.vendor_id,
-    reference: row.reference,
-    requestFingerprint: row.request_fingerprint.trim(),
-    itemCount: row.item_count,
-    totalAmountCents: centsFromDbValue(row.total_amount_cents),
-    totalFeeCents: centsFromDbValue(row.total_fee_cents),
-    createdAt: new Date(row.created_at),
-  };
-}
+/** The `payout_batches` table as read; unqualified, so it serves RETURNING too. */
+const BATCH = readShape<BatchRecord>({
+  id: 'id', vendorId: 'vendor_id', reference: 'reference', requestFingerprint: ['request_fingerprint', (raw: string) => raw.trim()],
+  itemCount: 'item_count', totalAmountCents: centsColumn('total_amount_cents'), totalFeeCents: centsColumn('total_fee_cents'),
+  createdAt: ['created_at', (raw: Date) => new Date(raw)],
+});
 
 /** A line of the dashboard's batch list, with its items' statuses (the batch status is derived from them). */
 export interface BatchListItem {
@@ -45,6 +25,11 @@ export interface BatchListItem {
   itemStatuses: PayoutStatus[];
 }
 
+const LIST_ITEM = readShape<BatchListItem>({
+  reference: 'b.reference', itemCount: 'b.item_count', totalAmountCents: centsColumn('b.total_amount_cents'), totalFeeCents: centsColumn('b.total_fee_cents'),
+  createdAt: 'b.created_at', itemStatuses: ['(SELECT array_agg(p.status) FROM payouts p WHERE p.batch_id = b.id)', (raw: PayoutStatus[] | null) => raw ?? []],
+});
+
 /** Batches (their items are payouts: PayoutRepository) and the outbox rows that start their items. */
 @Injectable()
 export class PayoutBatchRepository {
@@ -53,8 +38,8 @@ export class PayoutBatchRepository {
   async findByReference(vendorId: string, reference: string): Promise<BatchRecord | null> {
     // Stored references all match the pattern; a path value that does not (a NUL byte) cannot exist.
     if (!PAYOUT_REFERENCE_PATTERN.test(reference)) return null;
-    const rows: BatchRow[] = await this.dataSource.query(`SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
-    return rows.length > 0 ? batchRecordOf(rows[0]) : null;
+    const rows: object[] = await this.dataSource.query(`SELECT ${BATCH.columns} FROM payout_batches WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
+    return BATCH.first(rows);
   }
 
   /** The batch row, or null when the vendor already used the reference (a concurrent request won). */
@@ -62,12 +47,12 @@ export class PayoutBatchRepository {
     manager: Queryable,
     batch: { id: string; vendorId: string; reference: string; requestFingerprint: string; itemCount: number; totalAmountCents: Cents; totalFeeCents: Cents },
   ): Promise<BatchRecord | null> {
-    const rows: BatchRow[] = await manager.query(
+    const rows: object[] = await manager.query(
       `INSERT INTO payout_batches (id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (vendor_id, reference) DO NOTHING RETURNING ${BATCH_COLUMNS}`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (vendor_id, reference) DO NOTHING RETURNING ${BATCH.columns}`,
       [batch.id, batch.vendorId, batch.reference, batch.requestFingerprint, batch.itemCount, batch.totalAmountCents.toString(), batch.totalFeeCents.toString()],
     );
-    return rows.length > 0 ? batchRecordOf(rows[0]) : null;
+    return BATCH.first(rows);
   }
 
   /** The outbox rows of a batch's items in one statement (a batch is up to 500 jobs); job ids are deterministic from the payout ids. */
@@ -84,30 +69,17 @@ export class PayoutBatchRepository {
    * same time cannot both miss (or both write) `batch.completed`.
    */
   async lockForItemMove(manager: Queryable, batchId: string): Promise<BatchRecord> {
-    const [row] = (await manager.query(`SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE id = $1 FOR NO KEY UPDATE`, [batchId])) as BatchRow[];
-    return batchRecordOf(row);
+    const [row] = (await manager.query(`SELECT ${BATCH.columns} FROM payout_batches WHERE id = $1 FOR NO KEY UPDATE`, [batchId])) as object[];
+    return BATCH.read(row);
   }
 
   /** Dashboard: one page of the vendor's batches, newest first, with the total count (two statements). */
   async listForVendor(vendorId: string, limit: number, offset: number): Promise<{ total: number; items: BatchListItem[] }> {
     const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM payout_batches WHERE vendor_id = $1`, [vendorId])) as { total: number }[];
-    const rows: { reference: string; item_count: number; total_amount_cents: string; total_fee_cents: string; created_at: Date; statuses: PayoutStatus[] | null }[] =
-      await this.dataSource.query(
-        `SELECT b.reference, b.item_count, b.total_amount_cents, b.total_fee_cents, b.created_at,
-                (SELECT array_agg(p.status) FROM payouts p WHERE p.batch_id = b.id) AS statuses
-           FROM payout_batches b WHERE b.vendor_id = $1 ORDER BY b.created_at DESC, b.id LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
-        [vendorId],
-      );
-    return {
-      total,
-      items: rows.map((row) => ({
-        reference: row.reference,
-        itemCount: row.item_count,
-        totalAmountCents: centsFromDbValue(row.total_amount_cents),
-        totalFeeCents: centsFromDbValue(row.total_fee_cents),
-        createdAt: row.created_at,
-        itemStatuses: row.statuses ?? [],
-      })),
-    };
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${LIST_ITEM.columns} FROM payout_batches b WHERE b.vendor_id = $1 ORDER BY b.created_at DESC, b.id LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
+      [vendorId],
+    );
+    return { total, items: rows.map(LIST_ITEM.read) };
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { updateReturning, type Queryable } from '#database';
-import { centsFromDbValue, type Cents } from '#money';
+import { readShape, updateReturning, type Queryable } from '#database';
+import { centsColumn, type Cents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
+import { BATCH_OPEN_ITEM_STATUSES } from '../model/batch-status.js';
 import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
 import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import {
@@ -12,7 +13,6 @@ import {
   type PayoutStatus,
   type SmsResendOutcome,
 } from '../model/payout-record.js';
-import type { PayoutMetadata } from '../model/payout-request.js';
 
 
 export interface NewPayout {
@@ -77,129 +77,33 @@ export interface PayoutStaffItem {
 }
 
 /** One recorded exchange with the provider (`payout_provider_contacts`). */
-export interface PayoutContact {
-  kind: 'submission' | 'lookup';
-  outcome: string;
-  httpStatus: number | null;
-  summary: string | null;
-  at: Date;
-}
+export type PayoutContact = Omit<ProviderContactRow, 'payoutId'> & { at: Date };
 
-const STAFF_ITEM_COLUMNS = `p.id, p.vendor_id, v.name AS vendor_name, p.reference, p.method, p.amount_cents::text AS amount_cents, p.fee_cents::text AS fee_cents,
-  p.status, p.status_reason, p.merchant_reference, p.provider_reference, p.created_at, COALESCE(p.review_at, p.created_at) AS waiting_since,
-  p.submission_started_at, p.submission_answered_at, p.next_poll_at`;
+/** A payout as staff see it: `p` is the payout, `v` its vendor. */
+const STAFF_ITEM = readShape<PayoutStaffItem>({
+  id: 'p.id', vendorId: 'p.vendor_id', vendorName: 'v.name', reference: 'p.reference', method: 'p.method',
+  amountCents: centsColumn('p.amount_cents::text'), feeCents: centsColumn('p.fee_cents::text'), status: 'p.status', statusReason: 'p.status_reason',
+  merchantReference: 'p.merchant_reference', providerReference: 'p.provider_reference', createdAt: 'p.created_at',
+  waitingSince: 'COALESCE(p.review_at, p.created_at)', submissionStartedAt: 'p.submission_started_at',
+  submissionAnsweredAt: 'p.submission_answered_at', nextPollAt: 'p.next_poll_at',
+});
 
-interface PayoutStaffRow {
-  id: string;
-  vendor_id: string;
-  vendor_name: string;
-  reference: string;
-  method: string;
-  amount_cents: string;
-  fee_cents: string;
-  status: PayoutStatus;
-  status_reason: string | null;
-  merchant_reference: string;
-  provider_reference: string | null;
-  created_at: Date;
-  waiting_since: Date;
-  submission_started_at: Date | null;
-  submission_answered_at: Date | null;
-  next_poll_at: Date | null;
-}
+/** A line of the dashboard's payout list: `p` is the payout, `b` its batch if any. */
+const LIST_ITEM = readShape<PayoutListItem>({
+  reference: 'p.reference', method: 'p.method', amountCents: centsColumn('p.amount_cents'), feeCents: centsColumn('p.fee_cents'), status: 'p.status',
+  createdAt: 'p.created_at', paidAt: 'p.paid_at', batchReference: 'b.reference',
+});
 
-function payoutStaffItemOf(row: PayoutStaffRow): PayoutStaffItem {
-  return {
-    id: row.id,
-    vendorId: row.vendor_id,
-    vendorName: row.vendor_name,
-    reference: row.reference,
-    method: row.method,
-    amountCents: centsFromDbValue(row.amount_cents),
-    feeCents: centsFromDbValue(row.fee_cents),
-    status: row.status,
-    statusReason: row.status_reason,
-    merchantReference: row.merchant_reference,
-    providerReference: row.provider_reference,
-    createdAt: row.created_at,
-    waitingSince: row.waiting_since,
-    submissionStartedAt: row.submission_started_at,
-    submissionAnsweredAt: row.submission_answered_at,
-    nextPollAt: row.next_poll_at,
-  };
-}
-
-/**
- * The `payouts` table as read: its one column list, its row type and the one mapping to
- * PayoutRecord. The table itself is defined by the migrations.
- */
-const PAYOUT_COLUMNS = `id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, currency, status,
-  status_reason, merchant_reference, provider_reference, recipient_encrypted, metadata, request_fingerprint, delivery_encrypted,
-  submission_started_at, submission_answered_at, poll_count, next_poll_at, not_found_streak, provider_seen_at, created_at, updated_at, paid_at, reversed_at`;
-
-interface PayoutRow {
-  id: string;
-  vendor_id: string;
-  reference: string;
-  batch_id: string | null;
-  batch_position: number | null;
-  method: string;
-  amount_cents: string;
-  fee_cents: string;
-  currency: string;
-  status: string;
-  status_reason: string | null;
-  merchant_reference: string;
-  provider_reference: string | null;
-  recipient_encrypted: string;
-  metadata: PayoutMetadata | null;
-  request_fingerprint: string;
-  delivery_encrypted: string | null;
-  submission_started_at: Date | null;
-  submission_answered_at: Date | null;
-  poll_count: number;
-  next_poll_at: Date | null;
-  not_found_streak: number;
-  provider_seen_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  paid_at: Date | null;
-  reversed_at: Date | null;
-}
-
-function payoutRecordOf(row: PayoutRow): PayoutRecord {
-  return {
-    id: row.id,
-    vendorId: row.vendor_id,
-    reference: row.reference,
-    batchId: row.batch_id,
-    batchPosition: row.batch_position,
-    method: row.method as PayoutMethod,
-    amountCents: centsFromDbValue(row.amount_cents),
-    feeCents: centsFromDbValue(row.fee_cents),
-    currency: 'ZAR',
-    status: row.status as PayoutStatus,
-    statusReason: row.status_reason,
-    merchantReference: row.merchant_reference,
-    providerReference: row.provider_reference,
-    recipientEncrypted: row.recipient_encrypted,
-    metadata: row.metadata,
-    requestFingerprint: row.request_fingerprint.trim(),
-    deliveryEncrypted: row.delivery_encrypted,
-    submissionStartedAt: row.submission_started_at,
-    submissionAnsweredAt: row.submission_answered_at,
-    pollCount: row.poll_count,
-    nextPollAt: row.next_poll_at,
-    notFoundStreak: row.not_found_streak,
-    providerSeenAt: row.provider_seen_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    paidAt: row.paid_at,
-    reversedAt: row.reversed_at,
-  };
-}
-
-const firstRecord = (rows: PayoutRow[]): PayoutRecord | null => (rows.length > 0 ? payoutRecordOf(rows[0]) : null);
+/** The `payouts` table as read (defined by the migrations); unqualified, so it serves RETURNING too. */
+const PAYOUT = readShape<PayoutRecord>({
+  id: 'id', vendorId: 'vendor_id', reference: 'reference', batchId: 'batch_id', batchPosition: 'batch_position', method: 'method',
+  amountCents: centsColumn('amount_cents'), feeCents: centsColumn('fee_cents'), currency: ['currency', () => 'ZAR'], status: 'status',
+  statusReason: 'status_reason', merchantReference: 'merchant_reference', providerReference: 'provider_reference',
+  recipientEncrypted: 'recipient_encrypted', metadata: 'metadata', requestFingerprint: ['request_fingerprint', (raw: string) => raw.trim()],
+  deliveryEncrypted: 'delivery_encrypted', submissionStartedAt: 'submission_started_at', submissionAnsweredAt: 'submission_answered_at',
+  pollCount: 'poll_count', nextPollAt: 'next_poll_at', notFoundStreak: 'not_found_streak', providerSeenAt: 'provider_seen_at',
+  createdAt: 'created_at', updatedAt: 'updated_at', paidAt: 'paid_at', reversedAt: 'reversed_at',
+});
 
 /**
  * The payout aggregate: payout rows with their provider trail (`payout_provider_contacts`), the
@@ -214,21 +118,33 @@ export class PayoutRepository {
   async findByReference(vendorId: string, reference: string, manager: Queryable = this.dataSource.manager): Promise<PayoutRecord | null> {
     // Every stored reference matched the pattern; anything else (a NUL byte, 5 KB of text) cannot exist and never reaches SQL.
     if (!PAYOUT_REFERENCE_PATTERN.test(reference)) return null;
-    return firstRecord(await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]));
+    return PAYOUT.first(await manager.query(`SELECT ${PAYOUT.columns} FROM payouts WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]));
   }
 
   async listByBatch(vendorId: string, batchId: string): Promise<PayoutRecord[]> {
-    const rows: PayoutRow[] = await this.dataSource.query(
-      `SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE vendor_id = $1 AND batch_id = $2 ORDER BY batch_position`,
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${PAYOUT.columns} FROM payouts WHERE vendor_id = $1 AND batch_id = $2 ORDER BY batch_position`,
       [vendorId, batchId],
     );
-    return rows.map(payoutRecordOf);
+    return rows.map(PAYOUT.read);
+  }
+
+  /**
+   * Whether any item of the batch is still open. Asked on every item move before the whole batch
+   * is read, so a 500-item batch reads its items once (when it completes), not once per item.
+   */
+  async batchHasOpenItems(manager: Queryable, batchId: string): Promise<boolean> {
+    const [row] = (await manager.query(`SELECT EXISTS (SELECT 1 FROM payouts WHERE batch_id = $1 AND status = ANY($2::text[])) AS open`, [
+      batchId,
+      BATCH_OPEN_ITEM_STATUSES,
+    ])) as { open: boolean }[];
+    return row.open;
   }
 
   /** Worker only: every item of a batch, in the caller's transaction (the batch row is locked by then). */
   async listBatchItemsForWorker(manager: Queryable, batchId: string): Promise<PayoutRecord[]> {
-    const rows: PayoutRow[] = await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE batch_id = $1 ORDER BY batch_position`, [batchId]);
-    return rows.map(payoutRecordOf);
+    const rows: object[] = await manager.query(`SELECT ${PAYOUT.columns} FROM payouts WHERE batch_id = $1 ORDER BY batch_position`, [batchId]);
+    return rows.map(PAYOUT.read);
   }
 
   /** References among `references` the vendor already used. */
@@ -243,7 +159,7 @@ export class PayoutRepository {
   /** Worker only: a job names a payout by id. Null for an id this database does not hold. */
   async findForWorker(payoutId: string, manager: Queryable = this.dataSource.manager, lock = false): Promise<PayoutRecord | null> {
     if (!PAYOUT_ID_PATTERN.test(payoutId)) return null;
-    return firstRecord(await manager.query(`SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [payoutId]));
+    return PAYOUT.first(await manager.query(`SELECT ${PAYOUT.columns} FROM payouts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [payoutId]));
   }
 
   /** Settlement: the payout a provider's report line names by our merchant reference (id and method only; the caller locks it next). */
@@ -258,26 +174,12 @@ export class PayoutRepository {
     if (status) parameters.push(status);
     const where = `p.vendor_id = $1${status ? ' AND p.status = $2' : ''}`;
     const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`, parameters)) as { total: number }[];
-    const rows: { reference: string; method: string; amount_cents: string; fee_cents: string; status: string; created_at: Date; paid_at: Date | null; batch_reference: string | null }[] =
-      await this.dataSource.query(
-        `SELECT p.reference, p.method, p.amount_cents, p.fee_cents, p.status, p.created_at, p.paid_at, b.reference AS batch_reference
-           FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
-          WHERE ${where} ORDER BY p.created_at DESC, p.id LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
-        parameters,
-      );
-    return {
-      total,
-      items: rows.map((row) => ({
-        reference: row.reference,
-        method: row.method,
-        amountCents: centsFromDbValue(row.amount_cents),
-        feeCents: centsFromDbValue(row.fee_cents),
-        status: row.status as PayoutStatus,
-        createdAt: row.created_at,
-        paidAt: row.paid_at,
-        batchReference: row.batch_reference,
-      })),
-    };
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${LIST_ITEM.columns} FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
+        WHERE ${where} ORDER BY p.created_at DESC, p.id LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
+      parameters,
+    );
+    return { total, items: rows.map(LIST_ITEM.read) };
   }
 
   /**
@@ -288,7 +190,7 @@ export class PayoutRepository {
    */
   async insert(manager: Queryable, payouts: readonly NewPayout[], skipExistingReference: boolean): Promise<PayoutRecord[]> {
     const column = <T>(pick: (payout: NewPayout) => T) => payouts.map(pick);
-    const rows: PayoutRow[] = await manager.query(
+    const rows: object[] = await manager.query(
       `INSERT INTO payouts (id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status, status_reason,
                             merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
        SELECT t.id, t.vendor_id, t.reference, t.batch_id, t.batch_position, t.method, t.amount_cents, t.fee_cents, 'pending', t.status_reason,
@@ -298,7 +200,7 @@ export class PayoutRepository {
            AS t(id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status_reason,
                 merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
        ${skipExistingReference ? 'ON CONFLICT (vendor_id, reference) DO NOTHING' : ''}
-       RETURNING ${PAYOUT_COLUMNS}`,
+       RETURNING ${PAYOUT.columns}`,
       [
         column((p) => p.id),
         column((p) => p.vendorId),
@@ -318,7 +220,7 @@ export class PayoutRepository {
       ],
     );
     const position = new Map(payouts.map((payout, index) => [payout.id, index]));
-    return rows.map(payoutRecordOf).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+    return rows.map(PAYOUT.read).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   }
 
   // --- Submission -------------------------------------------------------------------------------
@@ -334,14 +236,14 @@ export class PayoutRepository {
     // row: written as `UPDATE ... WHERE id = $1 AND status = 'pending' AND submission_started_at
     // IS NULL`, the conditions match payouts_unsubmitted_idx's predicate and the planner may scan
     // every unsubmitted payout for the id, so claims get slower as a batch backlog grows.
-    return firstRecord(
+    return PAYOUT.first(
       await this.dataSource.query(
         `WITH locked AS (
            SELECT id AS locked_id, status AS locked_status, submission_started_at AS locked_started_at FROM payouts WHERE id = $1 FOR UPDATE
          ), claimed AS (
            UPDATE payouts SET submission_started_at = $2, status_reason = 'submitting', poll_count = 0, next_poll_at = $3, updated_at = now()
              FROM locked
-            WHERE id = locked_id AND locked_status = 'pending' AND locked_started_at IS NULL RETURNING ${PAYOUT_COLUMNS}
+            WHERE id = locked_id AND locked_status = 'pending' AND locked_started_at IS NULL RETURNING ${PAYOUT.columns}
          ), first_poll AS (${outboxRowsFrom('claimed', 'payout.poll-status', { id: '$4', payload: '$5', runAt: '$3' })})
          SELECT * FROM claimed`,
         [payoutId, now, firstPoll, ...outboxBindValues(jobSpec('payout.poll-status', { payoutId, link: 0 }))],
@@ -351,14 +253,14 @@ export class PayoutRepository {
 
   /** The submission got no usable answer: the attempt has ended now. Null for an unknown payout. */
   async markUnanswered(manager: Queryable, payoutId: string): Promise<PayoutRecord | null> {
-    const rows = await updateReturning<PayoutRow>(
+    const rows = await updateReturning<object>(
       manager,
       `UPDATE payouts SET submission_answered_at = COALESCE(submission_answered_at, now()),
               status_reason = CASE WHEN status = 'pending' THEN 'awaiting_provider' ELSE status_reason END, updated_at = now()
-        WHERE id = $1 RETURNING ${PAYOUT_COLUMNS}`,
+        WHERE id = $1 RETURNING ${PAYOUT.columns}`,
       [payoutId],
     );
-    return firstRecord(rows);
+    return PAYOUT.first(rows);
   }
 
   async markAnswered(manager: Queryable, payoutId: string): Promise<void> {
@@ -400,18 +302,16 @@ export class PayoutRepository {
     return rows.map((row) => row.id);
   }
 
-  // --- Outcomes (each under the payout's row lock, taken by findForWorker(..., true)) ------------
-
   // --- staff reads (the back-office review queue: across vendors) ---
 
   /** Payouts waiting in `needs_review`, oldest first (partial index of migration 1763781300000). */
   async reviewQueue(limit: number): Promise<PayoutStaffItem[]> {
-    const rows: PayoutStaffRow[] = await this.dataSource.query(
-      `SELECT ${STAFF_ITEM_COLUMNS} FROM payouts p JOIN vendors v ON v.id = p.vendor_id
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${STAFF_ITEM.columns} FROM payouts p JOIN vendors v ON v.id = p.vendor_id
         WHERE p.status = 'needs_review' ORDER BY COALESCE(p.review_at, p.created_at), p.id LIMIT $1`,
       [limit],
     );
-    return rows.map(payoutStaffItemOf);
+    return rows.map(STAFF_ITEM.read);
   }
 
   /** How many payouts wait in `needs_review` and how long the oldest has (seconds; 0 when none). */
@@ -424,17 +324,16 @@ export class PayoutRepository {
   }
 
   async staffItem(payoutId: string): Promise<PayoutStaffItem | null> {
-    const rows: PayoutStaffRow[] = await this.dataSource.query(`SELECT ${STAFF_ITEM_COLUMNS} FROM payouts p JOIN vendors v ON v.id = p.vendor_id WHERE p.id = $1`, [payoutId]);
-    return rows.length > 0 ? payoutStaffItemOf(rows[0]) : null;
+    const rows: object[] = await this.dataSource.query(`SELECT ${STAFF_ITEM.columns} FROM payouts p JOIN vendors v ON v.id = p.vendor_id WHERE p.id = $1`, [payoutId]);
+    return STAFF_ITEM.first(rows);
   }
 
   /** The payout's provider trail, oldest first: every submission and lookup and what the provider said. */
   async contacts(payoutId: string, manager: Queryable = this.dataSource.manager): Promise<PayoutContact[]> {
-    const rows: Array<{ kind: 'submission' | 'lookup'; outcome: string; http_status: number | null; summary: string | null; at: Date }> = await manager.query(
-      `SELECT kind, outcome, http_status, summary, at FROM payout_provider_contacts WHERE payout_id = $1 ORDER BY id`,
+    return manager.query(
+      `SELECT kind, outcome, http_status AS "httpStatus", summary, at FROM payout_provider_contacts WHERE payout_id = $1 ORDER BY id`,
       [payoutId],
     );
-    return rows.map((row) => ({ kind: row.kind, outcome: row.outcome, httpStatus: row.http_status, summary: row.summary, at: row.at }));
   }
 
   /** Appends one exchange to the payout's provider trail (append-only table). */
@@ -447,6 +346,8 @@ export class PayoutRepository {
       contact.summary,
     ]);
   }
+
+  // --- Outcomes (each under the payout's row lock, taken by findForWorker(..., true)) ------------
 
   async markAwaitingProvider(manager: Queryable, payoutId: string): Promise<void> {
     await manager.query(`UPDATE payouts SET status_reason = 'awaiting_provider', updated_at = now() WHERE id = $1`, [payoutId]);
@@ -468,15 +369,15 @@ export class PayoutRepository {
 
   /** An answer refused as not about this payout: it still proves the provider saw a payment. */
   async recordRefusedAnswer(manager: Queryable, payoutId: string, fromSubmission: boolean): Promise<PayoutRecord> {
-    const rows = await updateReturning<PayoutRow>(
+    const rows = await updateReturning<object>(
       manager,
       `UPDATE payouts SET last_checked_at = now(), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
               submission_answered_at = CASE WHEN $2 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
               status_reason = CASE WHEN $2 AND status = 'pending' THEN 'awaiting_provider' ELSE status_reason END
-        WHERE id = $1 RETURNING ${PAYOUT_COLUMNS}`,
+        WHERE id = $1 RETURNING ${PAYOUT.columns}`,
       [payoutId, fromSubmission],
     );
-    return payoutRecordOf(rows[0]);
+    return PAYOUT.read(rows[0]);
   }
 
   /** The contact without a change of status; answers what it wrote. */
@@ -486,15 +387,15 @@ export class PayoutRepository {
     providerReference: string | null,
     fromSubmission: boolean,
   ): Promise<Pick<PayoutRecord, 'providerReference' | 'submissionAnsweredAt' | 'providerSeenAt'>> {
-    const rows = await updateReturning<Pick<PayoutRow, 'provider_reference' | 'submission_answered_at' | 'provider_seen_at'>>(
+    const rows = await updateReturning<Pick<PayoutRecord, 'providerReference' | 'submissionAnsweredAt' | 'providerSeenAt'>>(
       manager,
       `UPDATE payouts SET last_checked_at = now(), provider_reference = COALESCE(provider_reference, $2),
               provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
               submission_answered_at = CASE WHEN $3 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END
-        WHERE id = $1 RETURNING provider_reference, submission_answered_at, provider_seen_at`,
+        WHERE id = $1 RETURNING provider_reference AS "providerReference", submission_answered_at AS "submissionAnsweredAt", provider_seen_at AS "providerSeenAt"`,
       [payoutId, providerReference, fromSubmission],
     );
-    return { providerReference: rows[0].provider_reference, submissionAnsweredAt: rows[0].submission_answered_at, providerSeenAt: rows[0].provider_seen_at };
+    return rows[0];
   }
 
   /** Contact, status and delivery in one statement, guarded by the open statuses; null when the guard refused. */
@@ -503,17 +404,17 @@ export class PayoutRepository {
     payoutId: string,
     paid: { paidAt: Date; providerReference: string | null; fromSubmission: boolean; deliveryEncrypted: string | null },
   ): Promise<PayoutRecord | null> {
-    const rows = await updateReturning<PayoutRow>(
+    const rows = await updateReturning<object>(
       manager,
       `UPDATE payouts SET status = 'paid', status_reason = NULL, paid_at = $2, review_at = NULL, updated_at = now(),
               last_checked_at = now(), provider_reference = COALESCE(provider_reference, $3),
               provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
               submission_answered_at = CASE WHEN $4 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
               delivery_encrypted = COALESCE($5, delivery_encrypted)
-        WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING ${PAYOUT_COLUMNS}`,
+        WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING ${PAYOUT.columns}`,
       [payoutId, paid.paidAt, paid.providerReference, paid.fromSubmission, paid.deliveryEncrypted],
     );
-    return firstRecord(rows);
+    return PAYOUT.first(rows);
   }
 
   /**
@@ -521,13 +422,13 @@ export class PayoutRepository {
    * none of the provider columns change; polls stop. Null when the guard refused.
    */
   async markPaidByStaff(manager: Queryable, payoutId: string): Promise<PayoutRecord | null> {
-    const rows = await updateReturning<PayoutRow>(
+    const rows = await updateReturning<object>(
       manager,
       `UPDATE payouts SET status = 'paid', status_reason = 'resolved_by_staff', paid_at = now(), review_at = NULL, next_poll_at = NULL, updated_at = now()
-        WHERE id = $1 AND status = 'needs_review' RETURNING ${PAYOUT_COLUMNS}`,
+        WHERE id = $1 AND status = 'needs_review' RETURNING ${PAYOUT.columns}`,
       [payoutId],
     );
-    return firstRecord(rows);
+    return PAYOUT.first(rows);
   }
 
   /** pending | needs_review → failed; false when the guard refused. */

@@ -1,30 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Queryable } from '#database';
-import { centsFromDbValue, type Cents } from '#money';
+import { readShape, type Queryable } from '#database';
+import { centsOrNullColumn, type Cents } from '#money';
 import type { VendorMethodRecord } from '../model/method-policy.js';
 
 
 /** `payout_vendor_methods` as read. */
-interface VendorMethodRow {
-  method: string;
-  enabled: boolean;
-  fee_cents: string | null;
-  minimum_cents: string | null;
-  maximum_cents: string | null;
-}
-
-const centsOrNull = (value: string | null): Cents | null => (value === null ? null : centsFromDbValue(value));
-
-function vendorMethodRecordOf(row: VendorMethodRow): VendorMethodRecord {
-  return {
-    method: row.method,
-    enabled: row.enabled,
-    feeCents: centsOrNull(row.fee_cents),
-    minimumCents: centsOrNull(row.minimum_cents),
-    maximumCents: centsOrNull(row.maximum_cents),
-  };
-}
+const VENDOR_METHOD = readShape<VendorMethodRecord>({
+  method: 'method', enabled: 'enabled', feeCents: centsOrNullColumn('fee_cents'),
+  minimumCents: centsOrNullColumn('minimum_cents'), maximumCents: centsOrNullColumn('maximum_cents'),
+});
+const LIMITS = readShape<{ minimumCents: Cents | null; maximumCents: Cents | null }>({ minimumCents: centsOrNullColumn('minimum_cents'), maximumCents: centsOrNullColumn('maximum_cents') });
 
 /** A vendor's switch, fee and tightened limits per payout method; no row means disabled. */
 @Injectable()
@@ -32,12 +18,9 @@ export class VendorPayoutMethodRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The vendor's rows by method. */
-  async forVendor(vendorId: string): Promise<Map<string, VendorMethodRecord>> {
-    const rows: VendorMethodRow[] = await this.dataSource.query(
-      `SELECT method, enabled, fee_cents, minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1`,
-      [vendorId],
-    );
-    return new Map(rows.map((row) => [row.method, vendorMethodRecordOf(row)]));
+  async forVendor(vendorId: string, manager: Queryable = this.dataSource): Promise<Map<string, VendorMethodRecord>> {
+    const rows: object[] = await manager.query(`SELECT ${VENDOR_METHOD.columns} FROM payout_vendor_methods WHERE vendor_id = $1`, [vendorId]);
+    return new Map(rows.map(VENDOR_METHOD.read).map((record) => [record.method, record]));
   }
 
   /** Creates the (disabled) row if missing; a missing vendor fails with 23503. */
@@ -55,11 +38,8 @@ export class VendorPayoutMethodRepository {
 
   /** The current limits, locked until the caller's commit. */
   async lockLimits(manager: Queryable, vendorId: string, method: string): Promise<{ minimumCents: Cents | null; maximumCents: Cents | null }> {
-    const [current]: Array<{ minimum_cents: string | null; maximum_cents: string | null }> = await manager.query(
-      `SELECT minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1 AND method = $2 FOR UPDATE`,
-      [vendorId, method],
-    );
-    return { minimumCents: centsOrNull(current.minimum_cents), maximumCents: centsOrNull(current.maximum_cents) };
+    const [current]: object[] = await manager.query(`SELECT ${LIMITS.columns} FROM payout_vendor_methods WHERE vendor_id = $1 AND method = $2 FOR UPDATE`, [vendorId, method]);
+    return LIMITS.read(current);
   }
 
   async setLimits(manager: Queryable, vendorId: string, method: string, minimumCents: Cents | null, maximumCents: Cents | null): Promise<void> {

@@ -111,9 +111,9 @@ export class AdmitPurchaseUseCase {
     if (this.config.isProduction && !quote.vendor_released_at) throw new VendorNotReleasedError();
     const charge = centsFromDbValue(quote.charge_cents);
     this.spendControls.checkTransactionMaximum(controls, charge);
-    await this.spendControls.checkVelocity(manager, vendorId, controls, now);
     const day = johannesburgDayOf(now);
-    await this.spendControls.consumeDailyAllowance(manager, vendorId, day, controls, charge);
+    // Velocity, then the daily allowance: one round trip while both pass.
+    await this.spendControls.checkVelocityAndConsumeAllowance(manager, vendorId, controls, now, day, charge);
 
     // The quote's use, the transaction, its first status event and its submission intent (its
     // outbox row) in one statement.

@@ -63,7 +63,8 @@ export class SpendControlsService {
     private readonly vendors: PurchaseVendorsRepository,
   ) {}
 
-  async setLimits(vendorId: string, limits: SpendLimits): Promise<LimitsView> {
+  /** `manager`: the caller's transaction, so a staff change commits with its audit record (or an approved proposal with its approval). */
+  async setLimits(vendorId: string, limits: SpendLimits, manager?: EntityManager): Promise<LimitsView> {
     const problems: Record<string, string[]> = {};
     const check = (name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER) => {
       if (!Number.isSafeInteger(value) || value < min || value > max) problems[name] = [`must be an integer from ${min} to ${max}`];
@@ -73,25 +74,30 @@ export class SpendControlsService {
     check('velocity_count', limits.velocityCount, 1, 1_000_000);
     check('velocity_window_seconds', limits.velocityWindowSeconds, 1, MAX_VELOCITY_WINDOW_SECONDS);
     if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
-    await this.requireVendor(vendorId);
-    await this.controls.saveLimits(vendorId, limits);
-    return this.limitsFor(vendorId);
+    await this.requireVendor(vendorId, manager);
+    await this.controls.saveLimits(vendorId, limits, manager);
+    return this.limitsFor(vendorId, manager);
   }
 
   /** Pauses new purchases for one vendor, or for everyone when vendorId is null. Existing purchases carry on. */
-  async pause(vendorId: string | null): Promise<PauseState> {
-    return this.setPaused(vendorId, true);
+  async pause(vendorId: string | null, manager?: EntityManager): Promise<PauseState> {
+    return this.setPaused(vendorId, true, manager);
   }
 
-  async resume(vendorId: string | null): Promise<PauseState> {
-    return this.setPaused(vendorId, false);
+  async resume(vendorId: string | null, manager?: EntityManager): Promise<PauseState> {
+    return this.setPaused(vendorId, false, manager);
   }
 
-  async limitsFor(vendorId: string): Promise<LimitsView> {
-    const day = johannesburgDayOf(await this.controls.now());
-    const controls = await this.controls.controls(vendorId);
-    const globalPausedAt = await this.controls.globalPausedAt();
-    const usedCents = await this.controls.usedCents(vendorId, day);
+  /** Whether purchases are paused for everyone (the platform switch). */
+  async globallyPaused(manager?: EntityManager): Promise<boolean> {
+    return (await this.controls.globalPausedAt(manager)) !== null;
+  }
+
+  async limitsFor(vendorId: string, manager?: EntityManager): Promise<LimitsView> {
+    const day = johannesburgDayOf(await this.controls.now(manager));
+    const controls = await this.controls.controls(vendorId, manager);
+    const globalPausedAt = await this.controls.globalPausedAt(manager);
+    const usedCents = await this.controls.usedCents(vendorId, day, manager);
     const used = usedCents !== undefined ? centsFromDbValue(usedCents) : 0n;
     const cap = controls?.daily_cap_cents != null ? centsFromDbValue(controls.daily_cap_cents) : null;
     const pausedScope = globalPausedAt ? 'global' : controls?.paused_at ? 'vendor' : null;
@@ -129,30 +135,42 @@ export class SpendControlsService {
     if (chargeCents > controls.transactionMaxCents) throw new TransactionMaximumExceededError(minorUnitsFromCents(controls.transactionMaxCents));
   }
 
-  /**
-   * At most N admissions in any rolling window; Retry-After says when the oldest one leaves it.
-   * The count is exact without visiting every purchase in the window: whole seconds come from
-   * the per-second counters a trigger keeps (migration 1763780400000), and the one second the
-   * window starts inside of is counted from the purchases themselves.
-   */
-  async checkVelocity(manager: EntityManager, vendorId: string, controls: ConfiguredSpendControls, now: Date): Promise<void> {
-    const windowStart = new Date(now.getTime() - controls.velocityWindowSeconds * 1000);
-    const count = await this.admissionsSince(manager, vendorId, windowStart);
-    if (count < controls.velocityCount) return;
+  private async refuseVelocity(manager: EntityManager, vendorId: string, controls: ConfiguredSpendControls, now: Date, windowStart: Date, count: number): Promise<never> {
     // The admission that must leave the window before one more fits.
     const blockingAt = await this.transactions.admissionTimeAt(manager, vendorId, windowStart, count - controls.velocityCount);
     const leavesAt = new Date(blockingAt).getTime() + controls.velocityWindowSeconds * 1000;
     throw new VelocityLimitExceededError(Math.max(1, Math.ceil((leavesAt - now.getTime()) / 1000)));
   }
 
-  /** The vendor's admissions with `created_at > windowStart`, exactly (see checkVelocity). */
+  /**
+   * Admission: at most N admissions in any rolling window (Retry-After says when the oldest one
+   * leaves it), then the day's allowance, consumed by a guarded update that only moves while
+   * `used + charge <= cap`, so the cap holds under any concurrency. One round trip while both
+   * pass (the allowance is consumed only when the velocity check passes); only a refusal reads
+   * more. The count is exact without visiting every purchase in the window: whole seconds come
+   * from the per-second counters a trigger keeps (migration 1763780400000), and the one second the
+   * window starts inside of is counted from the purchases themselves.
+   */
+  async checkVelocityAndConsumeAllowance(manager: EntityManager, vendorId: string, controls: ConfiguredSpendControls, now: Date, day: string, chargeCents: Cents): Promise<void> {
+    const windowStart = new Date(now.getTime() - controls.velocityWindowSeconds * 1000);
+    const { admissions, consumed } = await this.controls.countAdmissionsAndConsume(manager, {
+      vendorId,
+      windowStart,
+      velocityCount: controls.velocityCount,
+      day,
+      chargeCents,
+      capCents: controls.dailyCapCents,
+    });
+    if (admissions >= controls.velocityCount) await this.refuseVelocity(manager, vendorId, controls, now, windowStart, admissions);
+    if (!consumed) await this.refuseDailyCap(manager, vendorId, day, controls);
+  }
+
+  /** The vendor's admissions with `created_at > windowStart`, exactly (see checkVelocityAndConsumeAllowance). */
   async admissionsSince(manager: EntityManager, vendorId: string, windowStart: Date): Promise<number> {
     return this.transactions.admissionsSince(manager, vendorId, windowStart);
   }
 
-  /** Guarded update: the row only moves while `used + charge <= cap`, so the cap holds under any concurrency. */
-  async consumeDailyAllowance(manager: EntityManager, vendorId: string, day: string, controls: ConfiguredSpendControls, chargeCents: Cents): Promise<void> {
-    if (await this.controls.consumeAllowance(manager, vendorId, day, chargeCents, controls.dailyCapCents)) return;
+  private async refuseDailyCap(manager: EntityManager, vendorId: string, day: string, controls: ConfiguredSpendControls): Promise<never> {
     const usedCents = await this.controls.usedCents(vendorId, day, manager);
     const used = usedCents !== undefined ? centsFromDbValue(usedCents) : 0n;
     const remaining = controls.dailyCapCents > used ? controls.dailyCapCents - used : 0n;
@@ -164,18 +182,18 @@ export class SpendControlsService {
     await this.controls.returnAllowance(manager, vendorId, day, chargeCents);
   }
 
-  private async setPaused(vendorId: string | null, paused: boolean): Promise<PauseState> {
+  private async setPaused(vendorId: string | null, paused: boolean, manager?: EntityManager): Promise<PauseState> {
     if (vendorId === null) {
-      const pausedAt = await this.controls.setGlobalPaused(paused);
+      const pausedAt = await this.controls.setGlobalPaused(paused, manager);
       return { scope: 'global', vendor_id: null, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
     }
-    await this.requireVendor(vendorId);
-    const pausedAt = await this.controls.setVendorPaused(vendorId, paused);
+    await this.requireVendor(vendorId, manager);
+    const pausedAt = await this.controls.setVendorPaused(vendorId, paused, manager);
     return { scope: 'vendor', vendor_id: vendorId, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
   }
 
-  private async requireVendor(vendorId: string): Promise<void> {
-    if (!isUuid(vendorId) || !(await this.vendors.exists(vendorId))) {
+  private async requireVendor(vendorId: string, manager?: EntityManager): Promise<void> {
+    if (!isUuid(vendorId) || !(await this.vendors.exists(vendorId, manager))) {
       throw new NotFoundError('vendor');
     }
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue } from '#money';
 import { pageOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
@@ -26,11 +27,11 @@ export class CatalogueService {
     private readonly vendors: PurchaseVendorsRepository,
   ) {}
 
-  /** Staff: enables every active product (`'all'`) or the listed ids for a vendor. Idempotent. */
-  async enableProducts(vendorId: string, products: 'all' | number[]): Promise<ProductEnablement> {
-    await this.requireVendor(vendorId);
+  /** Staff: enables every active product (`'all'`) or the listed ids for a vendor. Idempotent. `manager`: the caller's transaction (the staff audit record commits with the change). */
+  async enableProducts(vendorId: string, products: 'all' | number[], manager?: EntityManager): Promise<ProductEnablement> {
+    await this.requireVendor(vendorId, manager);
     if (products === 'all') {
-      await this.catalogue.enable(vendorId, 'all');
+      await this.catalogue.enable(vendorId, 'all', manager);
     } else {
       const ids = [...new Set(products)];
       if (ids.length === 0 || ids.some((id) => !Number.isSafeInteger(id) || id < 1)) {
@@ -39,16 +40,16 @@ export class CatalogueService {
       const found = await this.catalogue.activeProductIds(ids);
       const unknown = ids.filter((id) => !found.includes(id));
       if (unknown.length > 0) throw new ValidationFailedError({ products: [`unknown or inactive product ids: ${unknown.join(', ')}`] });
-      await this.catalogue.enable(vendorId, ids);
+      await this.catalogue.enable(vendorId, ids, manager);
     }
-    return this.enablement(vendorId);
+    return this.enablement(vendorId, manager);
   }
 
   /** Staff: withdraws products from a vendor; existing quotes and transactions are unaffected. */
-  async disableProducts(vendorId: string, products: 'all' | number[]): Promise<ProductEnablement> {
-    await this.requireVendor(vendorId);
-    await this.catalogue.disable(vendorId, products);
-    return this.enablement(vendorId);
+  async disableProducts(vendorId: string, products: 'all' | number[], manager?: EntityManager): Promise<ProductEnablement> {
+    await this.requireVendor(vendorId, manager);
+    await this.catalogue.disable(vendorId, products, manager);
+    return this.enablement(vendorId, manager);
   }
 
   async listServices(vendorId: string): Promise<ServiceView[]> {
@@ -91,12 +92,12 @@ export class CatalogueService {
     return this.catalogue.product(productId);
   }
 
-  private async enablement(vendorId: string): Promise<ProductEnablement> {
-    const ids = await this.catalogue.enabledProductIds(vendorId);
+  private async enablement(vendorId: string, manager?: EntityManager): Promise<ProductEnablement> {
+    const ids = await this.catalogue.enabledProductIds(vendorId, manager);
     return { vendor_id: vendorId, enabled_product_ids: ids, enabled_count: ids.length };
   }
 
-  private async requireVendor(vendorId: string): Promise<void> {
-    if (!isUuid(vendorId) || !(await this.vendors.exists(vendorId))) throw new NotFoundError('vendor');
+  private async requireVendor(vendorId: string, manager?: EntityManager): Promise<void> {
+    if (!isUuid(vendorId) || !(await this.vendors.exists(vendorId, manager))) throw new NotFoundError('vendor');
   }
 }

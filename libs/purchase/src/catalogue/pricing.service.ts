@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ValidationFailedError } from '#common';
 import { centsFromDbValue, MoneyError } from '#money';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
@@ -28,12 +28,17 @@ export class PricingService {
     private readonly pricing: PricingRepository,
   ) {}
 
-  /** Prices every active product at wholesale plus `marginBps` (1 bp = 0.01 %), as a new version. */
-  async publish(marginBps: number): Promise<PublishedPricing> {
+  /**
+   * Prices every active product at wholesale plus `marginBps` (1 bp = 0.01 %), as a new version;
+   * in the caller's transaction when `into` is given (the staff audit record commits with it).
+   */
+  async publish(marginBps: number, into?: EntityManager): Promise<PublishedPricing> {
     if (!Number.isSafeInteger(marginBps) || marginBps < 0 || marginBps > MAX_MARGIN_BPS) {
       throw new ValidationFailedError({ margin_bps: [`must be an integer from 0 to ${MAX_MARGIN_BPS}`] });
     }
-    return this.dataSource.transaction(async (manager) => {
+    const run = <T>(work: (manager: EntityManager) => Promise<T>) => (into ? work(into) : this.dataSource.transaction(work));
+    return run(async (manager) => {
+      await this.pricing.lockPublication(manager);
       const products = await this.catalogue.activeProducts(manager);
       const prices: NewVersionPrice[] = [];
       for (const product of products) {
@@ -62,8 +67,18 @@ export class PricingService {
   }
 
   /** The newest published version, or null when pricing was never published. */
-  async currentVersion(): Promise<PricingVersionEntity | null> {
-    return this.pricing.currentVersion();
+  async currentVersion(manager?: EntityManager): Promise<PricingVersionEntity | null> {
+    return this.pricing.currentVersion(manager);
+  }
+
+  /** Serialises publications until `manager`'s transaction ends (re-entrant within it). */
+  lockPublication(manager: EntityManager): Promise<void> {
+    return this.pricing.lockPublication(manager);
+  }
+
+  /** The newest versions first, the current one first of all. */
+  versions(limit = 50): Promise<PricingVersionEntity[]> {
+    return this.pricing.versions(limit);
   }
 
   async termsOf(pricingVersionId: number, productId: number): Promise<PricingTerms | null> {

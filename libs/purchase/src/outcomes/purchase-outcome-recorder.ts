@@ -8,7 +8,7 @@ import { FulfilmentService } from './fulfilment.service.js';
 import { SpendControlsService } from '../admission/spend-controls.service.js';
 import type { LockedTransactionState, TransactionState } from '../model/transaction-record.js';
 import { isOpen, movesToward, type TransactionStatus } from '../model/transaction-status.js';
-import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { TransactionsRepository, type StatusEvent } from '../persistence/transactions.repository.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 
 /** What one provider lookup said. */
@@ -65,11 +65,29 @@ export function lateCreationDedupeKey(transactionId: string): string {
   return `purchase:${transactionId}:late_creation`;
 }
 
+/**
+ * What comes after a recording in the transaction's polling chain, decided on the state the
+ * recording leaves: another check after `delayMs`, no further automatic check (`stop`), or
+ * nothing to change (`keep`).
+ */
+export type NextCheck = { delayMs: number } | 'stop' | 'keep';
+
+/** What a verification writes in the recording's own database transaction besides the lookup. */
+export interface RecordingExtras {
+  /** Callback markers up to this id are answered (consumed unless the provider was unavailable). */
+  consumeMarkersUpTo?: string | null;
+  /** Plans the polling chain from the state after the recording; applied in the same UPDATE. */
+  nextCheck?: (after: TransactionState & { statusMoved: boolean }) => NextCheck;
+}
+
 /** Columns the recorder may change, with the values they get when the transaction's row is written back. */
 type RowChanges = Map<string, unknown>;
 
-/** The status moves of one recording, in order (pending -> completed -> reversed is two), for their webhook events. */
-const movesOf = new WeakMap<RowChanges, TransactionStatus[]>();
+/**
+ * The status moves of one recording, in order (pending -> completed -> reversed is two): their
+ * status events are written with the row, their webhook events right after.
+ */
+const movesOf = new WeakMap<RowChanges, StatusEvent[]>();
 
 type LockedRow = LockedTransactionState;
 
@@ -99,8 +117,17 @@ export class PurchaseOutcomeRecorder {
     return (await this.transactions.state(transactionId)) ?? null;
   }
 
-  /** Records one lookup; `statusMoved` says whether THIS recording changed the status. */
-  async record(transactionId: string, observation: ProviderObservation): Promise<TransactionState & { statusMoved: boolean }> {
+  /**
+   * Records one lookup; `statusMoved` says whether THIS recording changed the status. With
+   * `extras`, a verification's marker consumption and the next link of its polling chain are
+   * written in the same database transaction (and the chain in the same UPDATE), so a verified
+   * move is one commit; `scheduledCheck` is then the sequence of the check it scheduled.
+   */
+  async record(
+    transactionId: string,
+    observation: ProviderObservation,
+    extras: RecordingExtras = {},
+  ): Promise<TransactionState & { statusMoved: boolean; scheduledCheck?: number }> {
     return this.dataSource.transaction(async (manager) => {
       const row = await this.lock(manager, transactionId);
       if (!row) throw new Error(`transaction ${transactionId} vanished while being verified`);
@@ -130,8 +157,30 @@ export class PurchaseOutcomeRecorder {
       } else if (observation.kind === 'not_found') {
         await this.recordNotFound(manager, row, changes);
       }
-      return { ...(await this.writeBack(manager, row.id, changes)), statusMoved: changes.has('status') };
+      if (extras.consumeMarkersUpTo && observation.kind !== 'unavailable') {
+        await this.transactions.consumeMarkers(row.id, extras.consumeMarkersUpTo, manager);
+      }
+      const scheduledCheck = extras.nextCheck ? this.planNextCheck(row, changes, extras.nextCheck) : undefined;
+      return { ...(await this.writeBack(manager, row.id, changes)), statusMoved: changes.has('status'), scheduledCheck };
     });
+  }
+
+  /**
+   * Applies the chain's next link to the collected changes: the row is locked, so the sequence
+   * is the locked one plus one and the check is due from the transaction's clock. Returns the
+   * new sequence when a check was scheduled.
+   */
+  private planNextCheck(row: LockedRow, changes: RowChanges, plan: NonNullable<RecordingExtras['nextCheck']>): number | undefined {
+    const after = { ...row, ...(Object.fromEntries(changes) as Partial<TransactionState>), statusMoved: changes.has('status') };
+    const next = plan(after);
+    if (next === 'keep') return undefined;
+    if (next === 'stop') {
+      changes.set('next_check_at', null);
+      return undefined;
+    }
+    changes.set('check_seq', row.check_seq + 1);
+    changes.set('next_check_at', new Date(new Date(row.now).getTime() + next.delayMs));
+    return row.check_seq + 1;
   }
 
   /**
@@ -240,8 +289,9 @@ export class PurchaseOutcomeRecorder {
   }
 
   private async writeBack(manager: EntityManager, transactionId: string, changes: RowChanges): Promise<TransactionState> {
-    const state = await this.transactions.writeState(manager, transactionId, changes);
-    for (const to of movesOf.get(changes) ?? []) await this.recordStatusEvent(manager, state, to);
+    const moves = movesOf.get(changes) ?? [];
+    const state = await this.transactions.writeStateWithEvents(manager, transactionId, changes, moves);
+    for (const move of moves) await this.recordStatusEvent(manager, state, move.to);
     return state;
   }
 
@@ -296,7 +346,9 @@ export class PurchaseOutcomeRecorder {
     const found = context.found;
     changes.set('status', to);
     changes.set('updated_at', now);
-    movesOf.set(changes, [...(movesOf.get(changes) ?? []), to]);
+    // The status event is written with the row (writeBack), in the order of the moves.
+    const event: StatusEvent = { from, to, providerStatus: found?.providerStatus ?? null, reason: context.reason };
+    movesOf.set(changes, [...(movesOf.get(changes) ?? []), event]);
     switch (to) {
       case 'completed': {
         changes.set('completed_at', parseInstant(found?.completedAt) ?? now);
@@ -330,7 +382,6 @@ export class PurchaseOutcomeRecorder {
       case 'pending':
         throw new Error('nothing moves back to pending');
     }
-    await this.transactions.addStatusEvent(manager, row.id, from, to, found?.providerStatus ?? null, context.reason);
     row.status = to;
     this.logger.log({ transactionId: row.id, from, to }, 'Transaction status verified');
   }

@@ -49,9 +49,36 @@ export class PurchaseOperatorEntity {
   syncedAt: Date;
 }
 
+/**
+ * The pricing terms a product carries and a pricing version copies for it (PricingVersionPriceEntity),
+ * so a quote pinned to the version prices the same after a later catalogue sync. Not a table:
+ * both entities extend it and map these columns under the same names.
+ */
+export abstract class PricingTerms {
+  @Column({ name: 'pricing_kind', type: 'text' })
+  pricingKind: PricingKind;
+
+  /** Fixed products: the destination amount. */
+  @Column({ name: 'destination_amount', type: 'text', nullable: true })
+  destinationAmount: string | null;
+
+  @Column({ name: 'range_min', type: 'text', nullable: true })
+  rangeMin: string | null;
+
+  @Column({ name: 'range_max', type: 'text', nullable: true })
+  rangeMax: string | null;
+
+  @Column({ name: 'range_step', type: 'text', nullable: true })
+  rangeStep: string | null;
+
+  /** Ranged products: ZAR per destination unit. */
+  @Column({ name: 'wholesale_rate', type: 'text', nullable: true })
+  wholesaleRate: string | null;
+}
+
 /** A provider product as last synced. Wholesale terms stay inside the service. */
 @Entity('purchase_products')
-export class PurchaseProductEntity {
+export class PurchaseProductEntity extends PricingTerms {
   @PrimaryColumn({ type: 'integer' })
   id: number;
 
@@ -63,9 +90,6 @@ export class PurchaseProductEntity {
 
   @Column({ name: 'provider_type', type: 'text' })
   providerType: string;
-
-  @Column({ name: 'pricing_kind', type: 'text' })
-  pricingKind: PricingKind;
 
   @Column({ name: 'service_id', type: 'integer' })
   serviceId: number;
@@ -79,25 +103,9 @@ export class PurchaseProductEntity {
   @Column({ name: 'destination_currency', type: 'text' })
   destinationCurrency: string;
 
-  @Column({ name: 'destination_amount', type: 'text', nullable: true })
-  destinationAmount: string | null;
-
-  @Column({ name: 'range_min', type: 'text', nullable: true })
-  rangeMin: string | null;
-
-  @Column({ name: 'range_max', type: 'text', nullable: true })
-  rangeMax: string | null;
-
-  @Column({ name: 'range_step', type: 'text', nullable: true })
-  rangeStep: string | null;
-
   /** Fixed products: exact decimal ZAR the provider charges. */
   @Column({ name: 'wholesale_price', type: 'text', nullable: true })
   wholesalePrice: string | null;
-
-  /** Ranged products: ZAR per destination unit. */
-  @Column({ name: 'wholesale_rate', type: 'text', nullable: true })
-  wholesaleRate: string | null;
 
   @Column({ type: 'jsonb' })
   benefits: ProductBenefit[];

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, Not, type EntityManager } from 'typeorm';
+import type { Queryable } from '#database';
 import { minorUnitsFromCents, type Cents } from '#money';
 import type { FulfilmentKind, PricingKind, ProductBenefit, ProductRequirements } from '../model/catalogue-types.js';
 import type { CountryView, OperatorView, ProductView, ServiceView } from '../model/catalogue-views.js';
@@ -139,28 +140,28 @@ export class CatalogueRepository {
   // --- enablement per vendor (staff) ---
 
   /** Enables the listed products, or every active one when `productIds` is 'all'. Idempotent. */
-  async enable(vendorId: string, productIds: 'all' | number[]): Promise<void> {
+  async enable(vendorId: string, productIds: 'all' | number[], manager: Queryable = this.dataSource): Promise<void> {
     if (productIds === 'all') {
-      await this.dataSource.query(
+      await manager.query(
         `INSERT INTO purchase_vendor_products (vendor_id, product_id)
          SELECT $1, id FROM purchase_products WHERE active ON CONFLICT DO NOTHING`,
         [vendorId],
       );
     } else {
-      await this.dataSource.query(`INSERT INTO purchase_vendor_products (vendor_id, product_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING`, [
+      await manager.query(`INSERT INTO purchase_vendor_products (vendor_id, product_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING`, [
         vendorId,
         productIds,
       ]);
     }
   }
 
-  async disable(vendorId: string, productIds: 'all' | number[]): Promise<void> {
-    if (productIds === 'all') await this.dataSource.query(`DELETE FROM purchase_vendor_products WHERE vendor_id = $1`, [vendorId]);
-    else await this.dataSource.query(`DELETE FROM purchase_vendor_products WHERE vendor_id = $1 AND product_id = ANY($2::int[])`, [vendorId, productIds]);
+  async disable(vendorId: string, productIds: 'all' | number[], manager: Queryable = this.dataSource): Promise<void> {
+    if (productIds === 'all') await manager.query(`DELETE FROM purchase_vendor_products WHERE vendor_id = $1`, [vendorId]);
+    else await manager.query(`DELETE FROM purchase_vendor_products WHERE vendor_id = $1 AND product_id = ANY($2::int[])`, [vendorId, productIds]);
   }
 
-  async enabledProductIds(vendorId: string): Promise<number[]> {
-    const rows = await this.dataSource.query<{ product_id: number }[]>(`SELECT product_id FROM purchase_vendor_products WHERE vendor_id = $1 ORDER BY product_id`, [
+  async enabledProductIds(vendorId: string, manager: Queryable = this.dataSource): Promise<number[]> {
+    const rows = await manager.query<{ product_id: number }[]>(`SELECT product_id FROM purchase_vendor_products WHERE vendor_id = $1 ORDER BY product_id`, [
       vendorId,
     ]);
     return rows.map((row) => row.product_id);

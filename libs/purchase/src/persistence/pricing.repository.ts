@@ -28,6 +28,16 @@ export class PricingRepository {
     return manager.findOne(PricingVersionEntity, { where: {}, order: { id: 'DESC' } });
   }
 
+  /** Serialises publications until the caller's transaction ends (so each knows the version it replaces). */
+  async lockPublication(manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('pricing.publish'))`);
+  }
+
+  /** The newest versions first (staff's pricing page); the first is the current one. */
+  async versions(limit: number): Promise<PricingVersionEntity[]> {
+    return this.dataSource.manager.find(PricingVersionEntity, { order: { id: 'DESC' }, take: limit });
+  }
+
   async price(pricingVersionId: number, productId: number): Promise<PricingVersionPriceEntity | null> {
     return this.dataSource.manager.findOneBy(PricingVersionPriceEntity, { pricingVersionId, productId });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { updateReturning, type Queryable } from '#database';
 import type { SpendLimits } from '../model/spend-limits.js';
+import { admissionsSinceSql, partialSecondOf } from './admissions-since.sql.js';
 
 /** A vendor's `purchase_spend_controls` row; the limits stay null until staff set them. */
 export interface SpendControlsRow {
@@ -22,8 +23,8 @@ export interface SpendControlsRow {
 export class SpendControlsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async saveLimits(vendorId: string, limits: SpendLimits): Promise<void> {
-    await this.dataSource.query(
+  async saveLimits(vendorId: string, limits: SpendLimits, manager: Queryable = this.dataSource): Promise<void> {
+    await manager.query(
       `INSERT INTO purchase_spend_controls (vendor_id, daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (vendor_id) DO UPDATE SET daily_cap_cents = EXCLUDED.daily_cap_cents, transaction_max_cents = EXCLUDED.transaction_max_cents,
@@ -33,13 +34,13 @@ export class SpendControlsRepository {
   }
 
   /** The database's clock, which decides the allowance day. */
-  async now(): Promise<Date> {
-    const [{ now }] = await this.dataSource.query<{ now: Date }[]>(`SELECT now() AS now`);
+  async now(manager: Queryable = this.dataSource): Promise<Date> {
+    const [{ now }] = await manager.query<{ now: Date }[]>(`SELECT now() AS now`);
     return now;
   }
 
-  async controls(vendorId: string): Promise<SpendControlsRow | undefined> {
-    const [controls] = await this.dataSource.query<SpendControlsRow[]>(
+  async controls(vendorId: string, manager: Queryable = this.dataSource): Promise<SpendControlsRow | undefined> {
+    const [controls] = await manager.query<SpendControlsRow[]>(
       `SELECT daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds, paused_at
          FROM purchase_spend_controls WHERE vendor_id = $1`,
       [vendorId],
@@ -72,17 +73,36 @@ export class SpendControlsRepository {
   }
 
   /**
-   * Guarded update in one statement: the day's row is created with this charge, or grows by it,
-   * only while `used + charge <= cap`, so the cap holds under any concurrency. False when it did not fit.
+   * Admission, in one round trip: the vendor's admissions since `windowStart` (the velocity count)
+   * and, only when that count is under `velocityCount`, the day's allowance consumed by a guarded
+   * update: the day's row is created with this charge, or grows by it, only while
+   * `used + charge <= cap`, so the cap holds under any concurrency (`consumed` false when it did
+   * not fit). Run under the vendor's spend-controls lock, so the count is that of committed
+   * admissions after every earlier admission of this vendor.
    */
-  async consumeAllowance(manager: Queryable, vendorId: string, day: string, chargeCents: bigint, capCents: bigint): Promise<boolean> {
-    const consumed = await manager.query<unknown[]>(
-      `INSERT INTO purchase_daily_allowances AS a (vendor_id, day, used_cents) SELECT $1, $2, $3 WHERE $3::bigint <= $4::bigint
-       ON CONFLICT (vendor_id, day) DO UPDATE SET used_cents = a.used_cents + EXCLUDED.used_cents WHERE a.used_cents + EXCLUDED.used_cents <= $4::bigint
-       RETURNING used_cents`,
-      [vendorId, day, chargeCents.toString(), capCents.toString()],
+  async countAdmissionsAndConsume(
+    manager: Queryable,
+    admission: { vendorId: string; windowStart: Date; velocityCount: number; day: string; chargeCents: bigint; capCents: bigint },
+  ): Promise<{ admissions: number; consumed: boolean }> {
+    const [row] = await manager.query<{ admissions: string; consumed: boolean }[]>(
+      `WITH velocity AS (SELECT ${admissionsSinceSql('$1', '$2', '$3')} AS admissions),
+            consumed AS (
+              INSERT INTO purchase_daily_allowances AS a (vendor_id, day, used_cents)
+              SELECT $1, $5, $6 FROM velocity WHERE velocity.admissions < $4 AND $6::bigint <= $7::bigint
+              ON CONFLICT (vendor_id, day) DO UPDATE SET used_cents = a.used_cents + EXCLUDED.used_cents WHERE a.used_cents + EXCLUDED.used_cents <= $7::bigint
+              RETURNING used_cents)
+       SELECT velocity.admissions, EXISTS (SELECT 1 FROM consumed) AS consumed FROM velocity`,
+      [
+        admission.vendorId,
+        admission.windowStart,
+        partialSecondOf(admission.windowStart),
+        admission.velocityCount,
+        admission.day,
+        admission.chargeCents.toString(),
+        admission.capCents.toString(),
+      ],
     );
-    return consumed.length > 0;
+    return { admissions: Number(row.admissions), consumed: row.consumed };
   }
 
   async returnAllowance(manager: Queryable, vendorId: string, day: string, chargeCents: bigint): Promise<void> {
@@ -94,9 +114,9 @@ export class SpendControlsRepository {
   }
 
   /** Sets or clears the platform-wide pause (an existing pause keeps its instant); returns the pause instant. */
-  async setGlobalPaused(paused: boolean): Promise<Date | null> {
+  async setGlobalPaused(paused: boolean, manager: Queryable = this.dataSource): Promise<Date | null> {
     const [row] = await updateReturning<{ paused_at: Date | null }>(
-      this.dataSource,
+      manager,
       `UPDATE purchase_global_controls SET paused_at = CASE WHEN $1 THEN COALESCE(paused_at, now()) END, updated_at = now() RETURNING paused_at`,
       [paused],
     );
@@ -104,8 +124,8 @@ export class SpendControlsRepository {
   }
 
   /** Sets or clears one vendor's pause (creating its controls row if need be); returns the pause instant. */
-  async setVendorPaused(vendorId: string, paused: boolean): Promise<Date | null> {
-    const [row] = await this.dataSource.query<{ paused_at: Date | null }[]>(
+  async setVendorPaused(vendorId: string, paused: boolean, manager: Queryable = this.dataSource): Promise<Date | null> {
+    const [row] = await manager.query<{ paused_at: Date | null }[]>(
       `INSERT INTO purchase_spend_controls (vendor_id, paused_at) VALUES ($1, CASE WHEN $2 THEN now() END)
        ON CONFLICT (vendor_id) DO UPDATE SET paused_at = CASE WHEN $2 THEN COALESCE(purchase_spend_controls.paused_at, now()) END, updated_at = now()
        RETURNING paused_at`,

@@ -1,18 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { johannesburgDayRange } from '#common';
-import { updateReturning, type Queryable } from '#database';
+import { readShape, updateReturning, type Queryable } from '#database';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { LockedTransactionState, TransactionEventView, TransactionState } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
 import type { TransactionView } from '../model/transaction-view.js';
-
-/** Columns every vendor-facing read selects (alias `t`), with fulfilment availability. */
-const VIEW_COLUMNS = `
-  t.id, t.reference, t.status, t.product_id, t.quote_id, t.charge_cents, t.currency, t.destination_amount,
-  t.destination_unit, t.error_code, t.created_at, t.updated_at, t.completed_at, t.reversed_at,
-  (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS fulfilment_available`;
+import { admissionsSinceSql, partialSecondOf } from './admissions-since.sql.js';
 
 /** Columns of TransactionState (alias `t`): what the worker, the sweeper and settlement decide on. */
 const STATE_COLUMNS = `t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
@@ -20,37 +15,18 @@ const STATE_COLUMNS = `t.id, t.vendor_id, t.status, t.product_id, t.charge_cents
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until`;
 
-/** The view's row as selected: money in cents, instants as dates. */
-type TransactionViewRow = Omit<TransactionView, 'charge_minor' | 'created_at' | 'updated_at' | 'completed_at' | 'reversed_at'> & {
-  charge_cents: string;
-  created_at: Date;
-  updated_at: Date;
-  completed_at: Date | null;
-  reversed_at: Date | null;
-};
+const iso = (value: Date | string) => new Date(value).toISOString();
+const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
-function transactionViewOf(row: TransactionViewRow): TransactionView {
-  return {
-    id: row.id,
-    reference: row.reference,
-    status: row.status,
-    product_id: row.product_id,
-    quote_id: row.quote_id,
-    charge_minor: minorUnitsFromCents(centsFromDbValue(row.charge_cents)),
-    currency: row.currency,
-    destination_amount: row.destination_amount,
-    destination_unit: row.destination_unit,
-    error_code: row.error_code,
-    // Delivery data is only handed out while the purchase stands: never after a reversal.
-    fulfilment_available: row.fulfilment_available === true,
-    created_at: iso(row.created_at)!,
-    updated_at: iso(row.updated_at)!,
-    completed_at: iso(row.completed_at),
-    reversed_at: iso(row.reversed_at),
-  };
-}
+/** What every vendor-facing read selects (alias `t`): money in minor units, instants as ISO strings. */
+const VIEW = readShape<TransactionView>({
+  id: 't.id', reference: 't.reference', status: 't.status', product_id: 't.product_id', quote_id: 't.quote_id',
+  charge_minor: ['t.charge_cents', (raw: string) => minorUnitsFromCents(centsFromDbValue(raw))], currency: 't.currency',
+  destination_amount: 't.destination_amount', destination_unit: 't.destination_unit', error_code: 't.error_code',
+  // Delivery data is only handed out while the purchase stands: never after a reversal.
+  fulfilment_available: ["(t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id))", (raw) => raw === true],
+  created_at: ['t.created_at', iso], updated_at: ['t.updated_at', iso], completed_at: ['t.completed_at', isoOrNull], reversed_at: ['t.reversed_at', isoOrNull],
+});
 
 /** The quote under its lock, with the facts the admission checks, read in one round trip. */
 export interface LockedQuote
@@ -90,6 +66,14 @@ export interface TransactionListFilter {
 /** A transaction about to be submitted, with its product's pricing kind. */
 export interface SubmissionRecord extends TransactionState {
   pricing_kind: string;
+}
+
+/** One status move's event row, written with the move (writeStateWithEvents). */
+export interface StatusEvent {
+  from: TransactionStatus;
+  to: TransactionStatus;
+  providerStatus: string | null;
+  reason: string;
 }
 
 export type SubmissionOutcome = 'accepted' | 'rejected' | 'http_error' | 'unknown';
@@ -176,13 +160,13 @@ export class TransactionsRepository {
   /** The quote's use, the transaction, its first status event and its submission intent (its outbox row) in one statement. */
   async admit(manager: Queryable, admitted: AdmittedTransaction): Promise<TransactionView> {
     const { quote } = admitted;
-    const [row] = await manager.query<TransactionViewRow[]>(
+    const [row] = await manager.query<object[]>(
       `WITH used AS (UPDATE purchase_quotes SET used_at = $14 WHERE id = $4),
             admitted AS (
               INSERT INTO purchase_transactions AS t (id, vendor_id, reference, quote_id, product_id, pricing_version_id, status, charge_cents,
                 wholesale_cents, currency, destination_amount, destination_unit, identifiers, admission_day, created_at, updated_at)
               VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $14)
-              RETURNING ${VIEW_COLUMNS}),
+              RETURNING ${VIEW.columns}),
             event AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, reason) SELECT id, NULL, 'pending', 'admitted' FROM admitted),
             outbox AS (${outboxRowsFrom('admitted', 'purchase.submit', { id: '$15', payload: '$16', runAt: 'now()' })})
@@ -205,25 +189,25 @@ export class TransactionsRepository {
         ...outboxBindValues(jobSpec('purchase.submit', { transactionId: admitted.transactionId })),
       ],
     );
-    return transactionViewOf(row);
+    return VIEW.read(row);
   }
 
   // --- vendor-facing reads (always by vendor id) ---
 
   async view(vendorId: string, transactionId: string, manager: Queryable = this.dataSource): Promise<TransactionView | undefined> {
-    const [row] = await manager.query<TransactionViewRow[]>(`SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.id = $2`, [
+    const [row] = await manager.query<object[]>(`SELECT ${VIEW.columns} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.id = $2`, [
       vendorId,
       transactionId,
     ]);
-    return row ? transactionViewOf(row) : undefined;
+    return row ? VIEW.read(row) : undefined;
   }
 
   async viewByReference(vendorId: string, reference: string): Promise<TransactionView | undefined> {
-    const [row] = await this.dataSource.query<TransactionViewRow[]>(
-      `SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.reference = $2`,
+    const [row] = await this.dataSource.query<object[]>(
+      `SELECT ${VIEW.columns} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.reference = $2`,
       [vendorId, reference],
     );
-    return row ? transactionViewOf(row) : undefined;
+    return row ? VIEW.read(row) : undefined;
   }
 
   /** One page, newest first, and the total that matches the filter. */
@@ -241,12 +225,12 @@ export class TransactionsRepository {
     if (filter.dateTo) add('t.created_at < ?', johannesburgDayRange(filter.dateTo).endExclusive);
     const where = conditions.join(' AND ');
     const [{ total }] = await this.dataSource.query<{ total: number }[]>(`SELECT count(*)::int AS total FROM purchase_transactions t WHERE ${where}`, parameters);
-    const rows = await this.dataSource.query<TransactionViewRow[]>(
-      `SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE ${where}
+    const rows = await this.dataSource.query<object[]>(
+      `SELECT ${VIEW.columns} FROM purchase_transactions t WHERE ${where}
         ORDER BY t.created_at DESC, t.id LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`,
       [...parameters, filter.perPage, (filter.page - 1) * filter.perPage],
     );
-    return { items: rows.map(transactionViewOf), total };
+    return { items: rows.map(VIEW.read), total };
   }
 
   /** The vendor's own transaction's status moves, oldest first; empty for another vendor's id. */
@@ -322,12 +306,7 @@ export class TransactionsRepository {
    * the purchases themselves.
    */
   async admissionsSince(manager: Queryable, vendorId: string, windowStart: Date): Promise<number> {
-    const partialSecond = Math.floor(windowStart.getTime() / 1000);
-    const [{ count }] = await manager.query<{ count: string }[]>(
-      `SELECT (SELECT COALESCE(sum(admissions), 0) FROM purchase_velocity_buckets WHERE vendor_id = $1 AND second > $3::bigint)
-            + (SELECT count(*) FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2 AND created_at < to_timestamp($3::bigint + 1)) AS count`,
-      [vendorId, windowStart, partialSecond],
-    );
+    const [{ count }] = await manager.query<{ count: string }[]>(`SELECT ${admissionsSinceSql('$1', '$2', '$3')} AS count`, [vendorId, windowStart, partialSecondOf(windowStart)]);
     return Number(count);
   }
 
@@ -380,17 +359,40 @@ export class TransactionsRepository {
     return state;
   }
 
-  /** The transaction as GET /transactions/{id} returns it, for a webhook event written in the same transaction. */
-  async viewById(manager: Queryable, transactionId: string): Promise<TransactionView> {
-    const [row] = await manager.query<TransactionViewRow[]>(`SELECT ${VIEW_COLUMNS} FROM purchase_transactions t WHERE t.id = $1`, [transactionId]);
-    return transactionViewOf(row);
+  /**
+   * writeState and the status events of the moves it carries (in order), as ONE statement: the
+   * UPDATE and the events' INSERT are one round trip and share the statement's snapshot.
+   */
+  async writeStateWithEvents(manager: Queryable, transactionId: string, changes: ReadonlyMap<string, unknown>, events: readonly StatusEvent[]): Promise<TransactionState> {
+    if (events.length === 0) return this.writeState(manager, transactionId, changes);
+    const columns = [...changes.keys()];
+    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
+    const next = columns.length + 2;
+    const [state] = await updateReturning<TransactionState>(
+      manager,
+      `WITH updated AS (UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}),
+            events AS (
+              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
+              SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
+                FROM unnest($${next}::text[], $${next + 1}::text[], $${next + 2}::text[], $${next + 3}::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
+               ORDER BY e.n)
+       SELECT * FROM updated`,
+      [
+        transactionId,
+        ...changes.values(),
+        events.map((event) => event.from),
+        events.map((event) => event.to),
+        events.map((event) => event.providerStatus),
+        events.map((event) => event.reason),
+      ],
+    );
+    return state;
   }
 
-  async addStatusEvent(manager: Queryable, transactionId: string, from: TransactionStatus, to: TransactionStatus, providerStatus: string | null, reason: string): Promise<void> {
-    await manager.query(
-      `INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason) VALUES ($1, $2, $3, $4, $5)`,
-      [transactionId, from, to, providerStatus, reason],
-    );
+  /** The transaction as GET /transactions/{id} returns it, for a webhook event written in the same transaction. */
+  async viewById(manager: Queryable, transactionId: string): Promise<TransactionView> {
+    const [row] = await manager.query<object[]>(`SELECT ${VIEW.columns} FROM purchase_transactions t WHERE t.id = $1`, [transactionId]);
+    return VIEW.read(row);
   }
 
   async forSubmission(transactionId: string): Promise<SubmissionRecord | undefined> {
@@ -550,17 +552,23 @@ export class TransactionsRepository {
     return { markerId: String(marker.id), earlierOpen: waiting !== undefined };
   }
 
-  async latestOpenMarker(transactionId: string): Promise<string | null> {
-    const [row] = await this.dataSource.query<{ id: string | null }[]>(
-      `SELECT max(id) AS id FROM purchase_callback_markers WHERE transaction_id = $1 AND processed_at IS NULL`,
+  /**
+   * The state and the newest callback marker no lookup has answered, in one read: what a
+   * callback's verification starts from (one round trip instead of two).
+   */
+  async stateWithOpenMarker(transactionId: string): Promise<(TransactionState & { open_marker: string | null }) | undefined> {
+    const [row] = await this.dataSource.query<(TransactionState & { open_marker: string | null })[]>(
+      `SELECT ${STATE_COLUMNS},
+              (SELECT max(m.id) FROM purchase_callback_markers m WHERE m.transaction_id = t.id AND m.processed_at IS NULL) AS open_marker
+         FROM purchase_transactions t WHERE t.id = $1`,
       [transactionId],
     );
-    return row?.id ?? null;
+    return row;
   }
 
-  /** Marks the markers up to `upTo` as processed. */
-  async consumeMarkers(transactionId: string, upTo: string): Promise<void> {
-    await this.dataSource.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $2 AND processed_at IS NULL`, [
+  /** Marks the markers up to `upTo` as processed (in the caller's transaction when given). */
+  async consumeMarkers(transactionId: string, upTo: string, manager: Queryable = this.dataSource): Promise<void> {
+    await manager.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $2 AND processed_at IS NULL`, [
       transactionId,
       upTo,
     ]);

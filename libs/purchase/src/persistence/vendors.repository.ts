@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { Queryable } from '#database';
 
 /**
  * The two facts about a vendor (`vendors`, owned by the auth lib) the purchase domain reads on
@@ -10,8 +11,8 @@ import { DataSource } from 'typeorm';
 export class PurchaseVendorsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async exists(vendorId: string): Promise<boolean> {
-    const rows = await this.dataSource.query<unknown[]>(`SELECT 1 FROM vendors WHERE id = $1`, [vendorId]);
+  async exists(vendorId: string, manager: Queryable = this.dataSource): Promise<boolean> {
+    const rows = await manager.query<unknown[]>(`SELECT 1 FROM vendors WHERE id = $1`, [vendorId]);
     return rows.length > 0;
   }
 

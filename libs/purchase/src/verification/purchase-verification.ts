@@ -1,11 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { JobPayloads } from '#queues';
 import type { TransactionState } from '../model/transaction-record.js';
-import { PurchaseOutcomeRecorder } from '../outcomes/purchase-outcome-recorder.js';
+import { PurchaseOutcomeRecorder, type NextCheck } from '../outcomes/purchase-outcome-recorder.js';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import { PurchaseProviderLookup } from './purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
-import { VerificationScheduler } from './verification-scheduler.js';
+import { VerificationScheduler, type CheckReason } from './verification-scheduler.js';
+
+/** The chain's next link as planned from a recording, and why (`review`: the window elapsed, staff take over). */
+interface NextLink {
+  check: NextCheck;
+  reason: CheckReason | 'review' | null;
+}
 
 /**
  * What a `purchase.verify` job does: one provider GET, recorded by PurchaseOutcomeRecorder, then
@@ -32,7 +38,8 @@ export class PurchaseVerification {
   async verify(payload: JobPayloads['purchase.verify']): Promise<void> {
     const { transactionId, reason } = payload;
     const check = 'check' in payload ? payload.check : undefined;
-    const before = await this.recorder.load(transactionId);
+    // A callback's job reads the state and the markers it covers in one statement.
+    const before = reason === 'callback' ? await this.transactions.stateWithOpenMarker(transactionId) : await this.recorder.load(transactionId);
     if (!before) {
       this.logger.warn({ transactionId }, 'Verification job for an unknown transaction; ignored');
       return;
@@ -45,7 +52,7 @@ export class PurchaseVerification {
     // Callback markers received up to now are covered by this job; later ones get their own job.
     // They are consumed only once a lookup has answered (or none is needed), so a provider that
     // is unreachable now leaves them for the sweeper, and a late reversal is not lost.
-    const coveredMarker = reason === 'callback' ? await this.latestOpenMarker(transactionId) : null;
+    const coveredMarker = 'open_marker' in before ? (before.open_marker as string | null) : null;
     if (before.status === 'reversed') {
       // Final at both ends: nothing a lookup could change.
       await this.consumeMarkers(transactionId, coveredMarker);
@@ -64,20 +71,36 @@ export class PurchaseVerification {
     }
 
     const observation = await this.lookup.observe(transactionId, before.provider_transaction_id);
-    const after = await this.recorder.record(transactionId, observation);
-    if (observation.kind !== 'unavailable') await this.consumeMarkers(transactionId, coveredMarker);
-    if (before.status === 'failed') return;
-
-    // The job that owns the chain schedules its successor. A lookup outside the chain (callback,
-    // manual) that moved the status takes the chain over, so the poll still waiting for the old
-    // status finds itself superseded instead of repeating the lookup; with no chain, it starts one.
-    const ownsChain = check !== undefined && check === after.check_seq;
-    const noChain = after.next_check_at === null;
-    if (ownsChain || after.statusMoved || noChain) await this.scheduleNext(after, ownsChain || after.statusMoved);
+    // The markers this lookup answered and the chain's next link are written with the recording,
+    // in its transaction (one commit per verification); only the queue job follows the commit.
+    let planned: NextLink = { check: 'keep', reason: null };
+    const after = await this.recorder.record(transactionId, observation, {
+      consumeMarkersUpTo: coveredMarker,
+      nextCheck:
+        before.status === 'failed'
+          ? undefined
+          : (state) => {
+              planned = this.planNext(state, check);
+              return planned.check;
+            },
+    });
+    if (planned.reason === 'review') await this.recorder.moveToReview(transactionId);
+    const { check: next, reason: nextReason } = planned;
+    if (after.scheduledCheck !== undefined && typeof next === 'object' && nextReason !== null && nextReason !== 'review') {
+      await this.scheduler.enqueue(transactionId, after.scheduledCheck, next.delayMs, nextReason);
+    }
   }
 
-  private async latestOpenMarker(transactionId: string): Promise<string | null> {
-    return this.transactions.latestOpenMarker(transactionId);
+  /**
+   * The job that owns the chain schedules its successor. A lookup outside the chain (callback,
+   * manual) that moved the status takes the chain over, so the poll still waiting for the old
+   * status finds itself superseded instead of repeating the lookup; with no chain, it starts one.
+   */
+  private planNext(state: TransactionState & { statusMoved: boolean }, check: number | undefined): NextLink {
+    const ownsChain = check !== undefined && check === state.check_seq;
+    const noChain = state.next_check_at === null;
+    if (!(ownsChain || state.statusMoved || noChain)) return { check: 'keep', reason: null };
+    return this.nextLink(state, ownsChain || state.statusMoved);
   }
 
   /** Marks the markers this job covered (up to `upTo`, read before the lookup) as processed. */
@@ -85,25 +108,19 @@ export class PurchaseVerification {
     if (upTo !== null) await this.transactions.consumeMarkers(transactionId, upTo);
   }
 
-  private async scheduleNext(state: TransactionState, ownsChain: boolean): Promise<void> {
+  private nextLink(state: TransactionState, ownsChain: boolean): NextLink {
     const now = Date.now();
     if (state.status === 'pending') {
-      if (now - new Date(state.created_at).getTime() >= this.timings.verificationWindowMs) {
-        await this.recorder.moveToReview(state.id);
-        return;
-      }
+      // Moved to review after the recording's commit, in its own transaction under the row lock.
+      if (now - new Date(state.created_at).getTime() >= this.timings.verificationWindowMs) return { check: 'keep', reason: 'review' };
       const nextCheck = ownsChain ? state.check_seq + 1 : 1;
-      await this.scheduler.scheduleCheck(state.id, this.timings.pendingCheckDelayMs(nextCheck, state.not_found_streak), 'poll');
-      return;
+      return { check: { delayMs: this.timings.pendingCheckDelayMs(nextCheck, state.not_found_streak) }, reason: 'poll' };
     }
     if (state.status === 'completed' && state.reversal_watch_until !== null) {
       const remaining = new Date(state.reversal_watch_until).getTime() - now;
-      if (remaining > 0) {
-        await this.scheduler.scheduleCheck(state.id, Math.min(this.timings.reversalWatchIntervalMs, remaining), 'reversal-watch');
-        return;
-      }
+      if (remaining > 0) return { check: { delayMs: Math.min(this.timings.reversalWatchIntervalMs, remaining) }, reason: 'reversal-watch' };
     }
     // Final, in review, or the watch is over: no further automatic checks (callbacks still trigger one).
-    if (ownsChain) await this.scheduler.stop(state.id);
+    return { check: ownsChain ? 'stop' : 'keep', reason: null };
   }
 }

@@ -3,7 +3,7 @@ import { jobSpec, QueueProducer, type PurchaseVerifyPayload } from '#queues';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
 
 /** The reasons a link of the polling chain is scheduled for. */
-type CheckReason = Extract<PurchaseVerifyPayload, { check: number }>['reason'];
+export type CheckReason = Extract<PurchaseVerifyPayload, { check: number }>['reason'];
 
 /**
  * Schedules the next verification lookup of a transaction. PostgreSQL holds the schedule

@@ -15,18 +15,6 @@ export interface OutboxMessage {
   runAt: Date;
 }
 
-interface OutboxRow {
-  id: string;
-  job_name: JobName;
-  job_id: string;
-  payload: Record<string, unknown>;
-  run_at: Date;
-}
-
-function messageOf(row: OutboxRow): OutboxMessage {
-  return { id: row.id, jobName: row.job_name, jobId: row.job_id, payload: row.payload, runAt: row.run_at };
-}
-
 /** Records a job inside the caller's database transaction; the relay enqueues it after commit. */
 export async function enqueueInTransaction(manager: EntityManager, job: JobSpec, runAt: Date = new Date()): Promise<void> {
   await manager
@@ -66,13 +54,13 @@ export class OutboxRepository {
    */
   async dispatchBatch(limit: number, dispatch: (messages: OutboxMessage[]) => Promise<void>): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: OutboxRow[] = await manager.query(
-        `SELECT id, job_name, job_id, payload, run_at FROM outbox_messages
+      const rows: OutboxMessage[] = await manager.query(
+        `SELECT id, job_name AS "jobName", job_id AS "jobId", payload, run_at AS "runAt" FROM outbox_messages
           WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [limit],
       );
       if (rows.length === 0) return 0;
-      await dispatch(rows.map(messageOf));
+      await dispatch(rows);
       await manager.query(`UPDATE outbox_messages SET dispatched_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
       return rows.length;
     });

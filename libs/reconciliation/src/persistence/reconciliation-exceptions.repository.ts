@@ -1,48 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { updateReturning } from '#database';
+import { readShape, updateReturning } from '#database';
 import type { RaiseReconciliationException, ReconciliationException } from '../reconciliation-exception.js';
 
-interface ReconciliationExceptionRow {
-  id: string;
-  domain: ReconciliationException['domain'];
-  kind: ReconciliationException['kind'];
-  dedupe_key: string;
-  vendor_id: string | null;
-  purchase_transaction_id: string | null;
-  payout_id: string | null;
-  provider: string | null;
-  report_date: string | null;
-  details: Record<string, unknown>;
-  status: ReconciliationException['status'];
-  raised_at: Date;
-  resolved_at: Date | null;
-  resolved_by: string | null;
-  resolution: string | null;
-}
-
-const COLUMNS = `id, domain, kind, dedupe_key, vendor_id, purchase_transaction_id, payout_id, provider,
-  to_char(report_date, 'YYYY-MM-DD') AS report_date, details, status, raised_at, resolved_at, resolved_by, resolution`;
-
-function exceptionOf(row: ReconciliationExceptionRow): ReconciliationException {
-  return {
-    id: row.id,
-    domain: row.domain,
-    kind: row.kind,
-    dedupeKey: row.dedupe_key,
-    vendorId: row.vendor_id,
-    purchaseTransactionId: row.purchase_transaction_id,
-    payoutId: row.payout_id,
-    provider: row.provider,
-    reportDate: row.report_date,
-    details: row.details,
-    status: row.status,
-    raisedAt: row.raised_at,
-    resolvedAt: row.resolved_at,
-    resolvedBy: row.resolved_by,
-    resolution: row.resolution,
-  };
-}
+const EXCEPTION = readShape<ReconciliationException>({
+  id: 'id', domain: 'domain', kind: 'kind', dedupeKey: 'dedupe_key', vendorId: 'vendor_id', purchaseTransactionId: 'purchase_transaction_id',
+  payoutId: 'payout_id', provider: 'provider', reportDate: "to_char(report_date, 'YYYY-MM-DD')", details: 'details', status: 'status',
+  raisedAt: 'raised_at', resolvedAt: 'resolved_at', resolvedBy: 'resolved_by', resolution: 'resolution',
+});
 
 /**
  * The one place that reads and writes `reconciliation_exceptions`. Raising is idempotent on the
@@ -77,19 +42,19 @@ export class ReconciliationExceptionsRepository {
   /** Open exceptions, oldest first. */
   async listOpen(limit = 500): Promise<ReconciliationException[]> {
     const rows = (await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM reconciliation_exceptions WHERE status = 'open' ORDER BY raised_at, id LIMIT $1`,
+      `SELECT ${EXCEPTION.columns} FROM reconciliation_exceptions WHERE status = 'open' ORDER BY raised_at, id LIMIT $1`,
       [limit],
-    )) as ReconciliationExceptionRow[];
-    return rows.map(exceptionOf);
+    )) as ReconciliationException[];
+    return rows;
   }
 
   /** Every exception raised from one day's settlement reports, or about records of that day. */
   async listForReportDate(reportDate: string): Promise<ReconciliationException[]> {
     const rows = (await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM reconciliation_exceptions WHERE report_date = $1::date ORDER BY raised_at, id`,
+      `SELECT ${EXCEPTION.columns} FROM reconciliation_exceptions WHERE report_date = $1::date ORDER BY raised_at, id`,
       [reportDate],
-    )) as ReconciliationExceptionRow[];
-    return rows.map(exceptionOf);
+    )) as ReconciliationException[];
+    return rows;
   }
 
   /** Counts and age of the oldest open exception per domain and kind, for metrics. */

@@ -30,4 +30,10 @@ export function actorOf(session: Pick<StaffSession, 'staffUserId' | 'email'>, ad
   return { staffUserId: session.staffUserId, label: session.email, address };
 }
 
-export const OPS_ACTOR: StaffActor = { staffUserId: null, label: 'ops' };
+/**
+ * The operator CLI as an actor: `ops:<who ran it>` (apps/ops names the OS user, or `OPS_ACTOR`),
+ * so a CLI record says who as a page's record does.
+ */
+export function opsActor(who: string): StaffActor {
+  return { staffUserId: null, label: `ops:${who}` };
+}

@@ -1,52 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { updateReturning } from '#database';
+import { readShape, updateReturning } from '#database';
 import type { Proposal, ProposalStatus } from '../model/proposals.js';
 import type { StaffRole } from '../model/staff-roles.js';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
-interface ProposalRow {
-  id: string;
-  kind: string;
-  subject_type: string;
-  subject_id: string;
-  vendor_id: string | null;
-  params: Record<string, unknown>;
-  reason: string;
-  status: ProposalStatus;
-  proposed_by: string;
-  proposed_by_email: string;
-  proposed_at: Date;
-  decided_by: string | null;
-  decided_by_email: string | null;
-  decided_at: Date | null;
-  decision_note: string | null;
-}
-
-const SELECT = `SELECT p.id, p.kind, p.subject_type, p.subject_id, p.vendor_id, p.params, p.reason, p.status, p.proposed_by, pu.email AS proposed_by_email,
-       p.proposed_at, p.decided_by, du.email AS decided_by_email, p.decided_at, p.decision_note
+const PROPOSAL = readShape<Proposal>({
+  id: 'p.id', kind: 'p.kind', subjectType: 'p.subject_type', subjectId: 'p.subject_id', vendorId: 'p.vendor_id', params: 'p.params',
+  reason: 'p.reason', status: 'p.status', proposedBy: 'p.proposed_by', proposedByEmail: 'pu.email', proposedAt: 'p.proposed_at',
+  decidedBy: 'p.decided_by', decidedByEmail: 'du.email', decidedAt: 'p.decided_at', decisionNote: 'p.decision_note',
+});
+const SELECT = `SELECT ${PROPOSAL.columns}
   FROM staff_proposals p JOIN staff_users pu ON pu.id = p.proposed_by LEFT JOIN staff_users du ON du.id = p.decided_by`;
-
-function toProposal(row: ProposalRow): Proposal {
-  return {
-    id: row.id,
-    kind: row.kind,
-    subjectType: row.subject_type,
-    subjectId: row.subject_id,
-    vendorId: row.vendor_id,
-    params: row.params,
-    reason: row.reason,
-    status: row.status,
-    proposedBy: row.proposed_by,
-    proposedByEmail: row.proposed_by_email,
-    proposedAt: row.proposed_at,
-    decidedBy: row.decided_by,
-    decidedByEmail: row.decided_by_email,
-    decidedAt: row.decided_at,
-    decisionNote: row.decision_note,
-  };
-}
 
 /** What a proposal is created with; the rest is its decision. */
 export type NewProposal = Pick<Proposal, 'kind' | 'subjectType' | 'subjectId' | 'vendorId' | 'params' | 'reason' | 'proposedBy'>;
@@ -68,7 +34,7 @@ export class StaffProposalRepository {
 
   async get(id: string, manager: Queryable = this.dataSource.manager): Promise<Proposal | null> {
     const [row] = await manager.query(`${SELECT} WHERE p.id = $1`, [id]);
-    return row ? toProposal(row as ProposalRow) : null;
+    return row ?? null;
   }
 
   /** Locks a pending proposal for its decision; null when it is not pending (any more). */
@@ -96,11 +62,10 @@ export class StaffProposalRepository {
   }
 
   async list(filter: { status?: ProposalStatus; subjectType?: string; subjectId?: string; limit?: number } = {}): Promise<Proposal[]> {
-    const rows: ProposalRow[] = await this.dataSource.query(
+    return this.dataSource.query(
       `${SELECT} WHERE ($1::text IS NULL OR p.status = $1) AND ($2::text IS NULL OR p.subject_type = $2) AND ($3::text IS NULL OR p.subject_id = $3)
         ORDER BY p.proposed_at DESC, p.id LIMIT $4`,
       [filter.status ?? null, filter.subjectType ?? null, filter.subjectId ?? null, filter.limit ?? 200],
     );
-    return rows.map(toProposal);
   }
 }

@@ -3,15 +3,6 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { updateReturning } from '#database';
 import type { StaffRole } from '../model/staff-roles.js';
 
-interface StaffSessionRow {
-  id: string;
-  staff_user_id: string;
-  email: string;
-  role: StaffRole;
-  csrf_token: string;
-  last_seen_at: Date;
-}
-
 export interface LiveStaffSession {
   id: string;
   staffUserId: string;
@@ -33,14 +24,14 @@ export class StaffSessionRepository {
   /** A live session of an active user (both factors set, not disabled), not idle longer than `idleSeconds`. */
   async findLive(tokenHash: string, idleSeconds: number): Promise<LiveStaffSession | null> {
     const [row] = (await this.dataSource.query(
-      `SELECT s.id, s.staff_user_id, u.email, u.role, s.csrf_token, s.last_seen_at
+      `SELECT s.id, s.staff_user_id AS "staffUserId", u.email, u.role, s.csrf_token AS "csrfToken", s.last_seen_at AS "lastSeenAt"
          FROM staff_sessions s
          JOIN staff_users u ON u.id = s.staff_user_id AND u.disabled_at IS NULL AND u.totp_secret_ciphertext IS NOT NULL
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
           AND s.last_seen_at > now() - make_interval(secs => $2)`,
       [tokenHash, idleSeconds],
-    )) as StaffSessionRow[];
-    return row ? { id: row.id, staffUserId: row.staff_user_id, email: row.email, role: row.role, csrfToken: row.csrf_token, lastSeenAt: row.last_seen_at } : null;
+    )) as LiveStaffSession[];
+    return row ?? null;
   }
 
   async touch(id: string): Promise<void> {

@@ -1,20 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { updateReturning } from '#database';
+import { readShape, updateReturning } from '#database';
 import type { StaffUser } from '../model/staff.js';
 import type { StaffRole } from '../model/staff-roles.js';
 
 type Queryable = Pick<EntityManager, 'query'>;
-
-interface StaffUserRow {
-  id: string;
-  email: string;
-  role: StaffRole;
-  active: boolean;
-  setup_pending: boolean;
-  created_at: Date;
-  disabled_at: Date | null;
-}
 
 /** The credentials of an active staff user, for sign-in only. */
 export interface StaffCredentials {
@@ -31,12 +21,10 @@ export interface StaffSetup {
   passwordHash: string | null;
 }
 
-const COLUMNS = `u.id, u.email, u.role, (u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL) AS active,
-  (u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now()) AS setup_pending, u.created_at, u.disabled_at`;
-
-function toUser(row: StaffUserRow): StaffUser {
-  return { id: row.id, email: row.email, role: row.role, active: row.active, setupPending: row.setup_pending, createdAt: row.created_at, disabledAt: row.disabled_at };
-}
+const USER = readShape<StaffUser>({
+  id: 'u.id', email: 'u.email', role: 'u.role', active: '(u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL)',
+  setupPending: '(u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now())', createdAt: 'u.created_at', disabledAt: 'u.disabled_at',
+});
 
 /** staff_users: accounts, their factors and one-time setup links. */
 @Injectable()
@@ -45,10 +33,10 @@ export class StaffUserRepository {
 
   async insert(manager: Queryable, email: string, role: StaffRole, setupHash: string, setupExpiresAt: Date): Promise<StaffUser> {
     const [row] = await manager.query(
-      `INSERT INTO staff_users AS u (email, role, setup_token_hash, setup_expires_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      `INSERT INTO staff_users AS u (email, role, setup_token_hash, setup_expires_at) VALUES ($1, $2, $3, $4) RETURNING ${USER.columns}`,
       [email, role, setupHash, setupExpiresAt],
     );
-    return toUser(row as StaffUserRow);
+    return USER.read(row);
   }
 
   async emailInUse(manager: Queryable, email: string): Promise<boolean> {
@@ -57,36 +45,36 @@ export class StaffUserRepository {
   }
 
   async get(id: string, manager: Queryable = this.dataSource.manager): Promise<StaffUser | null> {
-    const [row] = await manager.query(`SELECT ${COLUMNS} FROM staff_users u WHERE u.id = $1`, [id]);
-    return row ? toUser(row as StaffUserRow) : null;
+    const [row] = await manager.query(`SELECT ${USER.columns} FROM staff_users u WHERE u.id = $1`, [id]);
+    return row ? USER.read(row) : null;
   }
 
   async getActiveByEmail(email: string): Promise<StaffUser | null> {
-    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM staff_users u WHERE u.email = $1 AND u.disabled_at IS NULL`, [email]);
-    return row ? toUser(row as StaffUserRow) : null;
+    const [row] = await this.dataSource.query(`SELECT ${USER.columns} FROM staff_users u WHERE u.email = $1 AND u.disabled_at IS NULL`, [email]);
+    return row ? USER.read(row) : null;
   }
 
   async list(): Promise<StaffUser[]> {
-    const rows: StaffUserRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM staff_users u ORDER BY u.disabled_at NULLS FIRST, u.email, u.id`);
-    return rows.map(toUser);
+    const rows: object[] = await this.dataSource.query(`SELECT ${USER.columns} FROM staff_users u ORDER BY u.disabled_at NULLS FIRST, u.email, u.id`);
+    return rows.map(USER.read);
   }
 
   async credentials(email: string): Promise<StaffCredentials | null> {
     const [row] = await this.dataSource.query(
-      `SELECT ${COLUMNS}, u.password_hash, u.totp_secret_ciphertext, u.totp_last_step::text AS totp_last_step FROM staff_users u WHERE u.email = $1 AND u.disabled_at IS NULL`,
+      `SELECT ${USER.columns}, u.password_hash, u.totp_secret_ciphertext, u.totp_last_step::text AS totp_last_step FROM staff_users u WHERE u.email = $1 AND u.disabled_at IS NULL`,
       [email],
     );
     if (!row) return null;
-    return { user: toUser(row), passwordHash: row.password_hash, totpSealed: row.totp_secret_ciphertext, totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step) };
+    return { user: USER.read(row), passwordHash: row.password_hash, totpSealed: row.totp_secret_ciphertext, totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step) };
   }
 
   /** The account behind a live setup link. */
   async bySetupHash(hash: string): Promise<StaffSetup | null> {
     const [row] = await this.dataSource.query(
-      `SELECT ${COLUMNS}, u.password_hash FROM staff_users u WHERE u.setup_token_hash = $1 AND u.setup_expires_at > now() AND u.disabled_at IS NULL`,
+      `SELECT ${USER.columns}, u.password_hash FROM staff_users u WHERE u.setup_token_hash = $1 AND u.setup_expires_at > now() AND u.disabled_at IS NULL`,
       [hash],
     );
-    return row ? { user: toUser(row), hasPassword: row.password_hash !== null, passwordHash: row.password_hash } : null;
+    return row ? { user: USER.read(row), hasPassword: row.password_hash !== null, passwordHash: row.password_hash } : null;
   }
 
   /**
@@ -94,27 +82,27 @@ export class StaffUserRepository {
    * password (kept when `passwordHash` is null) and the sealed second factor with its first step.
    */
   async completeSetup(manager: Queryable, hash: string, passwordHash: string | null, totpSealed: string, step: number): Promise<StaffUser | null> {
-    const [row] = await updateReturning<StaffUserRow>(
+    const [row] = await updateReturning<object>(
       manager,
       `UPDATE staff_users u SET password_hash = COALESCE($2, u.password_hash), totp_secret_ciphertext = $3, totp_last_step = $4,
               setup_token_hash = NULL, setup_expires_at = NULL, updated_at = now()
         WHERE u.setup_token_hash = $1 AND u.setup_expires_at > now() AND u.disabled_at IS NULL
           AND ($2::text IS NOT NULL OR u.password_hash IS NOT NULL)
-        RETURNING ${COLUMNS}`,
+        RETURNING ${USER.columns}`,
       [hash, passwordHash, totpSealed, step],
     );
-    return row ? toUser(row) : null;
+    return row ? USER.read(row) : null;
   }
 
   /** Clears the second factor and issues a new setup link: the person enrols again before signing in. */
   async resetSecondFactor(manager: Queryable, id: string, setupHash: string, setupExpiresAt: Date): Promise<StaffUser | null> {
-    const [row] = await updateReturning<StaffUserRow>(
+    const [row] = await updateReturning<object>(
       manager,
       `UPDATE staff_users u SET totp_secret_ciphertext = NULL, totp_last_step = NULL, setup_token_hash = $2, setup_expires_at = $3, updated_at = now()
-        WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${COLUMNS}`,
+        WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${USER.columns}`,
       [id, setupHash, setupExpiresAt],
     );
-    return row ? toUser(row) : null;
+    return row ? USER.read(row) : null;
   }
 
   /**
@@ -127,17 +115,17 @@ export class StaffUserRepository {
   }
 
   async setRole(manager: Queryable, id: string, role: StaffRole): Promise<StaffUser | null> {
-    const [row] = await updateReturning<StaffUserRow>(manager, `UPDATE staff_users u SET role = $2, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${COLUMNS}`, [id, role]);
-    return row ? toUser(row) : null;
+    const [row] = await updateReturning<object>(manager, `UPDATE staff_users u SET role = $2, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${USER.columns}`, [id, role]);
+    return row ? USER.read(row) : null;
   }
 
   async disable(manager: Queryable, id: string): Promise<StaffUser | null> {
-    const [row] = await updateReturning<StaffUserRow>(
+    const [row] = await updateReturning<object>(
       manager,
-      `UPDATE staff_users u SET disabled_at = now(), setup_token_hash = NULL, setup_expires_at = NULL, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${COLUMNS}`,
+      `UPDATE staff_users u SET disabled_at = now(), setup_token_hash = NULL, setup_expires_at = NULL, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${USER.columns}`,
       [id],
     );
-    return row ? toUser(row) : null;
+    return row ? USER.read(row) : null;
   }
 
   /** Whether an active account holds one of the roles: the approval's guard reads it again inside the decision. */

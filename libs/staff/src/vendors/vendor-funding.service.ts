@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
 import { GatewayEnv } from '#config';
-import { PayoutLedger } from '#payout';
 import { SpendControlsService } from '#purchase';
 import { FourEyes, type Decider } from '../four-eyes/four-eyes.service.js';
 import { StaffPermissionDenied } from '../model/errors.js';
 import { requireReason, type Proposal } from '../model/proposals.js';
 import { staffRoleAllows } from '../model/staff-roles.js';
-import { StaffAuditLog } from '../staff-audit.js';
 import { VendorOperations } from './vendor-operations.service.js';
 import { amountOf, limitsOf } from './vendor-proposal-kinds.js';
 
@@ -23,12 +20,9 @@ export type FundingOutcome = { applied: true; availableAfterCents?: bigint } | {
 @Injectable()
 export class VendorFunding {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly config: GatewayEnv,
     private readonly vendors: VendorService,
-    private readonly ledger: PayoutLedger,
     private readonly fourEyes: FourEyes,
-    private readonly audit: StaffAuditLog,
     private readonly spendControls: SpendControlsService,
     private readonly operations: VendorOperations,
   ) {}
@@ -59,22 +53,7 @@ export class VendorFunding {
       return { applied: false, proposal: await this.fourEyes.propose('payout.fund', vendorId, { amount }, reason, actor) };
     }
     const written = requireReason(reason);
-    const vendor = await this.vendors.get(vendorId);
-    return this.dataSource.transaction(async (manager) => {
-      const balances = await this.ledger.fund(vendor.id, cents, `back-office funding: ${written}`.slice(0, 500), manager);
-      await this.audit.record(
-        {
-          actor,
-          action: 'payout.funded',
-          subjectType: 'vendor',
-          subjectId: vendor.id,
-          vendorId: vendor.id,
-          reason: written,
-          details: { amount_cents: cents.toString(), available_after_cents: balances.availableCents.toString(), four_eyes_above_cents: String(this.config.STAFF_FOUR_EYES_ABOVE_CENTS) },
-        },
-        manager,
-      );
-      return { applied: true, availableAfterCents: balances.availableCents };
-    });
+    const balances = await this.operations.fund(vendorId, cents, `back-office funding: ${written}`, written, actor, { four_eyes_above_cents: String(this.config.STAFF_FOUR_EYES_ABOVE_CENTS) });
+    return { applied: true, availableAfterCents: balances.availableCents };
   }
 }

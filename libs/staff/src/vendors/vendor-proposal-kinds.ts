@@ -74,8 +74,11 @@ export class VendorProposalKinds implements OnModuleInit {
         const limits = limitsOf(params);
         return this.onVendor(subjectId, Object.fromEntries(Object.entries(LIMIT_FIELDS).map(([key, field]) => [field, String(limits[key as keyof SpendLimits])])));
       },
-      // SpendControlsService saves on its own connection: the approval's transaction commits after it, so a crash between leaves the limits set and the proposal pending (approving it again sets the same limits).
-      execute: async (_manager, proposal) => ({ details: await this.operations.changeLimits(proposal.subjectId, limitsOf(proposal.params)) }),
+      // In the approval's transaction: the limits, the proposal's decision and the audit record commit together or not at all.
+      execute: async (manager, proposal) => {
+        const { before, after } = await this.operations.changeLimits(proposal.subjectId, limitsOf(proposal.params), manager);
+        return { details: { before, after } };
+      },
       describe: (proposal) =>
         `Set ${String(proposal.params.vendor_name)}'s limits: daily ${String(proposal.params.daily_cap_minor)} cents, per purchase ${String(proposal.params.transaction_max_minor)} cents`,
     });

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, type Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, type Type } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { apiEnvelopeDecorator, apiErrorsDecorator, ValidationFailedError, type ApiEnvelopeFormat } from '#common';
 import { type WebhookGateway } from '../webhook-event-types.js';
@@ -54,7 +54,6 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
     @Post()
     @HttpCode(201)
     @RequireAbilities('webhooks:write')
-    @Header('Cache-Control', 'no-store')
     @ApiOperation({
       operationId: 'createWebhookEndpoint',
       summary: 'Register a webhook endpoint',
@@ -68,7 +67,6 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
 
     @Get()
     @RequireAbilities('webhooks:read')
-    @Header('Cache-Control', 'no-store')
     @ApiOperation({ operationId: 'listWebhookEndpoints', summary: "The vendor's webhook endpoints on this gateway (never their secrets)" })
     @ApiEnvelope(200, WebhookEndpointSchema, { isArray: true })
     @ApiErrors()
@@ -78,7 +76,6 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
 
     @Get(':id')
     @RequireAbilities('webhooks:read')
-    @Header('Cache-Control', 'no-store')
     @ID
     @ApiOperation({ operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint (never its secret)' })
     @ApiEnvelope(200, WebhookEndpointSchema)
@@ -89,7 +86,6 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
 
     @Patch(':id')
     @RequireAbilities('webhooks:write')
-    @Header('Cache-Control', 'no-store')
     @ID
     @ApiOperation({ operationId: 'updateWebhookEndpoint', summary: 'Change the URL, events, description or enabled switch' })
     @ApiEnvelope(200, WebhookEndpointSchema)
@@ -100,7 +96,6 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
 
     @Delete(':id')
     @RequireAbilities('webhooks:write')
-    @Header('Cache-Control', 'no-store')
     @ID
     @ApiOperation({ operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint; its pending deliveries are cancelled' })
     @ApiEnvelope(200, WebhookDeletedSchema)
@@ -112,7 +107,6 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
     @Post(':id/rotate-secret')
     @HttpCode(200)
     @RequireAbilities('webhooks:write')
-    @Header('Cache-Control', 'no-store')
     @ID
     @ApiOperation({
       operationId: 'rotateWebhookSecret',
@@ -127,7 +121,6 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
 
     @Get(':id/deliveries')
     @RequireAbilities('webhooks:read')
-    @Header('Cache-Control', 'no-store')
     @ID
     @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 } })
     @ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } })
@@ -142,7 +135,6 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
     @Post(':id/events/:eventId/redeliver')
     @HttpCode(202)
     @RequireAbilities('webhooks:write')
-    @Header('Cache-Control', 'no-store')
     @ID
     @ApiParam({ name: 'eventId', format: 'uuid' })
     @ApiOperation({ operationId: 'redeliverWebhookEvent', summary: 'Deliver an event to this endpoint again (a new entry in the delivery log)' })

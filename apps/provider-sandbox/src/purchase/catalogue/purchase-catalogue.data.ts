@@ -1,4 +1,5 @@
 import { DecimalAmount, formatCents, wholesaleCentsFor } from '#money';
+import tables from './purchase-catalogue.json' with { type: 'json' };
 
 /**
  * The purchase provider's catalogue, generated from these tables in a fixed order so every
@@ -82,20 +83,7 @@ export interface Product {
 }
 
 export function requiredFieldSets(product: Product, group: RequirementGroup): RequiredFieldSets {
-  switch (group) {
-    case 'credit_party_identifier':
-      return product.required_credit_party_identifier_fields;
-    case 'debit_party_identifier':
-      return product.required_debit_party_identifier_fields;
-    case 'sender':
-      return product.required_sender_fields;
-    case 'beneficiary':
-      return product.required_beneficiary_fields;
-    case 'statement_identifier':
-      return product.required_statement_identifier_fields;
-    case 'additional_identifier':
-      return product.required_additional_identifier_fields;
-  }
+  return product[`required_${group}_fields` as const];
 }
 
 export const SERVICES = {
@@ -114,72 +102,25 @@ interface CountryPricing extends Country {
   range: { min: string; max: string; step: string };
 }
 
-const ZAF: CountryPricing = {
-  iso_code: 'ZAF',
-  name: 'South Africa',
-  currency: 'ZAR',
-  zarPerUnit: '0.965',
-  airtime: ['10.00', '29.00', '55.00'],
-  data: [
-    { megabytes: 500, days: 30, amount: '49.00' },
-    { megabytes: 1024, days: 30, amount: '85.00' },
-  ],
-  range: { min: '5.00', max: '1000.00', step: '1.00' },
-};
+/** The tables the products are generated from (purchase-catalogue.json); countries are named by ISO code there. */
+interface CatalogueTables {
+  countries: CountryPricing[];
+  mobileOperators: Array<{ id: number; name: string; country: string; prefixes: string[]; pins: string[] }>;
+  billers: Array<{ id: number; name: string }>;
+  billZarPerUnit: string;
+  billRange: { min: string; max: string; step: string };
+  esimOperator: { id: number; name: string };
+  esimZarPerUnit: string;
+  esimPlans: Array<{ megabytes: number; days: number; amount: string }>;
+}
 
-const NGA: CountryPricing = {
-  iso_code: 'NGA',
-  name: 'Nigeria',
-  currency: 'NGN',
-  zarPerUnit: '0.0118',
-  airtime: ['500.00', '1000.00', '2000.00'],
-  data: [
-    { megabytes: 1024, days: 30, amount: '1000.00' },
-    { megabytes: 2048, days: 30, amount: '1800.00' },
-  ],
-  range: { min: '100.00', max: '50000.00', step: '50.00' },
-};
-
-const KEN: CountryPricing = {
-  iso_code: 'KEN',
-  name: 'Kenya',
-  currency: 'KES',
-  zarPerUnit: '0.1425',
-  airtime: ['50.00', '100.00', '250.00'],
-  data: [
-    { megabytes: 1024, days: 30, amount: '250.00' },
-    { megabytes: 5120, days: 30, amount: '1000.00' },
-  ],
-  range: { min: '10.00', max: '10000.00', step: '10.00' },
-};
-
-const MOBILE_COUNTRIES = [ZAF, NGA, KEN];
-
-const MOBILE_OPERATORS: Array<{ id: number; name: string; country: CountryPricing; prefixes: string[]; pins: string[] }> = [
-  { id: 101, name: 'Vodacom ZA', country: ZAF, prefixes: ['2782', '2772', '2776', '2779', '2771'], pins: ['12.00', '30.00'] },
-  { id: 102, name: 'MTN ZA', country: ZAF, prefixes: ['2783', '2773', '2778', '2763'], pins: ['15.00', '30.00'] },
-  { id: 103, name: 'Cell C', country: ZAF, prefixes: ['2784', '2774'], pins: ['10.00', '25.00'] },
-  { id: 104, name: 'Telkom Mobile', country: ZAF, prefixes: ['2781', '2761'], pins: ['10.00', '30.00'] },
-  { id: 201, name: 'MTN Nigeria', country: NGA, prefixes: ['234803', '234806', '234703', '234706', '234813'], pins: [] },
-  { id: 202, name: 'Airtel Nigeria', country: NGA, prefixes: ['234802', '234808', '234708', '234812'], pins: [] },
-  { id: 301, name: 'Safaricom', country: KEN, prefixes: ['254722', '254721', '254710', '254711', '254700'], pins: [] },
-  { id: 302, name: 'Airtel Kenya', country: KEN, prefixes: ['254733', '254734', '254750', '254780'], pins: [] },
-];
-
-const BILLERS = [
-  { id: 110, name: 'City Power Johannesburg' },
-  { id: 111, name: 'City of Cape Town Municipal' },
-];
-
-const ESIM_OPERATOR = { id: 120, name: 'Orbit eSIM' };
-const ESIM_PLANS = [
-  { megabytes: 1024, days: 7, amount: '99.00' },
-  { megabytes: 3072, days: 30, amount: '249.00' },
-  { megabytes: 10240, days: 30, amount: '599.00' },
-];
-const ESIM_ZAR_PER_UNIT = '0.90';
-const BILL_ZAR_PER_UNIT = '1.00';
-const BILL_RANGE = { min: '10.00', max: '5000.00', step: '0.01' };
+const TABLES: CatalogueTables = tables;
+const MOBILE_COUNTRIES = TABLES.countries;
+const countryByIso = (isoCode: string) => MOBILE_COUNTRIES.find((country) => country.iso_code === isoCode)!;
+const ZAF = countryByIso('ZAF');
+const MOBILE_OPERATORS = TABLES.mobileOperators.map((operator) => ({ ...operator, country: countryByIso(operator.country) }));
+const { billers: BILLERS, esimOperator: ESIM_OPERATOR, esimPlans: ESIM_PLANS, esimZarPerUnit: ESIM_ZAR_PER_UNIT } = TABLES;
+const { billZarPerUnit: BILL_ZAR_PER_UNIT, billRange: BILL_RANGE } = TABLES;
 
 const MOBILE_NUMBER: RequiredFieldSets = [['mobile_number']];
 const ACCOUNT_NUMBER: RequiredFieldSets = [['account_number']];

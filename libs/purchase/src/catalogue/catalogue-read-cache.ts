@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { ChangeNotifications, ExactCache } from '#database';
+import type { CountryView, OperatorView, Page, ProductView, ServiceView } from '../model/catalogue-views.js';
+import { CatalogueService, type ProductFilter } from './catalogue.service.js';
+
+/** Channel of the triggers on the catalogue, enablement and pricing tables (migration ChangeNotifications1763781400000). */
+export const PURCHASE_CATALOGUE_CHANGED = 'purchase_catalogue_changed';
+
+type CatalogueRead = Page<ProductView> | ProductView | ServiceView[] | CountryView[] | OperatorView[];
+
+/**
+ * The vendor-facing catalogue reads of the purchase gateway (GET /products, /products/{id},
+ * /services, /countries, /operators), cached in process. The catalogue changes only when staff
+ * enable or withdraw products, a catalogue import runs or a pricing version is published; each of
+ * those commits a notification that empties the cache (ExactCache), so a read never shows a price,
+ * product or enablement that is no longer current. Keyed by vendor and the exact query.
+ */
+@Injectable()
+export class CatalogueReadCache {
+  private readonly cache: ExactCache<CatalogueRead>;
+
+  constructor(
+    private readonly catalogue: CatalogueService,
+    notifications: ChangeNotifications,
+  ) {
+    this.cache = new ExactCache(notifications, { channels: [PURCHASE_CATALOGUE_CHANGED], maxEntries: 5_000 });
+  }
+
+  listProducts(vendorId: string, filter: ProductFilter): Promise<Page<ProductView>> {
+    const key = ['products', vendorId, filter.search ?? '', filter.country ?? '', filter.operatorId ?? '', filter.serviceId ?? '', filter.page, filter.perPage];
+    return this.read(key, () => this.catalogue.listProducts(vendorId, filter));
+  }
+
+  /** A missing product throws NotFoundError from the service and is not cached. */
+  getProduct(vendorId: string, productId: number): Promise<ProductView> {
+    return this.read(['product', vendorId, productId], () => this.catalogue.getProduct(vendorId, productId));
+  }
+
+  listServices(vendorId: string): Promise<ServiceView[]> {
+    return this.read(['services', vendorId], () => this.catalogue.listServices(vendorId));
+  }
+
+  listCountries(vendorId: string): Promise<CountryView[]> {
+    return this.read(['countries', vendorId], () => this.catalogue.listCountries(vendorId));
+  }
+
+  listOperators(vendorId: string): Promise<OperatorView[]> {
+    return this.read(['operators', vendorId], () => this.catalogue.listOperators(vendorId));
+  }
+
+  /** For tests and metrics. */
+  get stats() {
+    return this.cache.stats;
+  }
+
+  private async read<T extends CatalogueRead>(key: readonly unknown[], load: () => Promise<T>): Promise<T> {
+    return (await this.cache.get(JSON.stringify(key), load)) as T;
+  }
+}
