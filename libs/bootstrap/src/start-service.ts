@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
@@ -65,6 +66,11 @@ export function applyConnectionTimeouts(server: Server, config: Pick<GatewayEnv,
  */
 export function installShutdownDeadline(app: INestApplication, graceMs: number): void {
   let stopping = false;
+  // Nest runs the destroy and before-shutdown hooks, then closes the HTTP server (which waits for
+  // its connections), then the shutdown hooks: knowing which stage overran says where to look.
+  let shutdownPhase = 'before-shutdown hooks or open HTTP connections';
+  const server = app.getHttpServer() as Server;
+  const inFlight = trackRequestsInFlight(server);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       if (stopping) return;
@@ -74,14 +80,18 @@ export function installShutdownDeadline(app: INestApplication, graceMs: number):
       setTimeout(() => {
         // What still holds the process (sockets, timers, pool clients), so a stuck drain can be traced.
         const holding = process.getActiveResourcesInfo().reduce<Record<string, number>>((counts, kind) => ({ ...counts, [kind]: (counts[kind] ?? 0) + 1 }), {});
-        logger.error({ holding }, `Shutdown exceeded ${graceMs} ms; exiting with work still in flight`);
+        const requests = [...inFlight].map((request) => `${request.method} ${request.url}`);
+        logger.error({ holding, sockets: openSockets(), requests, phase: shutdownPhase }, `Shutdown exceeded ${graceMs} ms; exiting with work still in flight`);
         process.exit(1);
       }, graceMs).unref();
-      // server.close() closes only the keep-alive connections idle at that moment; a connection
-      // whose request finishes during the drain would otherwise stay open for the whole
-      // keep-alive timeout (65 s) and hold the exit past the grace period.
-      const server = app.getHttpServer() as Server;
-      setInterval(() => server.closeIdleConnections(), 100).unref();
+      // server.close() waits for every connection to end, and Node's closeIdleConnections() does
+      // not count a connection that has not yet sent a request as idle (the container test caught
+      // one, 0 bytes read, holding a drain for the whole grace period; pre-opened connections from
+      // proxies and clients look the same). So the drain goes by requests: once none is in
+      // flight, every remaining connection is closed. A keep-alive client whose next request
+      // races this sees the connection close, as it would at the keep-alive timeout, and retries.
+      setInterval(() => (inFlight.size === 0 ? server.closeAllConnections() : server.closeIdleConnections()), 100).unref();
+      server.once('close', () => (shutdownPhase = 'HTTP server closed; shutdown hooks (connections) running'));
       app.close().then(
         () => {
           logger.log('Drained; exiting');
@@ -94,6 +104,33 @@ export function installShutdownDeadline(app: INestApplication, graceMs: number):
       );
     });
   }
+}
+
+/** Requests received whose response has not yet finished or been abandoned. */
+function trackRequestsInFlight(server: Server): Set<IncomingMessage> {
+  const inFlight = new Set<IncomingMessage>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    inFlight.add(request);
+    response.once('close', () => inFlight.delete(request));
+  });
+  return inFlight;
+}
+
+/**
+ * The process's open sockets as `local -> remote` (an incoming HTTP connection shows the app's
+ * port on the left): what a stuck drain still waits on. Node has no public API listing handles;
+ * `_getActiveHandles` is stable in practice and used only for this log line.
+ */
+function openSockets(): string[] {
+  const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? [];
+  return handles
+    .filter((handle): handle is Socket => handle instanceof Socket && typeof handle.remotePort === 'number')
+    .map((socket) => {
+      // An incoming HTTP connection carries its current response, if any, as _httpMessage.
+      const response = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+      const state = [socket.readyState === 'open' ? '' : socket.readyState, response ? `response ${response.writableEnded ? 'ended' : 'open'}` : '', socket.isPaused() ? 'paused' : ''];
+      return `${socket.localPort} -> ${socket.remoteAddress}:${socket.remotePort} read ${socket.bytesRead} B written ${socket.bytesWritten} B ${state.filter(Boolean).join(' ')}`.trim();
+    });
 }
 
 export type { INestApplicationContext };
