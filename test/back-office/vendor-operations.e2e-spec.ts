@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ALL_ABILITIES } from '#auth';
-import { PAYOUT_METHODS } from '#payout';
+import { PAYOUT_METHODS, PayoutLedger } from '#payout';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, staffSignIn, type StaffSignedIn } from '../support/back-office.js';
 import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
@@ -74,6 +74,21 @@ describe('back-office vendor operations', () => {
     const list = await backOffice.http().get('/vendors').set('Cookie', session.support!.cookie);
     expect(list.text).toContain(name);
     expect(list.text).not.toContain('Create vendor');
+  });
+
+  it('lists each vendor with its own payout account, zero for a vendor without one', async () => {
+    const ledger = backOffice.app.get(PayoutLedger);
+    const funded = (await createTestVendor(purchase.app, 'Listed with R750')).vendor;
+    const other = (await createTestVendor(purchase.app, 'Listed with R12.34')).vendor;
+    const unfunded = (await createTestVendor(purchase.app, 'Listed without an account')).vendor;
+    await ledger.fund(funded.id, 75_000n);
+    await ledger.fund(other.id, 1_234n);
+    const list = await backOffice.http().get('/vendors').set('Cookie', session.support!.cookie);
+    expect(list.status).toBe(200);
+    const amountsOf = (id: string) => [...new RegExp(`<a href="/vendors/${id}">[\\s\\S]*?</tr>`).exec(list.text)![0].matchAll(/<td class="num">([^<]*)<\/td>/g)].map((match) => match[1]);
+    expect(amountsOf(funded.id)).toEqual(['ZAR 750.00', 'ZAR 0.00']);
+    expect(amountsOf(other.id)).toEqual(['ZAR 12.34', 'ZAR 0.00']);
+    expect(amountsOf(unfunded.id)).toEqual(['ZAR 0.00', 'ZAR 0.00']);
   });
 
   it('releases a vendor for production with a reason, once, with its audit record; support is refused', async () => {
