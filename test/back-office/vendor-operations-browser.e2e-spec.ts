@@ -13,8 +13,8 @@ const SCREENSHOTS = process.env.BACK_OFFICE_SCREENSHOTS;
  * The vendor operations forms in real Chromium: an operator funds a vendor within the four-eyes
  * threshold (credited at once) and above it (a proposal), publishes a pricing version and sets a
  * payout method's fee; an approver, in another browser context, approves the funding; the
- * vendor page then shows every audit record with who proposed and who approved. axe-core checks
- * every page.
+ * vendor page then shows every audit record with who proposed and who approved; the operator
+ * creates a vendor from the vendors list. axe-core checks every page.
  */
 describe('back-office vendor operations in Chromium', () => {
   let backOffice: RunningApp;
@@ -104,5 +104,18 @@ describe('back-office vendor operations in Chromium', () => {
     const records = (await operatorPage.locator('main').textContent())!;
     for (const text of ['payout.funded', 'payout.methods_set', approver.email, 'EFT deposit reference FNB-77311', 'Vendor contract annex B, EFT fee']) expect(records).toContain(text);
     await audit(operatorPage, 'vendor-audit');
+  });
+
+  it('the operator creates a vendor from the New vendor form on the vendors list', async () => {
+    const page = operatorBrowser.page;
+    await page.click('nav a:has-text("Vendors")');
+    await page.waitForURL(`${base}/vendors`);
+    expect(await page.locator('tbody').textContent()).toContain('ZAR 3250.00');
+    await page.fill('#vendor-name', 'Karoo Airtime Traders');
+    await page.fill('#create-reason', 'Signed reseller contract, ticket OPS-5120');
+    await audit(page, 'new-vendor');
+    await Promise.all([page.waitForURL(/\/vendors\/[0-9a-f-]{36}$/), page.click('button:has-text("Create vendor")')]);
+    const created = new URL(page.url()).pathname.split('/')[2];
+    expect(await db.query(`SELECT name, production_released_at FROM vendors WHERE id = $1`, [created])).toEqual([{ name: 'Karoo Airtime Traders', production_released_at: null }]);
   });
 });

@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ALL_ABILITIES } from '#auth';
-import { PAYOUT_METHODS } from '#payout';
+import { PAYOUT_METHODS, PayoutLedger } from '#payout';
+import { SpendControlsService } from '#purchase';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, staffSignIn, type StaffSignedIn } from '../support/back-office.js';
 import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
@@ -76,6 +77,21 @@ describe('back-office vendor operations', () => {
     expect(list.text).not.toContain('Create vendor');
   });
 
+  it('lists each vendor with its own payout account, zero for a vendor without one', async () => {
+    const ledger = backOffice.app.get(PayoutLedger);
+    const funded = (await createTestVendor(purchase.app, 'Listed with R750')).vendor;
+    const other = (await createTestVendor(purchase.app, 'Listed with R12.34')).vendor;
+    const unfunded = (await createTestVendor(purchase.app, 'Listed without an account')).vendor;
+    await ledger.fund(funded.id, 75_000n);
+    await ledger.fund(other.id, 1_234n);
+    const list = await backOffice.http().get('/vendors').set('Cookie', session.support!.cookie);
+    expect(list.status).toBe(200);
+    const amountsOf = (id: string) => [...new RegExp(`<a href="/vendors/${id}">[\\s\\S]*?</tr>`).exec(list.text)![0].matchAll(/<td class="num">([^<]*)<\/td>/g)].map((match) => match[1]);
+    expect(amountsOf(funded.id)).toEqual(['ZAR 750.00', 'ZAR 0.00']);
+    expect(amountsOf(other.id)).toEqual(['ZAR 12.34', 'ZAR 0.00']);
+    expect(amountsOf(unfunded.id)).toEqual(['ZAR 0.00', 'ZAR 0.00']);
+  });
+
   it('releases a vendor for production with a reason, once, with its audit record; support is refused', async () => {
     const { vendor } = await createTestVendor(purchase.app, 'Released from the back-office');
     expect((await form('support', `/vendors/${vendor.id}/release`, { reason: 'support cannot release vendors' })).status).toBe(403);
@@ -143,6 +159,41 @@ describe('back-office vendor operations', () => {
     const ownId = /\/proposals\/([0-9a-f-]{36})$/.exec(own.headers.location)![1];
     expect((await form('approver', `/proposals/${ownId}/approve`, {})).status).toBe(409);
     expect((await limits()).transaction_max_minor).toBe(50);
+  });
+
+  it('decides whether a limits change needs a second person on the limits under the vendor\'s row lock, not on limits read before it', async () => {
+    const { vendor, token } = await createTestVendor(purchase.app, 'Limits lowered meanwhile');
+    const fields = { daily_cap_minor: '200000', transaction_max_minor: '50000', velocity_count: '5', velocity_window_seconds: '60' };
+    // R2 000.00 a day, above the threshold, set earlier (by an approved proposal or the CLI).
+    await purchase.app.get(SpendControlsService).setLimits(vendor.id, { dailyCapMinor: 200_000, transactionMaxMinor: 50_000, velocityCount: 5, velocityWindowSeconds: 60 });
+    // Another staff change holds the vendor's row and lowers the daily cap to R500.00 while this one is submitted.
+    const other = db.createQueryRunner();
+    await other.connect();
+    let submitted: Promise<Awaited<ReturnType<typeof form>>>;
+    try {
+      await other.startTransaction();
+      await other.query(`SELECT id FROM vendors WHERE id = $1 FOR UPDATE`, [vendor.id]);
+      await other.query(`UPDATE purchase_spend_controls SET daily_cap_cents = 50000 WHERE vendor_id = $1`, [vendor.id]);
+      const [{ pid }] = await other.query(`SELECT pg_backend_pid() AS pid`);
+      // The same limits as before the lowering: judged on the committed limits it is no raise; on the current ones it raises the cap fourfold, above the threshold.
+      submitted = Promise.resolve(form('operator', `/vendors/${vendor.id}/limits`, { ...fields, reason: 'Restore the usual cap, ticket 6120' }));
+      const waiting = async () => (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]))[0].n as number;
+      for (let attempt = 0; (await waiting()) === 0; attempt += 1) {
+        if (attempt === 200) throw new Error('the limits change never waited for the vendor row lock');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await other.commitTransaction();
+    } finally {
+      await other.release();
+    }
+    const response = await submitted;
+    expect(response.status).toBe(303);
+    expect(response.headers.location).toMatch(/^\/proposals\/[0-9a-f-]{36}$/);
+    expect((await purchase.http().get('/api/v1/limits').set(bearer(token)).expect(200)).body.data).toMatchObject({ daily_cap_minor: 50_000, transaction_max_minor: 50_000 });
+    expect(await auditOf(vendor.id, 'limits.set')).toEqual([]);
+    expect(await db.query(`SELECT kind, status, params->>'daily_cap_minor' AS daily FROM staff_proposals WHERE subject_id = $1`, [vendor.id])).toEqual([
+      { kind: 'limits.set', status: 'pending', daily: '200000' },
+    ]);
   });
 
   it('pauses and resumes one vendor\'s purchases, as purchases:pause --vendor does, with audit records', async () => {

@@ -36,7 +36,7 @@ export class VendorsController {
 
   private async renderList(response: Response, session: StaffSession, status: number, notice: SafeHtml = html``): Promise<void> {
     const vendors = await this.vendors.list();
-    const balances = await Promise.all(vendors.map((vendor) => this.ledger.balances(vendor.id)));
+    const balances = await this.ledger.balancesOf(vendors.map((vendor) => vendor.id));
     const body = html`<table><thead><tr><th scope="col">Vendor</th><th scope="col">Released</th><th scope="col" class="num">Payout funds available</th><th scope="col" class="num">Reserved</th><th scope="col">Since</th></tr></thead>
 <tbody>${vendors.map(
       (vendor, index) => html`<tr><td><a href="/vendors/${vendor.id}">${vendor.name}</a></td><td>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</td>

@@ -74,6 +74,12 @@ export class PayoutLedger {
     return (await this.accounts.balances(vendorId, manager)) ?? { vendorId, availableCents: 0n, reservedCents: 0n };
   }
 
+  /** Each vendor's balances, in the order of `vendorIds`, read in one query; zero for a vendor without an account. */
+  async balancesOf(vendorIds: readonly string[]): Promise<AccountBalances[]> {
+    const accounts = new Map((await this.accounts.balancesOf(vendorIds)).map((account) => [account.vendorId, account]));
+    return vendorIds.map((vendorId) => accounts.get(vendorId) ?? { vendorId, availableCents: 0n, reservedCents: 0n });
+  }
+
   /**
    * Accounts whose balances differ from their entries' sums, or whose `reserved` differs from
    * the holds of their open (pending, needs_review) payouts. Empty when the books are right.

@@ -88,6 +88,12 @@ export class LedgerRepository {
     return BALANCES.first(rows);
   }
 
+  /** The accounts of the given vendors in one statement (staff's vendor list); a vendor without an account has no row. */
+  async balancesOf(vendorIds: readonly string[]): Promise<AccountBalances[]> {
+    const rows: object[] = await this.dataSource.query(`SELECT ${BALANCES.columns} FROM payout_accounts WHERE vendor_id = ANY($1::uuid[])`, [vendorIds]);
+    return rows.map(BALANCES.read);
+  }
+
   /** The account with the vendor's name; null when the vendor has no account. */
   async snapshot(vendorId: string): Promise<PayoutAccountSnapshot | null> {
     const rows: object[] = await this.dataSource.query(

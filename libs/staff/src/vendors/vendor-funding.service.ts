@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { VendorService } from '#auth';
 import { GatewayEnv } from '#config';
-import { SpendControlsService } from '#purchase';
 import { FourEyes, type Decider } from '../four-eyes/four-eyes.service.js';
 import { StaffPermissionDenied } from '../model/errors.js';
 import { requireReason, type Proposal } from '../model/proposals.js';
@@ -21,9 +19,7 @@ export type FundingOutcome = { applied: true; availableAfterCents?: bigint } | {
 export class VendorFunding {
   constructor(
     private readonly config: GatewayEnv,
-    private readonly vendors: VendorService,
     private readonly fourEyes: FourEyes,
-    private readonly spendControls: SpendControlsService,
     private readonly operations: VendorOperations,
   ) {}
 
@@ -31,19 +27,23 @@ export class VendorFunding {
    * Spend limits from the back-office: raising the daily cap or the per-purchase maximum to more
    * than STAFF_FOUR_EYES_ABOVE_CENTS is a `limits.set` proposal; lowering them, or raising them
    * within the threshold (and the velocity settings), applies at once with its audit record.
+   * Whether it is a raise is decided against the limits read after the vendor's row is locked,
+   * in the transaction that applies the change (VendorOperations.setLimitsUnlessApprovalNeeded).
    */
   async setLimits(vendorId: string, params: Record<string, unknown>, reason: unknown, actor: Decider): Promise<FundingOutcome> {
     if (!staffRoleAllows(actor.role, 'actions:propose')) throw new StaffPermissionDenied(`Your role (${actor.role}) cannot change limits.`);
     const limits = limitsOf(params);
-    const vendor = await this.vendors.get(vendorId);
-    const before = await this.spendControls.limitsFor(vendor.id);
     const threshold = this.config.STAFF_FOUR_EYES_ABOVE_CENTS;
     const raisedAbove = (next: number, previous: number | null) => next > (previous ?? 0) && next > threshold;
-    if (raisedAbove(limits.dailyCapMinor, before.daily_cap_minor) || raisedAbove(limits.transactionMaxMinor, before.transaction_max_minor)) {
-      return { applied: false, proposal: await this.fourEyes.propose('limits.set', vendor.id, params, reason, actor) };
-    }
-    await this.operations.setLimits(vendor.id, limits, requireReason(reason), actor);
-    return { applied: true };
+    const applied = await this.operations.setLimitsUnlessApprovalNeeded(
+      vendorId,
+      limits,
+      requireReason(reason),
+      actor,
+      (current) => raisedAbove(limits.dailyCapMinor, current.daily_cap_minor) || raisedAbove(limits.transactionMaxMinor, current.transaction_max_minor),
+    );
+    if (applied) return { applied: true };
+    return { applied: false, proposal: await this.fourEyes.propose('limits.set', vendorId, params, reason, actor) };
   }
 
   async fund(vendorId: string, amount: unknown, reason: unknown, actor: Decider): Promise<FundingOutcome> {
