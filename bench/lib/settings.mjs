@@ -35,6 +35,8 @@ export function readSettings() {
     largeTableRows: int('BENCH_LARGE_TABLE_ROWS', 1_000_000),
     /** Upper bound of the worker drain measurement. */
     workerSeconds: int('BENCH_WORKER_S', 30),
+    /** Verification lookups queued per completed purchase in the verification scenario (a larger queue, same work per job). */
+    verifyRounds: int('BENCH_VERIFY_ROUNDS', 3),
     /**
      * Sustained capacity: purchases arrive at a fixed rate for BENCH_SUSTAINED_S seconds with the
      * worker running. BENCH_SUSTAINED_RATES (comma list, purchases/s) fixes the rates tried; without
