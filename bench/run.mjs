@@ -178,6 +178,35 @@ async function purchaseScenario(id, title, vendors, base, label, extra = {}) {
   );
 }
 
+/**
+ * The admission's knee: POST /transactions at fixed arrival rates (open loop, as vendors send,
+ * not 32 connections as fast as answers come), worker stopped, each rate for a short window. The
+ * knee is the highest rate whose p99 stays under 50 ms while the rate is actually reached.
+ */
+async function admissionKnee(vendors) {
+  const steps = [];
+  for (const rate of settings.kneeRates) {
+    const items = await cloneQuotes(settings.databaseUrl, vendors, Math.ceil((rate * (settings.kneeSeconds + 2) * 1.2) / vendors.length), `knee${rate}`);
+    const run = await loadScenario(`knee-${rate}`, `POST /transactions at ${rate}/s (open loop)`, {
+      url: urls.purchase,
+      kind: 'purchase',
+      path: '/api/v1/transactions',
+      items,
+      expectStatus: [202],
+      warmupSeconds: 2,
+      durationSeconds: settings.kneeSeconds,
+      overallRate: rate,
+      describe: `POST /api/v1/transactions at ${rate}/s (open loop), worker stopped`,
+    });
+    const reached = run.throughput_per_second >= 0.95 * rate;
+    steps.push({ rate, throughput_per_second: run.throughput_per_second, latency_ms: run.latency_ms, errors: run.errors, reached, under_50_ms: reached && run.errors === 0 && run.latency_ms.p99 < 50 });
+    if (!reached) break;
+  }
+  const knee = steps.filter((step) => step.under_50_ms).map((step) => step.rate).pop() ?? null;
+  log(`admission knee: ${knee === null ? 'none of the rates tried' : `${knee}/s`} with p99 < 50 ms (${steps.map((step) => `${step.rate}/s p99 ${step.latency_ms.p99}`).join(', ')})`);
+  return { id: 'admission-knee', title: 'POST /transactions at fixed rates: the knee (p99 < 50 ms)', kind: 'knee', knee_per_second: knee, steps };
+}
+
 async function admittedItems(vendors, label) {
   const tokenOf = new Map(vendors.map((vendor) => [vendor.id, vendor.purchaseToken]));
   const rows = await query(
@@ -624,12 +653,12 @@ settings.poolSweep = (process.env.BENCH_POOL_SWEEP ?? '4,24').split(',').filter(
 /**
  * BENCH_ONLY=worker,batch (comma list) runs a subset while working on one path: the result file is
  * written as partial-<date>.json and docs/BENCHMARKS.md is left alone. Groups: pgbench, products, quotes,
- * payouts, batch, sustained, transactions, plain, replays, reads, experiments, profiles, explain, large, worker
- * (worker and sustained imply transactions: it admits the worker's backlog and is what sustained is compared with).
+ * payouts, batch, sustained, transactions, knee, plain, replays, reads, experiments, profiles, explain, large, worker
+ * (worker, sustained and knee imply transactions: it admits the worker's backlog and is what sustained is compared with).
  */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((group) => group.trim())) : null;
 // The worker's backlog is admitted by the transactions scenario; the sustained one is compared with its throughput.
-if (only?.has('worker') || only?.has('sustained')) only.add('transactions');
+if (only?.has('worker') || only?.has('sustained') || only?.has('knee')) only.add('transactions');
 const want = (group) => only === null || only.has(group);
 
 const results = {
@@ -705,6 +734,7 @@ try {
   // admission path is measured on its own.
   await supervisor.stop('reconciliation-worker');
   if (want('transactions')) results.scenarios.transactions = await purchaseScenario('transactions', 'POST /transactions (new purchases)', vendors, urls.purchase, 'tx');
+  if (want('knee')) results.scenarios.admission_knee = await admissionKnee(vendors);
   if (want('plain')) {
     await startPlainBaseline();
     results.baselines.plain_admission = await purchaseScenario('plain-admission', 'Plain node:http + pg admission (baseline)', vendors, urls.plain, 'plain');
@@ -721,14 +751,15 @@ try {
     expectStatus: [202],
     describe: `exact replays of the ${admitted.length} purchases just admitted`,
   });
-  if (want('reads')) results.scenarios.transaction_reads = await loadScenario('transaction-reads', 'GET /transactions/{id}', {
+  const readsSpec = {
     url: urls.purchase,
     kind: 'get',
     items: admitted.map((item) => [item.token, `/api/v1/transactions/${item.transactionId}`]),
     allowWrap: true,
     expectStatus: [200],
     describe: `GET /api/v1/transactions/{id} over the ${admitted.length} purchases just admitted`,
-  });
+  };
+  if (want('reads')) results.scenarios.transaction_reads = await loadScenario('transaction-reads', 'GET /transactions/{id}', readsSpec);
 
   // Request logging: the same purchase scenario with per-request info logs switched off.
   if (want('experiments')) results.experiments.log_level_warn = await withPurchaseGateway({ env: { LOG_LEVEL: 'warn' } }, async () => ({
@@ -758,6 +789,7 @@ try {
     results.profiles.products = await profiled('products', () =>
       loadScenario('products-profiled', 'GET /products under --cpu-prof', { ...productsSpec(vendors), sampleErrors: false }),
     );
+    results.profiles.transaction_reads = await profiled('transaction-reads', () => loadScenario('transaction-reads-profiled', 'GET /transactions/{id} under --cpu-prof', readsSpec));
   }
 
   if (want('explain')) {

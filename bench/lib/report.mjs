@@ -12,7 +12,7 @@ const TARGETS = {
   rssMb: 250,
 };
 
-const PROFILE_TITLES = { worker: 'reconciliation worker during the worker scenario', sustained_worker: 'reconciliation worker during the sustained-capacity steps' };
+const PROFILE_TITLES = { transaction_reads: 'purchase gateway during GET /transactions/{id}', worker: 'reconciliation worker during the worker scenario', sustained_worker: 'reconciliation worker during the sustained-capacity steps' };
 const PROCESS_ORDER = ['purchase-gateway', 'payout-gateway', 'reconciliation-worker', 'provider-sandbox', 'plain-admission-server'];
 const fmt = (value, places = 0) => (value === null || value === undefined || Number.isNaN(value) ? '–' : Number(value).toFixed(places));
 const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : '–');
@@ -44,7 +44,7 @@ export function writeReport(results, resultFile, target) {
     '- The worker is stopped while purchases are admitted: the admission path is measured on its own, and the purchases pile up for the worker scenario, which starts the worker on that backlog. The verification scenario then clears that backlog\'s jobs from Redis and queues lookups of the completed purchases only.',
     `- Every app runs with the NODE_OPTIONS it is deployed with (\`${results.settings?.node_options || 'none'}\`, read from k8s/base/kustomization.yaml).`,
     '- Peak RSS: `VmHWM` of each process, reset at the start of each scenario (`/proc/<pid>/clear_refs`), with VmRSS polled every 200 ms as a cross-check. CPU: utime+stime from `/proc`.',
-    '- Settings: `BENCH_DURATION_S`, `BENCH_WARMUP_S`, `BENCH_CONNECTIONS`, `BENCH_VENDORS`, `BENCH_DATABASE_POOL_SIZE`, `BENCH_WORKER_CONCURRENCY`, `BENCH_LARGE_TABLE_ROWS`, `BENCH_WORKER_S`, `BENCH_VERIFY_ROUNDS`, `BENCH_PGBENCH_*`, `BENCH_PROFILE=0`, `BENCH_KEEP_LOGS=1`, `BENCH_KEEP_DATABASE=1` (bench/lib/settings.mjs), `BENCH_BATCHES`, `BENCH_POOL_SWEEP`, and `BENCH_SUSTAINED_*`, `BENCH_ROUND_TRIPS=1`, `BENCH_QUEUE_PREFIX`, and `BENCH_ONLY=<groups>` for a partial run that writes `bench/results/partial-*.json` and leaves this file alone (bench/run.mjs). CI does not run the benchmark and no test asserts a duration.',
+    '- Settings: `BENCH_DURATION_S`, `BENCH_WARMUP_S`, `BENCH_CONNECTIONS`, `BENCH_VENDORS`, `BENCH_DATABASE_POOL_SIZE`, `BENCH_WORKER_CONCURRENCY`, `BENCH_LARGE_TABLE_ROWS`, `BENCH_WORKER_S`, `BENCH_VERIFY_ROUNDS`, `BENCH_KNEE_RATES`, `BENCH_KNEE_S`, `BENCH_PGBENCH_*`, `BENCH_PROFILE=0`, `BENCH_KEEP_LOGS=1`, `BENCH_KEEP_DATABASE=1` (bench/lib/settings.mjs), `BENCH_BATCHES`, `BENCH_POOL_SWEEP`, and `BENCH_SUSTAINED_*`, `BENCH_ROUND_TRIPS=1`, `BENCH_QUEUE_PREFIX`, and `BENCH_ONLY=<groups>` for a partial run that writes `bench/results/partial-*.json` and leaves this file alone (bench/run.mjs). CI does not run the benchmark and no test asserts a duration.',
     '',
     '## Machine',
     '',
@@ -71,6 +71,9 @@ export function writeReport(results, resultFile, target) {
     `| POST /transactions ≥ ${TARGETS.transactionsPerSecond}/s at ${results.settings.connections} connections | ${fmt(tx?.throughput_per_second, 1)}/s | ${verdict(tx?.throughput_per_second >= TARGETS.transactionsPerSecond)} |`,
     `| POST /transactions p99 < ${TARGETS.transactionsP99Ms} ms | ${fmt(tx?.latency_ms.p99, 1)} ms | ${verdict(tx?.latency_ms.p99 < TARGETS.transactionsP99Ms)} |`,
     `| POST /transactions without errors | ${tx?.errors} errors | ${verdict(tx?.errors === 0)} |`,
+    ...(s.admission_knee
+      ? [`| POST /transactions p99 < ${TARGETS.transactionsP99Ms} ms at a rate it sustains (the knee, open loop) | ${s.admission_knee.knee_per_second === null ? 'below every rate tried' : `up to ${s.admission_knee.knee_per_second}/s`} | ${verdict(s.admission_knee.knee_per_second !== null)} |`]
+      : []),
     `| POST /transactions ≥ ${TARGETS.transactionsVsPlain} × plain baseline | ${ratio(tx?.throughput_per_second, plain)} (${fmt(tx?.throughput_per_second, 1)} / ${fmt(plain, 1)}) | ${verdict(tx?.throughput_per_second / plain >= TARGETS.transactionsVsPlain)} |`,
     `| GET /products ≥ ${TARGETS.productsPerSecond}/s | ${fmt(s.products?.throughput_per_second, 1)}/s | ${verdict(s.products?.throughput_per_second >= TARGETS.productsPerSecond)} |`,
     `| 500-item batch accepted < ${TARGETS.batchAcceptedMs} ms | median ${fmt(batch?.accepted_ms_median, 1)} ms, worst ${fmt(batch?.accepted_ms_max, 1)} ms | ${verdict(batch?.accepted_ms_max < TARGETS.batchAcceptedMs)} |`,
@@ -163,6 +166,18 @@ export function writeReport(results, resultFile, target) {
     );
   }
   if (s.sustained) add(...sustainedSection(s.sustained, tx));
+  if (s.admission_knee) {
+    add(
+      '### Admission knee',
+      '',
+      `POST /transactions at fixed arrival rates (open loop, autocannon \`overallRate\`), the worker stopped, 2 s warm-up then ${results.settings.kneeSeconds ?? '?'} s measured per rate, rising until a rate is no longer reached. The knee is the highest rate reached with p99 under ${TARGETS.transactionsP99Ms} ms: ${s.admission_knee.knee_per_second === null ? 'none of the rates tried' : `**${s.admission_knee.knee_per_second}/s**`}.`,
+      '',
+      '| rate asked /s | reached /s | p50 ms | p95 ms | p99 ms | errors |',
+      '|---|---|---|---|---|---|',
+      ...s.admission_knee.steps.map((step) => `| ${step.rate} | ${fmt(step.throughput_per_second, 1)} | ${fmt(step.latency_ms.p50, 1)} | ${fmt(step.latency_ms.p95, 1)} | ${fmt(step.latency_ms.p99, 1)} | ${step.errors} |`),
+      '',
+    );
+  }
   if (s.verifications) {
     const v = s.verifications;
     add(

@@ -37,6 +37,9 @@ export function readSettings() {
     workerSeconds: int('BENCH_WORKER_S', 30),
     /** Verification lookups queued per completed purchase in the verification scenario (a larger queue, same work per job). */
     verifyRounds: int('BENCH_VERIFY_ROUNDS', 3),
+    /** Arrival rates tried for the admission's p99 knee (open loop, worker stopped), each for BENCH_KNEE_S seconds. */
+    kneeRates: (process.env.BENCH_KNEE_RATES ?? '50,100,150,200,250,300').split(',').filter(Boolean).map(Number),
+    kneeSeconds: int('BENCH_KNEE_S', 8),
     /**
      * Sustained capacity: purchases arrive at a fixed rate for BENCH_SUSTAINED_S seconds with the
      * worker running. BENCH_SUSTAINED_RATES (comma list, purchases/s) fixes the rates tried; without
