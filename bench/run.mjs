@@ -179,9 +179,9 @@ async function purchaseScenario(id, title, vendors, base, label, extra = {}) {
 }
 
 /**
- * The admission's knee: POST /transactions at fixed arrival rates (open loop, as vendors send,
- * not 32 connections as fast as answers come), worker stopped, each rate for a short window. The
- * knee is the highest rate whose p99 stays under 50 ms while the rate is actually reached.
+ * The admission's knee: POST /transactions at fixed, evenly spaced arrival rates (open loop, as
+ * many vendors send, not 32 connections as fast as answers come), worker stopped, each rate for a
+ * short window. The knee is the highest rate whose p99 stays under 50 ms while the rate is reached.
  */
 async function admissionKnee(vendors) {
   const steps = [];
@@ -196,7 +196,8 @@ async function admissionKnee(vendors) {
       warmupSeconds: 2,
       durationSeconds: settings.kneeSeconds,
       overallRate: rate,
-      describe: `POST /api/v1/transactions at ${rate}/s (open loop), worker stopped`,
+      arrivals: 'uniform',
+      describe: `POST /api/v1/transactions at ${rate}/s (open loop, evenly spaced), worker stopped`,
     });
     const reached = run.throughput_per_second >= 0.95 * rate;
     steps.push({ rate, throughput_per_second: run.throughput_per_second, latency_ms: run.latency_ms, errors: run.errors, reached, under_50_ms: reached && run.errors === 0 && run.latency_ms.p99 < 50 });
@@ -549,7 +550,8 @@ async function sustainedStep(vendors, poll, rate, index) {
     warmupSeconds: 0,
     durationSeconds: seconds,
     overallRate: rate,
-    describe: `POST /api/v1/transactions at ${rate}/s (open loop) while the worker submits and verifies`,
+    arrivals: 'uniform',
+    describe: `POST /api/v1/transactions at ${rate}/s (open loop, evenly spaced) while the worker submits and verifies`,
   });
   loading = false;
   await sampling;

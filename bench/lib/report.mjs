@@ -39,7 +39,7 @@ export function writeReport(results, resultFile, target) {
     `- The stack runs compiled, one process per app, \`NODE_ENV=production\`, \`LOG_LEVEL=info\`, on its own database \`${results.settings.database}\` (dropped and recreated every run), queue prefix \`${results.settings.queuePrefix}\` and ports ${Object.values(results.settings.ports).join(', ')}, so a developer's stack on 3000-3100 and the test databases are untouched.`,
     '- `APP_ENV=development`, with every provider URL and key, the callback token and the encryption key set explicitly to bench values (no development default is relied on). `APP_ENV=production` would demand an https callback base URL, which the sandbox cannot call back; the only hot-path difference is the vendor release check, which the admission reads in the same query in both modes.',
     `- Vendors come from the operator CLI (\`demo:seed\`, then \`limits:set\` with a daily cap of R1 000 000 000 and velocity ${results.settings.velocityCount} per ${results.settings.velocityWindowSeconds} s, and \`payout:fund\`), so spend controls are checked on every purchase but never bind. API rate limits are raised to 100 000 000 per minute.`,
-    `- Load comes from a separate process (\`bench/load/driver.mjs\`, autocannon), ${results.settings.connections} connections, ${results.settings.warmupSeconds} s warm-up (not counted) then ${results.settings.durationSeconds} s measured. Latency percentiles are exact, over every response of the measured window. Errors are responses with another status than the scenario expects, socket errors and timeouts.`,
+    `- Load comes from a separate process (\`bench/load/driver.mjs\`, autocannon), ${results.settings.connections} connections, ${results.settings.warmupSeconds} s warm-up (not counted) then ${results.settings.durationSeconds} s measured. Latency percentiles are exact, over every response of the measured window. Errors are responses with another status than the scenario expects, socket errors and timeouts. The sustained and knee scenarios send at a fixed rate instead, evenly spaced, with latency counted from when each request was due.`,
     '- Purchases: quotes are made through `POST /quotes` once per vendor and then copied in SQL (new id, five-minute validity) so that every purchase uses its own fresh quote, spread over all bench vendors in turn.',
     '- The worker is stopped while purchases are admitted: the admission path is measured on its own, and the purchases pile up for the worker scenario, which starts the worker on that backlog. The verification scenario then clears that backlog\'s jobs from Redis and queues lookups of the completed purchases only.',
     `- Every app runs with the NODE_OPTIONS it is deployed with (\`${results.settings?.node_options || 'none'}\`, read from k8s/base/kustomization.yaml).`,
@@ -170,7 +170,7 @@ export function writeReport(results, resultFile, target) {
     add(
       '### Admission knee',
       '',
-      `POST /transactions at fixed arrival rates (open loop, autocannon \`overallRate\`), the worker stopped, 2 s warm-up then ${results.settings.kneeSeconds ?? '?'} s measured per rate, rising until a rate is no longer reached. The knee is the highest rate reached with p99 under ${TARGETS.transactionsP99Ms} ms: ${s.admission_knee.knee_per_second === null ? 'none of the rates tried' : `**${s.admission_knee.knee_per_second}/s**`}.`,
+      `POST /transactions at fixed, evenly spaced arrival rates (open loop, latency counted from when each request was due), the worker stopped, 2 s warm-up then ${results.settings.kneeSeconds ?? '?'} s measured per rate, rising until a rate is no longer reached. The knee is the highest rate reached with p99 under ${TARGETS.transactionsP99Ms} ms: ${s.admission_knee.knee_per_second === null ? 'none of the rates tried' : `**${s.admission_knee.knee_per_second}/s**`}.`,
       '',
       '| rate asked /s | reached /s | p50 ms | p95 ms | p99 ms | errors |',
       '|---|---|---|---|---|---|',
@@ -317,7 +317,7 @@ function sustainedSection(sustained, tx) {
   return [
     '### Sustained capacity',
     '',
-    `New purchases arrive at a fixed rate (open loop, autocannon \`overallRate\`) for ${sustained.steps[0]?.seconds ?? '?'} s while the worker runs; every second the harness counts the step's purchases that are not final yet (the backlog). ` +
+    `New purchases arrive at a fixed, evenly spaced rate (open loop) for ${sustained.steps[0]?.seconds ?? '?'} s while the worker runs; every second the harness counts the step's purchases that are not final yet (the backlog). ` +
       'A rate is sustained when completions keep up within 5 % and the backlog grows by less than 5 % of the arrival rate per second (least-squares slope after the first 10 s). Each step starts after the previous one drained. ' +
       'CPU per completed purchase is utime+stime of each process (PostgreSQL and Redis: all their processes) over the step, divided by the purchases that became final in it; the gateway\'s share includes the admission and the provider callbacks. ' +
       '"Capacity without the sandbox" is the machine\'s cores divided by the CPU per purchase of gateway, worker, PostgreSQL and Redis: what the system would complete with the provider (sandbox) and the vendors (load generator) elsewhere, if CPU remained the limit.',

@@ -38,7 +38,7 @@ export function readSettings() {
     /** Verification lookups queued per completed purchase in the verification scenario (a larger queue, same work per job). */
     verifyRounds: int('BENCH_VERIFY_ROUNDS', 3),
     /** Arrival rates tried for the admission's p99 knee (open loop, worker stopped), each for BENCH_KNEE_S seconds. */
-    kneeRates: (process.env.BENCH_KNEE_RATES ?? '50,100,150,200,250,300').split(',').filter(Boolean).map(Number),
+    kneeRates: (process.env.BENCH_KNEE_RATES ?? '50,100,150,200,250,300,350,400').split(',').filter(Boolean).map(Number),
     kneeSeconds: int('BENCH_KNEE_S', 8),
     /**
      * Sustained capacity: purchases arrive at a fixed rate for BENCH_SUSTAINED_S seconds with the

@@ -8,6 +8,8 @@
  * response time of the measured run (autocannon's own summary has no p95).
  */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -100,16 +102,72 @@ function run(durationSeconds, record) {
   });
 }
 
+/**
+ * Open loop with evenly spaced arrivals (`arrivals: 'uniform'`, the admission knee): request i is
+ * due at start + i / rate, whatever the answers to earlier ones, and its latency runs from when it
+ * was due, so a client-side wait counts too. autocannon's overallRate sends each second's quota in
+ * a burst on all connections at once, which measures a burst's queue, not a steady rate.
+ */
+async function paced(durationSeconds, record) {
+  const target = new URL(spec.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  const request = KINDS[spec.kind]();
+  const latencies = [];
+  const statusCounts = {};
+  const errorSamples = {};
+  const failures = { errors: 0, timeouts: 0 };
+  const send = (made, due) =>
+    new Promise((resolve) => {
+      const body = made.body ?? null;
+      const outgoing = http.request(
+        { host: target.hostname, port: target.port, path: made.path, method: request.method, agent, timeout: 30_000, headers: { ...made.headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } },
+        (response) => {
+          const chunks = [];
+          response.on('data', (chunk) => chunks.push(chunk));
+          response.on('end', () => {
+            statusCounts[response.statusCode] = (statusCounts[response.statusCode] ?? 0) + 1;
+            if (record) latencies.push(performance.now() - due);
+            if (spec.sampleErrors && !spec.expectStatus.includes(response.statusCode) && !errorSamples[response.statusCode]) errorSamples[response.statusCode] = Buffer.concat(chunks).toString().slice(0, 600);
+            resolve();
+          });
+        },
+      );
+      outgoing.on('timeout', () => {
+        failures.timeouts += 1;
+        outgoing.destroy(new Error('timeout'));
+      });
+      outgoing.on('error', () => {
+        failures.errors += 1;
+        resolve();
+      });
+      outgoing.end(body ?? undefined);
+    });
+  const started = performance.now();
+  const total = Math.floor(durationSeconds * spec.overallRate);
+  const inFlight = [];
+  for (let index = 0; index < total; index++) {
+    const due = started + (index * 1000) / spec.overallRate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    inFlight.push(send(request.setupRequest({}), due));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  // Throughput over the arrival window: what was asked and answered, not the tail's wait.
+  return { result: { duration: durationSeconds, errors: failures.errors, timeouts: failures.timeouts }, latencies, statusCounts, errorSamples };
+}
+
 function percentile(sorted, p) {
   if (sorted.length === 0) return null;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return Math.round(sorted[index] * 100) / 100;
 }
 
-const warmup = spec.warmupSeconds > 0 ? await run(spec.warmupSeconds, false) : null;
+const runner = spec.arrivals === 'uniform' ? paced : run;
+const warmup = spec.warmupSeconds > 0 ? await runner(spec.warmupSeconds, false) : null;
 // Monotonic microseconds, the clock of V8's CPU profiles: lets a profile be cut to the measured run.
 const measuredFromMicros = Number(process.hrtime.bigint() / 1000n);
-const { result, latencies, statusCounts, errorSamples } = await run(spec.durationSeconds, true);
+const { result, latencies, statusCounts, errorSamples } = await runner(spec.durationSeconds, true);
 const measuredToMicros = Number(process.hrtime.bigint() / 1000n);
 const sorted = Float64Array.from(latencies).sort();
 const expected = new Set(spec.expectStatus.map(String));
