@@ -60,6 +60,9 @@ export class VendorProposalKinds implements OnModuleInit {
         return this.onVendor(subjectId, { amount: formatCents(cents), amount_cents: cents.toString() });
       },
       execute: async (manager, proposal) => {
+        // The vendor's row first, as every direct vendor operation takes it (same lock order, and
+        // no other change to this vendor runs alongside the approved one).
+        await this.vendors.read(proposal.subjectId, manager);
         const cents = amountOf(proposal.params);
         const balances = await this.ledger.fund(proposal.subjectId, cents, `back-office funding, proposal ${proposal.id}: ${proposal.reason}`.slice(0, 500), manager);
         return { details: { amount_cents: cents.toString(), available_after_cents: balances.availableCents.toString() } };
@@ -76,6 +79,7 @@ export class VendorProposalKinds implements OnModuleInit {
       },
       // In the approval's transaction: the limits, the proposal's decision and the audit record commit together or not at all.
       execute: async (manager, proposal) => {
+        await this.vendors.read(proposal.subjectId, manager);
         const { before, after } = await this.operations.changeLimits(proposal.subjectId, limitsOf(proposal.params), manager);
         return { details: { before, after } };
       },
