@@ -619,22 +619,25 @@ async function drainBacklog(poll, since) {
 }
 
 /** Restarts the purchase gateway with other settings, runs `body`, and restores the normal one. */
-async function withPurchaseGateway(options, body) {
-  await supervisor.stop('purchase-gateway');
-  await startApp('purchase-gateway', options);
+/** Runs `body` with one app restarted under other options, then restarts it as deployed. */
+async function withApp(name, options, body) {
+  await supervisor.stop(name);
+  await startApp(name, options);
   try {
     return await body();
   } finally {
-    await supervisor.stop('purchase-gateway');
-    await startApp('purchase-gateway');
+    await supervisor.stop(name);
+    await startApp(name);
   }
 }
 
-async function profiled(id, body) {
+const withPurchaseGateway = (options, body) => withApp('purchase-gateway', options, body);
+
+async function profiled(id, body, app = 'purchase-gateway') {
   const directory = `${work}/profile-${id}`;
   mkdirSync(directory, { recursive: true });
   let run;
-  await withPurchaseGateway({ nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${directory}`] }, async () => {
+  await withApp(app, { nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${directory}`] }, async () => {
     run = await body();
   });
   const file = newestProfile(directory);
@@ -716,7 +719,7 @@ try {
     expectStatus: [201],
     describe: `POST /api/v1/quotes for product ${product.id}, tokens of every vendor in turn`,
   });
-  if (want('payouts')) results.scenarios.payouts = await loadScenario('payouts', 'POST /api/v1/payouts (cash rail)', {
+  const payoutsSpec = {
     url: urls.payout,
     kind: 'payout',
     path: '/api/v1/payouts',
@@ -726,7 +729,16 @@ try {
     allowWrap: true,
     expectStatus: [200],
     describe: 'POST /api/v1/payouts, R200 bank_a_instant_money, unique reference each; the provider call happens inside the request',
-  });
+  };
+  if (want('payouts')) results.scenarios.payouts = await loadScenario('payouts', 'POST /api/v1/payouts (cash rail)', payoutsSpec);
+  // Here, while the worker runs (a payout's later polls need it); the gateway's profiles come later.
+  if (settings.profile && want('profiles') && want('payouts')) {
+    results.profiles.payouts = await profiled(
+      'payouts',
+      () => loadScenario('payouts-profiled', 'POST /api/v1/payouts under --cpu-prof', { ...payoutsSpec, referencePrefix: `${payoutsSpec.referencePrefix}-prof` }),
+      'payout-gateway',
+    );
+  }
   await sleep(2_000);
   if (want('batch')) results.scenarios.batch = await batchScenario(vendors);
   // Before phase B: it needs the worker running and no backlog of earlier purchases.
@@ -791,7 +803,7 @@ try {
     results.profiles.products = await profiled('products', () =>
       loadScenario('products-profiled', 'GET /products under --cpu-prof', { ...productsSpec(vendors), sampleErrors: false }),
     );
-    results.profiles.transaction_reads = await profiled('transaction-reads', () => loadScenario('transaction-reads-profiled', 'GET /transactions/{id} under --cpu-prof', readsSpec));
+    if (admitted.length > 0) results.profiles.transaction_reads = await profiled('transaction-reads', () => loadScenario('transaction-reads-profiled', 'GET /transactions/{id} under --cpu-prof', readsSpec));
   }
 
   if (want('explain')) {

@@ -12,7 +12,7 @@ const TARGETS = {
   rssMb: 250,
 };
 
-const PROFILE_TITLES = { transaction_reads: 'purchase gateway during GET /transactions/{id}', worker: 'reconciliation worker during the worker scenario', sustained_worker: 'reconciliation worker during the sustained-capacity steps' };
+const PROFILE_TITLES = { payouts: 'payout gateway during POST /api/v1/payouts (cash rail)', transaction_reads: 'purchase gateway during GET /transactions/{id}', worker: 'reconciliation worker during the worker scenario', sustained_worker: 'reconciliation worker during the sustained-capacity steps' };
 const PROCESS_ORDER = ['purchase-gateway', 'payout-gateway', 'reconciliation-worker', 'provider-sandbox', 'plain-admission-server'];
 const fmt = (value, places = 0) => (value === null || value === undefined || Number.isNaN(value) ? '–' : Number(value).toFixed(places));
 const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : '–');
