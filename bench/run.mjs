@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { dropDatabase, query, recreateDatabase, serverSettings } from './lib/database.mjs';
+import { checkpointCounts, dropDatabase, query, recreateDatabase, serverSettings } from './lib/database.mjs';
 import { explainHotQueries } from './lib/explain.mjs';
 import { insertHistory } from './lib/history.mjs';
 import { runPgbench } from './lib/pgbench.mjs';
@@ -824,9 +824,16 @@ try {
          FROM pg_stat_user_tables WHERE relname IN ('purchase_transactions', 'purchase_quotes', 'purchase_idempotency_keys', 'purchase_transaction_events', 'outbox_messages') ORDER BY relname`,
     );
     log(`history inserted in ${results.data.history_insert_seconds} s`);
+    const checkpointsBefore = await checkpointCounts(settings.databaseUrl);
     results.scenarios.transactions_large = await purchaseScenario('transactions-1m', 'POST /transactions with 1M purchases stored', vendors, urls.purchase, 'txlarge');
     await startPlainBaseline();
     results.baselines.plain_admission_large = await purchaseScenario('plain-admission-1m', 'Plain admission baseline with 1M purchases stored', vendors, urls.plain, 'plainlarge');
+    // Checkpoints PostgreSQL started while the two scenarios above ran (timed or requested by WAL volume).
+    results.data.checkpoints_during_large = await checkpointCounts(settings.databaseUrl).then((after) => ({
+      timed: after.timed - checkpointsBefore.timed,
+      requested: after.requested - checkpointsBefore.requested,
+      buffers_written: after.buffers - checkpointsBefore.buffers,
+    }));
     await supervisor.stop('plain-admission-server');
     results.explain.after_history = await explainHotQueries(settings.databaseUrl, vendors);
   }

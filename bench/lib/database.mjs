@@ -15,6 +15,12 @@ export async function query(url, sql, parameters = []) {
   return withClient(url, async (client) => (await client.query(sql, parameters)).rows);
 }
 
+/** The server's checkpoint counters (pg_stat_bgwriter, PostgreSQL 15), to tell which scenario a checkpoint overlapped. */
+export async function checkpointCounts(url) {
+  const [row] = await query(url, `SELECT checkpoints_timed::int AS timed, checkpoints_req::int AS requested, buffers_checkpoint::bigint AS buffers FROM pg_stat_bgwriter`);
+  return { timed: row.timed, requested: row.requested, buffers: Number(row.buffers) };
+}
+
 /** Drops (terminating its sessions) and creates a database that only the benchmark uses. */
 export async function recreateDatabase(pgBase, name) {
   if (!/^[a-z0-9_]+$/.test(name) || !name.includes('bench')) throw new Error(`refusing to recreate database ${name}`);
