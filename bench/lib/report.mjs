@@ -194,7 +194,10 @@ export function writeReport(results, resultFile, target) {
     add(
       '### Table size: the purchase scenario with purchases already stored',
       '',
-      `${results.data.history_rows.toLocaleString('en')} past purchases inserted in ${results.data.history_insert_seconds} s (set-based SQL through the real indexes, then VACUUM ANALYZE): ${results.data.table_sizes.map((t) => `${t.table} ${Number(t.rows).toLocaleString('en')} rows, ${t.total_size}`).join('; ')}.`,
+      `${results.data.history_rows.toLocaleString('en')} past purchases inserted in ${results.data.history_insert_seconds} s (set-based SQL through the real indexes, then VACUUM ANALYZE and a CHECKPOINT): ${results.data.table_sizes.map((t) => `${t.table} ${Number(t.rows).toLocaleString('en')} rows, ${t.total_size}`).join('; ')}.` +
+        (results.data.checkpoints_during_large
+          ? ` Checkpoints started during the two scenarios below: ${results.data.checkpoints_during_large.timed} timed, ${results.data.checkpoints_during_large.requested} requested by WAL volume (${results.data.checkpoints_during_large.buffers_written.toLocaleString('en')} buffers written).`
+          : ''),
       '',
       '| | before | with history | change |',
       '|---|---|---|---|',
