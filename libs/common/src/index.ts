@@ -3,6 +3,7 @@ export * from './errors/index.js';
 export * from './http/api-envelope.js';
 export * from './http/openapi-decorators.js';
 export * from './http/skip-envelope.decorator.js';
+export * from './http/cached-result.js';
 export * from './http/envelope.interceptor.js';
 export * from './http/api-exception.filter.js';
 export * from './http/validation.js';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CachedResult } from '#common';
 import { ChangeNotifications, ExactCache } from '#database';
 import type { CountryView, OperatorView, Page, ProductView, ServiceView } from '../model/catalogue-views.js';
 import { CatalogueService, type ProductFilter } from './catalogue.service.js';
@@ -14,10 +15,13 @@ type CatalogueRead = Page<ProductView> | ProductView | ServiceView[] | CountryVi
  * enable or withdraw products, a catalogue import runs or a pricing version is published; each of
  * those commits a notification that empties the cache (ExactCache), so a read never shows a price,
  * product or enablement that is no longer current. Keyed by vendor and the exact query.
+ *
+ * Each entry is a CachedResult, so the gateway serialises its response body once per entry and
+ * a hit sends that text again; an invalidation drops the entry and with it the text.
  */
 @Injectable()
 export class CatalogueReadCache {
-  private readonly cache: ExactCache<CatalogueRead>;
+  private readonly cache: ExactCache<CachedResult<CatalogueRead>>;
 
   constructor(
     private readonly catalogue: CatalogueService,
@@ -26,25 +30,25 @@ export class CatalogueReadCache {
     this.cache = new ExactCache(notifications, { channels: [PURCHASE_CATALOGUE_CHANGED], maxEntries: 5_000 });
   }
 
-  listProducts(vendorId: string, filter: ProductFilter): Promise<Page<ProductView>> {
+  listProducts(vendorId: string, filter: ProductFilter): Promise<CachedResult<Page<ProductView>>> {
     const key = ['products', vendorId, filter.search ?? '', filter.country ?? '', filter.operatorId ?? '', filter.serviceId ?? '', filter.page, filter.perPage];
     return this.read(key, () => this.catalogue.listProducts(vendorId, filter));
   }
 
   /** A missing product throws NotFoundError from the service and is not cached. */
-  getProduct(vendorId: string, productId: number): Promise<ProductView> {
+  getProduct(vendorId: string, productId: number): Promise<CachedResult<ProductView>> {
     return this.read(['product', vendorId, productId], () => this.catalogue.getProduct(vendorId, productId));
   }
 
-  listServices(vendorId: string): Promise<ServiceView[]> {
+  listServices(vendorId: string): Promise<CachedResult<ServiceView[]>> {
     return this.read(['services', vendorId], () => this.catalogue.listServices(vendorId));
   }
 
-  listCountries(vendorId: string): Promise<CountryView[]> {
+  listCountries(vendorId: string): Promise<CachedResult<CountryView[]>> {
     return this.read(['countries', vendorId], () => this.catalogue.listCountries(vendorId));
   }
 
-  listOperators(vendorId: string): Promise<OperatorView[]> {
+  listOperators(vendorId: string): Promise<CachedResult<OperatorView[]>> {
     return this.read(['operators', vendorId], () => this.catalogue.listOperators(vendorId));
   }
 
@@ -53,7 +57,7 @@ export class CatalogueReadCache {
     return this.cache.stats;
   }
 
-  private async read<T extends CatalogueRead>(key: readonly unknown[], load: () => Promise<T>): Promise<T> {
-    return (await this.cache.get(JSON.stringify(key), load)) as T;
+  private async read<T extends CatalogueRead>(key: readonly unknown[], load: () => Promise<T>): Promise<CachedResult<T>> {
+    return (await this.cache.get(JSON.stringify(key), async () => new CachedResult(await load()))) as CachedResult<T>;
   }
 }
