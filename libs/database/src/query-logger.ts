@@ -1,4 +1,4 @@
-import { AdvancedConsoleLogger, type QueryRunner } from 'typeorm';
+import { AdvancedConsoleLogger } from 'typeorm';
 
 /**
  * SQLSTATE class `ZA`: a refusal a database function raises on purpose (a purchase admission's
@@ -21,8 +21,9 @@ export class QueryErrorLogger extends AdvancedConsoleLogger {
     super(['error']);
   }
 
-  override logQueryError(error: string | Error, query: string, parameters?: unknown[], queryRunner?: QueryRunner): void {
+  // Declared as a string by AbstractLogger; the query runners pass the driver's error object.
+  override logQueryError(...[error, ...rest]: Parameters<AdvancedConsoleLogger['logQueryError']>): void {
     if (isDeliberateRefusal(error)) return;
-    super.logQueryError(error, query, parameters, queryRunner);
+    super.logQueryError(error, ...rest);
   }
 }
