@@ -38,6 +38,19 @@ export class PurchaseAdmissionFunction1763781500000 implements MigrationInterfac
         RAISE EXCEPTION USING ERRCODE = 'ZA001', MESSAGE = 'purchase admission refused', DETAIL = p_refusal::text;
       END $$`);
 
+    // The velocity count, defined once: the admission counts with it, and so does the vendor
+    // dashboard (TransactionsRepository.admissionsSince). Exact without visiting every purchase in
+    // the window: whole seconds come from the per-second counters (migration 1763780400000), the
+    // one second the window starts inside of from the purchases themselves.
+    await queryRunner.query(`
+      CREATE FUNCTION purchase_admissions_since(p_vendor uuid, p_start timestamptz) RETURNS bigint LANGUAGE sql STABLE AS $$
+        SELECT (SELECT COALESCE(sum(b.admissions), 0) FROM purchase_velocity_buckets b
+                 WHERE b.vendor_id = p_vendor AND b.second > floor(extract(epoch FROM p_start))::bigint)
+             + (SELECT count(*) FROM purchase_transactions t
+                 WHERE t.vendor_id = p_vendor AND t.created_at > p_start
+                   AND t.created_at < to_timestamp((floor(extract(epoch FROM p_start)) + 1)::double precision))
+      $$`);
+
     await queryRunner.query(`
       CREATE FUNCTION purchase_admit(
         p_vendor uuid, p_key text, p_quote uuid, p_reference text, p_transaction uuid, p_instant timestamptz,
@@ -53,7 +66,6 @@ export class PurchaseAdmissionFunction1763781500000 implements MigrationInterfac
         v_now timestamptz;
         v_day date;
         v_window_start timestamptz;
-        v_partial_second bigint;
         v_admissions bigint;
         v_blocking_at timestamptz;
         v_used_cents bigint;
@@ -131,13 +143,9 @@ export class PurchaseAdmissionFunction1763781500000 implements MigrationInterfac
         END IF;
 
         -- Velocity: a statement that starts after the controls lock was granted, so it counts every
-        -- earlier admission of this vendor. Whole seconds come from the per-second counters
-        -- (migration 1763780400000), the partial second at the window's start from the purchases.
+        -- earlier admission of this vendor.
         v_window_start := v_now - make_interval(secs => v_controls.velocity_window_seconds);
-        v_partial_second := floor(extract(epoch FROM v_window_start))::bigint;
-        v_admissions := (SELECT COALESCE(sum(b.admissions), 0) FROM purchase_velocity_buckets b WHERE b.vendor_id = p_vendor AND b.second > v_partial_second)
-          + (SELECT count(*) FROM purchase_transactions t
-              WHERE t.vendor_id = p_vendor AND t.created_at > v_window_start AND t.created_at < to_timestamp(v_partial_second + 1));
+        v_admissions := purchase_admissions_since(p_vendor, v_window_start);
         IF v_admissions >= v_controls.velocity_count THEN
           -- Retry-After: when the admission that must leave the window before one more fits leaves it.
           SELECT date_trunc('milliseconds', t.created_at) INTO v_blocking_at FROM purchase_transactions t
@@ -176,5 +184,6 @@ export class PurchaseAdmissionFunction1763781500000 implements MigrationInterfac
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP FUNCTION purchase_admit(uuid, text, uuid, text, uuid, timestamptz, boolean, boolean, text, text, jsonb)`);
     await queryRunner.query(`DROP FUNCTION purchase_admission_refuse(uuid, text, jsonb)`);
+    await queryRunner.query(`DROP FUNCTION purchase_admissions_since(uuid, timestamptz)`);
   }
 }

@@ -8,7 +8,6 @@ import type { LockedTransactionState, TransactionEventView, TransactionState } f
 import type { TransactionStatus } from '../model/transaction-status.js';
 import type { TransactionView } from '../model/transaction-view.js';
 import { admissionError } from './admission-refusal.js';
-import { admissionsSinceSql, partialSecondOf } from './admissions-since.sql.js';
 
 /** Columns of TransactionState (alias `t`): what the worker, the sweeper and settlement decide on. */
 const STATE_COLUMNS = `t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
@@ -268,14 +267,9 @@ export class TransactionsRepository {
 
   // --- velocity (the vendor dashboard's spend page) ---
 
-  /**
-   * The vendor's admissions with `created_at > windowStart`, exactly, without visiting every
-   * purchase in the window: whole seconds come from the per-second counters a trigger keeps
-   * (migration 1763780400000), and the one second the window starts inside of is counted from
-   * the purchases themselves.
-   */
+  /** The vendor's admissions with `created_at > windowStart`, exactly, as the admission's velocity check counts them (purchase_admissions_since). */
   async admissionsSince(manager: Queryable, vendorId: string, windowStart: Date): Promise<number> {
-    const [{ count }] = await manager.query<{ count: string }[]>(`SELECT ${admissionsSinceSql('$1', '$2', '$3')} AS count`, [vendorId, windowStart, partialSecondOf(windowStart)]);
+    const [{ count }] = await manager.query<{ count: string }[]>(`SELECT purchase_admissions_since($1, $2) AS count`, [vendorId, windowStart]);
     return Number(count);
   }
 
