@@ -143,8 +143,11 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       try {
         await holder.query(`SELECT 1 FROM purchase_quotes WHERE id = $1 FOR UPDATE`, [quoteId]);
         const pending = Promise.all([buy(body, 'order-key-a', fresh), buy(body, 'order-key-b', fresh)]);
+        // Both admissions wait on a lock: the only one the holder has is the quote's (one behind the
+        // holder, the other behind the first in the quote row's queue). The admission is one
+        // statement (purchase_admit), so its text names no quote lock.
         await eventually(
-          () => stack.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE%'`),
+          () => stack.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM purchase_admit(%'`),
           (rows: Array<{ n: number }>) => rows[0].n >= 2,
         );
         await holder.commitTransaction();

@@ -1,5 +1,6 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations/index.js';
+import { QueryErrorLogger } from './query-logger.js';
 
 /** Entity classes as TypeORM takes them. */
 export type EntityList = NonNullable<DataSourceOptions['entities']>;
@@ -29,6 +30,7 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
     synchronize: false,
     migrationsRun: false,
     logging: ['error'],
+    logger: new QueryErrorLogger(),
     applicationName: settings.applicationName,
     extra: {
       max: settings.poolSize,

@@ -23,7 +23,6 @@ export * from './persistence/quotes.repository.js';
 export * from './persistence/catalogue.repository.js';
 export * from './persistence/pricing.repository.js';
 export * from './persistence/spend-controls.repository.js';
-export * from './persistence/idempotency-keys.repository.js';
 // features
 export * from './catalogue/catalogue-sync.service.js';
 export * from './catalogue/catalogue.service.js';

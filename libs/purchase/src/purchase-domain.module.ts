@@ -11,7 +11,6 @@ import { ProductionRelease } from './catalogue/production-release.js';
 import { PurchaseReadiness } from './catalogue/purchase-readiness.js';
 import { QuoteService } from './admission/quote.service.js';
 import { CatalogueRepository } from './persistence/catalogue.repository.js';
-import { IdempotencyKeysRepository } from './persistence/idempotency-keys.repository.js';
 import { PricingRepository } from './persistence/pricing.repository.js';
 import { QuotesRepository } from './persistence/quotes.repository.js';
 import { SpendControlsRepository } from './persistence/spend-controls.repository.js';
@@ -31,7 +30,6 @@ const REPOSITORIES = [
   CatalogueRepository,
   PricingRepository,
   SpendControlsRepository,
-  IdempotencyKeysRepository,
   PurchaseVendorsRepository,
 ];
 

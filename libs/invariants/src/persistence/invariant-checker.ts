@@ -315,7 +315,7 @@ interface WitnessSummary {
   merchant_references: Array<{ merchant_reference: string; count: number; duplicate_attempts: number }>;
 }
 
-/** Velocity limits are checked against these counters (SpendControlsService.checkVelocityAndConsumeAllowance). */
+/** Velocity limits are checked against these counters (purchase_admit, migration 1763781500000). */
 async function checkVelocityCounters(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
   const rows = await query(
     `WITH cutoff AS (SELECT floor(extract(epoch FROM now() - interval '7 days'))::bigint + 1 AS second),

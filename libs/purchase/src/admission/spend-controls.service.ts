@@ -7,21 +7,6 @@ import { isUuid } from '../model/uuid-pattern.js';
 import { SpendControlsRepository, type SpendControlsRow } from '../persistence/spend-controls.repository.js';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
-import {
-  DailyCapExceededError,
-  PurchasesPausedError,
-  SpendControlsNotConfiguredError,
-  TransactionMaximumExceededError,
-  VelocityLimitExceededError,
-} from '../model/spend-control.errors.js';
-
-/** Limits as the admission checks read them, with the vendor's row locked for the transaction. */
-export interface ConfiguredSpendControls {
-  dailyCapCents: Cents;
-  transactionMaxCents: Cents;
-  velocityCount: number;
-  velocityWindowSeconds: number;
-}
 
 export interface PauseState {
   scope: 'global' | 'vendor';
@@ -51,9 +36,9 @@ export interface LimitsView {
 export const MAX_VELOCITY_WINDOW_SECONDS = 7 * 86_400;
 
 /**
- * Spend controls: staff set them (setLimits, pause, resume) and the admission of every purchase
- * checks them inside its own database transaction (the `check*` and `consume*` methods take
- * that transaction's manager).
+ * Spend controls: staff set them (setLimits, pause, resume), vendors read them (limitsFor). The
+ * admission of every purchase checks and consumes them in its one statement (purchase_admit,
+ * TransactionsRepository.admit).
  */
 @Injectable()
 export class SpendControlsService {
@@ -102,7 +87,7 @@ export class SpendControlsService {
     const cap = controls?.daily_cap_cents != null ? centsFromDbValue(controls.daily_cap_cents) : null;
     const pausedScope = globalPausedAt ? 'global' : controls?.paused_at ? 'vendor' : null;
     return {
-      configured: configuredControls(controls) !== null,
+      configured: isConfigured(controls),
       currency: 'ZAR',
       day,
       daily_cap_minor: cap === null ? null : minorUnitsFromCents(cap),
@@ -116,65 +101,9 @@ export class SpendControlsService {
     };
   }
 
-  /**
-   * Admission: refuses when paused or unconfigured, and locks the vendor's controls row so that
-   * admissions of one vendor serialise from here to commit (velocity and allowance stay exact).
-   */
-  async lockForAdmission(manager: EntityManager, vendorId: string): Promise<ConfiguredSpendControls> {
-    // The global switch is read in the same statement; only the vendor's row is locked (FOR UPDATE OF c).
-    const controls = await this.controls.lockForAdmission(manager, vendorId);
-    const globalPausedAt = controls ? controls.global_paused_at : await this.controls.globalPausedAt(manager);
-    if (globalPausedAt) throw new PurchasesPausedError('global');
-    if (controls?.paused_at) throw new PurchasesPausedError('vendor');
-    const configured = configuredControls(controls);
-    if (!configured) throw new SpendControlsNotConfiguredError();
-    return configured;
-  }
-
-  checkTransactionMaximum(controls: ConfiguredSpendControls, chargeCents: Cents): void {
-    if (chargeCents > controls.transactionMaxCents) throw new TransactionMaximumExceededError(minorUnitsFromCents(controls.transactionMaxCents));
-  }
-
-  private async refuseVelocity(manager: EntityManager, vendorId: string, controls: ConfiguredSpendControls, now: Date, windowStart: Date, count: number): Promise<never> {
-    // The admission that must leave the window before one more fits.
-    const blockingAt = await this.transactions.admissionTimeAt(manager, vendorId, windowStart, count - controls.velocityCount);
-    const leavesAt = new Date(blockingAt).getTime() + controls.velocityWindowSeconds * 1000;
-    throw new VelocityLimitExceededError(Math.max(1, Math.ceil((leavesAt - now.getTime()) / 1000)));
-  }
-
-  /**
-   * Admission: at most N admissions in any rolling window (Retry-After says when the oldest one
-   * leaves it), then the day's allowance, consumed by a guarded update that only moves while
-   * `used + charge <= cap`, so the cap holds under any concurrency. One round trip while both
-   * pass (the allowance is consumed only when the velocity check passes); only a refusal reads
-   * more. The count is exact without visiting every purchase in the window: whole seconds come
-   * from the per-second counters a trigger keeps (migration 1763780400000), and the one second the
-   * window starts inside of is counted from the purchases themselves.
-   */
-  async checkVelocityAndConsumeAllowance(manager: EntityManager, vendorId: string, controls: ConfiguredSpendControls, now: Date, day: string, chargeCents: Cents): Promise<void> {
-    const windowStart = new Date(now.getTime() - controls.velocityWindowSeconds * 1000);
-    const { admissions, consumed } = await this.controls.countAdmissionsAndConsume(manager, {
-      vendorId,
-      windowStart,
-      velocityCount: controls.velocityCount,
-      day,
-      chargeCents,
-      capCents: controls.dailyCapCents,
-    });
-    if (admissions >= controls.velocityCount) await this.refuseVelocity(manager, vendorId, controls, now, windowStart, admissions);
-    if (!consumed) await this.refuseDailyCap(manager, vendorId, day, controls);
-  }
-
-  /** The vendor's admissions with `created_at > windowStart`, exactly (see checkVelocityAndConsumeAllowance). */
+  /** The vendor's admissions with `created_at > windowStart`, exactly, counted as the admission's velocity check counts them. */
   async admissionsSince(manager: EntityManager, vendorId: string, windowStart: Date): Promise<number> {
     return this.transactions.admissionsSince(manager, vendorId, windowStart);
-  }
-
-  private async refuseDailyCap(manager: EntityManager, vendorId: string, day: string, controls: ConfiguredSpendControls): Promise<never> {
-    const usedCents = await this.controls.usedCents(vendorId, day, manager);
-    const used = usedCents !== undefined ? centsFromDbValue(usedCents) : 0n;
-    const remaining = controls.dailyCapCents > used ? controls.dailyCapCents - used : 0n;
-    throw new DailyCapExceededError(minorUnitsFromCents(remaining));
   }
 
   /** Only for a verified `failed`: the provider took no money, so the admission day gets the charge back. */
@@ -199,14 +128,7 @@ export class SpendControlsService {
   }
 }
 
-function configuredControls(row: SpendControlsRow | undefined): ConfiguredSpendControls | null {
-  if (!row || row.daily_cap_cents == null || row.transaction_max_cents == null || row.velocity_count == null || row.velocity_window_seconds == null) {
-    return null;
-  }
-  return {
-    dailyCapCents: centsFromDbValue(row.daily_cap_cents),
-    transactionMaxCents: centsFromDbValue(row.transaction_max_cents),
-    velocityCount: row.velocity_count,
-    velocityWindowSeconds: row.velocity_window_seconds,
-  };
+/** Every limit set: until then the admission refuses with SPEND_CONTROLS_NOT_CONFIGURED (purchase_admit). */
+function isConfigured(row: SpendControlsRow | undefined): boolean {
+  return row != null && row.daily_cap_cents != null && row.transaction_max_cents != null && row.velocity_count != null && row.velocity_window_seconds != null;
 }

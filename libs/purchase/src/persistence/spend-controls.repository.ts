@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { updateReturning, type Queryable } from '#database';
 import type { SpendLimits } from '../model/spend-limits.js';
-import { admissionsSinceSql, partialSecondOf } from './admissions-since.sql.js';
 
 /** A vendor's `purchase_spend_controls` row; the limits stay null until staff set them. */
 export interface SpendControlsRow {
@@ -57,52 +56,6 @@ export class SpendControlsRepository {
   async usedCents(vendorId: string, day: string, manager: Queryable = this.dataSource): Promise<string | undefined> {
     const [row] = await manager.query<{ used_cents: string }[]>(`SELECT used_cents FROM purchase_daily_allowances WHERE vendor_id = $1 AND day = $2`, [vendorId, day]);
     return row?.used_cents;
-  }
-
-  /**
-   * The vendor's controls locked for the admission (FOR UPDATE OF c), with the global switch read
-   * in the same statement; undefined when the vendor has no controls row (nothing is locked).
-   */
-  async lockForAdmission(manager: Queryable, vendorId: string): Promise<(SpendControlsRow & { global_paused_at: Date | null }) | undefined> {
-    const [controls] = await manager.query<(SpendControlsRow & { global_paused_at: Date | null })[]>(
-      `SELECT c.daily_cap_cents, c.transaction_max_cents, c.velocity_count, c.velocity_window_seconds, c.paused_at, g.paused_at AS global_paused_at
-         FROM purchase_spend_controls c CROSS JOIN purchase_global_controls g WHERE c.vendor_id = $1 FOR UPDATE OF c`,
-      [vendorId],
-    );
-    return controls;
-  }
-
-  /**
-   * Admission, in one round trip: the vendor's admissions since `windowStart` (the velocity count)
-   * and, only when that count is under `velocityCount`, the day's allowance consumed by a guarded
-   * update: the day's row is created with this charge, or grows by it, only while
-   * `used + charge <= cap`, so the cap holds under any concurrency (`consumed` false when it did
-   * not fit). Run under the vendor's spend-controls lock, so the count is that of committed
-   * admissions after every earlier admission of this vendor.
-   */
-  async countAdmissionsAndConsume(
-    manager: Queryable,
-    admission: { vendorId: string; windowStart: Date; velocityCount: number; day: string; chargeCents: bigint; capCents: bigint },
-  ): Promise<{ admissions: number; consumed: boolean }> {
-    const [row] = await manager.query<{ admissions: string; consumed: boolean }[]>(
-      `WITH velocity AS (SELECT ${admissionsSinceSql('$1', '$2', '$3')} AS admissions),
-            consumed AS (
-              INSERT INTO purchase_daily_allowances AS a (vendor_id, day, used_cents)
-              SELECT $1, $5, $6 FROM velocity WHERE velocity.admissions < $4 AND $6::bigint <= $7::bigint
-              ON CONFLICT (vendor_id, day) DO UPDATE SET used_cents = a.used_cents + EXCLUDED.used_cents WHERE a.used_cents + EXCLUDED.used_cents <= $7::bigint
-              RETURNING used_cents)
-       SELECT velocity.admissions, EXISTS (SELECT 1 FROM consumed) AS consumed FROM velocity`,
-      [
-        admission.vendorId,
-        admission.windowStart,
-        partialSecondOf(admission.windowStart),
-        admission.velocityCount,
-        admission.day,
-        admission.chargeCents.toString(),
-        admission.capCents.toString(),
-      ],
-    );
-    return { admissions: Number(row.admissions), consumed: row.consumed };
   }
 
   async returnAllowance(manager: Queryable, vendorId: string, day: string, chargeCents: bigint): Promise<void> {

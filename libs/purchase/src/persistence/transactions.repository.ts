@@ -3,11 +3,11 @@ import { DataSource } from 'typeorm';
 import { johannesburgDayRange } from '#common';
 import { readShape, updateReturning, type Queryable } from '#database';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
-import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
+import { jobSpec, outboxBindValues } from '#queues';
 import type { LockedTransactionState, TransactionEventView, TransactionState } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
 import type { TransactionView } from '../model/transaction-view.js';
-import { admissionsSinceSql, partialSecondOf } from './admissions-since.sql.js';
+import { admissionError } from './admission-refusal.js';
 
 /** Columns of TransactionState (alias `t`): what the worker, the sweeper and settlement decide on. */
 const STATE_COLUMNS = `t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
@@ -28,28 +28,20 @@ const VIEW = readShape<TransactionView>({
   created_at: ['t.created_at', iso], updated_at: ['t.updated_at', iso], completed_at: ['t.completed_at', isoOrNull], reversed_at: ['t.reversed_at', isoOrNull],
 });
 
-/** The quote under its lock, with the facts the admission checks, read in one round trip. */
-export interface LockedQuote
-  extends Pick<TransactionState, 'product_id' | 'charge_cents' | 'wholesale_cents' | 'currency' | 'destination_amount' | 'destination_unit' | 'identifiers'> {
-  id: string;
-  pricing_version_id: number;
-  expires_at: Date;
-  used_at: Date | null;
-  now: Date;
-  reference_taken: boolean;
-  pricing_published: boolean;
-  vendor_released_at: Date | null;
-}
-
-/** What the admission statement writes: the transaction, priced from its locked quote. */
-export interface AdmittedTransaction {
+/** One POST /transactions as purchase_admit takes it (migration 1763781500000). */
+export interface AdmissionRequest {
+  /** The id the transaction gets if this request is admitted; a replay answers another one. */
   transactionId: string;
   vendorId: string;
+  idempotencyKey: string;
+  quoteId: string;
   reference: string;
-  quote: LockedQuote;
-  /** Johannesburg day whose allowance the charge consumed. */
-  day: string;
-  now: Date;
+  /** The admission instant; null is the database's clock (always, outside tests: AdmissionClock). */
+  instant: Date | null;
+  /** Refuses an unreleased vendor (production only). */
+  production: boolean;
+  /** Refuses with PROVIDER_NOT_CONFIGURED, in the checks' order (production configuration incomplete). */
+  unready: boolean;
 }
 
 export interface TransactionListFilter {
@@ -133,63 +125,39 @@ const STAFF_ITEM_COLUMNS = `t.id, t.vendor_id, v.name AS vendor_name, t.referenc
 export class TransactionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  // --- admission (inside the admission's database transaction) ---
+  // --- admission ---
 
   /**
-   * One round trip for the quote (locked), the database clock and the facts the admission checks
-   * in their documented order; each round trip is paid by every purchase (docs/BENCHMARKS.md).
+   * The whole admission in one statement and one round trip, outside any explicit transaction:
+   * purchase_admit (migration 1763781500000) claims the key, locks the quote and the vendor's
+   * spend controls, checks and consumes in that order, and writes the quote's use, the
+   * transaction, its first status event and its outbox row; a refusal rolls all of it back and
+   * becomes its domain error here. Answers the admitted transaction, or for a replay of the key
+   * the stored one (its id is not `transactionId`); undefined if a replayed key's transaction is
+   * gone.
    */
-  async lockQuoteForAdmission(manager: Queryable, vendorId: string, quoteId: string, reference: string, instant: string | null): Promise<LockedQuote | undefined> {
-    const [quote] = await manager.query<LockedQuote[]>(
-      `SELECT id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency, destination_amount,
-              destination_unit, identifiers, expires_at, used_at, COALESCE($4::timestamptz, now()) AS now,
-              EXISTS (SELECT 1 FROM purchase_transactions t WHERE t.vendor_id = $2 AND t.reference = $3) AS reference_taken,
-              EXISTS (SELECT 1 FROM purchase_pricing_versions) AS pricing_published,
-              (SELECT production_released_at FROM vendors v WHERE v.id = $2) AS vendor_released_at
-         FROM purchase_quotes WHERE id = $1 AND vendor_id = $2 FOR UPDATE`,
-      [quoteId, vendorId, reference, instant],
-    );
-    return quote;
-  }
-
-  async referenceTaken(manager: Queryable, vendorId: string, reference: string): Promise<boolean> {
-    const rows = await manager.query<unknown[]>(`SELECT 1 FROM purchase_transactions WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]);
-    return rows.length > 0;
-  }
-
-  /** The quote's use, the transaction, its first status event and its submission intent (its outbox row) in one statement. */
-  async admit(manager: Queryable, admitted: AdmittedTransaction): Promise<TransactionView> {
-    const { quote } = admitted;
-    const [row] = await manager.query<object[]>(
-      `WITH used AS (UPDATE purchase_quotes SET used_at = $14 WHERE id = $4),
-            admitted AS (
-              INSERT INTO purchase_transactions AS t (id, vendor_id, reference, quote_id, product_id, pricing_version_id, status, charge_cents,
-                wholesale_cents, currency, destination_amount, destination_unit, identifiers, admission_day, created_at, updated_at)
-              VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $14)
-              RETURNING ${VIEW.columns}),
-            event AS (
-              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, reason) SELECT id, NULL, 'pending', 'admitted' FROM admitted),
-            outbox AS (${outboxRowsFrom('admitted', 'purchase.submit', { id: '$15', payload: '$16', runAt: 'now()' })})
-       SELECT * FROM admitted`,
-      [
-        admitted.transactionId,
-        admitted.vendorId,
-        admitted.reference,
-        quote.id,
-        quote.product_id,
-        quote.pricing_version_id,
-        quote.charge_cents,
-        quote.wholesale_cents,
-        quote.currency,
-        quote.destination_amount,
-        quote.destination_unit,
-        JSON.stringify(quote.identifiers),
-        admitted.day,
-        admitted.now,
-        ...outboxBindValues(jobSpec('purchase.submit', { transactionId: admitted.transactionId })),
-      ],
-    );
-    return VIEW.read(row);
+  async admit(request: AdmissionRequest): Promise<TransactionView | undefined> {
+    const job = jobSpec('purchase.submit', { transactionId: request.transactionId });
+    try {
+      const [row] = await this.dataSource.query<object[]>(
+        `SELECT ${VIEW.columns} FROM purchase_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb) t`,
+        [
+          request.vendorId,
+          request.idempotencyKey,
+          request.quoteId,
+          request.reference,
+          request.transactionId,
+          request.instant,
+          request.production,
+          request.unready,
+          job.name,
+          ...outboxBindValues(job),
+        ],
+      );
+      return row ? VIEW.read(row) : undefined;
+    } catch (error) {
+      throw admissionError(error);
+    }
   }
 
   // --- vendor-facing reads (always by vendor id) ---
@@ -297,26 +265,12 @@ export class TransactionsRepository {
     return row;
   }
 
-  // --- velocity (inside the admission's database transaction) ---
+  // --- velocity (the vendor dashboard's spend page) ---
 
-  /**
-   * The vendor's admissions with `created_at > windowStart`, exactly, without visiting every
-   * purchase in the window: whole seconds come from the per-second counters a trigger keeps
-   * (migration 1763780400000), and the one second the window starts inside of is counted from
-   * the purchases themselves.
-   */
+  /** The vendor's admissions with `created_at > windowStart`, exactly, as the admission's velocity check counts them (purchase_admissions_since). */
   async admissionsSince(manager: Queryable, vendorId: string, windowStart: Date): Promise<number> {
-    const [{ count }] = await manager.query<{ count: string }[]>(`SELECT ${admissionsSinceSql('$1', '$2', '$3')} AS count`, [vendorId, windowStart, partialSecondOf(windowStart)]);
+    const [{ count }] = await manager.query<{ count: string }[]>(`SELECT purchase_admissions_since($1, $2) AS count`, [vendorId, windowStart]);
     return Number(count);
-  }
-
-  /** When the admission at position `offset` (oldest first) after `windowStart` was made. */
-  async admissionTimeAt(manager: Queryable, vendorId: string, windowStart: Date, offset: number): Promise<Date> {
-    const [blocking] = await manager.query<{ created_at: Date }[]>(
-      `SELECT created_at FROM purchase_transactions WHERE vendor_id = $1 AND created_at > $2 ORDER BY created_at ASC OFFSET $3 LIMIT 1`,
-      [vendorId, windowStart, offset],
-    );
-    return blocking.created_at;
   }
 
   // --- worker: state, submission, verification schedule ---

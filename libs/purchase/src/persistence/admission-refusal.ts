@@ -1,0 +1,74 @@
+import { QueryFailedError } from 'typeorm';
+import { DomainError, NotFoundError } from '#common';
+import { centsFromDbValue, minorUnitsFromCents } from '#money';
+import { IdempotencyConflictError } from '../model/idempotency.errors.js';
+import { PricingUnpublishedError } from '../model/pricing.errors.js';
+import { ProviderNotConfiguredForPurchasesError } from '../model/provider-failure.errors.js';
+import { QuoteAlreadyUsedError, QuoteExpiredError } from '../model/quote.errors.js';
+import {
+  DailyCapExceededError,
+  PurchasesPausedError,
+  SpendControlsNotConfiguredError,
+  TransactionMaximumExceededError,
+  VelocityLimitExceededError,
+  VendorNotReleasedError,
+} from '../model/spend-control.errors.js';
+
+/** The SQLSTATE purchase_admit raises a refusal with (migration 1763781500000); its detail is the JSON below. */
+const ADMISSION_REFUSED = 'ZA001';
+
+type Refusal =
+  | { code: 'IDEMPOTENCY_CONFLICT'; conflict: 'key' | 'reference' }
+  | { code: 'PURCHASES_PAUSED'; scope: 'global' | 'vendor' }
+  | { code: 'TRANSACTION_MAXIMUM_EXCEEDED'; transaction_max_cents: string }
+  | { code: 'VELOCITY_LIMIT_EXCEEDED'; retry_after_seconds: number }
+  | { code: 'DAILY_CAP_EXCEEDED'; remaining_cents: string }
+  | { code: 'PROVIDER_NOT_CONFIGURED' | 'QUOTE_NOT_FOUND' | 'QUOTE_ALREADY_USED' | 'QUOTE_EXPIRED' | 'SPEND_CONTROLS_NOT_CONFIGURED' | 'PRICING_UNPUBLISHED' | 'VENDOR_NOT_RELEASED' };
+
+const KEY_CONFLICT = 'The Idempotency-Key was used with another quote or reference';
+const REFERENCE_CONFLICT = 'The reference belongs to a purchase made with another Idempotency-Key';
+
+function refusalError(refusal: Refusal): DomainError {
+  switch (refusal.code) {
+    case 'IDEMPOTENCY_CONFLICT':
+      return new IdempotencyConflictError(refusal.conflict === 'key' ? KEY_CONFLICT : REFERENCE_CONFLICT);
+    case 'PROVIDER_NOT_CONFIGURED':
+      return new ProviderNotConfiguredForPurchasesError();
+    case 'QUOTE_NOT_FOUND':
+      return new NotFoundError('quote');
+    case 'QUOTE_ALREADY_USED':
+      return new QuoteAlreadyUsedError();
+    case 'QUOTE_EXPIRED':
+      return new QuoteExpiredError();
+    case 'PURCHASES_PAUSED':
+      return new PurchasesPausedError(refusal.scope);
+    case 'SPEND_CONTROLS_NOT_CONFIGURED':
+      return new SpendControlsNotConfiguredError();
+    case 'PRICING_UNPUBLISHED':
+      return new PricingUnpublishedError();
+    case 'VENDOR_NOT_RELEASED':
+      return new VendorNotReleasedError();
+    case 'TRANSACTION_MAXIMUM_EXCEEDED':
+      return new TransactionMaximumExceededError(minorUnitsFromCents(centsFromDbValue(refusal.transaction_max_cents)));
+    case 'VELOCITY_LIMIT_EXCEEDED':
+      return new VelocityLimitExceededError(refusal.retry_after_seconds);
+    case 'DAILY_CAP_EXCEEDED':
+      return new DailyCapExceededError(minorUnitsFromCents(centsFromDbValue(refusal.remaining_cents)));
+  }
+}
+
+/**
+ * The domain error for a failed admission statement: a refusal of purchase_admit, or the
+ * violation of a unique index that is the last line of defence behind its checks (a stable code
+ * either way). Anything else is returned as it is.
+ */
+export function admissionError(error: unknown): unknown {
+  if (!(error instanceof QueryFailedError)) return error;
+  const driverError = error.driverError as { code?: string; detail?: string; constraint?: string } | undefined;
+  if (driverError?.code === ADMISSION_REFUSED && driverError.detail) return refusalError(JSON.parse(driverError.detail) as Refusal);
+  if (driverError?.code === '23505') {
+    if (driverError.constraint === 'purchase_transactions_quote_key') return new QuoteAlreadyUsedError();
+    if (driverError.constraint === 'purchase_transactions_vendor_reference_key') return new IdempotencyConflictError(REFERENCE_CONFLICT);
+  }
+  return error;
+}
