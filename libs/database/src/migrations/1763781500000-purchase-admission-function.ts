@@ -156,6 +156,7 @@ export class PurchaseAdmissionFunction1763781500000 implements MigrationInterfac
 
         -- The day's allowance, by a guarded update that only moves while used + charge <= cap, so
         -- the cap holds under any concurrency.
+        -- The Africa/Johannesburg day: UTC+2 all year (no daylight saving), as johannesburgDayOf computes it.
         v_day := ((v_now AT TIME ZONE 'UTC') + interval '2 hours')::date;
         INSERT INTO purchase_daily_allowances AS a (vendor_id, day, used_cents)
         SELECT p_vendor, v_day, v_quote.charge_cents WHERE v_quote.charge_cents <= v_controls.daily_cap_cents
