@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { actorOf, type Decider, type StaffSession } from '#staff';
-import { clientAddress } from '#web';
-import { SignInRequired } from './access.js';
+import { clientAddress, SignInRequired } from '#web';
 
 /** An Express request after the staff guard: `staff` is set on every non-public page. */
 export interface StaffRequest extends Request {

@@ -3,10 +3,9 @@ import type { Response } from 'express';
 import { FieldEncryption } from '#common';
 import { DashboardAccounts, type DashboardSession } from '#dashboard';
 import { sessionOf } from '../web/access.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
-import { isTotpSecret, newTotpSecret, totpContext, totpStep, totpUri } from '#web';
+import { type DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, layout } from '../web/layout.js';
+import { clientAddress, errorSummary, html, isTotpSecret, newTotpSecret, type SafeHtml, totpContext, totpStep, totpUri } from '#web';
 
 /** The signed-in person's own settings: two-step sign-in (TOTP). Every role has it. */
 @Controller('account')

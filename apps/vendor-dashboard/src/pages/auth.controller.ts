@@ -2,12 +2,11 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret } from '#dashboard';
-import { preSessionMatches, safeNext, signInFormBody, totpContext, totpStep, signIn, type SignInForm } from '#web';
+import { clientAddress, errorSummary, html, preSessionMatches, readCookie, safeNext, signIn, type SignInForm, signInFormBody, totpContext, totpStep } from '#web';
 import { PublicPage, sessionOf } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
-import { clientAddress, readCookie, type DashboardRequest } from '../web/dashboard-request.js';
-import { html } from '../web/html.js';
-import { errorSummary, layout } from '../web/layout.js';
+import { type DashboardRequest } from '../web/dashboard-request.js';
+import { layout } from '../web/layout.js';
 import { SignInLimiter } from '../web/sign-in-limiter.js';
 
 @Controller()

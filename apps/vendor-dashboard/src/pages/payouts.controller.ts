@@ -21,12 +21,11 @@ import {
   type BatchRequestInput,
   type PayoutStatus,
 } from '#payout';
-import { csrfMatches, CsrfInMultipartBody, PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
+import { clientAddress, csrfMatches, errorSummary, html, money, PageForbidden, type SafeHtml, when } from '#web';
+import { CsrfInMultipartBody, RequirePermission, sessionOf } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { money, when } from '../web/format.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
+import { type DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, layout } from '../web/layout.js';
 
 const PER_PAGE = 25;
 /** 500 rows of the widest CSV stay well under this. */

@@ -4,11 +4,10 @@ import { VendorService } from '#auth';
 import { parseIsoDay } from '#common';
 import { DashboardAuditRepository, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { money, when } from '../web/format.js';
-import { html } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
+import { clientAddress, errorSummary, html, money, PageForbidden, when } from '#web';
+import { RequirePermission, sessionOf } from '../web/access.js';
+import { type DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, layout } from '../web/layout.js';
 
 const PER_PAGE = 25;
 

@@ -3,11 +3,10 @@ import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { ReportsService, SpendControlsService, type SalesSummaryView } from '#purchase';
+import { errorSummary, html, money, type SafeHtml } from '#web';
 import { RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { money } from '../web/format.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { errorSummary, layout } from '../web/layout.js';
+import { layout } from '../web/layout.js';
 
 const DAY_MS = 86_400_000;
 /** Longest range drawn day by day; the summary table has no such limit. */

@@ -3,11 +3,10 @@ import type { Response } from 'express';
 import { DomainError } from '#common';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
+import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
 import { RequirePermission, sessionOf } from '../web/access.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { when } from '../web/format.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
+import { type DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, layout } from '../web/layout.js';
 
 const TOKENS_STAY = 'Removing a person ends their dashboard sessions but does not revoke any API token: tokens belong to the vendor. Revoke tokens on the API tokens page.';
 

@@ -3,11 +3,10 @@ import type { Response } from 'express';
 import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
 import { DomainError } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
+import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
 import { RequirePermission, sessionOf } from '../web/access.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { when } from '../web/format.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
+import { type DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, layout } from '../web/layout.js';
 
 /** Expiry choices; 90 days is the longest a dashboard user may pick (longer needs staff). */
 export const TOKEN_LIFETIMES: { value: string; label: string; seconds: number }[] = [

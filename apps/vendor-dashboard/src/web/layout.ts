@@ -42,5 +42,3 @@ export function layout(options: PageOptions): SafeHtml {
       : undefined,
   });
 }
-
-export { errorSummary } from '#web';
