@@ -46,8 +46,8 @@ export interface SignInFlow<User> {
   limiter: SignInLimiter;
   /** Checks every factor; `refused` is the one message the form shows (401), whatever was wrong. */
   verify(attempt: SignInAttempt): Promise<{ user: User } | { refused: string }>;
-  /** Ends the session the browser already held, if its secret names one. */
-  endPrevious(secret: string | undefined): Promise<void>;
+  /** The app's sessions: the one the browser already held (if its secret names one) ends. */
+  sessions: { resolve(secret: string | undefined): Promise<{ id: string } | null>; end(id: string): Promise<void> };
   /** Starts the new session (fresh secret and CSRF token) and records the sign-in. */
   start(user: User, address: string): Promise<{ secret: string; expiresAt: Date }>;
   setSession(response: Response, secret: string, expiresAt: Date): void;
@@ -69,7 +69,8 @@ export async function signIn<User>(request: Request, response: Response, form: S
   const verdict = await flow.verify(gate.attempt);
   if ('refused' in verdict) return flow.showForm(response, 401, { next: target, email, errors: { _: [verdict.refused] } });
   await flow.limiter.succeeded(email);
-  await flow.endPrevious(readCookie(request, flow.sessionCookie));
+  const previous = await flow.sessions.resolve(readCookie(request, flow.sessionCookie));
+  if (previous) await flow.sessions.end(previous.id);
   const { secret, expiresAt } = await flow.start(verdict.user, address);
   flow.setSession(response, secret, expiresAt);
   response.redirect(303, target);

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { StaffAccounts, StaffAuditLog, StaffSessions, actorOf } from '#staff';
-import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, randomSecret, safeNext, signInFormBody, totpUri, errorSummary, signIn, type SignInForm } from '#web';
+import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, safeNext, signInFormBody, totpUri, errorSummary, signIn, type SignInForm } from '#web';
 import { AnyStaff, PublicPage } from '../web/access.js';
 import { StaffCookies } from '../web/cookies.js';
 import { layout } from '../web/layout.js';
@@ -39,10 +39,7 @@ export class AuthController {
         if (!user) return { refused: 'The email, password or code is not right.' };
         return { user };
       },
-      endPrevious: async (secret) => {
-        const previous = await this.sessions.resolve(secret);
-        if (previous) await this.sessions.end(previous.id);
-      },
+      sessions: this.sessions,
       start: async (user, address) => {
         const started = await this.sessions.start(user.id);
         await this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id });
@@ -95,15 +92,8 @@ export class AuthController {
     response.redirect(303, '/sign-in');
   }
 
-  private preSession(response: Response): string {
-    const value = randomSecret();
-    this.cookies.setPreSession(response, value);
-    return value;
-  }
-
   private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
-    const action = state.next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(state.next)}`;
-    const body = signInFormBody({ action, pre: this.preSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code`, totpRequired: true });
+    const body = signInFormBody({ next: state.next, pre: this.cookies.newPreSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code`, totpRequired: true });
     response
       .status(status)
       .type('html')
@@ -132,7 +122,7 @@ export class AuthController {
           body: html`<p>Account: <strong>${setup.email}</strong>. Staff sign-in always needs a code from an authenticator app.</p>
 ${errorSummary(errors)}
 <form method="post" action="/setup?token=${encodeURIComponent(token ?? '')}">
-  <input type="hidden" name="_pre" value="${this.preSession(response)}">
+  <input type="hidden" name="_pre" value="${this.cookies.newPreSession(response)}">
   <input type="hidden" name="email" value="${setup.email}" autocomplete="username">
   ${password}
   <h2>Authenticator</h2>
