@@ -4,12 +4,8 @@ import type { Proposal } from '../model/proposals.js';
 import type { StaffActor } from '../model/staff.js';
 import type { StaffPermission } from '../model/staff-roles.js';
 
-export interface PreparedProposal {
-  subjectType: string;
-  subjectId: string;
-  vendorId: string | null;
-  params: Record<string, unknown>;
-}
+/** What a kind's checks make of a proposal before it is stored. */
+export type PreparedProposal = Pick<Proposal, 'subjectType' | 'subjectId' | 'vendorId' | 'params'>;
 
 export interface ExecutedProposal {
   /** What the audit record keeps: ids, amounts as strings, statuses; never a secret. */
