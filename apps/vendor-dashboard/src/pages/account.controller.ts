@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { FieldEncryption } from '#common';
 import { DashboardAccounts, type DashboardSession } from '#dashboard';
 import { sessionOf } from '../web/access.js';
-import { type DashboardRequest } from '../web/dashboard-request.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
 import { csrfField, layout } from '../web/layout.js';
 import { clientAddress, errorSummary, html, isTotpSecret, newTotpSecret, type SafeHtml, totpContext, totpStep, totpUri } from '#web';
 

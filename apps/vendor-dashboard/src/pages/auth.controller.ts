@@ -5,7 +5,7 @@ import { DashboardAccounts, DashboardAuditRepository, DashboardSessions, PASSWOR
 import { clientAddress, errorSummary, html, preSessionMatches, readCookie, safeNext, signIn, type SignInForm, signInFormBody, totpContext, totpStep } from '#web';
 import { PublicPage, sessionOf } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
-import { type DashboardRequest } from '../web/dashboard-request.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
 import { layout } from '../web/layout.js';
 import { SignInLimiter } from '../web/sign-in-limiter.js';
 

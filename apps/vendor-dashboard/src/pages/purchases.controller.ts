@@ -6,7 +6,7 @@ import { DashboardAuditRepository, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
 import { clientAddress, errorSummary, html, money, PageForbidden, when } from '#web';
 import { RequirePermission, sessionOf } from '../web/access.js';
-import { type DashboardRequest } from '../web/dashboard-request.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
 import { csrfField, layout } from '../web/layout.js';
 
 const PER_PAGE = 25;

@@ -2,10 +2,10 @@ import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { GatewayEnv } from '#config';
-import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
+import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
 import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
 import { RequirePermission, sessionOf } from '../web/access.js';
-import { type DashboardRequest } from '../web/dashboard-request.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
 import { csrfField, layout } from '../web/layout.js';
 
 const TOKENS_STAY = 'Removing a person ends their dashboard sessions but does not revoke any API token: tokens belong to the vendor. Revoke tokens on the API tokens page.';
@@ -44,21 +44,12 @@ export class TeamController {
 
   @Post('team/invites/:id/withdraw')
   async withdrawInvite(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
-    await this.accounts.withdrawInvite(session.vendorId, id, { userId: session.userId, label: session.email, address: clientAddress(request) });
-    response.redirect(303, '/team');
+    await this.change(request, response, (session, actor) => this.accounts.withdrawInvite(session.vendorId, id, actor));
   }
 
   @Post('team/:id/role')
   async changeRole(@Param('id') id: string, @Body() form: { role?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
-    try {
-      await this.accounts.changeRole(session.vendorId, id, String(form.role ?? ''), { userId: session.userId, label: session.email, address: clientAddress(request) });
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, session, 400, { errors: error.fieldErrors });
-      throw error;
-    }
-    response.redirect(303, '/team');
+    await this.change(request, response, (session, actor) => this.accounts.changeRole(session.vendorId, id, String(form.role ?? ''), actor));
   }
 
   @Get('team/:id/remove')
@@ -78,9 +69,14 @@ export class TeamController {
 
   @Post('team/:id/remove')
   async remove(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    await this.change(request, response, (session, actor) => this.accounts.remove(session.vendorId, id, actor));
+  }
+
+  /** A change to the team by the signed-in person, then back to the team page; a validation failure shows the page again (400) with its messages. */
+  private async change(request: DashboardRequest, response: Response, operation: (session: DashboardSession, actor: Actor) => Promise<void>): Promise<void> {
     const session = sessionOf(request);
     try {
-      await this.accounts.remove(session.vendorId, id, { userId: session.userId, label: session.email, address: clientAddress(request) });
+      await operation(session, { userId: session.userId, label: session.email, address: clientAddress(request) });
     } catch (error) {
       if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, session, 400, { errors: error.fieldErrors });
       throw error;

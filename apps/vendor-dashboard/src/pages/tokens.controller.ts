@@ -5,7 +5,7 @@ import { DomainError } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
 import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
 import { RequirePermission, sessionOf } from '../web/access.js';
-import { type DashboardRequest } from '../web/dashboard-request.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
 import { csrfField, layout } from '../web/layout.js';
 
 /** Expiry choices; 90 days is the longest a dashboard user may pick (longer needs staff). */
