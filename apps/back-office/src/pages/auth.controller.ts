@@ -5,7 +5,7 @@ import { StaffAccounts, StaffAuditLog, StaffSessions, actorOf } from '#staff';
 import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, safeNext, signInFormBody, totpUri, errorSummary, signIn, type SignInForm } from '#web';
 import { AnyStaff, PublicPage } from '../web/access.js';
 import { StaffCookies } from '../web/cookies.js';
-import { layout } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 import { StaffSignInLimiter } from '../web/staff-sign-in-limiter.js';
 import { sessionOf, type StaffRequest } from '../web/staff-request.js';
 
@@ -94,15 +94,12 @@ export class AuthController {
 
   private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
     const body = signInFormBody({ next: state.next, pre: this.cookies.newPreSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code`, totpRequired: true });
-    response
-      .status(status)
-      .type('html')
-      .send(layout({ title: 'Staff sign-in', body: html`${body}<p class="hint">Internal staff only. A new account starts from the one-time setup link an admin gives you.</p>` }).value);
+    sendPage(response, { title: 'Staff sign-in', body: html`${body}<p class="hint">Internal staff only. A new account starts from the one-time setup link an admin gives you.</p>` }, status);
   }
 
   private setupForm(response: Response, status: number, token: string | undefined, setup: { email: string; hasPassword: boolean } | null, totpSecret: string, errors?: Record<string, string[]>): void {
     if (!setup) {
-      response.status(status).type('html').send(layout({ title: 'Setup link not valid', body: html`<p>This setup link is not valid: it was already used, has expired or the account was disabled. Ask an admin for a new one.</p>` }).value);
+      sendPage(response, { title: 'Setup link not valid', body: html`<p>This setup link is not valid: it was already used, has expired or the account was disabled. Ask an admin for a new one.</p>` }, status);
       return;
     }
     const password = setup.hasPassword
@@ -113,13 +110,9 @@ export class AuthController {
   <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
   <label for="confirm">Password again</label>
   <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>`;
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: setup.hasPassword ? 'Set up your authenticator again' : 'Set up your staff account',
-          body: html`<p>Account: <strong>${setup.email}</strong>. Staff sign-in always needs a code from an authenticator app.</p>
+    sendPage(response, {
+      title: setup.hasPassword ? 'Set up your authenticator again' : 'Set up your staff account',
+      body: html`<p>Account: <strong>${setup.email}</strong>. Staff sign-in always needs a code from an authenticator app.</p>
 ${errorSummary(errors)}
 <form method="post" action="/setup?token=${encodeURIComponent(token ?? '')}">
   <input type="hidden" name="_pre" value="${this.cookies.newPreSession(response)}">
@@ -134,7 +127,6 @@ ${errorSummary(errors)}
   <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required>
   <p><button type="submit">Finish setup</button></p>
 </form>`,
-        }).value,
-      );
+    }, status);
   }
 }

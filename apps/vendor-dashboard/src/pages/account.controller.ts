@@ -4,7 +4,7 @@ import { FieldEncryption } from '#common';
 import { DashboardAccounts, type DashboardSession } from '#dashboard';
 import { sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, layout } from '../web/layout.js';
+import { csrfField, sendPage } from '../web/layout.js';
 import { clientAddress, errorSummary, html, isTotpSecret, newTotpSecret, type SafeHtml, totpContext, totpStep, totpUri } from '#web';
 
 /** The signed-in person's own settings: two-step sign-in (TOTP). Every role has it. */
@@ -76,9 +76,6 @@ export class AccountController {
 <p><button type="submit" class="danger">Turn off two-step sign-in</button></p></form>`
         : html`<p>Two-step sign-in is <strong>off</strong>. With it on, signing in also needs a code from an authenticator app on your phone.</p>
 <form method="post" action="/account/totp">${csrfField(session)}<button type="submit">Set up two-step sign-in</button></form>`;
-    response
-      .status(status)
-      .type('html')
-      .send(layout({ title: 'Your account', session, current: '/account', body: html`${state.notice ?? ''}${errorSummary(state.errors)}<p>Signed in as ${session.email} (${session.role}).</p>${body}` }).value);
+    sendPage(response, { title: 'Your account', session, current: '/account', body: html`${state.notice ?? ''}${errorSummary(state.errors)}<p>Signed in as ${session.email} (${session.role}).</p>${body}` }, status);
   }
 }

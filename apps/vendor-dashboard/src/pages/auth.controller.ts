@@ -6,7 +6,7 @@ import { clientAddress, errorSummary, html, preSessionMatches, readCookie, safeN
 import { PublicPage, sessionOf } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { layout } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 import { SignInLimiter } from '../web/sign-in-limiter.js';
 
 @Controller()
@@ -110,30 +110,21 @@ export class AuthController {
   }
 
   private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'Sign in',
-          body: html`${signInFormBody({ next: state.next, pre: this.cookies.newPreSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span>`, totpRequired: false })}
+    sendPage(response, {
+      title: 'Sign in',
+      body: html`${signInFormBody({ next: state.next, pre: this.cookies.newPreSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span>`, totpRequired: false })}
 <p class="hint">No account yet? Ask your vendor's dashboard owner for an invite.</p>`,
-        }).value,
-      );
+    }, status);
   }
 
   private inviteForm(response: Response, status: number, token: string | undefined, invite: { email: string; role: string; vendor_name: string } | null, errors?: Record<string, string[]>): void {
     if (!invite) {
-      response.status(status).type('html').send(layout({ title: 'Invite not valid', body: html`<p>This invite link is not valid: it was already used, has expired or was withdrawn. Ask for a new one.</p>` }).value);
+      sendPage(response, { title: 'Invite not valid', body: html`<p>This invite link is not valid: it was already used, has expired or was withdrawn. Ask for a new one.</p>` }, status);
       return;
     }
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'Set your password',
-          body: html`<p>You were invited to <strong>${invite.vendor_name}</strong> as <strong>${invite.role}</strong> (${invite.email}).</p>
+    sendPage(response, {
+      title: 'Set your password',
+      body: html`<p>You were invited to <strong>${invite.vendor_name}</strong> as <strong>${invite.role}</strong> (${invite.email}).</p>
 ${errorSummary(errors)}
 <form method="post" action="/invite?token=${encodeURIComponent(token ?? '')}">
   <input type="hidden" name="_pre" value="${this.cookies.newPreSession(response)}">
@@ -145,7 +136,6 @@ ${errorSummary(errors)}
   <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
   <p><button type="submit">Create account</button></p>
 </form>`,
-        }).value,
-      );
+    }, status);
   }
 }

@@ -7,7 +7,7 @@ import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, Transaction
 import { clientAddress, errorSummary, html, money, PageForbidden, when } from '#web';
 import { RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, layout } from '../web/layout.js';
+import { csrfField, sendPage } from '../web/layout.js';
 
 const PER_PAGE = 25;
 
@@ -67,15 +67,11 @@ export class PurchasesController {
 <td>${purchase.product_id}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${purchase.destination_amount} ${purchase.destination_unit}</td><td>${when(purchase.created_at)}</td></tr>`,
     );
     const totalPages = result ? result.last_page : 1;
-    response
-      .status(result ? 200 : 400)
-      .type('html')
-      .send(
-        layout({
-          title: 'Purchases',
-          session,
-          current: '/purchases',
-          body: html`${errorSummary(errors)}
+    sendPage(response, {
+      title: 'Purchases',
+      session,
+      current: '/purchases',
+      body: html`${errorSummary(errors)}
 <form method="get" action="/purchases" class="filters" role="search" aria-label="Filter purchases">
 <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${TRANSACTION_STATUSES.map((status) => html`<option value="${status}"${query.status === status ? html` selected` : ''}>${status}</option>`)}</select></div>
 <div><label for="reference">Reference</label><input id="reference" name="reference" type="text" value="${query.reference ?? ''}"></div>
@@ -86,8 +82,7 @@ export class PurchasesController {
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Product</th><th scope="col" class="num">Charge</th><th scope="col">Value</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="6">No purchases match.</td></tr>`}</tbody></table>
 <nav aria-label="Pages" class="pager">${filter.page > 1 ? html`<a href="${keep(filter.page - 1)}">Previous page</a>` : ''}<span>Page ${filter.page} of ${totalPages}</span>${filter.page < totalPages ? html`<a href="${keep(filter.page + 1)}">Next page</a>` : ''}</nav>`,
-        }).value,
-      );
+    }, result ? 200 : 400);
   }
 
   @Get(':id')
@@ -97,12 +92,11 @@ export class PurchasesController {
     const purchase = await this.transactions.get(session.vendorId, id);
     const canReveal = roleAllows(session.role, 'fulfilment:reveal') && (await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read');
     const history = await this.transactions.history(session.vendorId, id);
-    response.type('html').send(
-      layout({
-        title: `Purchase ${purchase.reference}`,
-        session,
-        current: '/purchases',
-        body: html`<dl>
+    sendPage(response, {
+      title: `Purchase ${purchase.reference}`,
+      session,
+      current: '/purchases',
+      body: html`<dl>
 <dt>Status</dt><dd class="status-${purchase.status}">${purchase.status}</dd>
 <dt>Charge</dt><dd>${money(purchase.charge_minor, purchase.currency)}</dd>
 <dt>Value delivered</dt><dd>${purchase.destination_amount} ${purchase.destination_unit}</dd>
@@ -113,19 +107,18 @@ export class PurchasesController {
 <dt>Completed</dt><dd>${when(purchase.completed_at)}</dd>
 <dt>Reversed</dt><dd>${when(purchase.reversed_at)}</dd>
 <dt>Fulfilment data</dt><dd>${
-          !purchase.fulfilment_available
-            ? 'None.'
-            : canReveal
-              ? html`<form method="post" action="/purchases/${purchase.id}/fulfilment">${csrfField(session)}<button type="submit">Reveal PIN or eSIM details</button> <span class="hint">Each reveal is recorded.</span></form>`
-              : 'Available to owners and finance, and through the API (GET /transactions/{id}/fulfilment).'
-        }</dd>
+        !purchase.fulfilment_available
+          ? 'None.'
+          : canReveal
+            ? html`<form method="post" action="/purchases/${purchase.id}/fulfilment">${csrfField(session)}<button type="submit">Reveal PIN or eSIM details</button> <span class="hint">Each reveal is recorded.</span></form>`
+            : 'Available to owners and finance, and through the API (GET /transactions/{id}/fulfilment).'
+      }</dd>
 </dl>
 <h2>History</h2>
 <table><thead><tr><th scope="col">When</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Why</th></tr></thead>
 <tbody>${history.map((event) => html`<tr><td>${when(event.created_at)}</td><td>${event.from_status ?? '—'}</td><td>${event.to_status}</td><td>${event.reason}</td></tr>`)}</tbody></table>
 <p><a href="/purchases">Back to purchases</a></p>`,
-      }).value,
-    );
+    });
   }
 
   /**
@@ -142,21 +135,19 @@ export class PurchasesController {
     if (!(await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read')) throw new PageForbidden('Fulfilment reads are not enabled for your account.');
     const data = await this.fulfilment.read({ vendorId: session.vendorId, tokenId: '', dashboardUserId: session.userId }, id);
     await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'fulfilment.revealed', subject: id, address: clientAddress(request) });
-    response.type('html').send(
-      layout({
-        title: 'Fulfilment details',
-        session,
-        current: '/purchases',
-        body: html`<p>Delivery details of purchase <code>${id}</code>. Do not share them beyond the customer.</p>
+    sendPage(response, {
+      title: 'Fulfilment details',
+      session,
+      current: '/purchases',
+      body: html`<p>Delivery details of purchase <code>${id}</code>. Do not share them beyond the customer.</p>
 <dl>${
-          data.pin
-            ? html`<dt>PIN</dt><dd class="secret" id="fulfilment-pin">${data.pin.code}</dd><dt>Serial</dt><dd>${data.pin.serial}</dd>`
-            : data.esim
-              ? html`<dt>ICCID</dt><dd>${data.esim.iccid}</dd><dt>SM-DP+ address</dt><dd>${data.esim.smdp_address}</dd><dt>Activation code</dt><dd class="secret" id="fulfilment-activation">${data.esim.activation_code}</dd>`
-              : ''
-        }</dl>
+        data.pin
+          ? html`<dt>PIN</dt><dd class="secret" id="fulfilment-pin">${data.pin.code}</dd><dt>Serial</dt><dd>${data.pin.serial}</dd>`
+          : data.esim
+            ? html`<dt>ICCID</dt><dd>${data.esim.iccid}</dd><dt>SM-DP+ address</dt><dd>${data.esim.smdp_address}</dd><dt>Activation code</dt><dd class="secret" id="fulfilment-activation">${data.esim.activation_code}</dd>`
+            : ''
+      }</dl>
 <p><a href="/purchases/${id}">Back to the purchase</a></p>`,
-      }).value,
-    );
+    });
   }
 }

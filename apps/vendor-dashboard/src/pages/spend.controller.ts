@@ -6,7 +6,7 @@ import { ReportsService, SpendControlsService, type SalesSummaryView } from '#pu
 import { errorSummary, html, money, type SafeHtml } from '#web';
 import { RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { layout } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 
 const DAY_MS = 86_400_000;
 /** Longest range drawn day by day; the summary table has no such limit. */
@@ -58,12 +58,11 @@ export class SpendController {
         days.push({ day, view: await this.reports.summary(session.vendorId, day, day) });
       }
     }
-    response.type('html').send(
-      layout({
-        title: 'Spend',
-        session,
-        current: '/spend',
-        body: html`<h2>Today (${limits.day}, Johannesburg)</h2>
+    sendPage(response, {
+      title: 'Spend',
+      session,
+      current: '/spend',
+      body: html`<h2>Today (${limits.day}, Johannesburg)</h2>
 ${limits.purchases_paused ? html`<p class="notice">Purchases are paused${limits.paused_scope === 'global' ? ' for every vendor' : ''} by platform staff.</p>` : ''}
 ${
   limits.configured && limits.daily_cap_minor !== null
@@ -84,8 +83,7 @@ ${errorSummary(errors)}
 <div><button type="submit">Show</button></div></form>
 ${summary ? summaryTable(summary) : ''}
 ${days.length ? chart(days) : ''}`,
-      }).value,
-    );
+    });
   }
 }
 

@@ -6,7 +6,7 @@ import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } fr
 import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
 import { RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, layout } from '../web/layout.js';
+import { csrfField, sendPage } from '../web/layout.js';
 
 /** Expiry choices; 90 days is the longest a dashboard user may pick (longer needs staff). */
 export const TOKEN_LIFETIMES: { value: string; label: string; seconds: number }[] = [
@@ -75,20 +75,16 @@ export class TokensController {
     const session = sessionOf(request);
     const token = (await this.tokens.list(session.vendorId)).find((item) => item.id === id && item.status === 'active');
     if (!token) {
-      response.status(404).type('html').send(layout({ title: 'Not found', session, body: html`<p>There is no active token with this id in your account.</p><p><a href="/tokens">Back to API tokens</a></p>` }).value);
+      sendPage(response, { title: 'Not found', session, body: html`<p>There is no active token with this id in your account.</p><p><a href="/tokens">Back to API tokens</a></p>` }, 404);
       return;
     }
-    response
-      .type('html')
-      .send(
-        layout({
-          title: 'Revoke token',
-          session,
-          current: '/tokens',
-          body: html`<p>Revoke <strong>${token.name ?? token.prefix}</strong> (<code>${token.prefix}…</code>)? Every system using it is refused from the next request on. This cannot be undone.</p>
+    sendPage(response, {
+      title: 'Revoke token',
+      session,
+      current: '/tokens',
+      body: html`<p>Revoke <strong>${token.name ?? token.prefix}</strong> (<code>${token.prefix}…</code>)? Every system using it is refused from the next request on. This cannot be undone.</p>
 <form method="post" action="/tokens/${token.id}/revoke">${csrfField(session)}<button type="submit" class="danger">Revoke token</button> <a href="/tokens">Cancel</a></form>`,
-        }).value,
-      );
+    });
   }
 
   @Post(':id/revoke')
@@ -130,15 +126,11 @@ export class TokensController {
 <td class="status-${token.status}">${token.status}</td>
 <td>${token.status === 'active' ? html`<a href="/tokens/${token.id}/revoke" aria-label="Revoke ${token.name ?? token.prefix}">Revoke</a>` : ''}</td></tr>`,
     );
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'API tokens',
-          session,
-          current: '/tokens',
-          body: html`${issued}
+    sendPage(response, {
+      title: 'API tokens',
+      session,
+      current: '/tokens',
+      body: html`${issued}
 <p>Tokens belong to ${session.vendorName}, not to you: they keep working if you leave the team. Revoke a token to stop it.</p>
 <h2>Create a token</h2>
 ${errorSummary(state.errors)}
@@ -152,7 +144,6 @@ ${errorSummary(state.errors)}
 <table><caption class="hint">Newest first. Times are Johannesburg time.</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Abilities</th><th scope="col">Created by</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col">Action</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="9">No tokens yet.</td></tr>`}</tbody></table>`,
-        }).value,
-      );
+    }, status);
   }
 }
