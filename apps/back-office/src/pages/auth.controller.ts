@@ -1,13 +1,13 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '#common';
-import { StaffAccounts, StaffAuditLog, StaffSessions, actorOf } from '#staff';
+import { actorOf, StaffAccounts, StaffAuditLog, type StaffSession, StaffSessions } from '#staff';
 import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, safeNext, signInFormBody, totpUri, errorSummary, signIn, type SignInForm } from '#web';
 import { AnyStaff, PublicPage } from '../web/access.js';
 import { StaffCookies } from '../web/cookies.js';
 import { sendPage } from '../web/layout.js';
 import { StaffSignInLimiter } from '../web/staff-sign-in-limiter.js';
-import { sessionOf, type StaffRequest } from '../web/staff-request.js';
+import { CurrentSession, type StaffRequest } from '../web/staff-request.js';
 
 /** Sign-in with both factors (every role), sign-out, and the one-time setup link. */
 @Controller()
@@ -52,8 +52,7 @@ export class AuthController {
 
   @Post('sign-out')
   @AnyStaff()
-  async signOut(@Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async signOut(@CurrentSession() session: StaffSession, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     await this.sessions.end(session.id);
     await this.audit.record({ actor: actorOf(session, clientAddress(request)), action: 'session.signed_out', subjectType: 'staff_user', subjectId: session.staffUserId });
     this.cookies.clearSession(response);

@@ -5,7 +5,7 @@ import { html, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
 import { csrfField, sendPage } from '../web/layout.js';
-import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
+import { CurrentSession, deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /** Where a proposal's subject is shown. */
 export function subjectLink(proposal: Pick<Proposal, 'subjectType' | 'subjectId'>): SafeHtml {
@@ -35,8 +35,7 @@ export class ProposalsController {
 
   @Get()
   @RequireStaffPermission('queues:read')
-  async list(@Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async list(@CurrentSession() session: StaffSession, @Res() response: Response): Promise<void> {
     const [pending, recent] = await Promise.all([this.fourEyes.list({ status: 'pending' }), this.fourEyes.list()]);
     const decided = recent.filter((proposal) => proposal.status !== 'pending').slice(0, 50);
     sendPage(response, {

@@ -1,3 +1,4 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { actorOf, type Decider, type StaffSession } from '#staff';
 import { clientAddress, SignInRequired } from '#web';
@@ -12,6 +13,9 @@ export function sessionOf(request: StaffRequest): StaffSession {
   if (!request.staff) throw new SignInRequired();
   return request.staff;
 }
+
+/** The signed-in staff member as a route handler's parameter. */
+export const CurrentSession = createParamDecorator((_data: unknown, context: ExecutionContext) => sessionOf(context.switchToHttp().getRequest<StaffRequest>()));
 
 /** The signed-in staff member as the one deciding, with the address the ingress saw. */
 export function deciderOf(request: StaffRequest): Decider {

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
-import { DashboardAccounts, DashboardAuditRepository, DashboardSessions, PASSWORD_MIN_LENGTH } from '#dashboard';
+import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions, PASSWORD_MIN_LENGTH } from '#dashboard';
 import { clientAddress, errorSummary, html, preSessionMatches, readCookie, safeNext, signIn, type SignInForm, signInFormBody, totpContext, totpStep } from '#web';
-import { PublicPage, sessionOf } from '../web/access.js';
+import { CurrentSession, PublicPage } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -62,8 +62,7 @@ export class AuthController {
   }
 
   @Post('sign-out')
-  async signOut(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async signOut(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.sessions.end(session.id);
     await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out', address: clientAddress(request) });
     this.cookies.clearSession(response);
@@ -71,8 +70,7 @@ export class AuthController {
   }
 
   @Post('sign-out-everywhere')
-  async signOutEverywhere(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async signOutEverywhere(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const ended = await this.sessions.endAllForUser(session.userId);
     await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out_everywhere', details: { sessions: ended }, address: clientAddress(request) });
     this.cookies.clearSession(response);

@@ -22,7 +22,7 @@ import {
   type PayoutStatus,
 } from '#payout';
 import { clientAddress, csrfMatches, errorSummary, html, money, PageForbidden, type SafeHtml, when } from '#web';
-import { CsrfInMultipartBody, RequirePermission, sessionOf } from '../web/access.js';
+import { CsrfInMultipartBody, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { csrfField, sendPage } from '../web/layout.js';
@@ -69,8 +69,7 @@ export class PayoutsController {
   ) {}
 
   @Get('payouts')
-  async list(@Query() query: { status?: string; page?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async list(@Query() query: { status?: string; page?: string }, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const status = (PAYOUT_STATUSES as readonly string[]).includes(query.status ?? '') ? (query.status as PayoutStatus) : undefined;
     const page = Math.max(1, Math.min(100_000, Number.parseInt(query.page ?? '1', 10) || 1));
     const [account, methods] = await Promise.all([this.accounts.getAccountView(session.vendorId), this.methods.listMethodViews(session.vendorId)]);
@@ -96,8 +95,7 @@ export class PayoutsController {
   }
 
   @Get('payouts/view')
-  async payout(@Query('reference') reference: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async payout(@Query('reference') reference: string | undefined, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const payout = await this.payouts.getPayout(principalOf(session), typeof reference === 'string' ? reference : '');
     sendPage(response, {
       title: `Payout ${payout.reference}`,
@@ -113,8 +111,7 @@ export class PayoutsController {
   }
 
   @Get('batches')
-  async batchList(@Query('page') pageText: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async batchList(@Query('page') pageText: string | undefined, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const page = Math.max(1, Math.min(100_000, Number.parseInt(pageText ?? '1', 10) || 1));
     const { total, items: rows } = await this.batchRows.listForVendor(session.vendorId, PER_PAGE, (page - 1) * PER_PAGE);
     const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
@@ -132,8 +129,7 @@ export class PayoutsController {
   }
 
   @Get('batches/view')
-  async batch(@Query('reference') reference: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async batch(@Query('reference') reference: string | undefined, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const batch = await this.batches.getBatch(principalOf(session), typeof reference === 'string' ? reference : '');
     sendPage(response, {
       title: `Batch ${batch.reference}`,
@@ -157,8 +153,7 @@ export class PayoutsController {
   @RequirePermission('payouts:write')
   @CsrfInMultipartBody()
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5 } }))
-  async preview(@UploadedFile() file: { buffer: Buffer } | undefined, @Body() form: { _csrf?: string; reference?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async preview(@UploadedFile() file: { buffer: Buffer } | undefined, @Body() form: { _csrf?: string; reference?: string }, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     // Multipart bodies are parsed after the guard ran, so this form's CSRF token is checked here.
     if (!csrfMatches(session.csrfToken, form._csrf)) throw new PageForbidden('The form has expired or did not come from this dashboard. Go back, reload the page and try again.');
     await this.assertVendorMayPay(session);
@@ -173,8 +168,7 @@ export class PayoutsController {
   /** Step 2: the checked file is submitted as one atomic batch through the same service as POST /batches. */
   @Post('batches')
   @RequirePermission('payouts:write')
-  async submit(@Body() form: { csv?: string; reference?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async submit(@Body() form: { csv?: string; reference?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.assertVendorMayPay(session);
     const csv = typeof form.csv === 'string' ? form.csv : '';
     const reference = typeof form.reference === 'string' && form.reference.trim() ? form.reference.trim() : defaultBatchReference(csv);

@@ -2,10 +2,10 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { parseIsoDay } from '#common';
-import { DashboardAuditRepository, roleAllows } from '#dashboard';
+import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
 import { clientAddress, errorSummary, html, money, PageForbidden, when } from '#web';
-import { RequirePermission, sessionOf } from '../web/access.js';
+import { CurrentSession, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { csrfField, sendPage } from '../web/layout.js';
 
@@ -30,8 +30,7 @@ export class PurchasesController {
   ) {}
 
   @Get()
-  async list(@Query() query: PurchaseQuery, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async list(@Query() query: PurchaseQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const errors: Record<string, string[]> = {};
     const filter: TransactionFilter = { page: 1, perPage: PER_PAGE };
     if (query.status) {
@@ -86,8 +85,7 @@ export class PurchasesController {
   }
 
   @Get(':id')
-  async detail(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async detail(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     // Vendor-scoped read: another vendor's id is a NotFoundError, shown as 404.
     const purchase = await this.transactions.get(session.vendorId, id);
     const canReveal = roleAllows(session.role, 'fulfilment:reveal') && (await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read');
@@ -129,8 +127,7 @@ export class PurchasesController {
   @Post(':id/fulfilment')
   @HttpCode(200)
   @RequirePermission('fulfilment:reveal')
-  async reveal(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async reveal(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     // The vendor-level switch applies to the dashboard as it does to every token.
     if (!(await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read')) throw new PageForbidden('Fulfilment reads are not enabled for your account.');
     const data = await this.fulfilment.read({ vendorId: session.vendorId, tokenId: '', dashboardUserId: session.userId }, id);

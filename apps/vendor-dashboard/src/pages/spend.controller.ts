@@ -1,11 +1,11 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { ReportsService, SpendControlsService, type SalesSummaryView } from '#purchase';
 import { errorSummary, html, money, type SafeHtml } from '#web';
-import { RequirePermission, sessionOf } from '../web/access.js';
-import type { DashboardRequest } from '../web/dashboard-request.js';
+import type { DashboardSession } from '#dashboard';
+import { CurrentSession, RequirePermission } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
 
 const DAY_MS = 86_400_000;
@@ -35,8 +35,7 @@ export class SpendController {
   ) {}
 
   @Get()
-  async page(@Query() query: { from?: string; to?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async page(@Query() query: { from?: string; to?: string }, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const today = johannesburgDayOf(new Date());
     const errors: Record<string, string[]> = {};
     const to = validDay(query.to) ?? today;

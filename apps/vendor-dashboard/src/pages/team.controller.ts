@@ -4,7 +4,7 @@ import { DomainError } from '#common';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
 import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
-import { RequirePermission, sessionOf } from '../web/access.js';
+import { CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { csrfField, sendPage } from '../web/layout.js';
 
@@ -25,8 +25,7 @@ export class TeamController {
   }
 
   @Post('team/invite')
-  async invite(@Body() form: { email?: string; role?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async invite(@Body() form: { email?: string; role?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const actor = { userId: session.userId, label: session.email, address: clientAddress(request) };
     try {
       const invite = await this.accounts.invite(session.vendorId, String(form.email ?? ''), String(form.role ?? ''), actor);
@@ -53,8 +52,7 @@ export class TeamController {
   }
 
   @Get('team/:id/remove')
-  async confirmRemove(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async confirmRemove(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const user = await this.accounts.get(session.vendorId, id);
     sendPage(response, {
       title: 'Remove person',
@@ -84,8 +82,7 @@ export class TeamController {
 
   @Get('audit')
   @RequirePermission('audit:read')
-  async auditLog(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async auditLog(@CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const events = await this.audit.list(session.vendorId);
     sendPage(response, {
       title: 'Audit log',

@@ -4,7 +4,7 @@ import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
 import { DomainError } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
 import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
-import { RequirePermission, sessionOf } from '../web/access.js';
+import { CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { csrfField, sendPage } from '../web/layout.js';
 
@@ -38,8 +38,7 @@ export class TokensController {
   }
 
   @Post()
-  async create(@Body() form: CreateTokenForm, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async create(@Body() form: CreateTokenForm, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const vendor = await this.vendors.get(session.vendorId);
     const abilities = ([] as string[]).concat(form.abilities ?? []).filter((item) => typeof item === 'string');
     const lifetime = TOKEN_LIFETIMES.find((choice) => choice.value === form.expires_in);
@@ -71,8 +70,7 @@ export class TokensController {
 
   /** A confirmation step that works without JavaScript: revoking cannot be undone. */
   @Get(':id/revoke')
-  async confirmRevoke(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async confirmRevoke(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const token = (await this.tokens.list(session.vendorId)).find((item) => item.id === id && item.status === 'active');
     if (!token) {
       sendPage(response, { title: 'Not found', session, body: html`<p>There is no active token with this id in your account.</p><p><a href="/tokens">Back to API tokens</a></p>` }, 404);
@@ -88,8 +86,7 @@ export class TokensController {
   }
 
   @Post(':id/revoke')
-  async revoke(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async revoke(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     // Scoped by vendor: another vendor's token id is a 404 and stays valid.
     const revoked = await this.tokens.revoke(id, session.vendorId);
     await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'token.revoked', subject: revoked.id, address: clientAddress(request) });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from '#auth';
 import { DashboardSessions, roleAllows, type DashboardPermission } from '#dashboard';
@@ -56,3 +56,6 @@ export function sessionOf(request: DashboardRequest) {
   if (!request.dashboard) throw new SignInRequired();
   return request.dashboard;
 }
+
+/** The signed-in session as a route handler's parameter. */
+export const CurrentSession = createParamDecorator((_data: unknown, context: ExecutionContext) => sessionOf(context.switchToHttp().getRequest<DashboardRequest>()));
