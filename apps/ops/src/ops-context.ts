@@ -35,7 +35,6 @@ export function splitList(value: string | undefined): string[] {
   return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }
 
-
 export function requireUuid(value: string, option: string): string {
   if (!UUID_PATTERN.test(value)) throw new OpsInputError(`${option} must be a UUID`);
   return value.toLowerCase();

@@ -19,7 +19,6 @@ export interface Actor {
   address?: string | null;
 }
 
-
 /** Dashboard users and their invites; every read and change is scoped to one vendor. */
 @Injectable()
 export class DashboardAccounts {

@@ -11,7 +11,6 @@ import { StaffAuditLog } from './staff-audit.js';
 /** A setup link (new account or second-factor reset) works once, for this long. */
 export const SETUP_LIFETIME_MS = 24 * 3_600_000;
 
-
 export interface SetupLink {
   user: StaffUser;
   /** Only in the link shown once; the table keeps its SHA-256. */

@@ -7,7 +7,6 @@ import { ApiTokenRepository } from '../persistence/api-token.repository.js';
 import { VendorRepository } from '../persistence/vendor.repository.js';
 import { generateTokenSecret, hashTokenSecret, tokenModeOf } from './token-secret.js';
 
-
 export interface IssuedToken {
   id: string;
   /** The secret. Returned once, at creation; only its hash is stored. */

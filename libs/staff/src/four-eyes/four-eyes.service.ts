@@ -15,7 +15,6 @@ export interface Decider extends StaffActor {
   role: StaffRole;
 }
 
-
 /**
  * Four eyes: a proposal carries a written reason and waits; a different staff member with the
  * kind's approve permission approves it, and the approval and its effect commit in one

@@ -6,7 +6,6 @@ import { isStaffRole } from '../model/staff-roles.js';
 import { StaffAccounts } from '../staff-accounts.service.js';
 import { ProposalKinds } from './proposal-kinds.js';
 
-
 /**
  * Staff management through four eyes: a new account and a role change are proposed by one
  * admin and approved by another, so no single admin can give themselves (or an accomplice's

@@ -7,7 +7,6 @@ import { ProposalKinds } from '../four-eyes/proposal-kinds.js';
 import { StaffActionRefused } from '../model/errors.js';
 import { ManualResolutionRepository } from '../persistence/manual-resolution.repository.js';
 
-
 function outcomeOf(params: Record<string, unknown>, allowed: readonly string[]): string {
   const outcome = params.outcome;
   if (typeof outcome !== 'string' || !allowed.includes(outcome)) throw new ValidationFailedError({ outcome: [`Choose ${allowed.join(' or ')}.`] });

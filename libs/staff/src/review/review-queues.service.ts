@@ -14,7 +14,6 @@ export interface QueueDepths {
   payouts: { count: number; oldestAgeSeconds: number };
 }
 
-
 /**
  * The two review queues as staff see them, each item with its provider history, and "check the
  * provider now": a fresh verified lookup queued for the worker through the domain's own review
