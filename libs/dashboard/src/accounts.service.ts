@@ -5,9 +5,8 @@ import { DashboardAuditRepository } from './persistence/dashboard-audit.reposito
 import { DashboardInviteRepository, type PendingInvite } from './persistence/dashboard-invite.repository.js';
 import { DashboardSessionRepository } from './persistence/dashboard-session.repository.js';
 import { DashboardUserRepository, type DashboardUser, type DashboardUserCredentials } from './persistence/dashboard-user.repository.js';
-import { DUMMY_PASSWORD_HASH, hashPassword, passwordProblems, verifyPassword } from './passwords.js';
 import { isDashboardRole, type DashboardRole } from './roles.js';
-import { EMAIL_PATTERN, normaliseEmail, randomSecret, SECRET_PATTERN, secretHash } from './secrets.js';
+import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, normaliseEmail, passwordProblems, randomSecret, SECRET_PATTERN, secretHash, verifyPassword } from '#web';
 
 export const INVITE_LIFETIME_MS = 72 * 3_600_000;
 

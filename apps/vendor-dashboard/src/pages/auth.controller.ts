@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
-import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions, PASSWORD_MIN_LENGTH } from '#dashboard';
-import { clientAddress, errorSummary, html, preSessionMatches, readCookie, safeNext, signIn, type SignInForm, signInFormBody, totpContext, totpStep } from '#web';
+import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
+import { clientAddress, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, readCookie, safeNext, signIn, type SignInForm, signInFormBody, totpContext, totpStep } from '#web';
 import { CurrentSession, PublicPage } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';

@@ -14,6 +14,9 @@ export interface ExecutedProposal {
   reveal?: { label: string; value: string };
 }
 
+/** Who proposes and approves the decisions operators take: an operator or approver proposes, another approver approves. */
+export const OPERATOR_PROPOSED = { proposePermission: 'actions:propose', approvePermission: 'actions:approve' } as const;
+
 /**
  * One kind of four-eyes decision: who may propose and approve it, the checks made when it is
  * proposed (in the proposal's transaction), and what approval does (in the approval's

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { UUID_PATTERN, ValidationFailedError } from '#common';
 import { PayoutOutcomes, PayoutRepository } from '#payout';
 import { PurchaseOutcomeRecorder, TransactionsRepository } from '#purchase';
-import { ProposalKinds } from '../four-eyes/proposal-kinds.js';
+import { OPERATOR_PROPOSED, ProposalKinds } from '../four-eyes/proposal-kinds.js';
 import { StaffActionRefused } from '../model/errors.js';
 import { ManualResolutionRepository } from '../persistence/manual-resolution.repository.js';
 
@@ -34,8 +34,7 @@ export class ReviewProposalKinds implements OnModuleInit {
     this.kinds.register({
       kind: 'purchase.resolve',
       auditAction: 'purchase.resolved',
-      proposePermission: 'actions:propose',
-      approvePermission: 'actions:approve',
+      ...OPERATOR_PROPOSED,
       prepare: async (manager: EntityManager, subjectId: string, params: Record<string, unknown>) => {
         const outcome = outcomeOf(params, ['completed', 'failed']);
         const item = UUID_PATTERN.test(subjectId) ? await this.transactions.staffItem(subjectId, manager) : undefined;
@@ -56,8 +55,7 @@ export class ReviewProposalKinds implements OnModuleInit {
     this.kinds.register({
       kind: 'payout.resolve',
       auditAction: 'payout.resolved',
-      proposePermission: 'actions:propose',
-      approvePermission: 'actions:approve',
+      ...OPERATOR_PROPOSED,
       prepare: async (_manager, subjectId, params) => {
         const outcome = outcomeOf(params, ['paid', 'failed']);
         const item = UUID_PATTERN.test(subjectId) ? await this.payouts.staffItem(subjectId) : null;
