@@ -8,7 +8,7 @@ import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
 import { StaffModule, StaffReviewModule } from '#staff';
-import { pageSecurityHeaders } from '#web';
+import { PageExceptionFilter, pageSecurityHeaders } from '#web';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuditController } from './pages/audit.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -22,8 +22,9 @@ import { StaffController } from './pages/staff.controller.js';
 import { ReviewQueueGauges } from './review-queue-gauges.js';
 import { StaffGuard } from './web/access.js';
 import { StaffCookies } from './web/cookies.js';
-import { StaffPageExceptionFilter } from './web/page-exception.filter.js';
+import { layout } from './web/layout.js';
 import { StaffSignInLimiter } from './web/staff-sign-in-limiter.js';
+import type { StaffRequest } from './web/staff-request.js';
 
 /**
  * The staff back-office (docs/BACK-OFFICE.md): internal only, server-rendered pages, staff
@@ -60,7 +61,16 @@ export class BackOfficeModule implements NestModule {
         StaffSignInLimiter,
         ReviewQueueGauges,
         { provide: APP_GUARD, useClass: StaffGuard },
-        { provide: APP_FILTER, useClass: StaffPageExceptionFilter },
+        {
+          provide: APP_FILTER,
+          useValue: new PageExceptionFilter({
+            app: 'Back-office',
+            notFound: 'There is nothing here.',
+            fieldMessages: true,
+            unexpected: 'The page could not be shown. Try again; if it keeps failing, quote the request id.',
+            page: (request: StaffRequest, title, body) => layout({ title, session: request.staff, body }),
+          }),
+        },
       ],
     };
   }

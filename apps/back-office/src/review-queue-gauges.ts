@@ -3,6 +3,11 @@ import { Gauge } from 'prom-client';
 import { MetricsService } from '#observability';
 import { ReviewQueues, type QueueDepths } from '#staff';
 
+const GAUGES = [
+  { name: 'review_queue_items', help: 'Items waiting in a staff review queue (purchases in review, payouts in needs_review)', figure: 'count' },
+  { name: 'review_queue_oldest_age_seconds', help: 'Seconds the oldest item of a staff review queue has waited (0 when empty)', figure: 'oldestAgeSeconds' },
+] as const;
+
 /** Both gauges of one scrape share one read. */
 const FRESH_FOR_MS = 1_000;
 
@@ -23,30 +28,19 @@ export class ReviewQueueGauges implements OnModuleInit {
 
   onModuleInit(): void {
     const read = () => this.read();
-    new Gauge({
-      name: 'review_queue_items',
-      help: 'Items waiting in a staff review queue (purchases in review, payouts in needs_review)',
-      labelNames: ['queue'] as const,
-      registers: [this.metrics.registry],
-      async collect() {
-        const depths = await read();
-        if (!depths) return;
-        this.set({ queue: 'purchases' }, depths.purchases.count);
-        this.set({ queue: 'payouts' }, depths.payouts.count);
-      },
-    });
-    new Gauge({
-      name: 'review_queue_oldest_age_seconds',
-      help: 'Seconds the oldest item of a staff review queue has waited (0 when empty)',
-      labelNames: ['queue'] as const,
-      registers: [this.metrics.registry],
-      async collect() {
-        const depths = await read();
-        if (!depths) return;
-        this.set({ queue: 'purchases' }, depths.purchases.oldestAgeSeconds);
-        this.set({ queue: 'payouts' }, depths.payouts.oldestAgeSeconds);
-      },
-    });
+    for (const { name, help, figure } of GAUGES) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['queue'] as const,
+        registers: [this.metrics.registry],
+        async collect() {
+          const depths = await read();
+          if (!depths) return;
+          for (const queue of ['purchases', 'payouts'] as const) this.set({ queue }, depths[queue][figure]);
+        },
+      });
+    }
   }
 
   private async read(): Promise<QueueDepths | null> {

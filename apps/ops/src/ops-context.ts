@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DomainError } from '#common';
+import { DomainError, UUID_PATTERN } from '#common';
 import { loadConfigOrExit } from '#bootstrap';
 import { OPS_CONFIG, OpsModule } from './ops.module.js';
 
@@ -35,10 +35,8 @@ export function splitList(value: string | undefined): string[] {
   return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function requireUuid(value: string, option: string): string {
-  if (!UUID.test(value)) throw new OpsInputError(`${option} must be a UUID`);
+  if (!UUID_PATTERN.test(value)) throw new OpsInputError(`${option} must be a UUID`);
   return value.toLowerCase();
 }
 

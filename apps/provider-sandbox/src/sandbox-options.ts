@@ -40,23 +40,17 @@ export function resolveSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
   return options;
 }
 
-const DELAY_KEYS = [
-  'completeDelayMs',
-  'reversalDelayMs',
-  'rtcSettleDelayMs',
-  'timeoutHangMs',
-  'lateStatusDelayMs',
-  'callbackTimeoutMs',
-] as const satisfies readonly (keyof SandboxOptions)[];
-
-const ENVIRONMENT_NAMES: Record<(typeof DELAY_KEYS)[number], string> = {
+/** Every delay setting with the environment variable main.ts reads it from. */
+const ENVIRONMENT_NAMES = {
   completeDelayMs: 'SANDBOX_COMPLETE_DELAY_MS',
   reversalDelayMs: 'SANDBOX_REVERSAL_DELAY_MS',
   rtcSettleDelayMs: 'SANDBOX_RTC_SETTLE_DELAY_MS',
   timeoutHangMs: 'SANDBOX_TIMEOUT_HANG_MS',
   lateStatusDelayMs: 'SANDBOX_LATE_STATUS_DELAY_MS',
   callbackTimeoutMs: 'SANDBOX_CALLBACK_TIMEOUT_MS',
-};
+} as const satisfies Partial<Record<keyof SandboxOptions, string>>;
+
+const DELAY_KEYS = Object.keys(ENVIRONMENT_NAMES) as (keyof typeof ENVIRONMENT_NAMES)[];
 
 /** Reads the sandbox settings from environment variables; only main.ts calls this. */
 export function sandboxOptionsFromEnvironment(environment: Record<string, string | undefined>): Partial<SandboxOptions> {

@@ -8,7 +8,7 @@ import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
-import { pageSecurityHeaders } from '#web';
+import { PageExceptionFilter, pageSecurityHeaders } from '#web';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -19,7 +19,8 @@ import { TeamController } from './pages/team.controller.js';
 import { TokensController } from './pages/tokens.controller.js';
 import { SessionGuard } from './web/access.js';
 import { DashboardCookies } from './web/cookies.js';
-import { PageExceptionFilter } from './web/page-exception.filter.js';
+import type { DashboardRequest } from './web/dashboard-request.js';
+import { layout } from './web/layout.js';
 import { SignInLimiter } from './web/sign-in-limiter.js';
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). The pages, and both domains' services they call (a dashboard user can send payouts and resend their SMS). */
@@ -45,7 +46,15 @@ export class VendorDashboardModule implements NestModule {
         { provide: DashboardCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new DashboardCookies(env) },
         SignInLimiter,
         { provide: APP_GUARD, useClass: SessionGuard },
-        { provide: APP_FILTER, useClass: PageExceptionFilter },
+        {
+          provide: APP_FILTER,
+          useValue: new PageExceptionFilter({
+            app: 'Dashboard',
+            notFound: 'There is nothing here, or it belongs to another account.',
+            unexpected: 'The page could not be shown. Try again; if it keeps failing, quote the request id to support.',
+            page: (request: DashboardRequest, title, body) => layout({ title, session: request.dashboard, body }),
+          }),
+        },
       ],
     };
   }

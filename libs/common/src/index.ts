@@ -14,3 +14,4 @@ export * from './time/johannesburg-day.js';
 export * from './time/time.errors.js';
 export * from './crypto/field-encryption.js';
 export * from './rate-limit/index.js';
+export * from './uuid.js';

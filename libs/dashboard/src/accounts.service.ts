@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { NotFoundError, ValidationFailedError } from '#common';
+import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { DashboardAuditRepository } from './persistence/dashboard-audit.repository.js';
 import { DashboardInviteRepository, type PendingInvite } from './persistence/dashboard-invite.repository.js';
 import { DashboardSessionRepository } from './persistence/dashboard-session.repository.js';
 import { DashboardUserRepository, type DashboardUser, type DashboardUserCredentials } from './persistence/dashboard-user.repository.js';
-import { DUMMY_PASSWORD_HASH, hashPassword, passwordProblems, verifyPassword } from './passwords.js';
 import { isDashboardRole, type DashboardRole } from './roles.js';
-import { EMAIL_PATTERN, normaliseEmail, randomSecret, SECRET_PATTERN, secretHash } from './secrets.js';
+import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, normaliseEmail, passwordProblems, randomSecret, SECRET_PATTERN, secretHash, verifyPassword } from '#web';
 
 export const INVITE_LIFETIME_MS = 72 * 3_600_000;
 
@@ -18,8 +17,6 @@ export interface Actor {
   label: string;
   address?: string | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Dashboard users and their invites; every read and change is scoped to one vendor. */
 @Injectable()
@@ -39,7 +36,7 @@ export class DashboardAccounts {
     if (!EMAIL_PATTERN.test(normalised)) errors.email = ['Enter a valid email address.'];
     if (!isDashboardRole(role)) errors.role = ['Choose owner, developer, finance or viewer.'];
     if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
-    if (!UUID.test(vendorId)) throw new NotFoundError('vendor');
+    if (!UUID_PATTERN.test(vendorId)) throw new NotFoundError('vendor');
     const secret = randomSecret();
     const expiresAt = new Date(Date.now() + INVITE_LIFETIME_MS);
     await this.dataSource.transaction(async (manager) => {
@@ -86,7 +83,7 @@ export class DashboardAccounts {
   }
 
   async get(vendorId: string, userId: string): Promise<DashboardUser> {
-    if (!UUID.test(userId)) throw new NotFoundError('user');
+    if (!UUID_PATTERN.test(userId)) throw new NotFoundError('user');
     const row = await this.users.find(vendorId, userId);
     if (!row) throw new NotFoundError('user');
     return row;
@@ -102,7 +99,7 @@ export class DashboardAccounts {
 
   /** Withdraws a pending invite of the vendor: its link stops working at once. */
   async withdrawInvite(vendorId: string, inviteId: string, actor: Actor): Promise<void> {
-    if (!UUID.test(inviteId)) throw new NotFoundError('invite');
+    if (!UUID_PATTERN.test(inviteId)) throw new NotFoundError('invite');
     await this.dataSource.transaction(async (manager) => {
       const withdrawn = await this.invites.withdraw(manager, vendorId, inviteId);
       if (!withdrawn) throw new NotFoundError('invite');
@@ -158,7 +155,7 @@ export class DashboardAccounts {
   }
 
   private async lockedUser(manager: EntityManager, vendorId: string, userId: string): Promise<DashboardUser> {
-    if (!UUID.test(userId)) throw new NotFoundError('user');
+    if (!UUID_PATTERN.test(userId)) throw new NotFoundError('user');
     const row = await this.users.lockWithOwners(manager, vendorId, userId);
     if (!row) throw new NotFoundError('user');
     return row;

@@ -54,9 +54,6 @@ export function formatCents(cents: Cents): string {
   return `${sign}${rand}.${remainder.toString().padStart(2, '0')}`;
 }
 
-/** Same as `formatCents`, named for symmetry with `centsFromDecimalString`. */
-export const decimalStringFromCents = formatCents;
-
 /**
  * Cents from a Postgres bigint as pg returns it (a string), or a bigint/number already read.
  * Signed, because ledger movement columns may hold negative deltas.

@@ -1,45 +1,6 @@
-export {
-  MoneyError,
-  InvalidAmountError,
-  PrecisionLossError,
-  CentsOutOfRangeError,
-  InvalidBasisPointsError,
-  InvalidStepError,
-  InvalidRangedProductError,
-  AmountOutOfRangeError,
-  AmountNotOnStepError,
-  BudgetTooSmallError,
-} from './money.errors.js';
+// The public surface: every export of these modules (the exact-decimal and plain-decimal helpers stay internal).
+export * from './money.errors.js';
+export * from './cents.js';
+export * from './decimal-amount.js';
+export * from './ranged-pricing.js';
 export type { RoundingMode } from './exact-decimal.js';
-export {
-  type Cents,
-  type ParseDecimalAmountOptions,
-  MAX_POSTGRES_BIGINT,
-  MIN_POSTGRES_BIGINT,
-  parseDecimalAmount,
-  parseZarAmount2dp,
-  centsFromDecimalString,
-  formatCents,
-  decimalStringFromCents,
-  centsFromDbValue,
-  centsColumn,
-  centsOrNullColumn,
-  centsFromMinorUnits,
-  minorUnitsFromCents,
-  addCents,
-  subCents,
-  sumCents,
-  compareCents,
-  isMultipleOf,
-  mulCentsByBasisPoints,
-  vendorPriceCents,
-} from './cents.js';
-export { DecimalAmount, DEFAULT_MAX_DECIMAL_PLACES, type DecimalAmountParseOptions } from './decimal-amount.js';
-export {
-  type RangedProductPricing,
-  type RangedPrice,
-  type RangedBudgetPrice,
-  wholesaleCentsFor,
-  priceRangedDestinationAmount,
-  priceRangedBudget,
-} from './ranged-pricing.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { FieldEncryption, NotFoundError, ValidationFailedError } from '#common';
+import { FieldEncryption, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, normaliseEmail, passwordProblems, randomSecret, SECRET_PATTERN, secretHash, totpContext, totpStep, verifyPassword } from '#web';
 import type { StaffActor, StaffUser } from './model/staff.js';
 import { isStaffRole, type StaffRole } from './model/staff-roles.js';
@@ -10,8 +10,6 @@ import { StaffAuditLog } from './staff-audit.js';
 
 /** A setup link (new account or second-factor reset) works once, for this long. */
 export const SETUP_LIFETIME_MS = 24 * 3_600_000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SetupLink {
   user: StaffUser;
@@ -121,7 +119,7 @@ export class StaffAccounts {
   }
 
   async get(id: string): Promise<StaffUser> {
-    const user = UUID.test(id) ? await this.users.get(id) : null;
+    const user = UUID_PATTERN.test(id) ? await this.users.get(id) : null;
     if (!user) throw new NotFoundError('staff user');
     return user;
   }
@@ -137,7 +135,7 @@ export class StaffAccounts {
     const secret = randomSecret();
     const expiresAt = new Date(Date.now() + SETUP_LIFETIME_MS);
     return this.dataSource.transaction(async (manager) => {
-      const user = UUID.test(id) ? await this.users.resetSecondFactor(manager, id, secretHash(secret), expiresAt) : null;
+      const user = UUID_PATTERN.test(id) ? await this.users.resetSecondFactor(manager, id, secretHash(secret), expiresAt) : null;
       if (!user) throw new NotFoundError('staff user');
       const ended = await this.sessions.revokeAllOf(user.id, manager);
       await this.audit.record({ actor, action: 'staff.totp_reset', subjectType: 'staff_user', subjectId: user.id, details: { email: user.email, sessions_ended: ended } }, manager);
@@ -149,7 +147,7 @@ export class StaffAccounts {
   async disable(id: string, actor: StaffActor): Promise<StaffUser> {
     if (actor.staffUserId === id) throw new ValidationFailedError({ _: ['You cannot disable your own account.'] });
     return this.dataSource.transaction(async (manager) => {
-      const user = UUID.test(id) ? await this.users.disable(manager, id) : null;
+      const user = UUID_PATTERN.test(id) ? await this.users.disable(manager, id) : null;
       if (!user) throw new NotFoundError('staff user');
       const ended = await this.sessions.revokeAllOf(user.id, manager);
       await this.audit.record({ actor, action: 'staff.disabled', subjectType: 'staff_user', subjectId: user.id, details: { email: user.email, role: user.role, sessions_ended: ended } }, manager);

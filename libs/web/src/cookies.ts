@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { randomSecret } from './secrets.js';
 
 /**
  * Cookie names and flags of one signed-in web app (the vendor dashboard: `dash`, the staff
@@ -27,7 +28,10 @@ export class SessionCookies {
     response.clearCookie(this.session, { httpOnly: true, secure: this.secure, sameSite: 'lax', path: '/' });
   }
 
-  setPreSession(response: Response, value: string): void {
+  /** A fresh pre-session value, set as the cookie; the form carries it back as `_pre`. */
+  newPreSession(response: Response): string {
+    const value = randomSecret();
     response.cookie(this.preSession, value, { httpOnly: true, secure: this.secure, sameSite: 'strict', path: '/', maxAge: 3_600_000 });
+    return value;
   }
 }

@@ -10,9 +10,9 @@ export function errorSummary(errors: Record<string, string[]> | undefined): Safe
 }
 
 export interface SignInFormState {
-  /** Where the form posts (the sign-in path with its `next`). */
-  action: string;
-  /** The pre-session double-submit value (SessionCookies.setPreSession). */
+  /** Where to go after signing in (already checked by safeNext); the form posts to /sign-in with it. */
+  next: string;
+  /** The pre-session double-submit value (SessionCookies.newPreSession). */
   pre: string;
   email?: string;
   errors?: Record<string, string[]>;
@@ -24,8 +24,9 @@ export interface SignInFormState {
 /** The sign-in form of both signed-in apps: email, password, authenticator code. */
 export function signInFormBody(state: SignInFormState): SafeHtml {
   const describedBy = state.errors ? html` aria-describedby="form-errors"` : html``;
+  const action = state.next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(state.next)}`;
   return html`${errorSummary(state.errors)}
-<form method="post" action="${state.action}" novalidate>
+<form method="post" action="${action}" novalidate>
   <input type="hidden" name="_pre" value="${state.pre}">
   <label for="email">Email</label>
   <input id="email" name="email" type="email" autocomplete="username" required value="${state.email ?? ''}"${describedBy}>

@@ -20,25 +20,6 @@ export interface SignInAttempt {
   address: string;
 }
 
-export type SignInGate =
-  | { open: true; attempt: SignInAttempt }
-  | { open: false; status: number; message: string; email: string; target: string; retryAfterSeconds: number | null };
-
-/**
- * What both signed-in apps check before any credential is read: the pre-session double submit
- * (login CSRF), then the sign-in limiter (which fails closed).
- */
-export async function openSignIn(request: Request, form: SignInForm, next: unknown, preSessionCookie: string, limiter: SignInLimiter): Promise<SignInGate> {
-  const email = typeof form.email === 'string' ? form.email.slice(0, 320) : '';
-  const password = typeof form.password === 'string' ? form.password : '';
-  const target = safeNext(next);
-  if (!preSessionMatches(request, preSessionCookie, form._pre)) return { open: false, status: 403, message: 'The sign-in form expired. Try again.', email, target, retryAfterSeconds: null };
-  const address = clientAddress(request);
-  const admission = await limiter.admit(email, address);
-  if (!admission.allowed) return { open: false, ...signInRefusal(admission), email, target, retryAfterSeconds: admission.retryAfterSeconds };
-  return { open: true, attempt: { email, password, totp: form.totp, target, address } };
-}
-
 /** What differs between the two signed-in apps' sign-in; the steps and their order are signIn's. */
 export interface SignInFlow<User> {
   preSessionCookie: string;
@@ -46,8 +27,8 @@ export interface SignInFlow<User> {
   limiter: SignInLimiter;
   /** Checks every factor; `refused` is the one message the form shows (401), whatever was wrong. */
   verify(attempt: SignInAttempt): Promise<{ user: User } | { refused: string }>;
-  /** Ends the session the browser already held, if its secret names one. */
-  endPrevious(secret: string | undefined): Promise<void>;
+  /** The app's sessions: the one the browser already held (if its secret names one) ends. */
+  sessions: { resolve(secret: string | undefined): Promise<{ id: string } | null>; end(id: string): Promise<void> };
   /** Starts the new session (fresh secret and CSRF token) and records the sign-in. */
   start(user: User, address: string): Promise<{ secret: string; expiresAt: Date }>;
   setSession(response: Response, secret: string, expiresAt: Date): void;
@@ -60,16 +41,24 @@ export interface SignInFlow<User> {
  * the redirect to the same-site target.
  */
 export async function signIn<User>(request: Request, response: Response, form: SignInForm, next: unknown, flow: SignInFlow<User>): Promise<void> {
-  const gate = await openSignIn(request, form, next, flow.preSessionCookie, flow.limiter);
-  if (!gate.open) {
-    if (gate.retryAfterSeconds !== null) response.setHeader('Retry-After', String(gate.retryAfterSeconds));
-    return flow.showForm(response, gate.status, { next: gate.target, email: gate.email, errors: { _: [gate.message] } });
+  const email = typeof form.email === 'string' ? form.email.slice(0, 320) : '';
+  const password = typeof form.password === 'string' ? form.password : '';
+  const target = safeNext(next);
+  const refuse = (status: number, message: string) => flow.showForm(response, status, { next: target, email, errors: { _: [message] } });
+  // Before any credential is read: the pre-session double submit (login CSRF), then the sign-in limiter (which fails closed).
+  if (!preSessionMatches(request, flow.preSessionCookie, form._pre)) return refuse(403, 'The sign-in form expired. Try again.');
+  const address = clientAddress(request);
+  const admission = await flow.limiter.admit(email, address);
+  if (!admission.allowed) {
+    response.setHeader('Retry-After', String(admission.retryAfterSeconds));
+    const refusal = signInRefusal(admission);
+    return refuse(refusal.status, refusal.message);
   }
-  const { email, target, address } = gate.attempt;
-  const verdict = await flow.verify(gate.attempt);
-  if ('refused' in verdict) return flow.showForm(response, 401, { next: target, email, errors: { _: [verdict.refused] } });
+  const verdict = await flow.verify({ email, password, totp: form.totp, target, address });
+  if ('refused' in verdict) return refuse(401, verdict.refused);
   await flow.limiter.succeeded(email);
-  await flow.endPrevious(readCookie(request, flow.sessionCookie));
+  const previous = await flow.sessions.resolve(readCookie(request, flow.sessionCookie));
+  if (previous) await flow.sessions.end(previous.id);
   const { secret, expiresAt } = await flow.start(verdict.user, address);
   flow.setSession(response, secret, expiresAt);
   response.redirect(303, target);

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { FieldEncryption, NotFoundError, ValidationFailedError } from '#common';
+import { FieldEncryption, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
 import { WebhookDeliveryRepository, type WebhookDeliveryLogRow } from './persistence/webhook-delivery.repository.js';
@@ -41,7 +41,6 @@ export interface EndpointInput {
   enabled?: unknown;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A vendor's endpoints per gateway: enough for separate environments and services, bounded so one vendor cannot fan an event out without limit. */
 const MAX_ENDPOINTS = 10;
 
@@ -182,7 +181,7 @@ export class WebhookEndpointsService {
   }
 
   private uuidOr404(id: string, what = 'webhook endpoint'): string {
-    if (!UUID.test(id)) throw new NotFoundError(what);
+    if (!UUID_PATTERN.test(id)) throw new NotFoundError(what);
     return id;
   }
 

@@ -4,7 +4,7 @@ import { StaffAuditLog } from '#staff';
 import { html } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
-import { layout } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 import { sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /** The staff audit trail, newest first, optionally of one subject. */
@@ -16,8 +16,6 @@ export class AuditController {
   @RequireStaffPermission('audit:read')
   async page(@Query('subject_type') subjectType: string | undefined, @Query('subject_id') subjectId: string | undefined, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     const records = await this.audit.list({ subjectType: typeof subjectType === 'string' ? subjectType : undefined, subjectId: typeof subjectId === 'string' ? subjectId : undefined, limit: 500 });
-    response
-      .type('html')
-      .send(layout({ title: 'Audit trail', session: sessionOf(request), current: '/audit', body: html`<p>Append-only: the database refuses to change or delete a record.</p>${auditTable(records)}` }).value);
+    sendPage(response, { title: 'Audit trail', session: sessionOf(request), current: '/audit', body: html`<p>Append-only: the database refuses to change or delete a record.</p>${auditTable(records)}` });
   }
 }

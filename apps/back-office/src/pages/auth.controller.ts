@@ -1,13 +1,13 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '#common';
-import { StaffAccounts, StaffAuditLog, StaffSessions, actorOf } from '#staff';
-import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, randomSecret, safeNext, signInFormBody, totpUri, errorSummary, signIn, type SignInForm } from '#web';
+import { actorOf, StaffAccounts, StaffAuditLog, type StaffSession, StaffSessions } from '#staff';
+import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, safeNext, signInFormBody, totpUri, errorSummary, signIn, type SignInForm } from '#web';
 import { AnyStaff, PublicPage } from '../web/access.js';
 import { StaffCookies } from '../web/cookies.js';
-import { layout } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 import { StaffSignInLimiter } from '../web/staff-sign-in-limiter.js';
-import { sessionOf, type StaffRequest } from '../web/staff-request.js';
+import { CurrentSession, type StaffRequest } from '../web/staff-request.js';
 
 /** Sign-in with both factors (every role), sign-out, and the one-time setup link. */
 @Controller()
@@ -39,10 +39,7 @@ export class AuthController {
         if (!user) return { refused: 'The email, password or code is not right.' };
         return { user };
       },
-      endPrevious: async (secret) => {
-        const previous = await this.sessions.resolve(secret);
-        if (previous) await this.sessions.end(previous.id);
-      },
+      sessions: this.sessions,
       start: async (user, address) => {
         const started = await this.sessions.start(user.id);
         await this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id });
@@ -55,8 +52,7 @@ export class AuthController {
 
   @Post('sign-out')
   @AnyStaff()
-  async signOut(@Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async signOut(@CurrentSession() session: StaffSession, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     await this.sessions.end(session.id);
     await this.audit.record({ actor: actorOf(session, clientAddress(request)), action: 'session.signed_out', subjectType: 'staff_user', subjectId: session.staffUserId });
     this.cookies.clearSession(response);
@@ -95,24 +91,14 @@ export class AuthController {
     response.redirect(303, '/sign-in');
   }
 
-  private preSession(response: Response): string {
-    const value = randomSecret();
-    this.cookies.setPreSession(response, value);
-    return value;
-  }
-
   private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
-    const action = state.next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(state.next)}`;
-    const body = signInFormBody({ action, pre: this.preSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code`, totpRequired: true });
-    response
-      .status(status)
-      .type('html')
-      .send(layout({ title: 'Staff sign-in', body: html`${body}<p class="hint">Internal staff only. A new account starts from the one-time setup link an admin gives you.</p>` }).value);
+    const body = signInFormBody({ next: state.next, pre: this.cookies.newPreSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code`, totpRequired: true });
+    sendPage(response, { title: 'Staff sign-in', body: html`${body}<p class="hint">Internal staff only. A new account starts from the one-time setup link an admin gives you.</p>` }, status);
   }
 
   private setupForm(response: Response, status: number, token: string | undefined, setup: { email: string; hasPassword: boolean } | null, totpSecret: string, errors?: Record<string, string[]>): void {
     if (!setup) {
-      response.status(status).type('html').send(layout({ title: 'Setup link not valid', body: html`<p>This setup link is not valid: it was already used, has expired or the account was disabled. Ask an admin for a new one.</p>` }).value);
+      sendPage(response, { title: 'Setup link not valid', body: html`<p>This setup link is not valid: it was already used, has expired or the account was disabled. Ask an admin for a new one.</p>` }, status);
       return;
     }
     const password = setup.hasPassword
@@ -123,16 +109,12 @@ export class AuthController {
   <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
   <label for="confirm">Password again</label>
   <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>`;
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: setup.hasPassword ? 'Set up your authenticator again' : 'Set up your staff account',
-          body: html`<p>Account: <strong>${setup.email}</strong>. Staff sign-in always needs a code from an authenticator app.</p>
+    sendPage(response, {
+      title: setup.hasPassword ? 'Set up your authenticator again' : 'Set up your staff account',
+      body: html`<p>Account: <strong>${setup.email}</strong>. Staff sign-in always needs a code from an authenticator app.</p>
 ${errorSummary(errors)}
 <form method="post" action="/setup?token=${encodeURIComponent(token ?? '')}">
-  <input type="hidden" name="_pre" value="${this.preSession(response)}">
+  <input type="hidden" name="_pre" value="${this.cookies.newPreSession(response)}">
   <input type="hidden" name="email" value="${setup.email}" autocomplete="username">
   ${password}
   <h2>Authenticator</h2>
@@ -144,7 +126,6 @@ ${errorSummary(errors)}
   <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required>
   <p><button type="submit">Finish setup</button></p>
 </form>`,
-        }).value,
-      );
+    }, status);
   }
 }

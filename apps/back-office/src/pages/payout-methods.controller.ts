@@ -9,7 +9,7 @@ import { ValidationFailedError } from '#common';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
 import { decisionForm, submitDecisionForm } from '../web/form-action.js';
-import { layout } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 import { methodsChangeOf, type MethodsForm } from '../web/payout-methods-form.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
@@ -99,18 +99,13 @@ export class PayoutMethodsController {
           'Set fee per payout',
         )
       : html`<p>${money(account.feePerPayoutCents)}</p>`;
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: `${vendor.name}: payout methods and fees`,
-          session,
-          current: '/vendors',
-          body: html`${notice}<p><a href="/vendors/${vendor.id}">Back to ${vendor.name}</a></p><h2>Methods</h2>${methodsSection}
+    sendPage(response, {
+      title: `${vendor.name}: payout methods and fees`,
+      session,
+      current: '/vendors',
+      body: html`${notice}<p><a href="/vendors/${vendor.id}">Back to ${vendor.name}</a></p><h2>Methods</h2>${methodsSection}
 <h2>Account fee per payout</h2><p class="hint">Cash and bank payouts without a method fee pay this.</p>${feeSection}<h2>Audit records</h2>${auditTable(records)}`,
-        }).value,
-      );
+    }, status);
   }
 }
 

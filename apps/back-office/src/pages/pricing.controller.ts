@@ -7,7 +7,7 @@ import { html, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
 import { decisionForm, submitDecisionForm } from '../web/form-action.js';
-import { layout } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /**
@@ -62,9 +62,6 @@ export class PricingController {
           'Publish pricing',
         )}`
       : html``;
-    response
-      .status(status)
-      .type('html')
-      .send(layout({ title: 'Pricing versions', session, current: '/pricing', body: html`${notice}${list}${publish}<h2>Audit records</h2>${auditTable(records)}` }).value);
+    sendPage(response, { title: 'Pricing versions', session, current: '/pricing', body: html`${notice}${list}${publish}<h2>Audit records</h2>${auditTable(records)}` }, status);
   }
 }

@@ -4,8 +4,8 @@ import { FourEyes, StaffAuditLog, type Proposal, type StaffSession } from '#staf
 import { html, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
-import { csrfField, layout } from '../web/layout.js';
-import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
+import { csrfField, sendPage } from '../web/layout.js';
+import { CurrentSession, deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /** Where a proposal's subject is shown. */
 export function subjectLink(proposal: Pick<Proposal, 'subjectType' | 'subjectId'>): SafeHtml {
@@ -35,18 +35,15 @@ export class ProposalsController {
 
   @Get()
   @RequireStaffPermission('queues:read')
-  async list(@Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async list(@CurrentSession() session: StaffSession, @Res() response: Response): Promise<void> {
     const [pending, recent] = await Promise.all([this.fourEyes.list({ status: 'pending' }), this.fourEyes.list()]);
     const decided = recent.filter((proposal) => proposal.status !== 'pending').slice(0, 50);
-    response.type('html').send(
-      layout({
-        title: 'Proposals',
-        session,
-        current: '/proposals',
-        body: html`<h2>Waiting for a second person (${pending.length})</h2>${this.table(pending, session)}<h2>Recently decided</h2>${this.table(decided, session)}`,
-      }).value,
-    );
+    sendPage(response, {
+      title: 'Proposals',
+      session,
+      current: '/proposals',
+      body: html`<h2>Waiting for a second person (${pending.length})</h2>${this.table(pending, session)}<h2>Recently decided</h2>${this.table(decided, session)}`,
+    });
   }
 
   @Get(':id')
@@ -113,15 +110,11 @@ export class ProposalsController {
           : mine
             ? html`<p>You proposed this: another person must approve it.</p><form method="post" action="/proposals/${proposal.id}/withdraw">${csrfField(session)}<button type="submit" class="secondary">Withdraw</button></form>`
             : html`<p>Your role (${session.role}) cannot decide this proposal.</p>`;
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'Proposal',
-          session,
-          current: '/proposals',
-          body: html`${notice}<dl class="facts">
+    sendPage(response, {
+      title: 'Proposal',
+      session,
+      current: '/proposals',
+      body: html`${notice}<dl class="facts">
 <dt>What</dt><dd>${this.fourEyes.describe(proposal)}</dd>
 <dt>Subject</dt><dd>${subjectLink(proposal)}</dd>
 <dt>Why</dt><dd>${proposal.reason}</dd>
@@ -130,7 +123,6 @@ export class ProposalsController {
 <dt>Decided by</dt><dd>${proposal.decidedByEmail ? html`${proposal.decidedByEmail}, ${when(proposal.decidedAt)}` : '—'}</dd>
 <dt>Decision note</dt><dd>${proposal.decisionNote ?? '—'}</dd>
 </dl>${actions}<h2>Audit records of the subject</h2>${auditTable(records)}`,
-        }).value,
-      );
+    }, status);
   }
 }

@@ -7,7 +7,7 @@ import { RequireStaffPermission } from '../web/access.js';
 import { formatAge } from '../web/age.js';
 import { auditTable } from '../web/audit-table.js';
 import { afterDecision, decisionForm, submitDecisionForm } from '../web/form-action.js';
-import { csrfField, layout } from '../web/layout.js';
+import { csrfField, sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 import { subjectLink } from './proposals.controller.js';
 
@@ -44,7 +44,7 @@ export class QueuesController {
           (item) => html`<tr><td>${ageSince(item.waiting_since)}</td><td>${item.vendor_name}</td><td><a href="/queues/purchases/${item.id}">${item.reference}</a></td>
 <td class="num">${money(centsFromDbValue(item.charge_cents), item.currency)}</td><td>${item.submission_outcome ?? 'not submitted'}</td><td>${item.provider_status ?? '—'}</td><td>${when(item.last_checked_at)}</td></tr>`,
         )}</tbody></table>`;
-    response.type('html').send(layout({ title: 'Purchases in review', session: sessionOf(request), current: '/queues/purchases', body }).value);
+    sendPage(response, { title: 'Purchases in review', session: sessionOf(request), current: '/queues/purchases', body });
   }
 
   @Get('payouts')
@@ -59,7 +59,7 @@ export class QueuesController {
           (item) => html`<tr><td>${ageSince(item.waitingSince)}</td><td>${item.vendorName}</td><td><a href="/queues/payouts/${item.id}">${item.reference}</a></td><td>${item.method}</td>
 <td class="num">${money(item.amountCents)}</td><td class="num">${money(item.feeCents)}</td><td>${when(item.nextPollAt)}</td></tr>`,
         )}</tbody></table>`;
-    response.type('html').send(layout({ title: 'Payouts in review', session: sessionOf(request), current: '/queues/payouts', body }).value);
+    sendPage(response, { title: 'Payouts in review', session: sessionOf(request), current: '/queues/payouts', body });
   }
 
   @Get('purchases/:id')
@@ -94,7 +94,7 @@ export class QueuesController {
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async propose(@Param('domain') domain: string, @Param('id') id: string, @Body() form: { outcome?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    if (domain !== 'purchases' && domain !== 'payouts') return void response.status(404).type('html').send(layout({ title: 'Not found', session: sessionOf(request), body: html`<p>There is nothing here.</p>` }).value);
+    if (domain !== 'purchases' && domain !== 'payouts') return void sendPage(response, { title: 'Not found', session: sessionOf(request), body: html`<p>There is nothing here.</p>` }, 404);
     const render = domain === 'purchases' ? this.renderPurchase.bind(this) : this.renderPayout.bind(this);
     await submitDecisionForm(
       response,
@@ -181,17 +181,12 @@ ${decisionForm(
               'Why (what the provider or bank confirmed, and how)',
             )}`
           : html``;
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title,
-          session,
-          current: `/queues/${domain}`,
-          body: html`${body}${check}${propose}<h2>Proposals</h2>${this.proposalList(proposals)}<h2>Audit records</h2>${auditTable(records)}`,
-        }).value,
-      );
+    sendPage(response, {
+      title,
+      session,
+      current: `/queues/${domain}`,
+      body: html`${body}${check}${propose}<h2>Proposals</h2>${this.proposalList(proposals)}<h2>Audit records</h2>${auditTable(records)}`,
+    }, status);
   }
 
   private proposalList(proposals: readonly Proposal[]): SafeHtml {

@@ -4,7 +4,7 @@ import { DomainError } from '#common';
 import { FourEyes, STAFF_ROLES, StaffAccounts, type StaffSession, type StaffUser } from '#staff';
 import { errorSummary, html, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
-import { csrfField, layout } from '../web/layout.js';
+import { csrfField, sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 const roleOptions = (selected?: string) => STAFF_ROLES.map((role) => html`<option value="${role}"${role === selected ? html` selected` : ''}>${role}</option>`);
@@ -72,15 +72,11 @@ export class StaffController {
 
   private async render(response: Response, session: StaffSession, status: number, state: { notice?: SafeHtml; errors?: Record<string, string[]> } = {}): Promise<void> {
     const users = await this.accounts.list();
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'Staff',
-          session,
-          current: '/staff',
-          body: html`${state.notice ?? ''}${errorSummary(state.errors)}
+    sendPage(response, {
+      title: 'Staff',
+      session,
+      current: '/staff',
+      body: html`${state.notice ?? ''}${errorSummary(state.errors)}
 <table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead>
 <tbody>${users.map((user) => this.row(user, session))}</tbody></table>
 <h2>Propose a new staff account</h2>
@@ -90,8 +86,7 @@ export class StaffController {
 <label for="new-role">Role</label><select id="new-role" name="role">${roleOptions('support')}</select>
 <label for="new-reason">Why</label><textarea id="new-reason" name="reason" required></textarea>
 <p><button type="submit">Propose account</button></p></form>`,
-        }).value,
-      );
+    }, status);
   }
 
   private row(user: StaffUser, session: StaffSession): SafeHtml {

@@ -7,7 +7,7 @@ import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
 import { afterDecision, decisionForm, submitDecisionForm } from '../web/form-action.js';
-import { layout } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /**
@@ -46,7 +46,7 @@ export class VendorsController {
     const create = staffRoleAllows(session.role, 'actions:propose')
       ? html`<h2>New vendor</h2>${decisionForm(session, '/vendors', html`<label for="vendor-name">Name</label><input id="vendor-name" name="name" type="text" maxlength="200" required>`, 'create-reason', 'Create vendor')}`
       : html``;
-    response.status(status).type('html').send(layout({ title: 'Vendors', session, current: '/vendors', body: html`${notice}${body}${create}` }).value);
+    sendPage(response, { title: 'Vendors', session, current: '/vendors', body: html`${notice}${body}${create}` }, status);
   }
 
   @Post()
@@ -150,21 +150,16 @@ export class VendorsController {
         ? html`<h2>Fund the payout account</h2><p class="hint">Up to the configured amount the ledger is credited at once; above it another approver must approve, and the ledger is credited on approval.</p>
 ${decisionForm(session, `/vendors/${vendor.id}/fund`, html`<label for="amount">Amount (ZAR)</label><input id="amount" name="amount" type="text" inputmode="decimal" required>`, 'fund-reason', 'Fund', 'Why (the bank reference of the deposit)')}`
         : html``;
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: vendor.name,
-          session,
-          current: '/vendors',
-          body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
+    sendPage(response, {
+      title: vendor.name,
+      session,
+      current: '/vendors',
+      body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
 <dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
 <p><a href="/vendors/${vendor.id}/payout-methods">Payout methods and fees</a> · <a href="/pricing">Pricing versions</a> (every vendor's)</p>
 ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
 <h2>Audit records</h2>${auditTable(records)}`,
-        }).value,
-      );
+    }, status);
   }
 
   private operationForms(session: StaffSession, vendor: { id: string; enabledAbilities: string[]; productionReleasedAt: Date | null }): SafeHtml {

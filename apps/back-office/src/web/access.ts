@@ -14,9 +14,6 @@ export const PublicPage = () => SetMetadata(PUBLIC_PAGE, true);
 /** The staff permission a page or action needs (libs/staff/src/model/staff-roles.ts holds the matrix). */
 export const RequireStaffPermission = (permission: StaffPermission) => SetMetadata(PERMISSION, permission);
 
-// The two refusals every signed-in page may answer with, shared with the other web app.
-export { PageForbidden, SignInRequired };
-
 /**
  * Deny by default: every route needs a live staff session cookie unless marked public, and
  * every route that is not public must name its permission (a route without one is refused, so a
@@ -55,5 +52,3 @@ export class StaffGuard implements CanActivate {
 
 /** Any signed-in staff member (sign-out, the home page). */
 export const AnyStaff = () => SetMetadata(PERMISSION, 'signed-in');
-
-export { readCookie };

@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import { staffRoleAllows, type StaffPermission, type StaffSession } from '#staff';
 import { html, pageShell, type SafeHtml } from '#web';
 
@@ -41,4 +42,10 @@ export function layout(options: PageOptions): SafeHtml {
       </div>`
       : undefined,
   });
+}
+
+/** Sends one page: the layout around the options' body, as HTML, with `status` when given (otherwise the route's). */
+export function sendPage(response: Response, options: PageOptions, status?: number): void {
+  if (status !== undefined) response.status(status);
+  response.type('html').send(layout(options).value);
 }

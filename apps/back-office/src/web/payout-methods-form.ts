@@ -1,6 +1,6 @@
 import { ValidationFailedError } from '#common';
 import { parseZarAmount2dp, type Cents } from '#money';
-import { PAYOUT_METHODS, type MethodConfigurationChange, type VendorMethodSetting } from '#payout';
+import { type MethodConfigurationChange, type VendorMethodSetting } from '#payout';
 
 /** The payout methods form's fields for one method: `enabled_<m>` (checkbox), `fee_<m>`, `min_<m>`, `max_<m>` (ZAR, two decimals). */
 export type MethodsForm = Record<string, string | undefined>;
@@ -46,6 +46,3 @@ export function methodsChangeOf(form: MethodsForm, current: readonly VendorMetho
   }
   return change;
 }
-
-/** Every method, in the catalogue's order (the form's rows). */
-export const FORM_METHODS = PAYOUT_METHODS;

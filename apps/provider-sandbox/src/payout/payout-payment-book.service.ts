@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SANDBOX_OPTIONS, type SandboxOptions } from '../sandbox-options.js';
-import { sandboxError } from '../sandbox-errors.js';
+import { notFound, sandboxError } from '../sandbox-errors.js';
 import { SandboxScheduler } from '../sandbox-scheduler.js';
 import { testValueSuffix } from '../test-value-suffix.js';
 import { SubmissionWitness } from '../witness/submission-witness.service.js';
@@ -97,6 +97,13 @@ export class PayoutPaymentBook {
 
   find(provider: PayoutProviderName, merchantReference: string): PayoutPayment | undefined {
     return this.payments.get(keyOf(provider, merchantReference));
+  }
+
+  /** The payment, or the provider's 404 naming it as the provider does (`what`). */
+  get(provider: PayoutProviderName, merchantReference: string, what = 'payment'): PayoutPayment {
+    const payment = this.find(provider, merchantReference);
+    if (!payment) throw notFound(what);
+    return payment;
   }
 
   /** Every payment of every provider, in submission order (settlement reports). */

@@ -1,12 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { parseIsoDay } from '#common';
 import { JsonBody } from '../json-body.js';
 import { sandboxError } from '../sandbox-errors.js';
 import { PayoutPaymentBook } from '../payout/payout-payment-book.service.js';
 import { payoutPaymentView } from '../payout/payout-payment.js';
 import { purchaseTransactionView } from '../purchase/transactions/purchase-transaction.js';
 import { PurchaseTransactions } from '../purchase/transactions/purchase-transactions.service.js';
-import { SettlementReports, settlementProviderOf } from './settlement-reports.service.js';
+import { reportDayOf, SettlementReports, settlementProviderOf } from './settlement-reports.service.js';
 
 const AMOUNT = /^\d{1,9}\.\d{2}$/;
 
@@ -57,12 +56,7 @@ export class SettlementControlController {
   @HttpCode(200)
   addLine(@Param('provider') rawProvider: string, @Param('day') rawDay: string, @Body() raw: unknown) {
     const provider = settlementProviderOf(rawProvider);
-    let day: string;
-    try {
-      day = parseIsoDay(rawDay);
-    } catch {
-      throw sandboxError(400, 'INVALID_DATE', 'the report date must be YYYY-MM-DD');
-    }
+    const day = reportDayOf(rawDay);
     const body = JsonBody.of(raw);
     const line = {
       provider_reference: body.requiredString('provider_reference'),

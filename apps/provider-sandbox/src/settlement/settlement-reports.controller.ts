@@ -1,9 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { parseIsoDay } from '#common';
-import { badRequest } from '../sandbox-errors.js';
 import { cashSendRailOf } from '../payout/cash-send/cash-send.service.js';
 import { pageRequestOf } from '../purchase/pagination.js';
-import { SettlementReports, type SettlementProvider } from './settlement-reports.service.js';
+import { reportDayOf, SettlementReports, type SettlementProvider } from './settlement-reports.service.js';
 
 /**
  * `GET …/settlement-reports/{YYYY-MM-DD}` under each provider's own API, paginated in the body
@@ -34,12 +32,7 @@ export class SettlementReportsController {
   }
 
   private report(provider: SettlementProvider, rawDay: string, page: string | undefined, perPage: string | undefined) {
-    let day: string;
-    try {
-      day = parseIsoDay(rawDay);
-    } catch {
-      throw badRequest('INVALID_DATE', 'the report date must be YYYY-MM-DD');
-    }
+    const day = reportDayOf(rawDay);
     const request = pageRequestOf(page, perPage);
     const lines = this.reports.linesOf(provider, day);
     const start = (request.page - 1) * request.perPage;

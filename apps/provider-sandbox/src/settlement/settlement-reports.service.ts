@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { johannesburgDayOf } from '#common';
+import { johannesburgDayOf, parseIsoDay } from '#common';
 import { sandboxError } from '../sandbox-errors.js';
 import { CASH_SEND_RAILS } from '../payout/cash-send/cash-send.service.js';
 import type { PayoutPayment, PayoutProviderName } from '../payout/payout-payment.js';
@@ -87,6 +87,15 @@ export function settlementProviderOf(raw: string): SettlementProvider {
   const provider = SETTLEMENT_PROVIDERS.find((candidate) => candidate === raw);
   if (!provider) throw sandboxError(404, 'NOT_FOUND', 'provider not found');
   return provider;
+}
+
+/** A report's day from the path: YYYY-MM-DD, a real calendar date. */
+export function reportDayOf(raw: string): string {
+  try {
+    return parseIsoDay(raw);
+  } catch {
+    throw sandboxError(400, 'INVALID_DATE', 'the report date must be YYYY-MM-DD');
+  }
 }
 
 function overrideKey(provider: SettlementProvider, merchantReference: string): string {

@@ -2,11 +2,10 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import type { Response } from 'express';
 import { FieldEncryption } from '#common';
 import { DashboardAccounts, type DashboardSession } from '#dashboard';
-import { sessionOf } from '../web/access.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
-import { isTotpSecret, newTotpSecret, totpContext, totpStep, totpUri } from '#web';
+import { CurrentSession, sessionOf } from '../web/access.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, sendPage } from '../web/layout.js';
+import { clientAddress, errorSummary, html, isTotpSecret, newTotpSecret, type SafeHtml, totpContext, totpStep, totpUri } from '#web';
 
 /** The signed-in person's own settings: two-step sign-in (TOTP). Every role has it. */
 @Controller('account')
@@ -24,16 +23,14 @@ export class AccountController {
   /** Step 1: a new secret, shown once for the authenticator app; nothing is stored until a code proves the app has it. */
   @Post('totp')
   @HttpCode(200)
-  async start(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async start(@CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     if (!this.encryption.isConfigured) return this.render(response, session, 503, { errors: { _: ['Two-step sign-in needs field encryption, which is not configured here.'] } });
     await this.render(response, session, 200, { enrolling: newTotpSecret() });
   }
 
   @Post('totp/confirm')
   @HttpCode(200)
-  async confirm(@Body() form: { secret?: string; code?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async confirm(@Body() form: { secret?: string; code?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const secret = isTotpSecret(form.secret) ? form.secret : null;
     if (!secret) return this.render(response, session, 400, { errors: { _: ['Start again.'] } });
     const step = await totpStep(secret, form.code);
@@ -45,8 +42,7 @@ export class AccountController {
   /** Turning it off needs a current code, so a borrowed session alone cannot remove the second factor. */
   @Post('totp/disable')
   @HttpCode(200)
-  async disable(@Body() form: { code?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async disable(@Body() form: { code?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const current = await this.accounts.totpSecret(session.vendorId, session.userId);
     if (!current) return this.render(response, session, 200);
     const step = await totpStep(this.encryption.decrypt(current.sealed, totpContext(session.userId)), form.code, current.lastStep);
@@ -77,9 +73,6 @@ export class AccountController {
 <p><button type="submit" class="danger">Turn off two-step sign-in</button></p></form>`
         : html`<p>Two-step sign-in is <strong>off</strong>. With it on, signing in also needs a code from an authenticator app on your phone.</p>
 <form method="post" action="/account/totp">${csrfField(session)}<button type="submit">Set up two-step sign-in</button></form>`;
-    response
-      .status(status)
-      .type('html')
-      .send(layout({ title: 'Your account', session, current: '/account', body: html`${state.notice ?? ''}${errorSummary(state.errors)}<p>Signed in as ${session.email} (${session.role}).</p>${body}` }).value);
+    sendPage(response, { title: 'Your account', session, current: '/account', body: html`${state.notice ?? ''}${errorSummary(state.errors)}<p>Signed in as ${session.email} (${session.role}).</p>${body}` }, status);
   }
 }

@@ -1,13 +1,12 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
-import { DashboardAccounts, DashboardAuditRepository, DashboardSessions, PASSWORD_MIN_LENGTH, randomSecret } from '#dashboard';
-import { preSessionMatches, safeNext, signInFormBody, totpContext, totpStep, signIn, type SignInForm } from '#web';
-import { PublicPage, sessionOf } from '../web/access.js';
+import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
+import { clientAddress, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, readCookie, safeNext, signIn, type SignInForm, signInFormBody, totpContext, totpStep } from '#web';
+import { CurrentSession, PublicPage } from '../web/access.js';
 import { DashboardCookies } from '../web/cookies.js';
-import { clientAddress, readCookie, type DashboardRequest } from '../web/dashboard-request.js';
-import { html } from '../web/html.js';
-import { errorSummary, layout } from '../web/layout.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
+import { sendPage } from '../web/layout.js';
 import { SignInLimiter } from '../web/sign-in-limiter.js';
 
 @Controller()
@@ -51,10 +50,7 @@ export class AuthController {
         if (!user) return { refused: 'The email or password is not right.' };
         return { user };
       },
-      endPrevious: async (secret) => {
-        const previous = await this.sessions.resolve(secret);
-        if (previous) await this.sessions.end(previous.id);
-      },
+      sessions: this.sessions,
       start: async (user, address) => {
         const started = await this.sessions.start(user.id, user.vendor_id);
         await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address });
@@ -66,8 +62,7 @@ export class AuthController {
   }
 
   @Post('sign-out')
-  async signOut(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async signOut(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.sessions.end(session.id);
     await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out', address: clientAddress(request) });
     this.cookies.clearSession(response);
@@ -75,8 +70,7 @@ export class AuthController {
   }
 
   @Post('sign-out-everywhere')
-  async signOutEverywhere(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async signOutEverywhere(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const ended = await this.sessions.endAllForUser(session.userId);
     await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out_everywhere', details: { sessions: ended }, address: clientAddress(request) });
     this.cookies.clearSession(response);
@@ -96,7 +90,7 @@ export class AuthController {
   async acceptInvite(@Query('token') token: string | undefined, @Body() form: { password?: string; confirm?: string; _pre?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const invite = typeof token === 'string' ? await this.accounts.pendingInvite(token) : null;
     if (!invite || typeof token !== 'string') return this.inviteForm(response, 404, token, null);
-    if (!this.preSessionMatches(request, form._pre)) return this.inviteForm(response, 403, token, invite, { _: ['The form expired. Try again.'] });
+    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.inviteForm(response, 403, token, invite, { _: ['The form expired. Try again.'] });
     const password = typeof form.password === 'string' ? form.password : '';
     if (password !== form.confirm) return this.inviteForm(response, 400, token, invite, { password: ['The two passwords differ.'] });
     try {
@@ -113,47 +107,25 @@ export class AuthController {
     }
   }
 
-  private preSessionMatches(request: DashboardRequest, offered: unknown): boolean {
-    return preSessionMatches(request, this.cookies.preSession, offered);
-  }
-
-  private preSession(response: Response): string {
-    const value = randomSecret();
-    this.cookies.setPreSession(response, value);
-    return value;
-  }
-
   private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
-    const pre = this.preSession(response);
-    const action = state.next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(state.next)}`;
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'Sign in',
-          body: html`${signInFormBody({ action, pre, email: state.email, errors: state.errors, totpLabel: html`Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span>`, totpRequired: false })}
+    sendPage(response, {
+      title: 'Sign in',
+      body: html`${signInFormBody({ next: state.next, pre: this.cookies.newPreSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span>`, totpRequired: false })}
 <p class="hint">No account yet? Ask your vendor's dashboard owner for an invite.</p>`,
-        }).value,
-      );
+    }, status);
   }
 
   private inviteForm(response: Response, status: number, token: string | undefined, invite: { email: string; role: string; vendor_name: string } | null, errors?: Record<string, string[]>): void {
     if (!invite) {
-      response.status(status).type('html').send(layout({ title: 'Invite not valid', body: html`<p>This invite link is not valid: it was already used, has expired or was withdrawn. Ask for a new one.</p>` }).value);
+      sendPage(response, { title: 'Invite not valid', body: html`<p>This invite link is not valid: it was already used, has expired or was withdrawn. Ask for a new one.</p>` }, status);
       return;
     }
-    const pre = this.preSession(response);
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'Set your password',
-          body: html`<p>You were invited to <strong>${invite.vendor_name}</strong> as <strong>${invite.role}</strong> (${invite.email}).</p>
+    sendPage(response, {
+      title: 'Set your password',
+      body: html`<p>You were invited to <strong>${invite.vendor_name}</strong> as <strong>${invite.role}</strong> (${invite.email}).</p>
 ${errorSummary(errors)}
 <form method="post" action="/invite?token=${encodeURIComponent(token ?? '')}">
-  <input type="hidden" name="_pre" value="${pre}">
+  <input type="hidden" name="_pre" value="${this.cookies.newPreSession(response)}">
   <input type="hidden" name="email" value="${invite.email}" autocomplete="username">
   <label for="password">Password</label>
   <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good password.</p>
@@ -162,7 +134,6 @@ ${errorSummary(errors)}
   <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
   <p><button type="submit">Create account</button></p>
 </form>`,
-        }).value,
-      );
+    }, status);
   }
 }

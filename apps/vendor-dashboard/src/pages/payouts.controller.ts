@@ -21,12 +21,11 @@ import {
   type BatchRequestInput,
   type PayoutStatus,
 } from '#payout';
-import { csrfMatches, CsrfInMultipartBody, PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
+import { clientAddress, csrfMatches, errorSummary, html, money, PageForbidden, type SafeHtml, when } from '#web';
+import { CsrfInMultipartBody, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { money, when } from '../web/format.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, sendPage } from '../web/layout.js';
 
 const PER_PAGE = 25;
 /** 500 rows of the widest CSV stay well under this. */
@@ -70,20 +69,18 @@ export class PayoutsController {
   ) {}
 
   @Get('payouts')
-  async list(@Query() query: { status?: string; page?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async list(@Query() query: { status?: string; page?: string }, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const status = (PAYOUT_STATUSES as readonly string[]).includes(query.status ?? '') ? (query.status as PayoutStatus) : undefined;
     const page = Math.max(1, Math.min(100_000, Number.parseInt(query.page ?? '1', 10) || 1));
     const [account, methods] = await Promise.all([this.accounts.getAccountView(session.vendorId), this.methods.listMethodViews(session.vendorId)]);
     const { total, items: rows } = await this.payoutRows.listForVendor(session.vendorId, status, PER_PAGE, (page - 1) * PER_PAGE);
     const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
     const link = (target: number) => `/payouts?${new URLSearchParams({ ...(status ? { status } : {}), page: String(target) }).toString()}`;
-    response.type('html').send(
-      layout({
-        title: 'Payouts',
-        session,
-        current: '/payouts',
-        body: html`<h2>Account</h2>
+    sendPage(response, {
+      title: 'Payouts',
+      session,
+      current: '/payouts',
+      body: html`<h2>Account</h2>
 <dl><dt>Available</dt><dd>${account.currency} ${account.available}</dd><dt>Reserved for payouts in flight</dt><dd>${account.currency} ${account.reserved}</dd><dt>Fee per payout</dt><dd>${account.currency} ${account.fee_per_payout}</dd></dl>
 <h2>Methods</h2>
 <table><thead><tr><th scope="col">Method</th><th scope="col">Available</th><th scope="col" class="num">Minimum</th><th scope="col" class="num">Maximum</th><th scope="col" class="num">Increment</th><th scope="col" class="num">Fee</th><th scope="col">Bank account needed</th></tr></thead>
@@ -94,65 +91,55 @@ export class PayoutsController {
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">Batch</th><th scope="col">Created</th><th scope="col">Paid</th></tr></thead>
 <tbody>${rows.map((row) => html`<tr><td><a href="/payouts/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td class="status-${row.status}">${row.status}</td><td>${row.method}</td><td class="num">${money(row.amountCents)}</td><td class="num">${money(row.feeCents)}</td><td>${row.batchReference ? html`<a href="/batches/view?reference=${encodeURIComponent(row.batchReference)}">${row.batchReference}</a>` : '—'}</td><td>${when(row.createdAt)}</td><td>${when(row.paidAt)}</td></tr>`)}</tbody></table>
 <nav aria-label="Pages" class="pager">${page > 1 ? html`<a href="${link(page - 1)}">Previous page</a>` : ''}<span>Page ${page} of ${lastPage}</span>${page < lastPage ? html`<a href="${link(page + 1)}">Next page</a>` : ''}</nav>`,
-      }).value,
-    );
+    });
   }
 
   @Get('payouts/view')
-  async payout(@Query('reference') reference: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async payout(@Query('reference') reference: string | undefined, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const payout = await this.payouts.getPayout(principalOf(session), typeof reference === 'string' ? reference : '');
-    response.type('html').send(
-      layout({
-        title: `Payout ${payout.reference}`,
-        session,
-        current: '/payouts',
-        body: html`<dl><dt>Status</dt><dd class="status-${payout.status}">${payout.status}${payout.status_reason ? ` (${payout.status_reason})` : ''}</dd>
+    sendPage(response, {
+      title: `Payout ${payout.reference}`,
+      session,
+      current: '/payouts',
+      body: html`<dl><dt>Status</dt><dd class="status-${payout.status}">${payout.status}${payout.status_reason ? ` (${payout.status_reason})` : ''}</dd>
 <dt>Method</dt><dd>${payout.method}</dd><dt>Amount</dt><dd>ZAR ${payout.amount}</dd><dt>Fee</dt><dd>ZAR ${payout.fee}</dd>
 <dt>Merchant reference</dt><dd><code>${payout.merchant_reference}</code></dd><dt>Provider reference</dt><dd>${payout.provider_reference ?? '—'}</dd>
 <dt>Created</dt><dd>${when(payout.created_at)}</dd><dt>Paid</dt><dd>${when(payout.paid_at)}</dd></dl>
 <p class="hint">Voucher PINs are not shown in the dashboard; systems with the payouts:delivery scope read them through the API.</p>
 <p><a href="/payouts">Back to payouts</a></p>`,
-      }).value,
-    );
+    });
   }
 
   @Get('batches')
-  async batchList(@Query('page') pageText: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async batchList(@Query('page') pageText: string | undefined, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const page = Math.max(1, Math.min(100_000, Number.parseInt(pageText ?? '1', 10) || 1));
     const { total, items: rows } = await this.batchRows.listForVendor(session.vendorId, PER_PAGE, (page - 1) * PER_PAGE);
     const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
     const canWrite = roleAllows(session.role, 'payouts:write');
-    response.type('html').send(
-      layout({
-        title: 'Batches',
-        session,
-        current: '/batches',
-        body: html`${canWrite ? html`<p><a class="button" href="/batches/new">Upload a batch</a></p>` : ''}
+    sendPage(response, {
+      title: 'Batches',
+      session,
+      current: '/batches',
+      body: html`${canWrite ? html`<p><a class="button" href="/batches/new">Upload a batch</a></p>` : ''}
 <table><caption class="hint">${total} batches, newest first.</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th><th scope="col" class="num">Fees</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows.map((row) => html`<tr><td><a href="/batches/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td>${batchStatusOf(row.itemStatuses)}</td><td class="num">${row.itemCount}</td><td class="num">${money(row.totalAmountCents)}</td><td class="num">${money(row.totalFeeCents)}</td><td>${when(row.createdAt)}</td></tr>`)}</tbody></table>
 <nav aria-label="Pages" class="pager">${page > 1 ? html`<a href="/batches?page=${page - 1}">Previous page</a>` : ''}<span>Page ${page} of ${lastPage}</span>${page < lastPage ? html`<a href="/batches?page=${page + 1}">Next page</a>` : ''}</nav>`,
-      }).value,
-    );
+    });
   }
 
   @Get('batches/view')
-  async batch(@Query('reference') reference: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async batch(@Query('reference') reference: string | undefined, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const batch = await this.batches.getBatch(principalOf(session), typeof reference === 'string' ? reference : '');
-    response.type('html').send(
-      layout({
-        title: `Batch ${batch.reference}`,
-        session,
-        current: '/batches',
-        body: html`<dl><dt>Status</dt><dd id="batch-status">${batch.status}</dd><dt>Items</dt><dd>${batch.item_count}</dd><dt>Total</dt><dd>ZAR ${batch.total_amount}</dd><dt>Fees</dt><dd>ZAR ${batch.total_fee}</dd><dt>Created</dt><dd>${when(batch.created_at)}</dd></dl>
+    sendPage(response, {
+      title: `Batch ${batch.reference}`,
+      session,
+      current: '/batches',
+      body: html`<dl><dt>Status</dt><dd id="batch-status">${batch.status}</dd><dt>Items</dt><dd>${batch.item_count}</dd><dt>Total</dt><dd>ZAR ${batch.total_amount}</dd><dt>Fees</dt><dd>ZAR ${batch.total_fee}</dd><dt>Created</dt><dd>${when(batch.created_at)}</dd></dl>
 <table><thead><tr><th scope="col">#</th><th scope="col">Reference</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Paid</th></tr></thead>
 <tbody>${batch.payouts.map((payout, index) => html`<tr><td>${index + 1}</td><td><a href="/payouts/view?reference=${encodeURIComponent(payout.reference)}">${payout.reference}</a></td><td>${payout.method}</td><td class="num">ZAR ${payout.amount}</td><td class="status-${payout.status}">${payout.status}</td><td>${when(payout.paid_at)}</td></tr>`)}</tbody></table>
 <p><a href="/batches/view?reference=${encodeURIComponent(batch.reference)}">Refresh</a> · <a href="/batches">All batches</a></p>`,
-      }).value,
-    );
+    });
   }
 
   @Get('batches/new')
@@ -166,8 +153,7 @@ export class PayoutsController {
   @RequirePermission('payouts:write')
   @CsrfInMultipartBody()
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5 } }))
-  async preview(@UploadedFile() file: { buffer: Buffer } | undefined, @Body() form: { _csrf?: string; reference?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async preview(@UploadedFile() file: { buffer: Buffer } | undefined, @Body() form: { _csrf?: string; reference?: string }, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     // Multipart bodies are parsed after the guard ran, so this form's CSRF token is checked here.
     if (!csrfMatches(session.csrfToken, form._csrf)) throw new PageForbidden('The form has expired or did not come from this dashboard. Go back, reload the page and try again.');
     await this.assertVendorMayPay(session);
@@ -182,8 +168,7 @@ export class PayoutsController {
   /** Step 2: the checked file is submitted as one atomic batch through the same service as POST /batches. */
   @Post('batches')
   @RequirePermission('payouts:write')
-  async submit(@Body() form: { csv?: string; reference?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async submit(@Body() form: { csv?: string; reference?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.assertVendorMayPay(session);
     const csv = typeof form.csv === 'string' ? form.csv : '';
     const reference = typeof form.reference === 'string' && form.reference.trim() ? form.reference.trim() : defaultBatchReference(csv);
@@ -251,15 +236,11 @@ export class PayoutsController {
         : html`<section class="errors" role="alert" aria-labelledby="refused"><h2 id="refused">The file was not accepted</h2><p>Nothing was submitted or reserved. Fix these rows and upload the file again.</p>
 <table><thead><tr><th scope="col">Row</th><th scope="col">Field</th><th scope="col">Problem</th></tr></thead><tbody>${rowErrors.map((error) => html`<tr><td>${error.row}</td><td>${error.field}</td><td>${error.messages.join('; ')}</td></tr>`)}</tbody></table></section>`
       : errorSummary(state.errors);
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'Upload a batch',
-          session,
-          current: '/batches',
-          body: html`${preview}
+    sendPage(response, {
+      title: 'Upload a batch',
+      session,
+      current: '/batches',
+      body: html`${preview}
 <p>Up to ${MAX_BATCH_ITEMS} payouts in one CSV file with a header row. Every row is checked with the same rules as the API's POST /batches; one bad row rejects the whole file and nothing is paid or reserved.</p>
 <p class="hint">Columns: ${CSV_COLUMNS.join(', ')}. Required: ${CSV_REQUIRED_COLUMNS.join(', ')}. Amounts in rand with two decimals (200.00).</p>
 <form method="post" action="/batches/preview" enctype="multipart/form-data">${csrfField(session)}
@@ -267,8 +248,7 @@ export class PayoutsController {
 <label for="reference">Batch reference <span class="hint">(optional; by default the file's fingerprint, so the same file is never paid twice)</span></label>
 <input id="reference" name="reference" type="text" pattern="${PAYOUT_REFERENCE_PATTERN.source}" value="">
 <p><button type="submit">Check file</button></p></form>`,
-        }).value,
-      );
+    }, status);
   }
 }
 

@@ -2,13 +2,12 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { parseIsoDay } from '#common';
-import { DashboardAuditRepository, roleAllows } from '#dashboard';
+import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { PageForbidden, RequirePermission, sessionOf } from '../web/access.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { money, when } from '../web/format.js';
-import { html } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
+import { clientAddress, errorSummary, html, money, PageForbidden, when } from '#web';
+import { CurrentSession, RequirePermission } from '../web/access.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, sendPage } from '../web/layout.js';
 
 const PER_PAGE = 25;
 
@@ -31,8 +30,7 @@ export class PurchasesController {
   ) {}
 
   @Get()
-  async list(@Query() query: PurchaseQuery, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async list(@Query() query: PurchaseQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const errors: Record<string, string[]> = {};
     const filter: TransactionFilter = { page: 1, perPage: PER_PAGE };
     if (query.status) {
@@ -68,15 +66,11 @@ export class PurchasesController {
 <td>${purchase.product_id}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${purchase.destination_amount} ${purchase.destination_unit}</td><td>${when(purchase.created_at)}</td></tr>`,
     );
     const totalPages = result ? result.last_page : 1;
-    response
-      .status(result ? 200 : 400)
-      .type('html')
-      .send(
-        layout({
-          title: 'Purchases',
-          session,
-          current: '/purchases',
-          body: html`${errorSummary(errors)}
+    sendPage(response, {
+      title: 'Purchases',
+      session,
+      current: '/purchases',
+      body: html`${errorSummary(errors)}
 <form method="get" action="/purchases" class="filters" role="search" aria-label="Filter purchases">
 <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${TRANSACTION_STATUSES.map((status) => html`<option value="${status}"${query.status === status ? html` selected` : ''}>${status}</option>`)}</select></div>
 <div><label for="reference">Reference</label><input id="reference" name="reference" type="text" value="${query.reference ?? ''}"></div>
@@ -87,23 +81,20 @@ export class PurchasesController {
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Product</th><th scope="col" class="num">Charge</th><th scope="col">Value</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="6">No purchases match.</td></tr>`}</tbody></table>
 <nav aria-label="Pages" class="pager">${filter.page > 1 ? html`<a href="${keep(filter.page - 1)}">Previous page</a>` : ''}<span>Page ${filter.page} of ${totalPages}</span>${filter.page < totalPages ? html`<a href="${keep(filter.page + 1)}">Next page</a>` : ''}</nav>`,
-        }).value,
-      );
+    }, result ? 200 : 400);
   }
 
   @Get(':id')
-  async detail(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async detail(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     // Vendor-scoped read: another vendor's id is a NotFoundError, shown as 404.
     const purchase = await this.transactions.get(session.vendorId, id);
     const canReveal = roleAllows(session.role, 'fulfilment:reveal') && (await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read');
     const history = await this.transactions.history(session.vendorId, id);
-    response.type('html').send(
-      layout({
-        title: `Purchase ${purchase.reference}`,
-        session,
-        current: '/purchases',
-        body: html`<dl>
+    sendPage(response, {
+      title: `Purchase ${purchase.reference}`,
+      session,
+      current: '/purchases',
+      body: html`<dl>
 <dt>Status</dt><dd class="status-${purchase.status}">${purchase.status}</dd>
 <dt>Charge</dt><dd>${money(purchase.charge_minor, purchase.currency)}</dd>
 <dt>Value delivered</dt><dd>${purchase.destination_amount} ${purchase.destination_unit}</dd>
@@ -114,19 +105,18 @@ export class PurchasesController {
 <dt>Completed</dt><dd>${when(purchase.completed_at)}</dd>
 <dt>Reversed</dt><dd>${when(purchase.reversed_at)}</dd>
 <dt>Fulfilment data</dt><dd>${
-          !purchase.fulfilment_available
-            ? 'None.'
-            : canReveal
-              ? html`<form method="post" action="/purchases/${purchase.id}/fulfilment">${csrfField(session)}<button type="submit">Reveal PIN or eSIM details</button> <span class="hint">Each reveal is recorded.</span></form>`
-              : 'Available to owners and finance, and through the API (GET /transactions/{id}/fulfilment).'
-        }</dd>
+        !purchase.fulfilment_available
+          ? 'None.'
+          : canReveal
+            ? html`<form method="post" action="/purchases/${purchase.id}/fulfilment">${csrfField(session)}<button type="submit">Reveal PIN or eSIM details</button> <span class="hint">Each reveal is recorded.</span></form>`
+            : 'Available to owners and finance, and through the API (GET /transactions/{id}/fulfilment).'
+      }</dd>
 </dl>
 <h2>History</h2>
 <table><thead><tr><th scope="col">When</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Why</th></tr></thead>
 <tbody>${history.map((event) => html`<tr><td>${when(event.created_at)}</td><td>${event.from_status ?? '—'}</td><td>${event.to_status}</td><td>${event.reason}</td></tr>`)}</tbody></table>
 <p><a href="/purchases">Back to purchases</a></p>`,
-      }).value,
-    );
+    });
   }
 
   /**
@@ -137,27 +127,24 @@ export class PurchasesController {
   @Post(':id/fulfilment')
   @HttpCode(200)
   @RequirePermission('fulfilment:reveal')
-  async reveal(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async reveal(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     // The vendor-level switch applies to the dashboard as it does to every token.
     if (!(await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read')) throw new PageForbidden('Fulfilment reads are not enabled for your account.');
     const data = await this.fulfilment.read({ vendorId: session.vendorId, tokenId: '', dashboardUserId: session.userId }, id);
     await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'fulfilment.revealed', subject: id, address: clientAddress(request) });
-    response.type('html').send(
-      layout({
-        title: 'Fulfilment details',
-        session,
-        current: '/purchases',
-        body: html`<p>Delivery details of purchase <code>${id}</code>. Do not share them beyond the customer.</p>
+    sendPage(response, {
+      title: 'Fulfilment details',
+      session,
+      current: '/purchases',
+      body: html`<p>Delivery details of purchase <code>${id}</code>. Do not share them beyond the customer.</p>
 <dl>${
-          data.pin
-            ? html`<dt>PIN</dt><dd class="secret" id="fulfilment-pin">${data.pin.code}</dd><dt>Serial</dt><dd>${data.pin.serial}</dd>`
-            : data.esim
-              ? html`<dt>ICCID</dt><dd>${data.esim.iccid}</dd><dt>SM-DP+ address</dt><dd>${data.esim.smdp_address}</dd><dt>Activation code</dt><dd class="secret" id="fulfilment-activation">${data.esim.activation_code}</dd>`
-              : ''
-        }</dl>
+        data.pin
+          ? html`<dt>PIN</dt><dd class="secret" id="fulfilment-pin">${data.pin.code}</dd><dt>Serial</dt><dd>${data.pin.serial}</dd>`
+          : data.esim
+            ? html`<dt>ICCID</dt><dd>${data.esim.iccid}</dd><dt>SM-DP+ address</dt><dd>${data.esim.smdp_address}</dd><dt>Activation code</dt><dd class="secret" id="fulfilment-activation">${data.esim.activation_code}</dd>`
+            : ''
+      }</dl>
 <p><a href="/purchases/${id}">Back to the purchase</a></p>`,
-      }).value,
-    );
+    });
   }
 }

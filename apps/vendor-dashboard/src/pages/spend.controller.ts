@@ -1,13 +1,12 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { ReportsService, SpendControlsService, type SalesSummaryView } from '#purchase';
-import { RequirePermission, sessionOf } from '../web/access.js';
-import type { DashboardRequest } from '../web/dashboard-request.js';
-import { money } from '../web/format.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { errorSummary, layout } from '../web/layout.js';
+import { errorSummary, html, money, type SafeHtml } from '#web';
+import type { DashboardSession } from '#dashboard';
+import { CurrentSession, RequirePermission } from '../web/access.js';
+import { sendPage } from '../web/layout.js';
 
 const DAY_MS = 86_400_000;
 /** Longest range drawn day by day; the summary table has no such limit. */
@@ -36,8 +35,7 @@ export class SpendController {
   ) {}
 
   @Get()
-  async page(@Query() query: { from?: string; to?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async page(@Query() query: { from?: string; to?: string }, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const today = johannesburgDayOf(new Date());
     const errors: Record<string, string[]> = {};
     const to = validDay(query.to) ?? today;
@@ -59,12 +57,11 @@ export class SpendController {
         days.push({ day, view: await this.reports.summary(session.vendorId, day, day) });
       }
     }
-    response.type('html').send(
-      layout({
-        title: 'Spend',
-        session,
-        current: '/spend',
-        body: html`<h2>Today (${limits.day}, Johannesburg)</h2>
+    sendPage(response, {
+      title: 'Spend',
+      session,
+      current: '/spend',
+      body: html`<h2>Today (${limits.day}, Johannesburg)</h2>
 ${limits.purchases_paused ? html`<p class="notice">Purchases are paused${limits.paused_scope === 'global' ? ' for every vendor' : ''} by platform staff.</p>` : ''}
 ${
   limits.configured && limits.daily_cap_minor !== null
@@ -85,8 +82,7 @@ ${errorSummary(errors)}
 <div><button type="submit">Show</button></div></form>
 ${summary ? summaryTable(summary) : ''}
 ${days.length ? chart(days) : ''}`,
-      }).value,
-    );
+    });
   }
 }
 

@@ -2,12 +2,11 @@ import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { GatewayEnv } from '#config';
-import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
-import { RequirePermission, sessionOf } from '../web/access.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { when } from '../web/format.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
+import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
+import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
+import { CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, sendPage } from '../web/layout.js';
 
 const TOKENS_STAY = 'Removing a person ends their dashboard sessions but does not revoke any API token: tokens belong to the vendor. Revoke tokens on the API tokens page.';
 
@@ -26,8 +25,7 @@ export class TeamController {
   }
 
   @Post('team/invite')
-  async invite(@Body() form: { email?: string; role?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async invite(@Body() form: { email?: string; role?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const actor = { userId: session.userId, label: session.email, address: clientAddress(request) };
     try {
       const invite = await this.accounts.invite(session.vendorId, String(form.email ?? ''), String(form.role ?? ''), actor);
@@ -45,43 +43,36 @@ export class TeamController {
 
   @Post('team/invites/:id/withdraw')
   async withdrawInvite(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
-    await this.accounts.withdrawInvite(session.vendorId, id, { userId: session.userId, label: session.email, address: clientAddress(request) });
-    response.redirect(303, '/team');
+    await this.change(request, response, (session, actor) => this.accounts.withdrawInvite(session.vendorId, id, actor));
   }
 
   @Post('team/:id/role')
   async changeRole(@Param('id') id: string, @Body() form: { role?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
-    try {
-      await this.accounts.changeRole(session.vendorId, id, String(form.role ?? ''), { userId: session.userId, label: session.email, address: clientAddress(request) });
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, session, 400, { errors: error.fieldErrors });
-      throw error;
-    }
-    response.redirect(303, '/team');
+    await this.change(request, response, (session, actor) => this.accounts.changeRole(session.vendorId, id, String(form.role ?? ''), actor));
   }
 
   @Get('team/:id/remove')
-  async confirmRemove(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async confirmRemove(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const user = await this.accounts.get(session.vendorId, id);
-    response.type('html').send(
-      layout({
-        title: 'Remove person',
-        session,
-        current: '/team',
-        body: html`<p>Remove <strong>${user.email}</strong> (${user.role}) from ${session.vendorName}?</p><p class="notice">${TOKENS_STAY}</p>
+    sendPage(response, {
+      title: 'Remove person',
+      session,
+      current: '/team',
+      body: html`<p>Remove <strong>${user.email}</strong> (${user.role}) from ${session.vendorName}?</p><p class="notice">${TOKENS_STAY}</p>
 <form method="post" action="/team/${user.id}/remove">${csrfField(session)}<button type="submit" class="danger">Remove ${user.email}</button> <a href="/team">Cancel</a></form>`,
-      }).value,
-    );
+    });
   }
 
   @Post('team/:id/remove')
   async remove(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    await this.change(request, response, (session, actor) => this.accounts.remove(session.vendorId, id, actor));
+  }
+
+  /** A change to the team by the signed-in person, then back to the team page; a validation failure shows the page again (400) with its messages. */
+  private async change(request: DashboardRequest, response: Response, operation: (session: DashboardSession, actor: Actor) => Promise<void>): Promise<void> {
     const session = sessionOf(request);
     try {
-      await this.accounts.remove(session.vendorId, id, { userId: session.userId, label: session.email, address: clientAddress(request) });
+      await operation(session, { userId: session.userId, label: session.email, address: clientAddress(request) });
     } catch (error) {
       if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, session, 400, { errors: error.fieldErrors });
       throw error;
@@ -91,58 +82,50 @@ export class TeamController {
 
   @Get('audit')
   @RequirePermission('audit:read')
-  async auditLog(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async auditLog(@CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const events = await this.audit.list(session.vendorId);
-    response.type('html').send(
-      layout({
-        title: 'Audit log',
-        session,
-        current: '/audit',
-        body: html`<table><caption class="hint">The latest 200 events, newest first. Times are Johannesburg time.</caption>
+    sendPage(response, {
+      title: 'Audit log',
+      session,
+      current: '/audit',
+      body: html`<table><caption class="hint">The latest 200 events, newest first. Times are Johannesburg time.</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Subject</th><th scope="col">Details</th><th scope="col">Address</th></tr></thead>
 <tbody>${events.map((event) => html`<tr><td>${when(event.created_at)}</td><td>${event.actor}</td><td>${event.action}</td><td>${event.subject ?? ''}</td><td><code>${JSON.stringify(event.details)}</code></td><td>${event.address ?? ''}</td></tr>`)}</tbody></table>`,
-      }).value,
-    );
+    });
   }
 
   private async render(response: Response, session: DashboardSession, status: number, state: { errors?: Record<string, string[]>; notice?: SafeHtml } = {}): Promise<void> {
     const [users, invites] = await Promise.all([this.accounts.list(session.vendorId), this.accounts.listInvites(session.vendorId)]);
     const roleOptions = (selected: string) => DASHBOARD_ROLES.map((role) => html`<option value="${role}"${role === selected ? html` selected` : ''}>${role}</option>`);
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'Team',
-          session,
-          current: '/team',
-          body: html`${state.notice ?? ''}${errorSummary(state.errors)}
+    sendPage(response, {
+      title: 'Team',
+      session,
+      current: '/team',
+      body: html`${state.notice ?? ''}${errorSummary(state.errors)}
 <p>Owners manage the team; developers manage API tokens; finance manages payouts and batches; viewers only read.</p>
 <p class="hint">${TOKENS_STAY}</p>
 <table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Two-step sign-in</th><th scope="col">Joined</th><th scope="col">Actions</th></tr></thead>
 <tbody>${users.map(
-            (user) => html`<tr><td>${user.email}</td><td>
+        (user) => html`<tr><td>${user.email}</td><td>
 <form method="post" action="/team/${user.id}/role" class="inline">${csrfField(session)}<label for="role-${user.id}" class="visually-hidden">Role of ${user.email}</label>
 <select id="role-${user.id}" name="role">${roleOptions(user.role)}</select> <button type="submit" class="secondary">Change role</button></form></td>
 <td>${user.totp_enabled ? 'on' : 'off'}</td><td>${when(user.created_at)}</td>
 <td>${user.id === session.userId ? 'you' : html`<a href="/team/${user.id}/remove">Remove ${user.email}</a>`}</td></tr>`,
-          )}</tbody></table>
+      )}</tbody></table>
 <h2>Pending invites</h2>
 <ul>${
-            invites.length
-              ? invites.map(
-                  (invite) => html`<li>${invite.email} as ${invite.role}, expires ${when(invite.expires_at)}
+        invites.length
+          ? invites.map(
+              (invite) => html`<li>${invite.email} as ${invite.role}, expires ${when(invite.expires_at)}
 <form method="post" action="/team/invites/${invite.id}/withdraw" class="inline">${csrfField(session)}<button type="submit" class="secondary">Withdraw invite for ${invite.email}</button></form></li>`,
-                )
-              : html`<li>None.</li>`
-          }</ul>
+            )
+          : html`<li>None.</li>`
+      }</ul>
 <h2>Invite a person</h2>
 <form method="post" action="/team/invite">${csrfField(session)}
 <label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required>
 <label for="invite-role">Role</label><select id="invite-role" name="role">${roleOptions('viewer')}</select>
 <p><button type="submit">Create invite link</button></p></form>`,
-        }).value,
-      );
+    }, status);
   }
 }

@@ -3,11 +3,10 @@ import type { Response } from 'express';
 import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
 import { DomainError } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
-import { RequirePermission, sessionOf } from '../web/access.js';
-import { clientAddress, type DashboardRequest } from '../web/dashboard-request.js';
-import { when } from '../web/format.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { csrfField, errorSummary, layout } from '../web/layout.js';
+import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
+import { CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import type { DashboardRequest } from '../web/dashboard-request.js';
+import { csrfField, sendPage } from '../web/layout.js';
 
 /** Expiry choices; 90 days is the longest a dashboard user may pick (longer needs staff). */
 export const TOKEN_LIFETIMES: { value: string; label: string; seconds: number }[] = [
@@ -39,8 +38,7 @@ export class TokensController {
   }
 
   @Post()
-  async create(@Body() form: CreateTokenForm, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async create(@Body() form: CreateTokenForm, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const vendor = await this.vendors.get(session.vendorId);
     const abilities = ([] as string[]).concat(form.abilities ?? []).filter((item) => typeof item === 'string');
     const lifetime = TOKEN_LIFETIMES.find((choice) => choice.value === form.expires_in);
@@ -72,29 +70,23 @@ export class TokensController {
 
   /** A confirmation step that works without JavaScript: revoking cannot be undone. */
   @Get(':id/revoke')
-  async confirmRevoke(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async confirmRevoke(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const token = (await this.tokens.list(session.vendorId)).find((item) => item.id === id && item.status === 'active');
     if (!token) {
-      response.status(404).type('html').send(layout({ title: 'Not found', session, body: html`<p>There is no active token with this id in your account.</p><p><a href="/tokens">Back to API tokens</a></p>` }).value);
+      sendPage(response, { title: 'Not found', session, body: html`<p>There is no active token with this id in your account.</p><p><a href="/tokens">Back to API tokens</a></p>` }, 404);
       return;
     }
-    response
-      .type('html')
-      .send(
-        layout({
-          title: 'Revoke token',
-          session,
-          current: '/tokens',
-          body: html`<p>Revoke <strong>${token.name ?? token.prefix}</strong> (<code>${token.prefix}…</code>)? Every system using it is refused from the next request on. This cannot be undone.</p>
+    sendPage(response, {
+      title: 'Revoke token',
+      session,
+      current: '/tokens',
+      body: html`<p>Revoke <strong>${token.name ?? token.prefix}</strong> (<code>${token.prefix}…</code>)? Every system using it is refused from the next request on. This cannot be undone.</p>
 <form method="post" action="/tokens/${token.id}/revoke">${csrfField(session)}<button type="submit" class="danger">Revoke token</button> <a href="/tokens">Cancel</a></form>`,
-        }).value,
-      );
+    });
   }
 
   @Post(':id/revoke')
-  async revoke(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const session = sessionOf(request);
+  async revoke(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     // Scoped by vendor: another vendor's token id is a 404 and stays valid.
     const revoked = await this.tokens.revoke(id, session.vendorId);
     await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'token.revoked', subject: revoked.id, address: clientAddress(request) });
@@ -131,15 +123,11 @@ export class TokensController {
 <td class="status-${token.status}">${token.status}</td>
 <td>${token.status === 'active' ? html`<a href="/tokens/${token.id}/revoke" aria-label="Revoke ${token.name ?? token.prefix}">Revoke</a>` : ''}</td></tr>`,
     );
-    response
-      .status(status)
-      .type('html')
-      .send(
-        layout({
-          title: 'API tokens',
-          session,
-          current: '/tokens',
-          body: html`${issued}
+    sendPage(response, {
+      title: 'API tokens',
+      session,
+      current: '/tokens',
+      body: html`${issued}
 <p>Tokens belong to ${session.vendorName}, not to you: they keep working if you leave the team. Revoke a token to stop it.</p>
 <h2>Create a token</h2>
 ${errorSummary(state.errors)}
@@ -153,7 +141,6 @@ ${errorSummary(state.errors)}
 <table><caption class="hint">Newest first. Times are Johannesburg time.</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Abilities</th><th scope="col">Created by</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col">Action</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="9">No tokens yet.</td></tr>`}</tbody></table>`,
-        }).value,
-      );
+    }, status);
   }
 }

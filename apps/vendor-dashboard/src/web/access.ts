@@ -1,13 +1,10 @@
-import { Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from '#auth';
 import { DashboardSessions, roleAllows, type DashboardPermission } from '#dashboard';
-import { csrfMatches, offeredCsrf, PageForbidden, SAFE_METHODS, SignInRequired } from '#web';
-
-// The multipart upload checks its token after parsing, with the same comparison.
-export { csrfMatches };
+import { csrfMatches, offeredCsrf, PageForbidden, readCookie, SAFE_METHODS, SignInRequired } from '#web';
 import { DashboardCookies } from './cookies.js';
-import { readCookie, type DashboardRequest } from './dashboard-request.js';
+import type { DashboardRequest } from './dashboard-request.js';
 
 const PUBLIC_PAGE = 'dashboard:public';
 const PERMISSION = 'dashboard:permission';
@@ -19,9 +16,6 @@ export const PublicPage = () => SetMetadata(PUBLIC_PAGE, true);
 export const RequirePermission = (permission: DashboardPermission) => SetMetadata(PERMISSION, permission);
 /** Multipart forms are parsed after guards run, so their CSRF token is checked by CsrfAfterUpload instead. */
 export const CsrfInMultipartBody = () => SetMetadata(CSRF_AFTER_UPLOAD, true);
-
-// The two refusals every signed-in page may answer with, shared with the other web app.
-export { PageForbidden, SignInRequired };
 
 /**
  * Deny by default: every route needs a live session cookie unless marked public. Only the
@@ -62,3 +56,6 @@ export function sessionOf(request: DashboardRequest) {
   if (!request.dashboard) throw new SignInRequired();
   return request.dashboard;
 }
+
+/** The signed-in session as a route handler's parameter. */
+export const CurrentSession = createParamDecorator((_data: unknown, context: ExecutionContext) => sessionOf(context.switchToHttp().getRequest<DashboardRequest>()));

@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import { roleAllows, type DashboardPermission, type DashboardSession } from '#dashboard';
 import { html, pageShell, type SafeHtml } from '#web';
 
@@ -43,4 +44,8 @@ export function layout(options: PageOptions): SafeHtml {
   });
 }
 
-export { errorSummary } from '#web';
+/** Sends one page: the layout around the options' body, as HTML, with `status` when given (otherwise the route's). */
+export function sendPage(response: Response, options: PageOptions, status?: number): void {
+  if (status !== undefined) response.status(status);
+  response.type('html').send(layout(options).value);
+}

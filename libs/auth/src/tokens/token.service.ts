@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError, ValidationFailedError } from '#common';
+import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { isAbility } from '../access/abilities.js';
 import type { VendorPrincipal } from '../access/principal.js';
 import { ApiTokenRepository } from '../persistence/api-token.repository.js';
 import { VendorRepository } from '../persistence/vendor.repository.js';
 import { generateTokenSecret, hashTokenSecret, tokenModeOf } from './token-secret.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface IssuedToken {
   id: string;
@@ -86,7 +84,7 @@ export class TokenService {
 
   /** Revokes at once; with a vendorId (the dashboard), another vendor's token is a 404 and stays untouched. */
   async revoke(tokenId: string, vendorId?: string): Promise<{ id: string; revoked_at: string }> {
-    if (!UUID.test(tokenId)) throw new NotFoundError('token');
+    if (!UUID_PATTERN.test(tokenId)) throw new NotFoundError('token');
     const scope = vendorId === undefined ? { id: tokenId } : { id: tokenId, vendorId };
     const revoked = await this.tokens.revoke(scope);
     const token = await this.tokens.find(scope);

@@ -377,19 +377,13 @@ async function checkWitness(
     for (const row of rows) ours.set(String(row.merchant_reference), String(row.vendor_id));
   }
   report.examined.singleProviderSubmission = (report.examined.singleProviderSubmission ?? 0) + repeatedPurchases.length + repeatedPayouts.length;
-  for (const entry of repeatedPurchases) {
-    if (vendors && !ours.has(entry.external_id)) continue;
-    add(report, 'singleProviderSubmission', entry.external_id, { kind: 'purchase', sandbox: sandbox.url, count: entry.count, duplicate_attempts: entry.duplicate_attempts, known: ours.has(entry.external_id) });
-  }
-  for (const entry of repeatedPayouts) {
-    if (vendors && !ours.has(entry.merchant_reference)) continue;
-    add(report, 'singleProviderSubmission', entry.merchant_reference, {
-      kind: 'payout',
-      sandbox: sandbox.url,
-      count: entry.count,
-      duplicate_attempts: entry.duplicate_attempts,
-      known: ours.has(entry.merchant_reference),
-    });
+  const repeats = [
+    ...repeatedPurchases.map(({ external_id: id, ...tally }) => ({ id, kind: 'purchase', ...tally })),
+    ...repeatedPayouts.map(({ merchant_reference: id, ...tally }) => ({ id, kind: 'payout', ...tally })),
+  ];
+  for (const { id, kind, count, duplicate_attempts } of repeats) {
+    if (vendors && !ours.has(id)) continue;
+    add(report, 'singleProviderSubmission', id, { kind, sandbox: sandbox.url, count, duplicate_attempts, known: ours.has(id) });
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DomainError, NotFoundError, ValidationFailedError } from '#common';
+import { DomainError, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { StaffActionRefused, StaffPermissionDenied } from '../model/errors.js';
 import { requireReason, type Proposal, type ProposalStatus } from '../model/proposals.js';
 import type { StaffActor } from '../model/staff.js';
@@ -14,8 +14,6 @@ export interface Decider extends StaffActor {
   staffUserId: string;
   role: StaffRole;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Four eyes: a proposal carries a written reason and waits; a different staff member with the
@@ -118,7 +116,7 @@ export class FourEyes {
   }
 
   async get(id: string): Promise<Proposal> {
-    const proposal = UUID.test(id) ? await this.proposals.get(id) : null;
+    const proposal = UUID_PATTERN.test(id) ? await this.proposals.get(id) : null;
     if (!proposal) throw new NotFoundError('proposal');
     return proposal;
   }

@@ -4,12 +4,8 @@ import type { Proposal } from '../model/proposals.js';
 import type { StaffActor } from '../model/staff.js';
 import type { StaffPermission } from '../model/staff-roles.js';
 
-export interface PreparedProposal {
-  subjectType: string;
-  subjectId: string;
-  vendorId: string | null;
-  params: Record<string, unknown>;
-}
+/** What a kind's checks make of a proposal before it is stored. */
+export type PreparedProposal = Pick<Proposal, 'subjectType' | 'subjectId' | 'vendorId' | 'params'>;
 
 export interface ExecutedProposal {
   /** What the audit record keeps: ids, amounts as strings, statuses; never a secret. */
@@ -17,6 +13,9 @@ export interface ExecutedProposal {
   /** Shown once to the approver and never stored (a new account's setup link). */
   reveal?: { label: string; value: string };
 }
+
+/** Who proposes and approves the decisions operators take: an operator or approver proposes, another approver approves. */
+export const OPERATOR_PROPOSED = { proposePermission: 'actions:propose', approvePermission: 'actions:approve' } as const;
 
 /**
  * One kind of four-eyes decision: who may propose and approve it, the checks made when it is

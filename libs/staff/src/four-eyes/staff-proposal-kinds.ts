@@ -1,12 +1,10 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ValidationFailedError } from '#common';
+import { UUID_PATTERN, ValidationFailedError } from '#common';
 import { StaffActionRefused } from '../model/errors.js';
 import { isStaffRole } from '../model/staff-roles.js';
 import { StaffAccounts } from '../staff-accounts.service.js';
 import { ProposalKinds } from './proposal-kinds.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Staff management through four eyes: a new account and a role change are proposed by one
@@ -45,7 +43,7 @@ export class StaffProposalKinds implements OnModuleInit {
       prepare: async (_manager, subjectId, params) => {
         const role = params.role;
         if (!isStaffRole(role)) throw new ValidationFailedError({ role: ['Choose support, operator, approver or admin.'] });
-        if (!UUID.test(subjectId)) throw new ValidationFailedError({ staff_user: ['Unknown staff user.'] });
+        if (!UUID_PATTERN.test(subjectId)) throw new ValidationFailedError({ staff_user: ['Unknown staff user.'] });
         const user = await this.accounts.get(subjectId);
         if (user.disabledAt) throw new StaffActionRefused('This account is disabled.');
         if (user.role === role) throw new StaffActionRefused(`${user.email} already has the role ${role}.`);

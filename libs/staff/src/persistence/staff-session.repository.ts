@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { updateReturning } from '#database';
-import type { StaffRole } from '../model/staff-roles.js';
+import type { StaffSession } from '../model/staff.js';
 
-export interface LiveStaffSession {
-  id: string;
-  staffUserId: string;
-  email: string;
-  role: StaffRole;
-  csrfToken: string;
-  lastSeenAt: Date;
-}
+export type LiveStaffSession = StaffSession & { lastSeenAt: Date };
 
 /** staff_sessions: the cookie's secret is stored as its SHA-256 only. */
 @Injectable()

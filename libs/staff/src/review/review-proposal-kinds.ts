@@ -1,13 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ValidationFailedError } from '#common';
+import { UUID_PATTERN, ValidationFailedError } from '#common';
 import { PayoutOutcomes, PayoutRepository } from '#payout';
 import { PurchaseOutcomeRecorder, TransactionsRepository } from '#purchase';
-import { ProposalKinds } from '../four-eyes/proposal-kinds.js';
+import { OPERATOR_PROPOSED, ProposalKinds } from '../four-eyes/proposal-kinds.js';
 import { StaffActionRefused } from '../model/errors.js';
 import { ManualResolutionRepository } from '../persistence/manual-resolution.repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function outcomeOf(params: Record<string, unknown>, allowed: readonly string[]): string {
   const outcome = params.outcome;
@@ -36,11 +34,10 @@ export class ReviewProposalKinds implements OnModuleInit {
     this.kinds.register({
       kind: 'purchase.resolve',
       auditAction: 'purchase.resolved',
-      proposePermission: 'actions:propose',
-      approvePermission: 'actions:approve',
+      ...OPERATOR_PROPOSED,
       prepare: async (manager: EntityManager, subjectId: string, params: Record<string, unknown>) => {
         const outcome = outcomeOf(params, ['completed', 'failed']);
-        const item = UUID.test(subjectId) ? await this.transactions.staffItem(subjectId, manager) : undefined;
+        const item = UUID_PATTERN.test(subjectId) ? await this.transactions.staffItem(subjectId, manager) : undefined;
         if (!item) throw new ValidationFailedError({ purchase: ['Unknown purchase.'] });
         if (item.status !== 'review') throw new StaffActionRefused(`The purchase is ${item.status}, not in review.`);
         return { subjectType: 'purchase', subjectId: item.id, vendorId: item.vendor_id, params: { outcome, reference: item.reference, charge_cents: item.charge_cents } };
@@ -58,11 +55,10 @@ export class ReviewProposalKinds implements OnModuleInit {
     this.kinds.register({
       kind: 'payout.resolve',
       auditAction: 'payout.resolved',
-      proposePermission: 'actions:propose',
-      approvePermission: 'actions:approve',
+      ...OPERATOR_PROPOSED,
       prepare: async (_manager, subjectId, params) => {
         const outcome = outcomeOf(params, ['paid', 'failed']);
-        const item = UUID.test(subjectId) ? await this.payouts.staffItem(subjectId) : null;
+        const item = UUID_PATTERN.test(subjectId) ? await this.payouts.staffItem(subjectId) : null;
         if (!item) throw new ValidationFailedError({ payout: ['Unknown payout.'] });
         if (item.status !== 'needs_review') throw new StaffActionRefused(`The payout is ${item.status}, not in needs_review.`);
         return { subjectType: 'payout', subjectId: item.id, vendorId: item.vendorId, params: { outcome, reference: item.reference, hold_cents: String(item.amountCents + item.feeCents) } };

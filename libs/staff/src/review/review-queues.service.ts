@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '#common';
+import { NotFoundError, UUID_PATTERN } from '#common';
 import { PayoutRepository, PayoutReviewService, type PayoutContact, type PayoutStaffItem } from '#payout';
 import { PurchaseReviewService, TransactionsRepository, type PurchaseStaffEvent, type PurchaseStaffItem } from '#purchase';
 import type { StaffActor } from '../model/staff.js';
@@ -13,8 +13,6 @@ export interface QueueDepths {
   purchases: { count: number; oldestAgeSeconds: number };
   payouts: { count: number; oldestAgeSeconds: number };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The two review queues as staff see them, each item with its provider history, and "check the
@@ -47,14 +45,14 @@ export class ReviewQueues {
   }
 
   async purchase(id: string): Promise<{ item: PurchaseStaffItem; history: PurchaseStaffEvent[]; resolution: ManualResolution | null }> {
-    const item = UUID.test(id) ? await this.transactions.staffItem(id) : undefined;
+    const item = UUID_PATTERN.test(id) ? await this.transactions.staffItem(id) : undefined;
     if (!item) throw new NotFoundError('purchase');
     const [history, resolution] = await Promise.all([this.transactions.staffHistory(id), this.resolutions.forItem('purchase', id)]);
     return { item, history, resolution };
   }
 
   async payout(id: string): Promise<{ item: PayoutStaffItem; contacts: PayoutContact[]; resolution: ManualResolution | null }> {
-    const item = UUID.test(id) ? await this.payouts.staffItem(id) : null;
+    const item = UUID_PATTERN.test(id) ? await this.payouts.staffItem(id) : null;
     if (!item) throw new NotFoundError('payout');
     const [contacts, resolution] = await Promise.all([this.payouts.contacts(id), this.resolutions.forItem('payout', id)]);
     return { item, contacts, resolution };

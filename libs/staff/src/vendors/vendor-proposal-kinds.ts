@@ -5,7 +5,7 @@ import { formatCents, parseZarAmount2dp, type Cents } from '#money';
 import { PayoutLedger } from '#payout';
 import type { SpendLimits } from '#purchase';
 import { VendorOperations } from './vendor-operations.service.js';
-import { ProposalKinds, type PreparedProposal } from '../four-eyes/proposal-kinds.js';
+import { OPERATOR_PROPOSED, ProposalKinds, type PreparedProposal } from '../four-eyes/proposal-kinds.js';
 
 export function amountOf(params: Record<string, unknown>): Cents {
   try {
@@ -16,9 +16,6 @@ export function amountOf(params: Record<string, unknown>): Cents {
   }
   throw new ValidationFailedError({ amount: ['Enter a positive ZAR amount with two decimals, e.g. 1000.00.'] });
 }
-
-/** Vendor operations an operator or approver proposes and another approver approves. */
-const OPERATOR_PROPOSED = { proposePermission: 'actions:propose', approvePermission: 'actions:approve' } as const;
 
 const LIMIT_FIELDS = { dailyCapMinor: 'daily_cap_minor', transactionMaxMinor: 'transaction_max_minor', velocityCount: 'velocity_count', velocityWindowSeconds: 'velocity_window_seconds' } as const;
 

@@ -57,9 +57,7 @@ export class CashSendPayments {
   }
 
   find(rail: CashSendRail, merchantReference: string): PayoutPayment {
-    const payment = this.book.find(rail, merchantReference);
-    if (!payment) throw notFound('payment');
-    return payment;
+    return this.book.get(rail, merchantReference);
   }
 
   /** Sends the collection SMS again; see sms-resend-policy.ts for the cap and cooldown. */

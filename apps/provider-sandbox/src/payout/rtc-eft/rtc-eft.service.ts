@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JsonBody } from '../../json-body.js';
-import { notFound } from '../../sandbox-errors.js';
 import type { PayoutPayment } from '../payout-payment.js';
 import { PayoutPaymentBook, type SubmittedPayout } from '../payout-payment-book.service.js';
 import { MERCHANT_REFERENCE_PATTERN, payoutAmountOf } from '../payout-request-fields.js';
@@ -38,8 +37,6 @@ export class RtcEftPayments {
   }
 
   find(merchantReference: string): PayoutPayment {
-    const payment = this.book.find('rtc_eft', merchantReference);
-    if (!payment) throw notFound('payment');
-    return payment;
+    return this.book.get('rtc_eft', merchantReference);
   }
 }

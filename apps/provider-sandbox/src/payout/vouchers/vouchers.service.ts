@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { JsonBody } from '../../json-body.js';
 import { SANDBOX_OPTIONS, type SandboxOptions } from '../../sandbox-options.js';
-import { badRequest, notFound } from '../../sandbox-errors.js';
+import { badRequest } from '../../sandbox-errors.js';
 import type { PayoutPayment } from '../payout-payment.js';
 import { PayoutPaymentBook, type SubmittedPayout } from '../payout-payment-book.service.js';
 import { MERCHANT_REFERENCE_PATTERN, payoutAmountOf } from '../payout-request-fields.js';
@@ -64,8 +64,6 @@ export class VoucherPayments {
   }
 
   find(merchantReference: string): PayoutPayment {
-    const payment = this.book.find('voucher', merchantReference);
-    if (!payment) throw notFound('voucher');
-    return payment;
+    return this.book.get('voucher', merchantReference, 'voucher');
   }
 }

@@ -1,2 +1,0 @@
-// Money and time formatting are shared with the staff back-office.
-export { money, when } from '#web';
