@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { formatCents } from '#money';
 import { PayoutOutcomes, PayoutRepository } from '#payout';
@@ -55,6 +56,38 @@ describe('a single payout’s statements', () => {
       [body.data.id],
     );
     expect(row).toEqual({ reads: 1, events: 1, contacts: 1, settles: 1 });
+  });
+
+  it('a phase-1 statement for a reference already committed writes nothing and leaves the account row alone', async () => {
+    const created = (await post(cashPayout('55')).expect(200)).body.data;
+    const payouts = stack.gateway.app.get(PayoutRepository);
+    const stored = (await payouts.findByReference(vendor.vendor.id, created.reference))!;
+    const balances = () => stack.dataSource.query(`SELECT available_cents::text AS available, reserved_cents::text AS reserved, updated_at FROM payout_accounts WHERE vendor_id = $1`, [vendor.vendor.id]);
+    const before = await balances();
+    const id = randomUUID();
+    const again = await payouts.admitSingle(
+      {
+        id,
+        vendorId: stored.vendorId,
+        reference: stored.reference,
+        batchId: null,
+        batchPosition: null,
+        method: stored.method,
+        amountCents: stored.amountCents,
+        feeCents: stored.feeCents,
+        merchantReference: `GW_PO_${id.replace(/-/g, '').toUpperCase()}`,
+        recipientEncrypted: stored.recipientEncrypted,
+        metadata: null,
+        requestFingerprint: stored.requestFingerprint,
+        statusReason: 'submitting',
+        submissionStartedAt: new Date(),
+        nextPollAt: new Date(),
+      },
+      { payoutId: id, cents: stored.amountCents + stored.feeCents },
+    );
+    expect(again).toEqual({ admitted: null, referenceTaken: true });
+    // Not even locked and rolled back: updated_at would have moved.
+    expect(await balances()).toEqual(before);
   });
 
   it('a paid answer for a payout a status poll already closed is applied the general way: no second settlement or event', async () => {

@@ -75,16 +75,17 @@ export class PayoutAdmission {
    * caller replays that payout).
    */
   async insertReserved(row: NewPayout): Promise<PayoutRecord | null> {
-    let inserted: PayoutRecord | null;
+    let written: { admitted: PayoutRecord | null; referenceTaken: boolean };
     try {
-      inserted = await this.payouts.admitSingle(row, holdOf(row));
+      written = await this.payouts.admitSingle(row, holdOf(row));
     } catch (error) {
       const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
       if (driverError?.code === '23505' && driverError.constraint === 'payouts_vendor_reference_key') return null;
       throw error;
     }
-    if (!inserted) throw new InsufficientFundsError();
-    return inserted;
+    if (written.referenceTaken) return null;
+    if (!written.admitted) throw new InsufficientFundsError();
+    return written.admitted;
   }
 
   /**

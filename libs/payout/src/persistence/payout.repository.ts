@@ -253,14 +253,17 @@ export class PayoutRepository {
    * the vendor's account row comes first (the row stays locked until the statement commits) and
    * everything else is written from its RETURNING, so nothing exists unless the balance covered
    * the hold: the reserve's ledger entry, the payout with its submission marker, and the first
-   * status poll's outbox row. Null when the balance does not cover the hold (nothing written). A
-   * reference used meanwhile by a concurrent request fails the statement as a whole with 23505
-   * on payouts_vendor_reference_key (the caller replays that payout).
+   * status poll's outbox row. Nothing is written, and the account row is not touched, when the
+   * reference was committed before this statement began (`referenceTaken`: a concurrent request
+   * won; the caller replays it); `admitted` is null without it when the balance does not cover
+   * the hold. A reference committed while this statement waited for the account row fails it as
+   * a whole with 23505 on payouts_vendor_reference_key.
    */
-  async admitSingle(payout: NewPayout, hold: PayoutHold): Promise<PayoutRecord | null> {
+  async admitSingle(payout: NewPayout, hold: PayoutHold): Promise<{ admitted: PayoutRecord | null; referenceTaken: boolean }> {
     const p = LEDGER_MOVE_BIND_COUNT;
-    const rows: object[] = await this.dataSource.query(
-      `WITH ${ledgerMoveCtes('reserve', 1)},
+    const [row] = (await this.dataSource.query(
+      `WITH taken AS (SELECT EXISTS (SELECT 1 FROM payouts WHERE vendor_id = $1 AND reference = $${p + 2}::text) AS taken),
+       ${ledgerMoveCtes('reserve', 1, 'NOT (SELECT taken FROM taken)')},
        payout AS (
          INSERT INTO payouts (id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status, status_reason,
                               merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
@@ -269,7 +272,7 @@ export class PayoutRepository {
            FROM account
          RETURNING ${PAYOUT.columns}
        ), first_poll AS (${outboxRowsFrom('payout', 'payout.poll-status', { id: `$${p + 13}::text`, payload: `$${p + 14}`, runAt: `$${p + 12}::timestamptz` })})
-       SELECT * FROM payout`,
+       SELECT payout.*, (SELECT taken FROM taken) AS "referenceTaken" FROM (SELECT 1) one LEFT JOIN payout ON true`,
       [
         ...ledgerMoveValues('reserve', payout.vendorId, hold.cents, [hold]),
         payout.id,
@@ -286,8 +289,8 @@ export class PayoutRepository {
         payout.nextPollAt,
         ...outboxBindValues(jobSpec('payout.poll-status', { payoutId: payout.id, link: 0 })),
       ],
-    );
-    return PAYOUT.first(rows);
+    )) as Array<{ id: string | null; referenceTaken: boolean }>;
+    return { admitted: row.id === null ? null : PAYOUT.read(row), referenceTaken: row.referenceTaken };
   }
 
   /**
