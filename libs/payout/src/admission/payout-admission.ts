@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { FieldEncryption } from '#common';
+import { QueryFailedError, type EntityManager } from 'typeorm';
+import { FieldEncryption, NotFoundError } from '#common';
 import { VendorService } from '#auth';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
-import { PayoutMethodsService } from '../methods/payout-methods.service.js';
+import { methodPoliciesOf, PayoutMethodsService } from '../methods/payout-methods.service.js';
+import { InsufficientFundsError } from '../model/ledger-errors.js';
 import type { EffectiveMethodPolicy } from '../model/method-policy.js';
 import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../model/payout-admission-rules.js';
 import { ReferenceConflictError } from '../model/payout-errors.js';
 import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import { PayoutReadiness } from '../model/payout-readiness.js';
-import { holdOf, merchantReferenceOf, recipientContext } from '../model/payout-record.js';
+import { holdOf, merchantReferenceOf, recipientContext, type PayoutRecord } from '../model/payout-record.js';
 import { storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../model/payout-request.js';
-import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
+import { PayoutRepository, type NewPayout, type PayoutAdmissionSnapshot } from '../persistence/payout.repository.js';
 
 const USED_REFERENCE = 'reference was already used by another payout';
 
@@ -49,11 +50,42 @@ export class PayoutAdmission {
     return this.methods.policiesFor(vendorId);
   }
 
-  /** One payout request admitted, or its problems as one error. */
-  async admitOne(vendorId: string, request: PayoutRequestInput): Promise<AdmittedPayout> {
-    const { admitted, problems } = admitPayout(request, await this.policiesFor(vendorId));
+  /**
+   * A single payout's admission reads in one statement: readiness, method policies and the
+   * payout already made with the reference (which the caller replays before admitting anything).
+   */
+  async snapshotFor(vendorId: string, reference: string): Promise<PayoutAdmissionSnapshot> {
+    const snapshot = await this.payouts.admissionSnapshot(vendorId, reference);
+    if (!snapshot) throw new NotFoundError('vendor');
+    return snapshot;
+  }
+
+  /** One payout request admitted on what snapshotFor read, or its problems as one error. */
+  admitFromSnapshot(snapshot: PayoutAdmissionSnapshot, request: PayoutRequestInput): AdmittedPayout {
+    this.readiness.assertCanMovePayouts(snapshot.vendor);
+    const { admitted, problems } = admitPayout(request, methodPoliciesOf(snapshot.vendorMethods, snapshot.accountFeeCents));
     if (!admitted) throw admissionErrorOf(problems);
     return admitted;
+  }
+
+  /**
+   * A single payout, its hold, its reserve entry and first status poll in one statement that
+   * commits on its own (PayoutRepository.admitSingle). INSUFFICIENT_FUNDS when the balance does
+   * not cover the hold; null when a concurrent request committed the reference first (the
+   * caller replays that payout).
+   */
+  async insertReserved(row: NewPayout): Promise<PayoutRecord | null> {
+    let written: { admitted: PayoutRecord | null; referenceTaken: boolean };
+    try {
+      written = await this.payouts.admitSingle(row, holdOf(row));
+    } catch (error) {
+      const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
+      if (driverError?.code === '23505' && driverError.constraint === 'payouts_vendor_reference_key') return null;
+      throw error;
+    }
+    if (written.referenceTaken) return null;
+    if (!written.admitted) throw new InsufficientFundsError();
+    return written.admitted;
   }
 
   /**

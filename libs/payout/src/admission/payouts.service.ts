@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { NotFoundError } from '#common';
 import { GatewayEnv } from '#config';
-import { enqueueInTransaction, jobSpec } from '#queues';
 import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 import type { DeliveryReadChannel, PayoutRecord } from '../model/payout-record.js';
 import { payoutFingerprint, type PayoutRequestInput } from '../model/payout-request.js';
 import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
-import { PayoutAnswerSignals } from '../persistence/payout-answer-signals.js';
+import { PAYOUT_ANSWERED_CHANNEL, PayoutAnswerSignals } from '../persistence/payout-answer-signals.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PayoutSubmitter } from '../submission/payout-submitter.js';
 import { PayoutAdmission } from './payout-admission.js';
@@ -20,7 +18,6 @@ const REPLAY_WAIT_MARGIN_MS = 1_000;
 @Injectable()
 export class PayoutsService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly payouts: PayoutRepository,
     private readonly admission: PayoutAdmission,
     private readonly submitter: PayoutSubmitter,
@@ -36,40 +33,42 @@ export class PayoutsService {
    * The same reference and payload replays the stored payout (waiting briefly for a verdict
    * still in flight) without another provider call; a different payload is REFERENCE_CONFLICT.
    * `replayed` tells the controller to answer `Idempotent-Replayed: true`, as purchase replays do.
+   *
+   * Statements: one read before admission (readiness, method policies and the reference), one
+   * self-committing statement for phase 1, and for a "paid" answer one transaction of one
+   * statement for phase 3 that also sends the NOTIFY for waiting replays and audits the
+   * delivery the response embeds; the response is built from what those statements returned.
    */
   async createPayout(principal: VendorPrincipal, request: PayoutRequestInput): Promise<{ payout: PayoutView; replayed: boolean }> {
     const vendorId = principal.vendorId;
     const fingerprint = payoutFingerprint(request);
-    const existing = await this.payouts.findByReference(vendorId, request.reference);
-    if (existing) return { payout: await this.replay(principal, existing, fingerprint), replayed: true };
+    const snapshot = await this.admission.snapshotFor(vendorId, request.reference);
+    if (snapshot.existing) return { payout: await this.replay(principal, snapshot.existing, fingerprint), replayed: true };
 
-    const admitted = await this.admission.admitOne(vendorId, request);
+    const admitted = this.admission.admitFromSnapshot(snapshot, request);
 
     const submittedAt = new Date();
-    const firstPoll = this.schedule.firstPollAt(submittedAt);
     const row = this.admission.newPayout(vendorId, request, admitted, fingerprint, {
       batchId: null,
       batchPosition: null,
       statusReason: 'submitting',
       submissionStartedAt: submittedAt,
-      nextPollAt: firstPoll,
+      nextPollAt: this.schedule.firstPollAt(submittedAt),
     });
-    const id = row.id;
-    const inserted = await this.dataSource.transaction(async (manager) => {
-      const [payout] = await this.payouts.insert(manager, [row], true);
-      // A concurrent request with this reference committed first: replay it.
-      if (!payout) return null;
-      await enqueueInTransaction(manager, jobSpec('payout.poll-status', { payoutId: id, link: 0 }), firstPoll);
-      // Last: the reserve locks the vendor's account row until commit.
-      await this.admission.reserve(manager, vendorId, [payout]);
-      return payout;
-    });
+    const inserted = await this.admission.insertReserved(row);
+    // A concurrent request with this reference committed first: replay it.
     if (!inserted) return { payout: await this.replay(principal, (await this.payouts.findByReference(vendorId, request.reference))!, fingerprint), replayed: true };
 
-    const recorded = (await this.submitter.submitAndRecord(inserted)) ?? (await this.payouts.findByReference(vendorId, request.reference))!;
+    const channel: DeliveryReadChannel = 'payout_response';
+    const verdict = await this.submitter.submitAndRecordWith(inserted, {
+      notifyChannel: PAYOUT_ANSWERED_CHANNEL,
+      deliveryRead: this.delivery.auditIfPaid(principal, admitted.method, channel),
+    });
+    const recorded = verdict.payout ?? (await this.payouts.findByReference(vendorId, request.reference))!;
+    if (verdict.followedUp) return { payout: payoutViewOf(recorded, this.delivery.embeddedAudited(principal, recorded)), replayed: false };
     // Replays of this request waiting for its verdict (in any gateway process) read it now.
-    await this.signals.announce(id);
-    return { payout: await this.viewOf(principal, recorded, 'payout_response'), replayed: false };
+    await this.signals.announce(row.id);
+    return { payout: await this.viewOf(principal, recorded, channel), replayed: false };
   }
 
   /** `GET /api/v1/payouts/{reference}`: the current payout; never submits anything. */

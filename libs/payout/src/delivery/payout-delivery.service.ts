@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FieldEncryption, NotFoundError } from '#common';
 import type { VendorPrincipal } from '#auth';
-import { methodDefinition } from '../model/payout-method-catalogue.js';
+import { methodDefinition, type PayoutMethod } from '../model/payout-method-catalogue.js';
 import { MethodUnavailableError, PayoutNotPaidError } from '../model/payout-errors.js';
 import { deliveryContext, type DeliveryReadChannel, type PayoutRecord, type StoredDelivery } from '../model/payout-record.js';
 import type { DeliveryView } from '../model/payout-view.js';
@@ -37,12 +37,29 @@ export class PayoutDeliveryService {
   /** Deliveries to embed in payout responses: only for a token with the scope, only for paid payouts with codes. */
   async embeddable(principal: VendorPrincipal, payouts: readonly PayoutRecord[], channel: DeliveryReadChannel): Promise<Map<string, DeliveryView>> {
     const shown = new Map<string, DeliveryView>();
-    if (!principal.abilities.includes(DELIVERY_SCOPE)) return shown;
     for (const payout of payouts) {
-      if (payout.status === 'paid' && methodDefinition(payout.method).delivery !== null) shown.set(payout.id, this.decrypt(payout));
+      if (payout.status === 'paid' && this.mayEmbed(principal, payout.method)) shown.set(payout.id, this.decrypt(payout));
     }
     await this.audit(principal, [...shown.keys()], channel);
     return shown;
+  }
+
+  /**
+   * The audit row a response would write if the payout (of `method`) it shows is paid, for a
+   * writer that records it together with the payment (PayoutOutcomes.applySubmissionPayment);
+   * null when such a response embeds no delivery.
+   */
+  auditIfPaid(principal: VendorPrincipal, method: PayoutMethod, channel: DeliveryReadChannel): { tokenId: string; channel: DeliveryReadChannel } | null {
+    return this.mayEmbed(principal, method) ? { tokenId: principal.tokenId, channel } : null;
+  }
+
+  /** The delivery to embed for a paid payout whose read was audited with its payment (auditIfPaid). */
+  embeddedAudited(principal: VendorPrincipal, payout: PayoutRecord): DeliveryView | null {
+    return payout.status === 'paid' && this.mayEmbed(principal, payout.method) ? this.decrypt(payout) : null;
+  }
+
+  private mayEmbed(principal: VendorPrincipal, method: PayoutMethod): boolean {
+    return principal.abilities.includes(DELIVERY_SCOPE) && methodDefinition(method).delivery !== null;
   }
 
   private decrypt(payout: PayoutRecord): DeliveryView {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
-import { policyOf, type EffectiveMethodPolicy } from '../model/method-policy.js';
+import { policyOf, type EffectiveMethodPolicy, type VendorMethodRecord } from '../model/method-policy.js';
 import { PayoutReadiness } from '../model/payout-readiness.js';
 import { PAYOUT_METHOD_CATALOGUE, PAYOUT_METHODS, isPayoutMethod, type PayoutMethod } from '../model/payout-method-catalogue.js';
 import { LedgerRepository } from '../persistence/ledger.repository.js';
@@ -46,6 +46,16 @@ export interface VendorMethodSetting {
   maximumCents: Cents;
 }
 
+/** Enabled methods only, with limits tightened by the vendor's rows and the effective fee. */
+export function methodPoliciesOf(rows: ReadonlyMap<string, VendorMethodRecord>, accountFee: Cents): Map<PayoutMethod, EffectiveMethodPolicy> {
+  const policies = new Map<PayoutMethod, EffectiveMethodPolicy>();
+  for (const method of PAYOUT_METHODS) {
+    const row = rows.get(method);
+    if (row?.enabled) policies.set(method, policyOf(PAYOUT_METHOD_CATALOGUE[method], row, accountFee));
+  }
+  return policies;
+}
+
 @Injectable()
 export class PayoutMethodsService {
   constructor(
@@ -58,12 +68,7 @@ export class PayoutMethodsService {
   /** Enabled methods only, with limits tightened by the vendor's settings and the effective fee. */
   async policiesFor(vendorId: string): Promise<Map<PayoutMethod, EffectiveMethodPolicy>> {
     const [rows, accountFee] = await Promise.all([this.vendorMethods.forVendor(vendorId), this.accounts.feePerPayout(vendorId)]);
-    const policies = new Map<PayoutMethod, EffectiveMethodPolicy>();
-    for (const method of PAYOUT_METHODS) {
-      const row = rows.get(method);
-      if (row?.enabled) policies.set(method, policyOf(PAYOUT_METHOD_CATALOGUE[method], row, accountFee));
-    }
-    return policies;
+    return methodPoliciesOf(rows, accountFee);
   }
 
   async listMethodViews(vendorId: string): Promise<MethodView[]> {

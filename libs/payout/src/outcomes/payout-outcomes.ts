@@ -4,10 +4,11 @@ import { FieldEncryption } from '#common';
 import { formatCents, parseDecimalAmount, type Cents } from '#money';
 import type { PayoutDelivery, PayoutProviderPayment } from '#providers';
 import { ReconciliationExceptionsRepository, type ReconciliationExceptionKind } from '#reconciliation';
-import { recordWebhookEvent, type PayoutWebhookEvent } from '#webhooks';
+import { enqueueWebhookDeliveries, recordWebhookEvent, type PayoutWebhookEvent } from '#webhooks';
 import { batchViewOf } from '../model/batch-view.js';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
-import { deliveryContext, holdOf, type PayoutRecord, type StoredDelivery } from '../model/payout-record.js';
+import { LedgerInvariantError } from '../model/ledger-errors.js';
+import { deliveryContext, holdOf, type DeliveryReadChannel, type PayoutRecord, type StoredDelivery } from '../model/payout-record.js';
 import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { payoutViewOf } from '../model/payout-view.js';
@@ -30,6 +31,22 @@ export function providerErrorEvidence(error: unknown): ProviderContactEvidence {
   const { code, status } = error as { code?: unknown; status?: unknown };
   const httpStatus = typeof status === 'number' ? status : null;
   return { httpStatus, summary: `${typeof code === 'string' ? code : 'UNEXPECTED_ERROR'}${httpStatus !== null ? ` (HTTP ${httpStatus})` : ''}` };
+}
+
+/**
+ * What a single payout's request writes with its submission's verdict when it can (PayoutsService):
+ * the NOTIFY that wakes replays waiting for the answer, and the delivery-read audit row of a
+ * response that embeds the delivery.
+ */
+export interface SubmissionFollowUp {
+  notifyChannel: string;
+  deliveryRead: { tokenId: string; channel: DeliveryReadChannel } | null;
+}
+
+/** A submission's verdict; `followedUp` tells whether the follow-up was written with it (else the caller writes it). */
+export interface SubmissionVerdict {
+  payout: PayoutRecord | null;
+  followedUp: boolean;
 }
 
 /**
@@ -65,6 +82,46 @@ export class PayoutOutcomes {
   }
 
   /**
+   * A submission's answer for the payout as the submitter holds it (`known`, read when the marker
+   * was set). The common case, a single payout answered "paid" for exactly what was sent, is one
+   * statement in one transaction with its follow-up (PayoutRepository.recordPaidSubmission);
+   * every other answer, or a payout that changed meanwhile, is applied as applyProviderPayment
+   * does, and the caller writes the follow-up itself.
+   */
+  async applySubmissionPayment(known: PayoutRecord, payment: PayoutProviderPayment, followUp: SubmissionFollowUp | null): Promise<SubmissionVerdict> {
+    const plainPaid = followUp !== null && known.batchId === null && payment.found && payment.outcome === 'paid' && this.mismatchesOf(known, payment).length === 0;
+    if (!plainPaid) return { payout: await this.applyProviderPayment(known.id, payment, true), followedUp: false };
+    return this.dataSource.transaction(async (manager) => {
+      const paidAt = validDate(payment.paidAt) ?? new Date();
+      const providerReference = known.providerReference ?? payment.providerReference;
+      // The event's data is the payout as the update leaves it; the update applies only to a payout still holding known.providerReference.
+      const after: PayoutRecord = { ...known, status: 'paid', statusReason: null, paidAt, providerReference };
+      const result = await this.payouts.recordPaidSubmission(manager, {
+        payoutId: known.id,
+        vendorId: known.vendorId,
+        knownProviderReference: known.providerReference,
+        paidAt,
+        providerReference: payment.providerReference,
+        deliveryEncrypted: payment.delivery ? this.encryptDelivery(known.id, payment.delivery.reveal()) : null,
+        contact: answerContact(payment, true),
+        hold: holdOf(known),
+        event: { vendorId: known.vendorId, type: 'payout.paid', resourceId: known.id, data: payoutViewOf(after, null) },
+        notifyChannel: followUp.notifyChannel,
+        deliveryRead: followUp.deliveryRead,
+      });
+      if (!result.applied) {
+        if (!result.found) return { payout: null, followedUp: false };
+        // It changed meanwhile (a status poll answered first): the statement locked it; apply the answer as any other.
+        const locked = (await this.payouts.findForWorker(known.id, manager))!;
+        return { payout: await this.applyToLocked(manager, locked, payment, true), followedUp: false };
+      }
+      if (!result.settled) throw new LedgerInvariantError(`settle for payout ${known.id}: reserved balance does not hold ${holdOf(known).cents} cents`);
+      await enqueueWebhookDeliveries(manager, result.webhookDeliveries);
+      return { payout: result.payout, followedUp: true };
+    });
+  }
+
+  /**
    * Under the payout's row lock: the contact (answered, last checked, provider reference) and the
    * verdict are written together, and the ledger movement comes last (it locks the vendor's
    * account row until commit). Returns the payout as it now stands.
@@ -80,10 +137,7 @@ export class PayoutOutcomes {
     if (!payment.found) return this.applyNotFound(manager, payout, fromSubmission);
     const mismatches = this.mismatchesOf(payout, payment);
     if (mismatches.length > 0) return this.refuseMismatched(manager, payout, payment, fromSubmission, mismatches);
-    await this.appendContact(manager, payout.id, fromSubmission, payment.outcome, {
-      httpStatus: fromSubmission ? (payment.replayed ? 200 : 201) : 200,
-      summary: `provider status ${payment.providerStatus ?? 'none'}${payment.replayed ? ' (already held)' : ''}`,
-    });
+    await this.appendContact(manager, payout.id, fromSubmission, payment.outcome, answerContact(payment, fromSubmission));
     const contact: ProviderContact = { fromSubmission, providerReference: payment.providerReference };
     const open = payout.status === 'pending' || payout.status === 'needs_review';
     if (open && (payment.outcome === 'paid' || payment.outcome === 'reversed')) {
@@ -382,6 +436,14 @@ export class PayoutOutcomes {
 interface ProviderContact {
   fromSubmission: boolean;
   providerReference: string | null;
+}
+
+/** The contact a found payment is recorded with. */
+function answerContact(payment: PayoutProviderPayment, fromSubmission: boolean): { httpStatus: number; summary: string } {
+  return {
+    httpStatus: fromSubmission ? (payment.replayed ? 200 : 201) : 200,
+    summary: `provider status ${payment.providerStatus ?? 'none'}${payment.replayed ? ' (already held)' : ''}`.slice(0, 500),
+  };
 }
 
 /** The provider's amount in cents; null when absent or not a plain decimal (which never matches ours). */

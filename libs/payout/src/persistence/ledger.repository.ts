@@ -7,15 +7,60 @@ import type { AccountBalances, LedgerDiscrepancy, LedgerEntryKind, PayoutAccount
 
 /**
  * Each kind's balance update, its guard, and the sign of its effect on (available, reserved) in
- * the entries; the `ledger_entries` CHECK enforces the same signs. `$2` is the amount moved.
+ * the entries; the `ledger_entries` CHECK enforces the same signs. `t` is the placeholder of the amount moved.
  */
-const MOVES: Record<LedgerEntryKind, { assignments: string; guard: string; effect: [number, number] }> = {
-  fund: { assignments: `available_cents = available_cents + $2`, guard: `true`, effect: [1, 0] },
-  reserve: { assignments: `available_cents = available_cents - $2, reserved_cents = reserved_cents + $2`, guard: `available_cents >= $2`, effect: [-1, 1] },
-  settle: { assignments: `reserved_cents = reserved_cents - $2`, guard: `reserved_cents >= $2`, effect: [0, -1] },
-  release: { assignments: `reserved_cents = reserved_cents - $2, available_cents = available_cents + $2`, guard: `reserved_cents >= $2`, effect: [1, -1] },
-  reverse: { assignments: `available_cents = available_cents + $2`, guard: `true`, effect: [1, 0] },
+const MOVES: Record<LedgerEntryKind, { assignments: (t: string) => string; guard: (t: string) => string; effect: [number, number] }> = {
+  fund: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
+  reserve: { assignments: (t) => `available_cents = available_cents - ${t}, reserved_cents = reserved_cents + ${t}`, guard: (t) => `available_cents >= ${t}`, effect: [-1, 1] },
+  settle: { assignments: (t) => `reserved_cents = reserved_cents - ${t}`, guard: (t) => `reserved_cents >= ${t}`, effect: [0, -1] },
+  release: { assignments: (t) => `reserved_cents = reserved_cents - ${t}, available_cents = available_cents + ${t}`, guard: (t) => `reserved_cents >= ${t}`, effect: [1, -1] },
+  reverse: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
 };
+
+/** How many bind values ledgerMoveCtes takes (ledgerMoveValues answers them in order). */
+export const LEDGER_MOVE_BIND_COUNT = 8;
+
+/**
+ * A ledger movement as two CTEs for a statement that moves money together with the change it
+ * follows: `account` (the guarded balance update, RETURNING vendor_id, available_cents,
+ * reserved_cents; it locks the vendor's account row until commit) and `account_entries` (the
+ * entries, inserted from that RETURNING, so they exist only if the guard held). Its bind values
+ * are ledgerMoveValues, from `$first` on; `onlyIf` is a further SQL condition of the update (for
+ * example that a sibling CTE changed a row), so nothing moves unless it holds.
+ */
+export function ledgerMoveCtes(kind: LedgerEntryKind, first: number, onlyIf = 'true'): string {
+  const p = (index: number) => `$${first + index}`;
+  const { assignments, guard } = MOVES[kind];
+  return `account AS (
+         UPDATE payout_accounts SET ${assignments(p(1))}, updated_at = now()
+          WHERE vendor_id = ${p(0)} AND ${guard(p(1))} AND ${onlyIf} RETURNING vendor_id, available_cents, reserved_cents
+       ), account_entries AS (
+         INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
+         SELECT account.vendor_id, ${p(2)}, t.amount, t.amount * ${p(3)}, t.amount * ${p(4)}, t.payout_id, ${p(7)}::text
+           FROM account CROSS JOIN unnest(${p(5)}::bigint[], ${p(6)}::uuid[]) AS t(amount, payout_id)
+       )`;
+}
+
+/** The bind values of ledgerMoveCtes, in order. */
+export function ledgerMoveValues(
+  kind: LedgerEntryKind,
+  vendorId: string,
+  totalCents: Cents,
+  entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>,
+  note: string | null = null,
+): unknown[] {
+  const { effect } = MOVES[kind];
+  return [
+    vendorId,
+    totalCents.toString(),
+    kind,
+    effect[0],
+    effect[1],
+    entries.map((entry) => entry.cents.toString()),
+    entries.map((entry) => entry.payoutId),
+    note,
+  ];
+}
 
 /** `payout_accounts` balances as read. */
 const BALANCES = readShape<AccountBalances>({ vendorId: 'vendor_id', availableCents: centsColumn('available_cents'), reservedCents: centsColumn('reserved_cents') });
@@ -58,28 +103,7 @@ export class LedgerRepository {
     entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>,
     note: string | null = null,
   ): Promise<AccountBalances | null> {
-    const { assignments, guard, effect } = MOVES[kind];
-    const rows: object[] = await manager.query(
-      `WITH account AS (
-         UPDATE payout_accounts SET ${assignments}, updated_at = now()
-          WHERE vendor_id = $1 AND ${guard} RETURNING vendor_id, available_cents, reserved_cents
-       ), entries AS (
-         INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-         SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
-           FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
-       )
-       SELECT ${BALANCES.columns} FROM account`,
-      [
-        vendorId,
-        totalCents.toString(),
-        kind,
-        effect[0],
-        effect[1],
-        entries.map((entry) => entry.cents.toString()),
-        entries.map((entry) => entry.payoutId),
-        note,
-      ],
-    );
+    const rows: object[] = await manager.query(`WITH ${ledgerMoveCtes(kind, 1)} SELECT ${BALANCES.columns} FROM account`, ledgerMoveValues(kind, vendorId, totalCents, entries, note));
     return BALANCES.first(rows);
   }
 

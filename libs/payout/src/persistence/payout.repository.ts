@@ -3,6 +3,9 @@ import { DataSource } from 'typeorm';
 import { readShape, updateReturning, type Queryable } from '#database';
 import { centsColumn, type Cents } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
+import { WEBHOOK_DELIVERIES_WRITTEN, webhookEventCtes, webhookEventValues, type NewWebhookEvent, type WebhookDeliveryWritten } from '#webhooks';
+import type { VendorMethodRecord } from '../model/method-policy.js';
+import type { PayoutHold } from '../model/ledger.js';
 import { BATCH_OPEN_ITEM_STATUSES } from '../model/batch-status.js';
 import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
 import type { PayoutMethod } from '../model/payout-method-catalogue.js';
@@ -13,6 +16,8 @@ import {
   type PayoutStatus,
   type SmsResendOutcome,
 } from '../model/payout-record.js';
+import { LEDGER_MOVE_BIND_COUNT, ledgerMoveCtes, ledgerMoveValues } from './ledger.repository.js';
+import { VENDOR_METHOD } from './vendor-payout-method.repository.js';
 
 
 export interface NewPayout {
@@ -42,6 +47,42 @@ export interface ProviderContactRow {
   httpStatus: number | null;
   summary: string | null;
 }
+
+/** What a single payout's admission reads, in one statement (PayoutRepository.admissionSnapshot). */
+export interface PayoutAdmissionSnapshot {
+  vendor: { productionReleasedAt: Date | null };
+  /** The vendor's payout_vendor_methods rows by method. */
+  vendorMethods: Map<string, VendorMethodRecord>;
+  /** The account's fee_per_payout; zero while the vendor has no account. */
+  accountFeeCents: Cents;
+  /** The payout the vendor already made with this reference, if any. */
+  existing: PayoutRecord | null;
+}
+
+/** A submission answered "paid" as PayoutRepository.recordPaidSubmission writes it. */
+export interface PaidSubmission {
+  payoutId: string;
+  vendorId: string;
+  /** The provider reference the caller's copy of the payout holds: the verdict applies only to a payout still holding it. */
+  knownProviderReference: string | null;
+  paidAt: Date;
+  providerReference: string | null;
+  deliveryEncrypted: string | null;
+  contact: { httpStatus: number; summary: string };
+  hold: PayoutHold;
+  /** The payout.paid event, its data made from the caller's copy as the update leaves it. */
+  event: NewWebhookEvent;
+  /** NOTIFY this channel with the payout id at commit (replays waiting for the answer), or null. */
+  notifyChannel: string | null;
+  /** The delivery-read audit row of a response that embeds the delivery, or null. */
+  deliveryRead: { tokenId: string; channel: DeliveryReadChannel } | null;
+}
+
+/** What recordPaidSubmission did. */
+export type PaidSubmissionResult =
+  | { applied: true; payout: PayoutRecord; settled: boolean; webhookDeliveries: WebhookDeliveryWritten[] }
+  /** The payout exists (now locked by the caller's transaction) but was not as expected: nothing was written. */
+  | { applied: false; found: boolean };
 
 /** A line of the dashboard's payout list. */
 export interface PayoutListItem {
@@ -180,6 +221,133 @@ export class PayoutRepository {
       parameters,
     );
     return { total, items: rows.map(LIST_ITEM.read) };
+  }
+
+  /**
+   * Everything a single payout's admission reads, in one statement: the vendor (readiness), its
+   * method rows and account fee (the method policies) and the payout already made with this
+   * reference (a replay). Null when the vendor does not exist.
+   */
+  async admissionSnapshot(vendorId: string, reference: string): Promise<PayoutAdmissionSnapshot | null> {
+    const [row] = (await this.dataSource.query(
+      `SELECT v.production_released_at AS "vendorReleasedAt",
+              (SELECT fee_per_payout_cents::text FROM payout_accounts WHERE vendor_id = $1) AS "accountFeeCents",
+              (SELECT coalesce(json_agg(m), '[]') FROM (SELECT ${VENDOR_METHOD.columns} FROM payout_vendor_methods WHERE vendor_id = $1) m) AS "vendorMethods",
+              p.*
+         FROM vendors v LEFT JOIN (SELECT ${PAYOUT.columns} FROM payouts WHERE vendor_id = $1 AND reference = $2) p ON true
+        WHERE v.id = $1`,
+      [vendorId, reference],
+    )) as Array<{ vendorReleasedAt: Date | null; accountFeeCents: string | null; vendorMethods: object[]; id: string | null }>;
+    if (!row) return null;
+    const methods = row.vendorMethods.map(VENDOR_METHOD.read);
+    return {
+      vendor: { productionReleasedAt: row.vendorReleasedAt },
+      vendorMethods: new Map(methods.map((record) => [record.method, record])),
+      accountFeeCents: row.accountFeeCents === null ? 0n : BigInt(row.accountFeeCents),
+      existing: row.id === null ? null : PAYOUT.read(row),
+    };
+  }
+
+  /**
+   * A single payout admitted in ONE statement, committed on its own: the hold's guarded update of
+   * the vendor's account row comes first (the row stays locked until the statement commits) and
+   * everything else is written from its RETURNING, so nothing exists unless the balance covered
+   * the hold: the reserve's ledger entry, the payout with its submission marker, and the first
+   * status poll's outbox row. Nothing is written, and the account row is not touched, when the
+   * reference was committed before this statement began (`referenceTaken`: a concurrent request
+   * won; the caller replays it); `admitted` is null without it when the balance does not cover
+   * the hold. A reference committed while this statement waited for the account row fails it as
+   * a whole with 23505 on payouts_vendor_reference_key.
+   */
+  async admitSingle(payout: NewPayout, hold: PayoutHold): Promise<{ admitted: PayoutRecord | null; referenceTaken: boolean }> {
+    const p = LEDGER_MOVE_BIND_COUNT;
+    const [row] = (await this.dataSource.query(
+      `WITH taken AS (SELECT EXISTS (SELECT 1 FROM payouts WHERE vendor_id = $1 AND reference = $${p + 2}::text) AS taken),
+       ${ledgerMoveCtes('reserve', 1, 'NOT (SELECT taken FROM taken)')},
+       payout AS (
+         INSERT INTO payouts (id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status, status_reason,
+                              merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
+         SELECT $${p + 1}::uuid, account.vendor_id, $${p + 2}::text, NULL, NULL, $${p + 3}::text, $${p + 4}::bigint, $${p + 5}::bigint, 'pending', $${p + 6}::text,
+                $${p + 7}::text, $${p + 8}::text, $${p + 9}::jsonb, $${p + 10}::text, $${p + 11}::timestamptz, $${p + 12}::timestamptz
+           FROM account
+         RETURNING ${PAYOUT.columns}
+       ), first_poll AS (${outboxRowsFrom('payout', 'payout.poll-status', { id: `$${p + 13}::text`, payload: `$${p + 14}`, runAt: `$${p + 12}::timestamptz` })})
+       SELECT payout.*, (SELECT taken FROM taken) AS "referenceTaken" FROM (SELECT 1) one LEFT JOIN payout ON true`,
+      [
+        ...ledgerMoveValues('reserve', payout.vendorId, hold.cents, [hold]),
+        payout.id,
+        payout.reference,
+        payout.method,
+        payout.amountCents.toString(),
+        payout.feeCents.toString(),
+        payout.statusReason,
+        payout.merchantReference,
+        payout.recipientEncrypted,
+        JSON.stringify(payout.metadata),
+        payout.requestFingerprint,
+        payout.submissionStartedAt,
+        payout.nextPollAt,
+        ...outboxBindValues(jobSpec('payout.poll-status', { payoutId: payout.id, link: 0 })),
+      ],
+    )) as Array<{ id: string | null; referenceTaken: boolean }>;
+    return { admitted: row.id === null ? null : PAYOUT.read(row), referenceTaken: row.referenceTaken };
+  }
+
+  /**
+   * A single payout's submission answered "paid", in ONE statement in the caller's transaction:
+   * under the payout's row lock, the guarded move to paid (as markPaid), the provider contact,
+   * the settlement of the hold (its account row locked last), the payout.paid webhook event and
+   * its deliveries, the NOTIFY for waiting replays (sent at commit) and the delivery-read audit
+   * row. Applied only while the payout is open, not a batch item and still holds
+   * `knownProviderReference` (the event's data was made from that copy); otherwise nothing is
+   * written, the row stays locked and the caller applies the answer the general way. The caller
+   * enqueues the webhook deliveries in the same transaction and checks `settled`.
+   */
+  async recordPaidSubmission(manager: Queryable, paid: PaidSubmission): Promise<PaidSubmissionResult> {
+    const w = LEDGER_MOVE_BIND_COUNT + 1;
+    const q = w + 5;
+    const rows: Array<Record<string, unknown>> = await manager.query(
+      `WITH locked AS (
+         SELECT id AS locked_id, status AS locked_status, batch_id AS locked_batch_id, provider_reference AS locked_provider_reference
+           FROM payouts WHERE id = $${q}::uuid FOR UPDATE
+       ), paid AS (
+         UPDATE payouts SET status = 'paid', status_reason = NULL, paid_at = $${q + 2}::timestamptz, review_at = NULL, updated_at = now(),
+                last_checked_at = now(), provider_reference = COALESCE(provider_reference, $${q + 3}::text),
+                provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
+                submission_answered_at = COALESCE(submission_answered_at, now()), delivery_encrypted = COALESCE($${q + 4}::text, delivery_encrypted)
+           FROM locked
+          WHERE id = locked_id AND locked_status IN ('pending', 'needs_review') AND locked_batch_id IS NULL
+            AND locked_provider_reference IS NOT DISTINCT FROM $${q + 1}::text
+          RETURNING payouts.*
+       ), contact AS (
+         INSERT INTO payout_provider_contacts (payout_id, kind, outcome, http_status, summary) SELECT id, 'submission', 'paid', $${q + 5}::int, $${q + 6}::text FROM paid
+       ), ${ledgerMoveCtes('settle', 1, 'EXISTS (SELECT 1 FROM paid)')},
+       ${webhookEventCtes(w, 'EXISTS (SELECT 1 FROM paid)')},
+       notified AS (SELECT pg_notify($${q + 7}::text, id::text) FROM paid WHERE $${q + 7}::text IS NOT NULL),
+       delivery_read AS (
+         INSERT INTO payout_delivery_reads (vendor_id, payout_id, token_id, channel) SELECT vendor_id, id, $${q + 8}::uuid, $${q + 9}::text FROM paid WHERE $${q + 8}::uuid IS NOT NULL
+       )
+       SELECT ${PAYOUT.columns}, (SELECT count(*) FROM locked)::int AS "found", (SELECT count(*) FROM account)::int AS "settled",
+              ${WEBHOOK_DELIVERIES_WRITTEN} AS "webhookDeliveries", (SELECT count(*) FROM notified)::int AS "notified"
+         FROM (SELECT 1) one LEFT JOIN paid ON true`,
+      [
+        ...ledgerMoveValues('settle', paid.vendorId, paid.hold.cents, [paid.hold]),
+        ...webhookEventValues(paid.event),
+        paid.payoutId,
+        paid.knownProviderReference,
+        paid.paidAt,
+        paid.providerReference,
+        paid.deliveryEncrypted,
+        paid.contact.httpStatus,
+        paid.contact.summary,
+        paid.notifyChannel,
+        paid.deliveryRead?.tokenId ?? null,
+        paid.deliveryRead?.channel ?? null,
+      ],
+    );
+    const [row] = rows;
+    if (row.id === null) return { applied: false, found: (row.found as number) > 0 };
+    return { applied: true, payout: PAYOUT.read(row), settled: (row.settled as number) > 0, webhookDeliveries: row.webhookDeliveries as WebhookDeliveryWritten[] };
   }
 
   /**

@@ -5,10 +5,10 @@ import { centsOrNullColumn, type Cents } from '#money';
 import type { VendorMethodRecord } from '../model/method-policy.js';
 
 
-/** `payout_vendor_methods` as read. */
-const VENDOR_METHOD = readShape<VendorMethodRecord>({
-  method: 'method', enabled: 'enabled', feeCents: centsOrNullColumn('fee_cents'),
-  minimumCents: centsOrNullColumn('minimum_cents'), maximumCents: centsOrNullColumn('maximum_cents'),
+/** `payout_vendor_methods` as read (the cents as text, so the same shape reads them from JSON too). */
+export const VENDOR_METHOD = readShape<VendorMethodRecord>({
+  method: 'method', enabled: 'enabled', feeCents: centsOrNullColumn('fee_cents::text'),
+  minimumCents: centsOrNullColumn('minimum_cents::text'), maximumCents: centsOrNullColumn('maximum_cents::text'),
 });
 const LIMITS = readShape<{ minimumCents: Cents | null; maximumCents: Cents | null }>({ minimumCents: centsOrNullColumn('minimum_cents'), maximumCents: centsOrNullColumn('maximum_cents') });
 

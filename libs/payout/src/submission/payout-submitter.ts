@@ -8,7 +8,7 @@ import type { StoredRecipient } from '../model/payout-request.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PAYOUT_ID_PATTERN } from '../model/payout-record.js';
 import { methodDefinition } from '../model/payout-method-catalogue.js';
-import { PayoutOutcomes, providerErrorEvidence } from '../outcomes/payout-outcomes.js';
+import { PayoutOutcomes, providerErrorEvidence, type SubmissionFollowUp, type SubmissionVerdict } from '../outcomes/payout-outcomes.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 import { PayoutRails } from '../provider/payout-rails.js';
 
@@ -33,13 +33,23 @@ export class PayoutSubmitter {
 
   /** Phase 2 + 3 for a payout whose marker this caller set. Answers the payout as phase 3 left it. */
   async submitAndRecord(payout: PayoutRecord): Promise<PayoutRecord | null> {
+    return (await this.submitAndRecordWith(payout, null)).payout;
+  }
+
+  /**
+   * As submitAndRecord, for a single payout's request: a "paid" answer is recorded in one
+   * statement together with `followUp` (see PayoutOutcomes.applySubmissionPayment); the verdict
+   * says whether it was, else the caller writes the follow-up itself.
+   */
+  async submitAndRecordWith(payout: PayoutRecord, followUp: SubmissionFollowUp | null): Promise<SubmissionVerdict> {
+    const unfollowed = async (recorded: Promise<PayoutRecord | null>): Promise<SubmissionVerdict> => ({ payout: await recorded, followedUp: false });
     // A claim older than one provider timeout is not sent (the process stalled between commit and
     // call): status polls rely on every call starting within that bound when they count a "not
     // found" as proof that the provider never received the payout.
     const claimedFor = Date.now() - (payout.submissionStartedAt?.getTime() ?? 0);
     if (payout.submissionStartedAt === null || claimedFor > this.schedule.submitWithinMs) {
       this.logger.warn({ payoutId: payout.id, claimedFor }, 'Submission claim too old to send; status polls will resolve it');
-      return this.outcomes.recordUnanswered(payout.id, { outcome: 'not_sent', summary: `not sent: claimed ${claimedFor} ms earlier` });
+      return unfollowed(this.outcomes.recordUnanswered(payout.id, { outcome: 'not_sent', summary: `not sent: claimed ${claimedFor} ms earlier` }));
     }
     let payment: PayoutProviderPayment;
     try {
@@ -55,13 +65,13 @@ export class PayoutSubmitter {
     } catch (error) {
       if (error instanceof ProviderRejectedError && !error.outcomeUnknown && error.status !== 429) {
         this.logger.warn({ payoutId: payout.id, status: error.status, providerCode: error.providerCode }, 'Provider refused the payout request');
-        return this.outcomes.recordRefused(payout.id, { httpStatus: error.status, summary: `refused: ${error.providerCode ?? 'no provider code'}` });
+        return unfollowed(this.outcomes.recordRefused(payout.id, { httpStatus: error.status, summary: `refused: ${error.providerCode ?? 'no provider code'}` }));
       }
       // Timeout, network failure, 5xx, 409 or anything unexpected: the provider may have acted, so only a lookup decides.
       this.logger.warn({ payoutId: payout.id, err: (error as Error).message }, 'Payout submission unanswered; status polls will resolve it');
-      return this.outcomes.recordUnanswered(payout.id, providerErrorEvidence(error));
+      return unfollowed(this.outcomes.recordUnanswered(payout.id, providerErrorEvidence(error)));
     }
-    return this.outcomes.applyProviderPayment(payout.id, payment, true);
+    return this.outcomes.applySubmissionPayment(payout, payment, followUp);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ProviderHttpTransport } from '../http/provider-http-transport.js';
+import { ProviderHttpTransport, type ProviderHeaders } from '../http/provider-http-transport.js';
 import type { ProviderClientOptions } from '../http/provider-client-options.js';
 import { ProviderHttpError } from '../provider-errors.js';
 import { SecretValue } from '../secret-value.js';
@@ -241,7 +241,7 @@ function identifierLookupBody(request: IdentifierLookupRequest) {
   return { product_id: request.productId, credit_party_identifier: request.creditPartyIdentifier };
 }
 
-function headerInteger(headers: Headers, name: string, operation: string): number {
+function headerInteger(headers: ProviderHeaders, name: string, operation: string): number {
   const raw = headers.get(name);
   if (raw === null || !/^\d{1,15}$/.test(raw)) throw new ProviderHttpError(op(operation), 200, `missing or invalid ${name} header`);
   return Number(raw);

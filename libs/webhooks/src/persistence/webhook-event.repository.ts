@@ -24,26 +24,63 @@ export interface NewWebhookEvent {
  * had already been used.
  */
 export async function recordWebhookEvent(manager: Pick<EntityManager, 'query'>, event: NewWebhookEvent): Promise<string | null> {
-  const rows: { id: string; deliveries: { id: string; seq: number }[] }[] = await manager.query(
-    `WITH event AS (
-       INSERT INTO webhook_events (vendor_id, type, resource_id, data, dedupe_key) VALUES ($1, $2, $3, $4::jsonb, $5)
+  const rows: WrittenWebhookEvent[] = await manager.query(
+    `WITH ${webhookEventCtes(1, 'true')} SELECT id, ${WEBHOOK_DELIVERIES_WRITTEN} AS deliveries FROM event`,
+    webhookEventValues(event),
+  );
+  const [created] = rows;
+  if (!created) return null;
+  await enqueueWebhookDeliveries(manager, created.deliveries);
+  return created.id;
+}
+
+/** What the event CTEs wrote: the event and its deliveries (the `deliveries` column of WEBHOOK_DELIVERIES_WRITTEN). */
+export interface WrittenWebhookEvent {
+  id: string;
+  deliveries: WebhookDeliveryWritten[];
+}
+
+export interface WebhookDeliveryWritten {
+  id: string;
+  seq: number;
+}
+
+/** How many bind values webhookEventCtes takes (webhookEventValues answers them in order). */
+export const WEBHOOK_EVENT_BIND_COUNT = 5;
+
+/**
+ * recordWebhookEvent's first statement as two CTEs, `event` and `delivery`, for a statement that
+ * writes the event together with the status change causing it. Bind values: webhookEventValues
+ * from `$first` on. The event is written only where `onlyIf` (SQL, e.g. that a sibling CTE
+ * changed a row) holds. The caller selects WEBHOOK_DELIVERIES_WRITTEN and, in the same
+ * transaction, passes it to enqueueWebhookDeliveries.
+ */
+export function webhookEventCtes(first: number, onlyIf: string): string {
+  const p = (index: number) => `$${first + index}`;
+  return `event AS (
+       INSERT INTO webhook_events (vendor_id, type, resource_id, data, dedupe_key)
+       SELECT ${p(0)}::uuid, ${p(1)}::text, ${p(2)}::uuid, ${p(3)}::jsonb, ${p(4)}::text WHERE ${onlyIf}
        ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, vendor_id, type),
      delivery AS (
        INSERT INTO webhook_deliveries (event_id, endpoint_id)
        SELECT event.id, endpoint.id FROM event JOIN webhook_endpoints endpoint
          ON endpoint.vendor_id = event.vendor_id AND event.type = ANY (endpoint.events) AND endpoint.enabled AND endpoint.deleted_at IS NULL
-       RETURNING id, seq)
-     SELECT id, (SELECT coalesce(jsonb_agg(jsonb_build_object('id', delivery.id::text, 'seq', delivery.seq)), '[]'::jsonb) FROM delivery) AS deliveries FROM event`,
-    [event.vendorId, event.type, event.resourceId, JSON.stringify(event.data), event.dedupeKey ?? null],
-  );
-  const [created] = rows;
-  if (!created) return null;
-  if (created.deliveries.length > 0) {
-    const jobs = created.deliveries.map((delivery) => outboxBindValues(jobSpec('webhook.deliver', { deliveryId: delivery.id, seq: delivery.seq })));
-    await manager.query(outboxRowsFrom('unnest($1::text[], $2::text[]) AS t(job_id, payload)', 'webhook.deliver', { id: 't.job_id', payload: 't.payload', runAt: 'now()' }), [
-      jobs.map(([id]) => id),
-      jobs.map(([, payload]) => payload),
-    ]);
-  }
-  return created.id;
+       RETURNING id, seq)`;
+}
+
+/** The deliveries webhookEventCtes wrote, as a jsonb array of {id, seq} (empty when none). */
+export const WEBHOOK_DELIVERIES_WRITTEN = `(SELECT coalesce(jsonb_agg(jsonb_build_object('id', delivery.id::text, 'seq', delivery.seq)), '[]'::jsonb) FROM delivery)`;
+
+export function webhookEventValues(event: NewWebhookEvent): unknown[] {
+  return [event.vendorId, event.type, event.resourceId, JSON.stringify(event.data), event.dedupeKey ?? null];
+}
+
+/** Each delivery's first job in the outbox, in the caller's transaction; no statement when there is none. */
+export async function enqueueWebhookDeliveries(manager: Pick<EntityManager, 'query'>, deliveries: readonly WebhookDeliveryWritten[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  const jobs = deliveries.map((delivery) => outboxBindValues(jobSpec('webhook.deliver', { deliveryId: delivery.id, seq: delivery.seq })));
+  await manager.query(outboxRowsFrom('unnest($1::text[], $2::text[]) AS t(job_id, payload)', 'webhook.deliver', { id: 't.job_id', payload: 't.payload', runAt: 'now()' }), [
+    jobs.map(([id]) => id),
+    jobs.map(([, payload]) => payload),
+  ]);
 }
