@@ -24,4 +24,12 @@ describe('QueryErrorLogger', () => {
     expect(logged.map((args) => args.map(String).join(' ')).filter((line) => line.includes('query failed'))).toHaveLength(2);
     expect(logged.some((args) => args.map(String).join(' ').includes('INSERT INTO t VALUES'))).toBe(true);
   });
+
+  it("never logs a failed statement's parameters", () => {
+    new QueryErrorLogger().logQueryError(failure('23505') as unknown as string, 'INSERT INTO t VALUES ($1, $2)', ['secret-parameter', 'vendor-metadata']);
+    const text = logged.map((args) => args.map(String).join(' ')).join('\n');
+    expect(text).toContain('INSERT INTO t VALUES');
+    expect(text).not.toContain('secret-parameter');
+    expect(text).not.toContain('vendor-metadata');
+  });
 });

@@ -13,8 +13,10 @@ export function isDeliberateRefusal(error: unknown): boolean {
 }
 
 /**
- * TypeORM's console logger of failed statements (`logging: ['error']`), except deliberate
- * refusals: logged, every refused purchase would print its statement and parameters as an error.
+ * TypeORM's console logger of failed statements (`logging: ['error']`), with two changes: a
+ * deliberate refusal is not logged (every refused purchase would print as an error), and a failed
+ * statement is logged with its text and error but never its parameters, which carry what vendors
+ * sent (recipients' ciphertext, metadata, references) and token hashes.
  */
 export class QueryErrorLogger extends AdvancedConsoleLogger {
   constructor() {
@@ -24,6 +26,7 @@ export class QueryErrorLogger extends AdvancedConsoleLogger {
   // Declared as a string by AbstractLogger; the query runners pass the driver's error object.
   override logQueryError(...[error, ...rest]: Parameters<AdvancedConsoleLogger['logQueryError']>): void {
     if (isDeliberateRefusal(error)) return;
-    super.logQueryError(error, ...rest);
+    const [query, , queryRunner] = rest;
+    super.logQueryError(error, query, undefined, queryRunner);
   }
 }
