@@ -33,7 +33,7 @@ export const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => {
 });
 
 const SECRET_KEY_SET: ReadonlySet<string> = new Set(SECRET_KEYS);
-export const REDACTION_CENSOR = '[REDACTED]';
+const REDACTION_CENSOR = '[REDACTED]';
 /** Levels of a log line searched for secret keys, the same coverage as REDACTED_PATHS. */
 const REDACTION_LEVELS = 4;
 /** Keys pino serializes (see the serializers below): their values are searched after serialization, not as raw requests and errors. */
@@ -46,7 +46,7 @@ const SERIALIZED_KEYS: ReadonlySet<string> = new Set(['req', 'res', 'err']);
  * costs one Set lookup per key. One walk against a Set replaces the 64 wildcard redact paths,
  * whose cloning walks cost 3-5 % of a gateway's CPU under load (docs/BENCHMARKS.md).
  */
-export function redactSecrets(value: unknown, levels = REDACTION_LEVELS, skip?: ReadonlySet<string>): unknown {
+function redactSecrets(value: unknown, levels = REDACTION_LEVELS, skip?: ReadonlySet<string>): unknown {
   if (levels <= 0 || value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
