@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { runMigrations } from '#database';
 import { CatalogueService, CatalogueSyncService } from '#purchase';
+import { REDIS_CLIENT } from '#queues';
 import { startPurchaseGateway, type RunningApp } from '../support/apps.js';
 import { bearer, CALLBACK_TOKEN, PRODUCTS, SANDBOX_API_KEY, startSandbox, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import { createTestVendor, type TestVendor } from '../support/vendors.js';
@@ -192,6 +194,11 @@ describe('lookups, provider failures, production fail-closed and rate limits', (
         const retryAfter = Number(refused.headers['retry-after']);
         expect(retryAfter).toBeGreaterThanOrEqual(1);
         expect(retryAfter).toBeLessThanOrEqual(60);
+        // Every count sets the bucket to expire two windows later, so an idle token's buckets leave Redis.
+        const bucket = `gw:rate:read:${reader.id}:${Math.floor(Date.now() / 60_000)}`;
+        const expiresInMs = await limited.app.get<Redis>(REDIS_CLIENT).pttl(bucket);
+        expect(expiresInMs).toBeGreaterThan(110_000);
+        expect(expiresInMs).toBeLessThanOrEqual(120_000);
         // The write bucket is separate, and so is every other token.
         const write = () => limited.http().post('/api/v1/quotes').set(bearer(reader.token)).send({ product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') });
         await write().expect(201);
