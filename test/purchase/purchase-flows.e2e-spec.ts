@@ -1,4 +1,5 @@
 import { johannesburgDayOf } from '#common';
+import { jobSpec } from '#queues';
 import { bearer, CALLBACK_TOKEN, eventually, PRODUCTS, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, readTransaction, settle, usedAllowance } from './purchase-helpers.js';
@@ -194,6 +195,13 @@ describe('purchases end to end: gateway, worker and provider sandbox', () => {
       const jobs = await stack.db.query(`SELECT job_id FROM outbox_messages WHERE job_name = 'purchase.verify' AND payload->>'transactionId' = $1 AND job_id LIKE '%.callback.%'`, [id]);
       expect(jobs.length).toBeGreaterThanOrEqual(1);
       expect(jobs.length).toBeLessThan(3);
+      // purchase_callback_hint builds the job in SQL: it must be the job the typed registry builds for the first marker.
+      const [first] = await stack.db.query(
+        `SELECT job_id, payload FROM outbox_messages WHERE job_name = 'purchase.verify' AND payload->>'transactionId' = $1 AND job_id LIKE '%.callback.%' ORDER BY id LIMIT 1`,
+        [id],
+      );
+      const expected = jobSpec('purchase.verify', { transactionId: id, reason: 'callback', marker: String(Math.min(...markers.map((m: { id: string }) => Number(m.id)))) });
+      expect(first).toEqual({ job_id: expected.id, payload: expected.payload });
       // The provider says SUBMITTED for ever (05): callbacks claiming completion change nothing. Wait
       // for the lookups they caused (every marker consumed) instead of a fixed time.
       await eventually(

@@ -1,4 +1,6 @@
+import { jest } from '@jest/globals';
 import { MetricsService } from '#observability';
+import { TransactionsRepository } from '#purchase';
 import { QueueProducer } from '#queues';
 import { eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
@@ -42,6 +44,8 @@ describe('purchase verification chain', () => {
   };
 
   it('a callback that completes the purchase takes the polling chain over; the superseded first poll makes no lookup', async () => {
+    // The worker's reads of a transaction's state (what a chain link starts from; a callback's job reads with its markers).
+    const stateReads = jest.spyOn(stack.worker!.get(TransactionsRepository), 'state');
     const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') });
     const id = bought.transaction.id;
     await settle(stack, vendor, id, ['completed'], 20_000);
@@ -65,6 +69,9 @@ describe('purchase verification chain', () => {
       200,
     );
     expect(await verifications.getJobState(`verify.${id}.1`)).toBe('completed');
+    // The takeover was made in this worker, so the superseded poll did not even read the row.
+    expect(stateReads.mock.calls.filter(([transactionId]) => transactionId === id)).toHaveLength(0);
+    stateReads.mockRestore();
     const later = await chainOf(id);
     expect(later.check_seq).toBe(2);
     expect(new Date(later.last_checked_at).getTime()).toBe(new Date(atCompletion.last_checked_at).getTime());

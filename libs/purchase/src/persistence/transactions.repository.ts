@@ -477,33 +477,23 @@ export class TransactionsRepository {
 
   // --- provider callbacks (hints) ---
 
-  /** Our id, as the provider's external id. */
-  async idOf(transactionId: string): Promise<string | undefined> {
-    const [row] = await this.dataSource.query<{ id: string }[]>(`SELECT id FROM purchase_transactions WHERE id = $1`, [transactionId]);
-    return row?.id;
-  }
-
-  async idByProviderTransactionId(providerTransactionId: number | string): Promise<string | undefined> {
-    const [row] = await this.dataSource.query<{ id: string }[]>(`SELECT id FROM purchase_transactions WHERE provider_transaction_id = $1`, [providerTransactionId]);
-    return row?.id;
-  }
-
   /**
-   * Leaves a durable marker for a callback; says whether an earlier marker is still open (its
-   * verification is still waiting). Callbacks of one transaction are serialised by an advisory
-   * lock held to commit, so a burst yields exactly one waiting job.
+   * Leaves a durable marker for a callback of the transaction named by either id and, unless an
+   * earlier marker is still open (its verification is still waiting), its verification job's
+   * outbox row: one statement, purchase_callback_hint (migration 1763781700000), which holds a
+   * per-transaction advisory lock to its commit so a burst yields exactly one waiting job.
+   * Undefined when neither id names a transaction we hold.
    */
-  async addCallbackMarker(manager: Queryable, transactionId: string, hint: string | null): Promise<{ markerId: string; earlierOpen: boolean }> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('purchase-callback:' || $1))`, [transactionId]);
-    const [marker] = await manager.query<{ id: string }[]>(
-      `INSERT INTO purchase_callback_markers (transaction_id, provider_status_hint) VALUES ($1, $2) RETURNING id`,
-      [transactionId, hint],
+  async addCallbackMarker(
+    externalId: string | null,
+    providerTransactionId: number | null,
+    hint: string | null,
+  ): Promise<{ transactionId: string; markerId: string; jobId: string | null } | undefined> {
+    const [row] = await this.dataSource.query<{ transaction_id: string; marker_id: string; job_id: string | null }[]>(
+      `SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3)`,
+      [externalId, providerTransactionId, hint],
     );
-    const [waiting] = await manager.query<unknown[]>(
-      `SELECT 1 FROM purchase_callback_markers WHERE transaction_id = $1 AND processed_at IS NULL AND id < $2 LIMIT 1`,
-      [transactionId, marker.id],
-    );
-    return { markerId: String(marker.id), earlierOpen: waiting !== undefined };
+    return row && { transactionId: row.transaction_id, markerId: String(row.marker_id), jobId: row.job_id };
   }
 
   /**

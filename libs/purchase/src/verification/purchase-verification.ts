@@ -11,7 +11,16 @@ import { VerificationScheduler, type CheckReason } from './verification-schedule
 interface NextLink {
   check: NextCheck;
   reason: CheckReason | 'review' | null;
+  /** The running chain's check this link takes over from (a callback or manual lookup moved the status). */
+  supersedes?: number;
 }
+
+/**
+ * How many superseded checks this process remembers. An entry is dropped when its job arrives;
+ * one whose job another worker replica runs stays until the oldest are evicted, and a forgotten
+ * entry only costs the read the job would have made anyway.
+ */
+const SUPERSEDED_MEMORY = 10_000;
 
 /**
  * What a `purchase.verify` job does: one provider GET, recorded by PurchaseOutcomeRecorder, then
@@ -22,10 +31,17 @@ interface NextLink {
  * job whose `check` is behind `check_seq` was superseded and does nothing. Callback and manual
  * checks look up and record; they start a chain when none is running and take the chain over
  * when their lookup moved the status.
+ *
+ * The chain's first poll (about 2 s after submission) is superseded in almost every purchase by
+ * the callback (about 1 s). A takeover made in this process is remembered here once committed,
+ * so when the superseded job arrives it returns without reading the row: check_seq only grows,
+ * so a check once behind it stays behind it. Jobs this process has no memory of read as before.
  */
 @Injectable()
 export class PurchaseVerification {
   private readonly logger = new Logger(PurchaseVerification.name);
+  /** `transactionId.check` of chain links a committed takeover in this process superseded (insertion-ordered). */
+  private readonly superseded = new Set<string>();
 
   constructor(
     private readonly transactions: TransactionsRepository,
@@ -38,6 +54,7 @@ export class PurchaseVerification {
   async verify(payload: JobPayloads['purchase.verify']): Promise<void> {
     const { transactionId, reason } = payload;
     const check = 'check' in payload ? payload.check : undefined;
+    if (check !== undefined && this.superseded.delete(`${transactionId}.${check}`)) return;
     // A callback's job reads the state and the markers it covers in one statement.
     const before = reason === 'callback' ? await this.transactions.stateWithOpenMarker(transactionId) : await this.recorder.load(transactionId);
     if (!before) {
@@ -85,7 +102,8 @@ export class PurchaseVerification {
             },
     });
     if (planned.reason === 'review') await this.recorder.moveToReview(transactionId);
-    const { check: next, reason: nextReason } = planned;
+    const { check: next, reason: nextReason, supersedes } = planned;
+    if (after.scheduledCheck !== undefined && supersedes !== undefined) this.rememberSuperseded(transactionId, supersedes);
     if (after.scheduledCheck !== undefined && typeof next === 'object' && nextReason !== null && nextReason !== 'review') {
       await this.scheduler.enqueue(transactionId, after.scheduledCheck, next.delayMs, nextReason);
     }
@@ -100,7 +118,14 @@ export class PurchaseVerification {
     const ownsChain = check !== undefined && check === state.check_seq;
     const noChain = state.next_check_at === null;
     if (!(ownsChain || state.statusMoved || noChain)) return { check: 'keep', reason: null };
-    return this.nextLink(state, ownsChain || state.statusMoved);
+    const link = this.nextLink(state, ownsChain || state.statusMoved);
+    // state.check_seq is the locked row's, before this link's increment: the running chain's check.
+    return ownsChain || noChain ? link : { ...link, supersedes: state.check_seq };
+  }
+
+  private rememberSuperseded(transactionId: string, check: number): void {
+    this.superseded.add(`${transactionId}.${check}`);
+    if (this.superseded.size > SUPERSEDED_MEMORY) this.superseded.delete(this.superseded.values().next().value!);
   }
 
   /** Marks the markers this job covered (up to `upTo`, read before the lookup) as processed. */
