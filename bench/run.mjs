@@ -133,6 +133,47 @@ async function ensureServices() {
   await execute('bash', ['bench/ensure-pgbench.sh']);
 }
 
+/** Jobs due within this many seconds count as the previous scenario's work still to come. */
+const DUE_SOON_S = 10;
+
+/**
+ * Waits (at most `maxSeconds`) until the payout work a scenario left behind is done: no payout
+ * job in the outbox or the payout queues that is due within DUE_SOON_S, waiting or active (later
+ * polls of paid payouts, minutes apart, are left to run).
+ * A cash payout's first status poll runs 15 s after it was sent, so without this the next
+ * scenario would share the machine with thousands of polls of the previous one.
+ */
+async function settlePayoutWork(maxSeconds) {
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  const started = performance.now();
+  let pending = 0;
+  try {
+    do {
+      const [outbox] = await query(
+        settings.databaseUrl,
+        `SELECT count(*)::int AS n FROM outbox_messages WHERE dispatched_at IS NULL AND job_name LIKE 'payout.%' AND run_at <= now() + interval '${DUE_SOON_S} seconds'`,
+      );
+      // BullMQ scores a delayed job by its due time in ms times 4096 (the low 12 bits order jobs due in the same ms).
+      const dueSoon = (Date.now() + DUE_SOON_S * 1000) * 4096;
+      let queued = 0;
+      for (const queue of ['payout-status', 'payout-batch']) {
+        const key = `${settings.queuePrefix}:${queue}`;
+        queued += (await redis.zcount(`${key}:delayed`, 0, dueSoon)) + (await redis.llen(`${key}:wait`)) + (await redis.llen(`${key}:active`)) + (await redis.zcard(`${key}:prioritized`));
+      }
+      pending = outbox.n + queued;
+      if (pending === 0) break;
+      await sleep(500);
+    } while (performance.now() - started < maxSeconds * 1000);
+  } finally {
+    await redis.quit();
+  }
+  const waited = round((performance.now() - started) / 1000, 1);
+  log(pending === 0 ? `payout work settled after ${waited} s` : `payout work still pending after ${waited} s: ${pending} jobs`);
+  return { waited_seconds: waited, pending_jobs: pending };
+}
+
 /** Stale jobs of an aborted earlier run must not reach this run's worker. */
 async function clearBenchQueues() {
   const { default: Redis } = await import('ioredis');
@@ -731,8 +772,10 @@ try {
     describe: 'POST /api/v1/payouts, R200 bank_a_instant_money, unique reference each; the provider call happens inside the request',
   };
   if (want('payouts')) results.scenarios.payouts = await loadScenario('payouts', 'POST /api/v1/payouts (cash rail)', payoutsSpec);
-  await sleep(2_000);
-  if (want('batch')) results.scenarios.batch = await batchScenario(vendors);
+  if (want('batch')) {
+    const settled = await settlePayoutWork(60);
+    results.scenarios.batch = { ...(await batchScenario(vendors)), settled_before: settled };
+  }
   // Here, while the worker runs (a payout's later polls need it); the gateway's profiles come later.
   // After the batches: profiling restarts the payout gateway, and a batch on a gateway just
   // restarted measures its JIT warming up (690 ms for the first batch in one run), not acceptance.
