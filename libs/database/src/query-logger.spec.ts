@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { QueryErrorLogger } from './query-logger.js';
 
 describe('QueryErrorLogger', () => {
@@ -5,7 +6,8 @@ describe('QueryErrorLogger', () => {
   const original = console.log;
   beforeEach(() => {
     logged.length = 0;
-    console.log = (...args: unknown[]) => void logged.push(args);
+    // TypeORM highlights SQL with colour codes where it detects colour support (CI=true is enough).
+    console.log = (...args: unknown[]) => void logged.push(args.map((arg) => stripVTControlCharacters(String(arg))));
   });
   afterEach(() => {
     console.log = original;
