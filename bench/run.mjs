@@ -148,7 +148,7 @@ async function settlePayoutWork(maxSeconds) {
   const redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   const started = performance.now();
-  let pending = 0;
+  let pending;
   try {
     do {
       const [outbox] = await query(
