@@ -21,11 +21,11 @@ import {
   type BatchRequestInput,
   type PayoutStatus,
 } from '#payout';
-import { clientAddress, csrfMatches, errorSummary, html, money, PageForbidden, type SafeHtml, when } from '#web';
+import { clientAddress, csrfField, csrfMatches, errorSummary, html, money, PageForbidden, type SafeHtml, when } from '#web';
 import { CsrfInMultipartBody, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, sendPage } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 
 const PER_PAGE = 25;
 /** 500 rows of the widest CSV stay well under this. */

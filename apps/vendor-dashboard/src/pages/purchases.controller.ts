@@ -4,10 +4,10 @@ import { VendorService } from '#auth';
 import { parseIsoDay } from '#common';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { clientAddress, errorSummary, html, money, PageForbidden, when } from '#web';
+import { clientAddress, csrfField, errorSummary, html, money, PageForbidden, when } from '#web';
 import { CurrentSession, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, sendPage } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 
 const PER_PAGE = 25;
 

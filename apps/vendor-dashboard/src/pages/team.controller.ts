@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { DomainError } from '#common';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
-import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
+import { clientAddress, csrfField, errorSummary, html, type SafeHtml, when } from '#web';
 import { CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, sendPage } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 
 const TOKENS_STAY = 'Removing a person ends their dashboard sessions but does not revoke any API token: tokens belong to the vendor. Revoke tokens on the API tokens page.';
 

@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
 import { DomainError } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
-import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
+import { clientAddress, csrfField, errorSummary, html, type SafeHtml, when } from '#web';
 import { CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, sendPage } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 
 /** Expiry choices; 90 days is the longest a dashboard user may pick (longer needs staff). */
 export const TOKEN_LIFETIMES: { value: string; label: string; seconds: number }[] = [
