@@ -7,7 +7,7 @@ import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } 
 import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
-import { SIGN_IN_LIMITS } from '../../apps/vendor-dashboard/src/web/sign-in-limiter.js';
+import { SIGN_IN_LIMITS } from '#web';
 
 /**
  * The dashboard's security boundaries against the real gateways: sessions and API tokens never

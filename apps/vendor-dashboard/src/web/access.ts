@@ -1,9 +1,8 @@
-import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from '#auth';
 import { DashboardSessions, roleAllows, type DashboardPermission } from '#dashboard';
-import { csrfMatches, offeredCsrf, PageForbidden, readCookie, SAFE_METHODS, SignInRequired } from '#web';
-import { DashboardCookies } from './cookies.js';
+import { csrfMatches, offeredCsrf, PageForbidden, readCookie, SAFE_METHODS, SessionCookies, SignInRequired } from '#web';
 import type { DashboardRequest } from './dashboard-request.js';
 
 const PUBLIC_PAGE = 'dashboard:public';
@@ -28,7 +27,7 @@ export class SessionGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: DashboardSessions,
-    @Inject(DashboardCookies) private readonly cookies: DashboardCookies,
+    private readonly cookies: SessionCookies,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
