@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
 import { clientAddress, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep } from '#web';
-import { CurrentSession, PublicPage } from '../web/access.js';
+import { auditEvent, CurrentSession, PublicPage } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 
@@ -60,7 +60,7 @@ export class AuthController {
   @Post('sign-out')
   async signOut(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.sessions.end(session.id);
-    await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out', address: clientAddress(request) });
+    await this.audit.record(auditEvent(session, request, { action: 'session.signed_out' }));
     this.cookies.clearSession(response);
     response.redirect(303, '/sign-in');
   }
@@ -68,7 +68,7 @@ export class AuthController {
   @Post('sign-out-everywhere')
   async signOutEverywhere(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const ended = await this.sessions.endAllForUser(session.userId);
-    await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out_everywhere', details: { sessions: ended }, address: clientAddress(request) });
+    await this.audit.record(auditEvent(session, request, { action: 'session.signed_out_everywhere', details: { sessions: ended } }));
     this.cookies.clearSession(response);
     response.redirect(303, '/sign-in');
   }

@@ -21,8 +21,8 @@ import {
   type BatchRequestInput,
   type PayoutStatus,
 } from '#payout';
-import { clientAddress, csrfField, csrfMatches, errorSummary, html, money, PageForbidden, type SafeHtml, when } from '#web';
-import { CsrfInMultipartBody, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import { csrfField, csrfMatches, errorSummary, html, money, PageForbidden, type SafeHtml, when } from '#web';
+import { auditEvent, CsrfInMultipartBody, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -176,15 +176,8 @@ export class PayoutsController {
     if (!checked.request) return this.renderUpload(response, session, 400, { csv, reference, checked });
     try {
       const { batch, replayed } = await this.batches.createBatch(principalOf(session), checked.request);
-      await this.audit.record({
-        vendorId: session.vendorId,
-        actorUserId: session.userId,
-        actor: session.email,
-        action: 'batch.submitted',
-        subject: batch.reference,
-        details: { items: batch.item_count, total_amount: batch.total_amount, replayed },
-        address: clientAddress(request),
-      });
+      const details = { items: batch.item_count, total_amount: batch.total_amount, replayed };
+      await this.audit.record(auditEvent(session, request, { action: 'batch.submitted', subject: batch.reference, details }));
       response.redirect(303, `/batches/view?reference=${encodeURIComponent(batch.reference)}`);
     } catch (error) {
       if (error instanceof DomainError) {

@@ -3,8 +3,8 @@ import type { Response } from 'express';
 import { DomainError } from '#common';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
-import { clientAddress, csrfField, errorSummary, html, type SafeHtml, when } from '#web';
-import { CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import { csrfField, errorSummary, html, type SafeHtml, when } from '#web';
+import { actorOf, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 
@@ -26,9 +26,8 @@ export class TeamController {
 
   @Post('team/invite')
   async invite(@Body() form: { email?: string; role?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const actor = { userId: session.userId, label: session.email, address: clientAddress(request) };
     try {
-      const invite = await this.accounts.invite(session.vendorId, String(form.email ?? ''), String(form.role ?? ''), actor);
+      const invite = await this.accounts.invite(session.vendorId, String(form.email ?? ''), String(form.role ?? ''), actorOf(session, request));
       const url = `${this.config.DASHBOARD_PUBLIC_URL.replace(/\/+$/, '')}/invite?token=${invite.secret}`;
       await this.render(response, session, 201, {
         notice: html`<section class="notice" aria-labelledby="invite-made"><h2 id="invite-made">Invite created</h2>
@@ -72,7 +71,7 @@ export class TeamController {
   private async change(request: DashboardRequest, response: Response, operation: (session: DashboardSession, actor: Actor) => Promise<void>): Promise<void> {
     const session = sessionOf(request);
     try {
-      await operation(session, { userId: session.userId, label: session.email, address: clientAddress(request) });
+      await operation(session, actorOf(session, request));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, session, 400, { errors: error.fieldErrors });
       throw error;
