@@ -1,3 +1,4 @@
+import { parseIsoDay } from '#common';
 import { html, type SafeHtml } from './html.js';
 import type { SignInAdmission } from './sign-in-limiter.js';
 
@@ -43,4 +44,14 @@ export function signInRefusal(admission: Extract<SignInAdmission, { allowed: fal
   return admission.reason === 'limited'
     ? { status: 429, message: `Too many sign-in attempts. Wait ${Math.ceil(admission.retryAfterSeconds / 60)} minutes and try again.` }
     : { status: 503, message: 'Sign-in is temporarily unavailable. Try again in a minute.' };
+}
+
+/** A date field of a filter form as an ISO day, by the APIs' own rule (real calendar dates only); undefined when empty or not one. */
+export function isoDayOrUndefined(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return parseIsoDay(value);
+  } catch {
+    return undefined;
+  }
 }
