@@ -72,3 +72,16 @@ ${body}
   };
   return { layout, sendPage };
 }
+
+/**
+ * The links under a list of `total` rows, `perPage` to a page: previous and next page, each
+ * keeping the list's filters that are set, and where the reader is.
+ */
+export function pager(path: string, filters: Record<string, string | undefined>, page: number, total: number, perPage: number): SafeHtml {
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const kept = Object.entries(filters).filter((filter): filter is [string, string] => Boolean(filter[1]));
+  const link = (target: number) => `${path}?${new URLSearchParams([...kept, ['page', String(target)]]).toString()}`;
+  const previous = page > 1 ? html`<a href="${link(page - 1)}">Previous page</a>` : '';
+  const next = page < lastPage ? html`<a href="${link(page + 1)}">Next page</a>` : '';
+  return html`<nav aria-label="Pages" class="pager">${previous}<span>Page ${page} of ${lastPage}</span>${next}</nav>`;
+}

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { csrfField, errorSummary, html, isoDayOrUndefined, money, PageForbidden, when } from '#web';
+import { csrfField, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, when } from '#web';
 import { auditEvent, CurrentSession, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -44,17 +44,11 @@ export class PurchasesController {
     const page = Number(query.page ?? '1');
     filter.page = Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
     const result = Object.keys(errors).length ? null : await this.transactions.list(session.vendorId, filter);
-    const keep = (page: number) => {
-      const params = new URLSearchParams();
-      for (const key of FILTERS) if (query[key]) params.set(key, query[key]!);
-      params.set('page', String(page));
-      return `/purchases?${params.toString()}`;
-    };
+    const kept = Object.fromEntries(FILTERS.map((key) => [key, query[key]]));
     const rows = (result?.items ?? []).map(
       (purchase) => html`<tr><td><a href="/purchases/${purchase.id}">${purchase.reference}</a></td><td class="status-${purchase.status}">${purchase.status}</td>
 <td>${purchase.product_id}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${purchase.destination_amount} ${purchase.destination_unit}</td><td>${when(purchase.created_at)}</td></tr>`,
     );
-    const totalPages = result ? result.last_page : 1;
     sendPage(response, {
       title: 'Purchases',
       session,
@@ -69,7 +63,7 @@ export class PurchasesController {
 <table><caption class="hint">${result ? `${result.total} purchases, newest first. Times are Johannesburg time.` : ''}</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Product</th><th scope="col" class="num">Charge</th><th scope="col">Value</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="6">No purchases match.</td></tr>`}</tbody></table>
-<nav aria-label="Pages" class="pager">${filter.page > 1 ? html`<a href="${keep(filter.page - 1)}">Previous page</a>` : ''}<span>Page ${filter.page} of ${totalPages}</span>${filter.page < totalPages ? html`<a href="${keep(filter.page + 1)}">Next page</a>` : ''}</nav>`,
+${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
     }, result ? 200 : 400);
   }
 
