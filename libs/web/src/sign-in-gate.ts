@@ -16,9 +16,6 @@ export interface SignInAttempt {
   email: string;
   password: string;
   totp: unknown;
-  /** Where to go after signing in (same-site only). */
-  target: string;
-  address: string;
 }
 
 /** What differs between the two signed-in apps' sign-in; the steps and their order are signIn's. */
@@ -54,7 +51,7 @@ export async function signIn<User>(request: Request, response: Response, form: S
     const refusal = signInRefusal(admission);
     return refuse(refusal.status, refusal.message);
   }
-  const verdict = await flow.verify({ email, password, totp: form.totp, target, address });
+  const verdict = await flow.verify({ email, password, totp: form.totp });
   if ('refused' in verdict) return refuse(401, verdict.refused);
   await flow.limiter.succeeded(email);
   const previous = await flow.sessions.resolve(readCookie(request, flow.cookies.session));
