@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import type { SessionCookies } from './cookies.js';
-import { signInRefusal } from './forms.js';
 import { clientAddress, preSessionMatches, readCookie, safeNext } from './requests.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
 
@@ -48,8 +47,10 @@ export async function signIn<User>(request: Request, response: Response, form: S
   const admission = await flow.limiter.admit(email, address);
   if (!admission.allowed) {
     response.setHeader('Retry-After', String(admission.retryAfterSeconds));
-    const refusal = signInRefusal(admission);
-    return refuse(refusal.status, refusal.message);
+    // 429 while limited, 503 while the limiter cannot count.
+    const minutes = Math.ceil(admission.retryAfterSeconds / 60);
+    if (admission.reason === 'limited') return refuse(429, `Too many sign-in attempts. Wait ${minutes} minutes and try again.`);
+    return refuse(503, 'Sign-in is temporarily unavailable. Try again in a minute.');
   }
   const verdict = await flow.verify({ email, password, totp: form.totp });
   if ('refused' in verdict) return refuse(401, verdict.refused);
