@@ -7,7 +7,7 @@ import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } 
 import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
-import { SIGN_IN_LIMITS } from '../../apps/vendor-dashboard/src/web/sign-in-limiter.js';
+import { SIGN_IN_LIMITS } from '#web';
 
 /**
  * The dashboard's security boundaries against the real gateways: sessions and API tokens never
@@ -244,7 +244,7 @@ describe('vendor dashboard security', () => {
   it('ends sessions that were idle too long or reached their absolute expiry', async () => {
     const idle = await signIn(dashboard.http, owner);
     const absolute = await signIn(dashboard.http, owner);
-    const hash = (cookie: string) => import('#dashboard').then(({ secretHash }) => secretHash(cookie.split('=')[1]));
+    const hash = (cookie: string) => import('#web').then(({ secretHash }) => secretHash(cookie.split('=')[1]));
     await stack.db.query(`UPDATE dashboard_sessions SET last_seen_at = now() - interval '31 minutes' WHERE token_hash = $1`, [await hash(idle.cookie)]);
     await stack.db.query(`UPDATE dashboard_sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [await hash(absolute.cookie)]);
     expect((await dashboard.http().get('/purchases').set('Cookie', idle.cookie)).status).toBe(303);

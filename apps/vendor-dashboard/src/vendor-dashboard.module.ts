@@ -7,8 +7,9 @@ import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
-import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
-import { PageExceptionFilter, pageSecurityHeaders } from '#web';
+import type { Redis } from 'ioredis';
+import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
+import { PageExceptionFilter, pageSecurityHeaders, SessionCookies, SignInLimiter } from '#web';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -18,10 +19,8 @@ import { SpendController } from './pages/spend.controller.js';
 import { TeamController } from './pages/team.controller.js';
 import { TokensController } from './pages/tokens.controller.js';
 import { SessionGuard } from './web/access.js';
-import { DashboardCookies } from './web/cookies.js';
 import type { DashboardRequest } from './web/dashboard-request.js';
 import { layout } from './web/layout.js';
-import { SignInLimiter } from './web/sign-in-limiter.js';
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). The pages, and both domains' services they call (a dashboard user can send payouts and resend their SMS). */
 export const VENDOR_DASHBOARD_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'dashboard', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks'];
@@ -43,8 +42,14 @@ export class VendorDashboardModule implements NestModule {
       ],
       controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, TeamController],
       providers: [
-        { provide: DashboardCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new DashboardCookies(env) },
-        SignInLimiter,
+        // `__Host-dash_session` and `__Host-dash_pre` (docs/DASHBOARD.md): the back-office's `staff_` cookies mean nothing here.
+        { provide: SessionCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new SessionCookies(env, 'dash') },
+        // The dashboard's sign-in counters, apart from the back-office's.
+        {
+          provide: SignInLimiter,
+          inject: [REDIS_CLIENT, GatewayEnv],
+          useFactory: (redis: Redis, env: GatewayEnv) => new SignInLimiter(redis, `${env.QUEUE_PREFIX}:dash:signin`),
+        },
         { provide: APP_GUARD, useClass: SessionGuard },
         {
           provide: APP_FILTER,

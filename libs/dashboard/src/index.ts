@@ -1,5 +1,4 @@
 export * from './roles.js';
-export * from './secrets.js';
 export * from './persistence/dashboard-audit.repository.js';
 export * from './accounts.service.js';
 export * from './sessions.service.js';

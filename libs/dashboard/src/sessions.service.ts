@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DashboardSessionRepository } from './persistence/dashboard-session.repository.js';
 import type { DashboardRole } from './roles.js';
-import { randomSecret, SECRET_PATTERN, secretHash } from './secrets.js';
+import { randomSecret, SECRET_PATTERN, secretHash } from '#web';
 
 /** A session ends after this long without a request... */
 export const SESSION_IDLE_MS = 30 * 60_000;
@@ -40,12 +40,11 @@ export class DashboardSessions {
   /** The live session behind a cookie value, or null (unknown, revoked, idle too long, past its absolute expiry, user removed). */
   async resolve(secret: string | undefined): Promise<DashboardSession | null> {
     if (!secret || !SECRET_PATTERN.test(secret)) return null;
-    const row = await this.sessions.live(secretHash(secret), SESSION_IDLE_MS / 1000);
-    if (!row) return null;
-    if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
-      await this.sessions.touch(row.id);
-    }
-    return { id: row.id, userId: row.user_id, vendorId: row.vendor_id, vendorName: row.vendor_name, email: row.email, role: row.role, csrfToken: row.csrf_token };
+    const live = await this.sessions.live(secretHash(secret), SESSION_IDLE_MS / 1000);
+    if (!live) return null;
+    const { lastSeenAt, ...session } = live;
+    if (Date.now() - lastSeenAt.getTime() > TOUCH_EVERY_MS) await this.sessions.touch(session.id);
+    return session;
   }
 
   async end(sessionId: string): Promise<void> {

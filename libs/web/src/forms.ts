@@ -1,5 +1,5 @@
+import { parseIsoDay } from '#common';
 import { html, type SafeHtml } from './html.js';
-import type { SignInAdmission } from './sign-in-limiter.js';
 
 /** Field errors as a list tied to the form by aria-describedby. */
 export function errorSummary(errors: Record<string, string[]> | undefined): SafeHtml {
@@ -38,9 +38,12 @@ export function signInFormBody(state: SignInFormState): SafeHtml {
 </form>`;
 }
 
-/** What a refused sign-in attempt is told, and its status: 429 while limited, 503 while the limiter cannot count. */
-export function signInRefusal(admission: Extract<SignInAdmission, { allowed: false }>): { status: number; message: string } {
-  return admission.reason === 'limited'
-    ? { status: 429, message: `Too many sign-in attempts. Wait ${Math.ceil(admission.retryAfterSeconds / 60)} minutes and try again.` }
-    : { status: 503, message: 'Sign-in is temporarily unavailable. Try again in a minute.' };
+/** A date field of a filter form as an ISO day, by the APIs' own rule (real calendar dates only); undefined when empty or not one. */
+export function isoDayOrUndefined(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return parseIsoDay(value);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-/** Markup that is already safe: produced by `html` or `raw`, never by string concatenation of input. */
+/** Markup that is already safe: produced by `html`, never by string concatenation of input. */
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
@@ -32,6 +32,3 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   });
   return new SafeHtml(out);
 }
-
-/** For trusted constant markup only. */
-export const raw = (value: string) => new SafeHtml(value);

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { signInRefusal } from './forms.js';
+import type { SessionCookies } from './cookies.js';
 import { clientAddress, preSessionMatches, readCookie, safeNext } from './requests.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
 
@@ -15,15 +15,12 @@ export interface SignInAttempt {
   email: string;
   password: string;
   totp: unknown;
-  /** Where to go after signing in (same-site only). */
-  target: string;
-  address: string;
 }
 
 /** What differs between the two signed-in apps' sign-in; the steps and their order are signIn's. */
 export interface SignInFlow<User> {
-  preSessionCookie: string;
-  sessionCookie: string;
+  /** The app's cookies: the pre-session one the form must match, and the session one set on success. */
+  cookies: SessionCookies;
   limiter: SignInLimiter;
   /** Checks every factor; `refused` is the one message the form shows (401), whatever was wrong. */
   verify(attempt: SignInAttempt): Promise<{ user: User } | { refused: string }>;
@@ -31,7 +28,6 @@ export interface SignInFlow<User> {
   sessions: { resolve(secret: string | undefined): Promise<{ id: string } | null>; end(id: string): Promise<void> };
   /** Starts the new session (fresh secret and CSRF token) and records the sign-in. */
   start(user: User, address: string): Promise<{ secret: string; expiresAt: Date }>;
-  setSession(response: Response, secret: string, expiresAt: Date): void;
   showForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void;
 }
 
@@ -46,20 +42,22 @@ export async function signIn<User>(request: Request, response: Response, form: S
   const target = safeNext(next);
   const refuse = (status: number, message: string) => flow.showForm(response, status, { next: target, email, errors: { _: [message] } });
   // Before any credential is read: the pre-session double submit (login CSRF), then the sign-in limiter (which fails closed).
-  if (!preSessionMatches(request, flow.preSessionCookie, form._pre)) return refuse(403, 'The sign-in form expired. Try again.');
+  if (!preSessionMatches(request, flow.cookies.preSession, form._pre)) return refuse(403, 'The sign-in form expired. Try again.');
   const address = clientAddress(request);
   const admission = await flow.limiter.admit(email, address);
   if (!admission.allowed) {
     response.setHeader('Retry-After', String(admission.retryAfterSeconds));
-    const refusal = signInRefusal(admission);
-    return refuse(refusal.status, refusal.message);
+    // 429 while limited, 503 while the limiter cannot count.
+    const minutes = Math.ceil(admission.retryAfterSeconds / 60);
+    if (admission.reason === 'limited') return refuse(429, `Too many sign-in attempts. Wait ${minutes} minutes and try again.`);
+    return refuse(503, 'Sign-in is temporarily unavailable. Try again in a minute.');
   }
-  const verdict = await flow.verify({ email, password, totp: form.totp, target, address });
+  const verdict = await flow.verify({ email, password, totp: form.totp });
   if ('refused' in verdict) return refuse(401, verdict.refused);
   await flow.limiter.succeeded(email);
-  const previous = await flow.sessions.resolve(readCookie(request, flow.sessionCookie));
+  const previous = await flow.sessions.resolve(readCookie(request, flow.cookies.session));
   if (previous) await flow.sessions.end(previous.id);
   const { secret, expiresAt } = await flow.start(verdict.user, address);
-  flow.setSession(response, secret, expiresAt);
+  flow.cookies.setSession(response, secret, expiresAt);
   response.redirect(303, target);
 }

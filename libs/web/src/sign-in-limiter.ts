@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { normaliseEmail, secretHash } from './secrets.js';
 
 /** Attempts allowed per account (email) and per client address (generous: an office shares one) in one window. */
 export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 100, windowMs: 15 * 60_000 };
@@ -34,7 +34,7 @@ export class SignInLimiter {
 
   async admit(email: string, address: string): Promise<SignInAdmission> {
     const now = Date.now();
-    const window = Math.floor(now / SIGN_IN_LIMITS.windowMs);
+    const window = signInWindow(now);
     // Hashed so that neither emails nor addresses appear as Redis keys.
     const account = accountKey(this.namespace, email, window);
     const client = `${this.namespace}:address:${digest(address)}:${window}`;
@@ -59,9 +59,8 @@ export function signInWindow(now = Date.now()): number {
 }
 
 function accountKey(namespace: string, email: string, window: number): string {
-  return `${namespace}:account:${digest(email.trim().toLowerCase())}:${window}`;
+  return `${namespace}:account:${digest(normaliseEmail(email))}:${window}`;
 }
 
-function digest(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 32);
-}
+/** A key's SHA-256 (the same hash as a stored secret's), shortened. */
+const digest = (value: string) => secretHash(value).slice(0, 32);

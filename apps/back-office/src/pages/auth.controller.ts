@@ -30,8 +30,7 @@ export class AuthController {
   @PublicPage()
   async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     await signIn<NonNullable<Awaited<ReturnType<StaffAccounts['checkCredentials']>>>>(request, response, form, next, {
-      preSessionCookie: this.cookies.preSession,
-      sessionCookie: this.cookies.session,
+      cookies: this.cookies,
       limiter: this.limiter,
       verify: async ({ email, password, totp }) => {
         const user = await this.accounts.checkCredentials(email, password, totp);
@@ -45,7 +44,6 @@ export class AuthController {
         await this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id });
         return started;
       },
-      setSession: (res, secret, expiresAt) => this.cookies.setSession(res, secret, expiresAt),
       showForm: (res, status, state) => this.signInForm(res, status, state),
     });
   }

@@ -1,14 +1,7 @@
-import type { Response } from 'express';
 import { staffRoleAllows, type StaffPermission, type StaffSession } from '#staff';
-import { html, pageShell, type SafeHtml } from '#web';
+import { appLayout } from '#web';
 
-export interface PageOptions {
-  title: string;
-  session?: StaffSession;
-  body: SafeHtml;
-  /** Path of the current section, marked with aria-current in the navigation. */
-  current?: string;
-}
+export { csrfField } from '#web';
 
 const SECTIONS: { path: string; label: string; permission?: StaffPermission }[] = [
   { path: '/', label: 'Overview', permission: 'queues:read' },
@@ -21,31 +14,12 @@ const SECTIONS: { path: string; label: string; permission?: StaffPermission }[] 
   { path: '/staff', label: 'Staff', permission: 'staff:manage' },
 ];
 
-/** The hidden CSRF field every state-changing form carries. */
-export const csrfField = (session: StaffSession) => html`<input type="hidden" name="_csrf" value="${session.csrfToken}">`;
-
-/** One page: skip link, landmarks, the sections the role may open, the sign-out form. */
-export function layout(options: PageOptions): SafeHtml {
-  const { session } = options;
-  return pageShell({
-    brand: 'Staff back-office',
-    assets: { css: '/assets/back-office.css', js: '/assets/back-office.js' },
-    headerClass: 'staff',
-    title: options.title,
-    current: options.current,
-    body: options.body,
-    sections: session ? SECTIONS.filter((section) => !section.permission || staffRoleAllows(session.role, section.permission)) : undefined,
-    who: session
-      ? html`
-      <div class="who"><span>${session.email} · ${session.role}</span>
-        <form method="post" action="/sign-out">${csrfField(session)}<button type="submit">Sign out</button></form>
-      </div>`
-      : undefined,
-  });
-}
-
-/** Sends one page: the layout around the options' body, as HTML, with `status` when given (otherwise the route's). */
-export function sendPage(response: Response, options: PageOptions, status?: number): void {
-  if (status !== undefined) response.status(status);
-  response.type('html').send(layout(options).value);
-}
+/** The back-office's pages: the sections the role may open, and the sign-out form. */
+export const { layout, sendPage } = appLayout<StaffSession>({
+  brand: 'Staff back-office',
+  assets: { css: '/assets/back-office.css', js: '/assets/back-office.js' },
+  headerClass: 'staff',
+  sections: (session) => SECTIONS.filter((section) => !section.permission || staffRoleAllows(session.role, section.permission)),
+  who: (session) => `${session.email} · ${session.role}`,
+  signOut: [{ action: '/sign-out', label: 'Sign out' }],
+});

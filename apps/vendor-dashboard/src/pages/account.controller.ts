@@ -2,10 +2,10 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import type { Response } from 'express';
 import { FieldEncryption } from '#common';
 import { DashboardAccounts, type DashboardSession } from '#dashboard';
-import { CurrentSession, sessionOf } from '../web/access.js';
+import { actorOf, CurrentSession, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, sendPage } from '../web/layout.js';
-import { clientAddress, errorSummary, html, isTotpSecret, newTotpSecret, type SafeHtml, totpContext, totpStep, totpUri } from '#web';
+import { sendPage } from '../web/layout.js';
+import { csrfField, errorSummary, html, isTotpSecret, newTotpSecret, type SafeHtml, totpContext, totpStep, totpUri } from '#web';
 
 /** The signed-in person's own settings: two-step sign-in (TOTP). Every role has it. */
 @Controller('account')
@@ -35,7 +35,7 @@ export class AccountController {
     if (!secret) return this.render(response, session, 400, { errors: { _: ['Start again.'] } });
     const step = await totpStep(secret, form.code);
     if (step === null) return this.render(response, session, 400, { enrolling: secret, errors: { code: ['That code does not match. Enter the current 6-digit code from the app.'] } });
-    await this.accounts.setTotpSecret(session.vendorId, session.userId, this.encryption.encrypt(secret, totpContext(session.userId)), step, this.actor(session, request));
+    await this.accounts.setTotpSecret(session.vendorId, session.userId, this.encryption.encrypt(secret, totpContext(session.userId)), step, actorOf(session, request));
     await this.render(response, session, 200, { notice: html`<p class="notice" role="status">Two-step sign-in is on. You will be asked for a code at every sign-in.</p>` });
   }
 
@@ -49,12 +49,8 @@ export class AccountController {
     if (step === null || !(await this.accounts.useTotpStep(session.userId, step))) {
       return this.render(response, session, 400, { errors: { code: ['That code does not match, or was already used. Wait for the next one.'] } });
     }
-    await this.accounts.setTotpSecret(session.vendorId, session.userId, null, null, this.actor(session, request));
+    await this.accounts.setTotpSecret(session.vendorId, session.userId, null, null, actorOf(session, request));
     await this.render(response, session, 200, { notice: html`<p class="notice" role="status">Two-step sign-in is off.</p>` });
-  }
-
-  private actor(session: DashboardSession, request: DashboardRequest) {
-    return { userId: session.userId, label: session.email, address: clientAddress(request) };
   }
 
   private async render(response: Response, session: DashboardSession, status: number, state: { enrolling?: string; errors?: Record<string, string[]>; notice?: SafeHtml } = {}): Promise<void> {

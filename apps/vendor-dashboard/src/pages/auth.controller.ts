@@ -1,13 +1,11 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
-import { clientAddress, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, readCookie, safeNext, signIn, type SignInForm, signInFormBody, totpContext, totpStep } from '#web';
-import { CurrentSession, PublicPage } from '../web/access.js';
-import { DashboardCookies } from '../web/cookies.js';
+import { clientAddress, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep } from '#web';
+import { auditEvent, CurrentSession, PublicPage } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
-import { SignInLimiter } from '../web/sign-in-limiter.js';
 
 @Controller()
 export class AuthController {
@@ -17,7 +15,7 @@ export class AuthController {
     private readonly audit: DashboardAuditRepository,
     private readonly limiter: SignInLimiter,
     private readonly encryption: FieldEncryption,
-    @Inject(DashboardCookies) private readonly cookies: DashboardCookies,
+    private readonly cookies: SessionCookies,
   ) {}
 
   @Get()
@@ -35,8 +33,7 @@ export class AuthController {
   @PublicPage()
   async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await signIn<NonNullable<Awaited<ReturnType<DashboardAccounts['checkCredentials']>>>>(request, response, form, next, {
-      preSessionCookie: this.cookies.preSession,
-      sessionCookie: this.cookies.session,
+      cookies: this.cookies,
       limiter: this.limiter,
       verify: async ({ email, password, totp }) => {
         const user = await this.accounts.checkCredentials(email, password);
@@ -56,7 +53,6 @@ export class AuthController {
         await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address });
         return started;
       },
-      setSession: (res, secret, expiresAt) => this.cookies.setSession(res, secret, expiresAt),
       showForm: (res, status, state) => this.signInForm(res, status, state),
     });
   }
@@ -64,7 +60,7 @@ export class AuthController {
   @Post('sign-out')
   async signOut(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.sessions.end(session.id);
-    await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out', address: clientAddress(request) });
+    await this.audit.record(auditEvent(session, request, { action: 'session.signed_out' }));
     this.cookies.clearSession(response);
     response.redirect(303, '/sign-in');
   }
@@ -72,7 +68,7 @@ export class AuthController {
   @Post('sign-out-everywhere')
   async signOutEverywhere(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const ended = await this.sessions.endAllForUser(session.userId);
-    await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'session.signed_out_everywhere', details: { sessions: ended }, address: clientAddress(request) });
+    await this.audit.record(auditEvent(session, request, { action: 'session.signed_out_everywhere', details: { sessions: ended } }));
     this.cookies.clearSession(response);
     response.redirect(303, '/sign-in');
   }

@@ -21,11 +21,11 @@ import {
   type BatchRequestInput,
   type PayoutStatus,
 } from '#payout';
-import { clientAddress, csrfMatches, errorSummary, html, money, PageForbidden, type SafeHtml, when } from '#web';
-import { CsrfInMultipartBody, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import { csrfField, csrfMatches, errorSummary, html, money, PageForbidden, pager, type SafeHtml, when } from '#web';
+import { auditEvent, CsrfInMultipartBody, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, sendPage } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 
 const PER_PAGE = 25;
 /** 500 rows of the widest CSV stay well under this. */
@@ -74,8 +74,6 @@ export class PayoutsController {
     const page = Math.max(1, Math.min(100_000, Number.parseInt(query.page ?? '1', 10) || 1));
     const [account, methods] = await Promise.all([this.accounts.getAccountView(session.vendorId), this.methods.listMethodViews(session.vendorId)]);
     const { total, items: rows } = await this.payoutRows.listForVendor(session.vendorId, status, PER_PAGE, (page - 1) * PER_PAGE);
-    const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
-    const link = (target: number) => `/payouts?${new URLSearchParams({ ...(status ? { status } : {}), page: String(target) }).toString()}`;
     sendPage(response, {
       title: 'Payouts',
       session,
@@ -90,7 +88,7 @@ export class PayoutsController {
 <table><caption class="hint">${total} payouts, newest first. Amounts in ZAR; times are Johannesburg time.</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">Batch</th><th scope="col">Created</th><th scope="col">Paid</th></tr></thead>
 <tbody>${rows.map((row) => html`<tr><td><a href="/payouts/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td class="status-${row.status}">${row.status}</td><td>${row.method}</td><td class="num">${money(row.amountCents)}</td><td class="num">${money(row.feeCents)}</td><td>${row.batchReference ? html`<a href="/batches/view?reference=${encodeURIComponent(row.batchReference)}">${row.batchReference}</a>` : '—'}</td><td>${when(row.createdAt)}</td><td>${when(row.paidAt)}</td></tr>`)}</tbody></table>
-<nav aria-label="Pages" class="pager">${page > 1 ? html`<a href="${link(page - 1)}">Previous page</a>` : ''}<span>Page ${page} of ${lastPage}</span>${page < lastPage ? html`<a href="${link(page + 1)}">Next page</a>` : ''}</nav>`,
+${pager('/payouts', { status }, page, total, PER_PAGE)}`,
     });
   }
 
@@ -114,7 +112,6 @@ export class PayoutsController {
   async batchList(@Query('page') pageText: string | undefined, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const page = Math.max(1, Math.min(100_000, Number.parseInt(pageText ?? '1', 10) || 1));
     const { total, items: rows } = await this.batchRows.listForVendor(session.vendorId, PER_PAGE, (page - 1) * PER_PAGE);
-    const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
     const canWrite = roleAllows(session.role, 'payouts:write');
     sendPage(response, {
       title: 'Batches',
@@ -124,7 +121,7 @@ export class PayoutsController {
 <table><caption class="hint">${total} batches, newest first.</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th><th scope="col" class="num">Fees</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows.map((row) => html`<tr><td><a href="/batches/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td>${batchStatusOf(row.itemStatuses)}</td><td class="num">${row.itemCount}</td><td class="num">${money(row.totalAmountCents)}</td><td class="num">${money(row.totalFeeCents)}</td><td>${when(row.createdAt)}</td></tr>`)}</tbody></table>
-<nav aria-label="Pages" class="pager">${page > 1 ? html`<a href="/batches?page=${page - 1}">Previous page</a>` : ''}<span>Page ${page} of ${lastPage}</span>${page < lastPage ? html`<a href="/batches?page=${page + 1}">Next page</a>` : ''}</nav>`,
+${pager('/batches', {}, page, total, PER_PAGE)}`,
     });
   }
 
@@ -176,15 +173,8 @@ export class PayoutsController {
     if (!checked.request) return this.renderUpload(response, session, 400, { csv, reference, checked });
     try {
       const { batch, replayed } = await this.batches.createBatch(principalOf(session), checked.request);
-      await this.audit.record({
-        vendorId: session.vendorId,
-        actorUserId: session.userId,
-        actor: session.email,
-        action: 'batch.submitted',
-        subject: batch.reference,
-        details: { items: batch.item_count, total_amount: batch.total_amount, replayed },
-        address: clientAddress(request),
-      });
+      const details = { items: batch.item_count, total_amount: batch.total_amount, replayed };
+      await this.audit.record(auditEvent(session, request, { action: 'batch.submitted', subject: batch.reference, details }));
       response.redirect(303, `/batches/view?reference=${encodeURIComponent(batch.reference)}`);
     } catch (error) {
       if (error instanceof DomainError) {

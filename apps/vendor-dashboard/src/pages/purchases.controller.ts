@@ -1,23 +1,18 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { VendorService } from '#auth';
-import { parseIsoDay } from '#common';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { clientAddress, errorSummary, html, money, PageForbidden, when } from '#web';
-import { CurrentSession, RequirePermission } from '../web/access.js';
+import { csrfField, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, when } from '#web';
+import { auditEvent, CurrentSession, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, sendPage } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 
 const PER_PAGE = 25;
 
-interface PurchaseQuery {
-  status?: string;
-  reference?: string;
-  from?: string;
-  to?: string;
-  page?: string;
-}
+/** The list's filters, kept in the pager's links. */
+const FILTERS = ['status', 'reference', 'from', 'to'] as const;
+type PurchaseQuery = Partial<Record<(typeof FILTERS)[number] | 'page', string>>;
 
 @Controller('purchases')
 @RequirePermission('purchases:read')
@@ -42,30 +37,18 @@ export class PurchasesController {
       else errors.reference = ['A reference is 1 to 128 letters, digits or _ . : -'];
     }
     for (const [key, field] of [['from', 'dateFrom'], ['to', 'dateTo']] as const) {
-      const value = query[key];
-      if (!value) continue;
-      try {
-        // The API's own day rule (real calendar dates only).
-        filter[field] = parseIsoDay(value);
-      } catch {
-        errors[key] = ['Use a real date such as 2026-01-31.'];
-      }
+      filter[field] = isoDayOrUndefined(query[key]);
+      if (query[key] && !filter[field]) errors[key] = ['Use a real date such as 2026-01-31.'];
     }
     if (filter.dateFrom && filter.dateTo && filter.dateFrom > filter.dateTo) errors.to = ['The end date is before the start date.'];
     const page = Number(query.page ?? '1');
     filter.page = Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
     const result = Object.keys(errors).length ? null : await this.transactions.list(session.vendorId, filter);
-    const keep = (page: number) => {
-      const params = new URLSearchParams();
-      for (const key of ['status', 'reference', 'from', 'to'] as const) if (query[key]) params.set(key, query[key]!);
-      params.set('page', String(page));
-      return `/purchases?${params.toString()}`;
-    };
+    const kept = Object.fromEntries(FILTERS.map((key) => [key, query[key]]));
     const rows = (result?.items ?? []).map(
       (purchase) => html`<tr><td><a href="/purchases/${purchase.id}">${purchase.reference}</a></td><td class="status-${purchase.status}">${purchase.status}</td>
 <td>${purchase.product_id}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${purchase.destination_amount} ${purchase.destination_unit}</td><td>${when(purchase.created_at)}</td></tr>`,
     );
-    const totalPages = result ? result.last_page : 1;
     sendPage(response, {
       title: 'Purchases',
       session,
@@ -80,7 +63,7 @@ export class PurchasesController {
 <table><caption class="hint">${result ? `${result.total} purchases, newest first. Times are Johannesburg time.` : ''}</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Product</th><th scope="col" class="num">Charge</th><th scope="col">Value</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="6">No purchases match.</td></tr>`}</tbody></table>
-<nav aria-label="Pages" class="pager">${filter.page > 1 ? html`<a href="${keep(filter.page - 1)}">Previous page</a>` : ''}<span>Page ${filter.page} of ${totalPages}</span>${filter.page < totalPages ? html`<a href="${keep(filter.page + 1)}">Next page</a>` : ''}</nav>`,
+${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
     }, result ? 200 : 400);
   }
 
@@ -131,7 +114,7 @@ export class PurchasesController {
     // The vendor-level switch applies to the dashboard as it does to every token.
     if (!(await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read')) throw new PageForbidden('Fulfilment reads are not enabled for your account.');
     const data = await this.fulfilment.read({ vendorId: session.vendorId, tokenId: '', dashboardUserId: session.userId }, id);
-    await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'fulfilment.revealed', subject: id, address: clientAddress(request) });
+    await this.audit.record(auditEvent(session, request, { action: 'fulfilment.revealed', subject: id }));
     sendPage(response, {
       title: 'Fulfilment details',
       session,

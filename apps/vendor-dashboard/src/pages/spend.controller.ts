@@ -1,9 +1,9 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
-import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
+import { johannesburgDayOf, johannesburgDayRange } from '#common';
 import { ReportsService, SpendControlsService, type SalesSummaryView } from '#purchase';
-import { errorSummary, html, money, type SafeHtml } from '#web';
+import { errorSummary, html, isoDayOrUndefined, money, type SafeHtml } from '#web';
 import type { DashboardSession } from '#dashboard';
 import { CurrentSession, RequirePermission } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
@@ -14,15 +14,6 @@ const MAX_CHART_DAYS = 31;
 
 function dayBefore(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
-}
-
-function validDay(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    return parseIsoDay(value);
-  } catch {
-    return undefined;
-  }
 }
 
 @Controller('spend')
@@ -38,10 +29,10 @@ export class SpendController {
   async page(@Query() query: { from?: string; to?: string }, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const today = johannesburgDayOf(new Date());
     const errors: Record<string, string[]> = {};
-    const to = validDay(query.to) ?? today;
-    const from = validDay(query.from) ?? dayBefore(to, 6);
-    if (query.from && !validDay(query.from)) errors.from = ['Use a date such as 2026-01-31.'];
-    if (query.to && !validDay(query.to)) errors.to = ['Use a date such as 2026-01-31.'];
+    const to = isoDayOrUndefined(query.to) ?? today;
+    const from = isoDayOrUndefined(query.from) ?? dayBefore(to, 6);
+    if (query.from && !isoDayOrUndefined(query.from)) errors.from = ['Use a date such as 2026-01-31.'];
+    if (query.to && !isoDayOrUndefined(query.to)) errors.to = ['Use a date such as 2026-01-31.'];
     if (from > to) errors.to = ['The end date is before the start date.'];
 
     // The same figures as GET /limits and GET /reports/summary: the services, not a copy of their queries.

@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { DomainError } from '#common';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
-import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
-import { CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import { csrfField, errorSummary, html, type SafeHtml, when } from '#web';
+import { actorOf, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, sendPage } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 
 const TOKENS_STAY = 'Removing a person ends their dashboard sessions but does not revoke any API token: tokens belong to the vendor. Revoke tokens on the API tokens page.';
 
@@ -25,20 +25,14 @@ export class TeamController {
   }
 
   @Post('team/invite')
-  async invite(@Body() form: { email?: string; role?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const actor = { userId: session.userId, label: session.email, address: clientAddress(request) };
-    try {
+  async invite(@Body() form: { email?: string; role?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    await this.change(request, response, async (session, actor) => {
       const invite = await this.accounts.invite(session.vendorId, String(form.email ?? ''), String(form.role ?? ''), actor);
       const url = `${this.config.DASHBOARD_PUBLIC_URL.replace(/\/+$/, '')}/invite?token=${invite.secret}`;
-      await this.render(response, session, 201, {
-        notice: html`<section class="notice" aria-labelledby="invite-made"><h2 id="invite-made">Invite created</h2>
+      return html`<section class="notice" aria-labelledby="invite-made"><h2 id="invite-made">Invite created</h2>
 <p>Send this one-time link to ${String(form.email)}. It works once and expires ${when(invite.expiresAt)}; it is not shown again.</p>
-<p class="secret" id="invite-link">${url}</p><p><button type="button" data-copy="invite-link">Copy link</button> <span id="invite-link-status" role="status"></span></p></section>`,
-      });
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, session, 400, { errors: error.fieldErrors });
-      throw error;
-    }
+<p class="secret" id="invite-link">${url}</p><p><button type="button" data-copy="invite-link">Copy link</button> <span id="invite-link-status" role="status"></span></p></section>`;
+    });
   }
 
   @Post('team/invites/:id/withdraw')
@@ -68,15 +62,20 @@ export class TeamController {
     await this.change(request, response, (session, actor) => this.accounts.remove(session.vendorId, id, actor));
   }
 
-  /** A change to the team by the signed-in person, then back to the team page; a validation failure shows the page again (400) with its messages. */
-  private async change(request: DashboardRequest, response: Response, operation: (session: DashboardSession, actor: Actor) => Promise<void>): Promise<void> {
+  /**
+   * A change to the team by the signed-in person, then back to the team page, or the page with the
+   * notice the change returns (201); a validation failure shows the page again (400) with its messages.
+   */
+  private async change(request: DashboardRequest, response: Response, operation: (session: DashboardSession, actor: Actor) => Promise<SafeHtml | void>): Promise<void> {
     const session = sessionOf(request);
+    let notice: SafeHtml | void;
     try {
-      await operation(session, { userId: session.userId, label: session.email, address: clientAddress(request) });
+      notice = await operation(session, actorOf(session, request));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, session, 400, { errors: error.fieldErrors });
       throw error;
     }
+    if (notice) return this.render(response, session, 201, { notice });
     response.redirect(303, '/team');
   }
 

@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
 import { DomainError } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
-import { clientAddress, errorSummary, html, type SafeHtml, when } from '#web';
-import { CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import { csrfField, errorSummary, html, type SafeHtml, when } from '#web';
+import { auditEvent, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
-import { csrfField, sendPage } from '../web/layout.js';
+import { sendPage } from '../web/layout.js';
 
 /** Expiry choices; 90 days is the longest a dashboard user may pick (longer needs staff). */
 export const TOKEN_LIFETIMES: { value: string; label: string; seconds: number }[] = [
@@ -52,15 +52,8 @@ export class TokensController {
     if (Object.keys(errors).length > 0) return this.render(response, session, 400, { errors, form });
     try {
       const issued = await this.tokens.issue(session.vendorId, abilities, lifetime!.seconds, { name, createdByUserId: session.userId });
-      await this.audit.record({
-        vendorId: session.vendorId,
-        actorUserId: session.userId,
-        actor: session.email,
-        action: 'token.created',
-        subject: issued.id,
-        details: { name, abilities: issued.abilities, expires_at: issued.expires_at },
-        address: clientAddress(request),
-      });
+      const details = { name, abilities: issued.abilities, expires_at: issued.expires_at };
+      await this.audit.record(auditEvent(session, request, { action: 'token.created', subject: issued.id, details }));
       await this.render(response, session, 201, { issued: { id: issued.id, secret: issued.token, name } });
     } catch (error) {
       if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, session, 400, { errors: error.fieldErrors, form });
@@ -89,7 +82,7 @@ export class TokensController {
   async revoke(@Param('id') id: string, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     // Scoped by vendor: another vendor's token id is a 404 and stays valid.
     const revoked = await this.tokens.revoke(id, session.vendorId);
-    await this.audit.record({ vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, action: 'token.revoked', subject: revoked.id, address: clientAddress(request) });
+    await this.audit.record(auditEvent(session, request, { action: 'token.revoked', subject: revoked.id }));
     response.redirect(303, '/tokens');
   }
 

@@ -1,9 +1,8 @@
-import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from '#auth';
-import { DashboardSessions, roleAllows, type DashboardPermission } from '#dashboard';
-import { csrfMatches, offeredCsrf, PageForbidden, readCookie, SAFE_METHODS, SignInRequired } from '#web';
-import { DashboardCookies } from './cookies.js';
+import { DashboardSessions, roleAllows, type Actor, type AuditEvent, type DashboardPermission, type DashboardSession } from '#dashboard';
+import { clientAddress, csrfMatches, offeredCsrf, PageForbidden, readCookie, SAFE_METHODS, SessionCookies, SignInRequired } from '#web';
 import type { DashboardRequest } from './dashboard-request.js';
 
 const PUBLIC_PAGE = 'dashboard:public';
@@ -28,7 +27,7 @@ export class SessionGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: DashboardSessions,
-    @Inject(DashboardCookies) private readonly cookies: DashboardCookies,
+    private readonly cookies: SessionCookies,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -59,3 +58,13 @@ export function sessionOf(request: DashboardRequest) {
 
 /** The signed-in session as a route handler's parameter. */
 export const CurrentSession = createParamDecorator((_data: unknown, context: ExecutionContext) => sessionOf(context.switchToHttp().getRequest<DashboardRequest>()));
+
+/** The signed-in person as the actor of a change to the team or their account, from the request's address. */
+export function actorOf(session: DashboardSession, request: DashboardRequest): Actor {
+  return { userId: session.userId, label: session.email, address: clientAddress(request) };
+}
+
+/** An audit event by the signed-in person, from the request's address. */
+export function auditEvent(session: DashboardSession, request: DashboardRequest, event: Pick<AuditEvent, 'action' | 'subject' | 'details'>): AuditEvent {
+  return { vendorId: session.vendorId, actorUserId: session.userId, actor: session.email, address: clientAddress(request), ...event };
+}

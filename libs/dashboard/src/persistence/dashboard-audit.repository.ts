@@ -15,7 +15,6 @@ export interface AuditEvent {
 }
 
 export interface AuditRow {
-  id: string;
   actor: string;
   action: string;
   subject: string | null;
@@ -38,7 +37,7 @@ export class DashboardAuditRepository {
 
   list(vendorId: string, limit = 200): Promise<AuditRow[]> {
     return this.dataSource.query(
-      `SELECT id::text, actor, action, subject, details, address, created_at FROM dashboard_audit_events WHERE vendor_id = $1 ORDER BY id DESC LIMIT $2`,
+      `SELECT actor, action, subject, details, address, created_at FROM dashboard_audit_events WHERE vendor_id = $1 ORDER BY id DESC LIMIT $2`,
       [vendorId, limit],
     );
   }

@@ -1,18 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { DashboardRole } from '../roles.js';
+import type { DashboardSession } from '../sessions.service.js';
 
-/** A live session with its user and vendor, as resolving a cookie reads it. */
-export interface DashboardSessionRow {
-  id: string;
-  user_id: string;
-  vendor_id: string;
-  vendor_name: string;
-  email: string;
-  role: DashboardRole;
-  csrf_token: string;
-  last_seen_at: Date;
-}
+/** A live session with its user and vendor, as resolving a cookie reads it, and when it was last seen. */
+export type LiveDashboardSession = DashboardSession & { lastSeenAt: Date };
 
 /** dashboard_sessions: a row per sign-in, keyed by the cookie secret's SHA-256. */
 @Injectable()
@@ -30,16 +21,17 @@ export class DashboardSessionRepository {
   }
 
   /** The session with this hash unless revoked, expired, idle longer than idleSeconds, or its user removed. */
-  async live(tokenHash: string, idleSeconds: number): Promise<DashboardSessionRow | undefined> {
+  async live(tokenHash: string, idleSeconds: number): Promise<LiveDashboardSession | undefined> {
     const [row] = (await this.dataSource.query(
-      `SELECT s.id, s.user_id, s.vendor_id, v.name AS vendor_name, u.email, u.role, s.csrf_token, s.last_seen_at
+      `SELECT s.id, s.user_id AS "userId", s.vendor_id AS "vendorId", v.name AS "vendorName", u.email, u.role,
+              s.csrf_token AS "csrfToken", s.last_seen_at AS "lastSeenAt"
          FROM dashboard_sessions s
          JOIN dashboard_users u ON u.id = s.user_id AND u.removed_at IS NULL
          JOIN vendors v ON v.id = s.vendor_id
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
           AND s.last_seen_at > now() - make_interval(secs => $2)`,
       [tokenHash, idleSeconds],
-    )) as DashboardSessionRow[];
+    )) as LiveDashboardSession[];
     return row;
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { Queryable } from '#database';
 import type { DashboardRole } from '../roles.js';
 
 /** A dashboard user as the dashboard shows it (never the password hash or the TOTP secret). */
@@ -55,11 +56,12 @@ export class DashboardUserRepository {
     return row;
   }
 
-  async find(vendorId: string, userId: string): Promise<DashboardUser | undefined> {
-    const [row] = (await this.dataSource.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL`, [
-      vendorId,
-      userId,
-    ])) as DashboardUser[];
+  /** The vendor's user, if not removed; `forUpdate` locks the row in the caller's transaction. */
+  async find(vendorId: string, userId: string, manager: Queryable = this.dataSource.manager, forUpdate = false): Promise<DashboardUser | undefined> {
+    const [row] = (await manager.query(
+      `SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL${forUpdate ? ' FOR UPDATE' : ''}`,
+      [vendorId, userId],
+    )) as DashboardUser[];
     return row;
   }
 
@@ -99,11 +101,7 @@ export class DashboardUserRepository {
    */
   async lockWithOwners(manager: EntityManager, vendorId: string, userId: string): Promise<DashboardUser | undefined> {
     await manager.query(`SELECT id FROM dashboard_users WHERE vendor_id = $1 AND role = 'owner' AND removed_at IS NULL FOR UPDATE`, [vendorId]);
-    const [row] = (await manager.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL FOR UPDATE`, [
-      vendorId,
-      userId,
-    ])) as DashboardUser[];
-    return row;
+    return this.find(vendorId, userId, manager, true);
   }
 
   async otherOwners(manager: EntityManager, vendorId: string, userId: string): Promise<number> {
