@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { COUNTRIES, OPERATORS, PRODUCTS, SERVICES, type Operator, type Product } from './purchase-catalogue.data.js';
+import type { ProviderOperator } from '#providers';
+import { COUNTRIES, OPERATORS, PRODUCTS, SERVICES, type Product } from './purchase-catalogue.data.js';
 
 export interface ProductFilter {
   type?: string;
@@ -39,7 +40,7 @@ export class PurchaseCatalogue {
   }
 
   /** Operators whose prefix starts the number, longest prefix first (the likeliest operator). */
-  operatorsForMobileNumber(mobileNumber: string): Operator[] {
+  operatorsForMobileNumber(mobileNumber: string): ProviderOperator[] {
     const digits = mobileNumber.replace(/\D/g, '');
     return OPERATORS.map((operator) => ({
       operator,
