@@ -1,15 +1,13 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { CASH_SEND_RAILS, type CashSendRail } from '#providers';
 import { JsonBody } from '../../json-body.js';
 import { SANDBOX_OPTIONS, type SandboxOptions } from '../../sandbox-options.js';
 import { notFound, sandboxError } from '../../sandbox-errors.js';
 import type { PayoutPayment } from '../payout-payment.js';
 import { PayoutPaymentBook, type SubmittedPayout } from '../payout-payment-book.service.js';
-import { MERCHANT_REFERENCE_PATTERN, payoutAmountOf } from '../payout-request-fields.js';
+import { payoutAmountOf } from '../payout-request-fields.js';
 import { NO_RESENDS_YET, decideSmsResend, type SmsResendState } from './sms-resend-policy.js';
-
-export const CASH_SEND_RAILS = ['bank_a_instant_money', 'bank_b_cardless'] as const;
-export type CashSendRail = (typeof CASH_SEND_RAILS)[number];
 
 const CASH_LIMITS = { minCents: 1_000n, maxCents: 500_000n };
 const CASH_STEP_CENTS = 1_000n;
@@ -27,32 +25,28 @@ export class CashSendPayments {
 
   submit(rail: CashSendRail, raw: unknown): Promise<SubmittedPayout> {
     const body = JsonBody.of(raw);
-    return this.book.submit({
-      provider: rail,
-      merchantReference: body.requiredString('merchant_reference', MERCHANT_REFERENCE_PATTERN),
-      accept: () => {
-        const amount = payoutAmountOf(body, CASH_LIMITS);
-        if (amount.cents % CASH_STEP_CENTS !== 0n) {
-          throw sandboxError(422, 'AMOUNT_INCREMENT_INVALID', 'cash-send amounts must be multiples of R10');
-        }
-        const phone = body.requiredString('phone', /^27\d{9}$/);
-        const recipient = body.requiredObject('recipient');
-        recipient.requiredString('first_name');
-        recipient.requiredString('surname');
-        recipient.requiredString('id_type', /^(RSAID|Passport)$/);
-        recipient.requiredString('id_number');
-        return {
-          amount: amount.text,
-          testValue: phone,
-          providerReference: randomUUID(),
-          settlement: 'at_submission',
-          issueDelivery: () => ({
-            pin: String(randomInt(10_000, 100_000)),
-            serial: String(randomInt(1e9, 1e10)),
-            expiresAt: new Date(this.options.clock.now().getTime() + COLLECTION_VALIDITY_MS),
-          }),
-        };
-      },
+    return this.book.submit(rail, body, () => {
+      const amount = payoutAmountOf(body, CASH_LIMITS);
+      if (amount.cents % CASH_STEP_CENTS !== 0n) {
+        throw sandboxError(422, 'AMOUNT_INCREMENT_INVALID', 'cash-send amounts must be multiples of R10');
+      }
+      const phone = body.requiredString('phone', /^27\d{9}$/);
+      const recipient = body.requiredObject('recipient');
+      recipient.requiredString('first_name');
+      recipient.requiredString('surname');
+      recipient.requiredString('id_type', /^(RSAID|Passport)$/);
+      recipient.requiredString('id_number');
+      return {
+        amount: amount.text,
+        testValue: phone,
+        providerReference: randomUUID(),
+        settlement: 'at_submission',
+        issueDelivery: () => ({
+          pin: String(randomInt(10_000, 100_000)),
+          serial: String(randomInt(1e9, 1e10)),
+          expiresAt: new Date(this.options.clock.now().getTime() + COLLECTION_VALIDITY_MS),
+        }),
+      };
     });
   }
 

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { JsonBody } from '../../json-body.js';
 import type { PayoutPayment } from '../payout-payment.js';
 import { PayoutPaymentBook, type SubmittedPayout } from '../payout-payment-book.service.js';
-import { MERCHANT_REFERENCE_PATTERN, payoutAmountOf } from '../payout-request-fields.js';
+import { payoutAmountOf } from '../payout-request-fields.js';
 
 const RTC_LIMITS = { minCents: 1n, maxCents: 5_000_000n };
 
@@ -14,25 +14,21 @@ export class RtcEftPayments {
 
   submit(raw: unknown): Promise<SubmittedPayout> {
     const body = JsonBody.of(raw);
-    return this.book.submit({
-      provider: 'rtc_eft',
-      merchantReference: body.requiredString('merchant_reference', MERCHANT_REFERENCE_PATTERN),
-      accept: () => {
-        const amount = payoutAmountOf(body, RTC_LIMITS);
-        const bankAccount = body.requiredObject('bank_account');
-        bankAccount.requiredString('bank_name');
-        const accountNumber = bankAccount.requiredString('account_number', /^\d{6,16}$/);
-        bankAccount.requiredString('account_name');
-        bankAccount.requiredString('branch_code', /^\d{6}$/);
-        body.optionalString('narration', /^.{1,64}$/);
-        return {
-          amount: amount.text,
-          testValue: accountNumber,
-          providerReference: randomUUID(),
-          settlement: 'after_settle_delay',
-          issueDelivery: null,
-        };
-      },
+    return this.book.submit('rtc_eft', body, () => {
+      const amount = payoutAmountOf(body, RTC_LIMITS);
+      const bankAccount = body.requiredObject('bank_account');
+      bankAccount.requiredString('bank_name');
+      const accountNumber = bankAccount.requiredString('account_number', /^\d{6,16}$/);
+      bankAccount.requiredString('account_name');
+      bankAccount.requiredString('branch_code', /^\d{6}$/);
+      body.optionalString('narration', /^.{1,64}$/);
+      return {
+        amount: amount.text,
+        testValue: accountNumber,
+        providerReference: randomUUID(),
+        settlement: 'after_settle_delay',
+        issueDelivery: null,
+      };
     });
   }
 

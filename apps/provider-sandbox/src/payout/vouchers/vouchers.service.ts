@@ -5,7 +5,7 @@ import { SANDBOX_OPTIONS, type SandboxOptions } from '../../sandbox-options.js';
 import { badRequest } from '../../sandbox-errors.js';
 import type { PayoutPayment } from '../payout-payment.js';
 import { PayoutPaymentBook, type SubmittedPayout } from '../payout-payment-book.service.js';
-import { MERCHANT_REFERENCE_PATTERN, payoutAmountOf } from '../payout-request-fields.js';
+import { payoutAmountOf } from '../payout-request-fields.js';
 
 /** Voucher catalogue dated 2026-09-15 (payout contract): product code to limits in cents. */
 export const VOUCHER_PRODUCTS = new Map<string, { minCents: bigint; maxCents: bigint; instructions: string }>([
@@ -36,30 +36,26 @@ export class VoucherPayments {
     if (refused.length > 0) {
       throw badRequest('FIELD_NOT_ALLOWED', `the voucher API does not accept: ${refused.sort().join(', ')}`);
     }
-    return this.book.submit({
-      provider: 'voucher',
-      merchantReference: body.requiredString('merchant_reference', MERCHANT_REFERENCE_PATTERN),
-      accept: () => {
-        const productCode = body.requiredString('product_code');
-        const product = VOUCHER_PRODUCTS.get(productCode);
-        if (!product) throw badRequest('UNKNOWN_PRODUCT_CODE', `unknown product_code ${productCode}`);
-        const amount = payoutAmountOf(body, product);
-        body.requiredString('vendor_slug', /^[a-z0-9][a-z0-9-]{0,63}$/);
-        body.requiredString('account_alias');
-        return {
-          amount: amount.text,
-          productCode,
-          // Vouchers carry no phone or account, so the cents of the amount pick the test value.
-          testValue: amount.text,
-          providerReference: randomUUID(),
-          settlement: 'at_submission',
-          issueDelivery: () => ({
-            pin: Array.from({ length: 16 }, () => randomInt(10)).join(''),
-            serial: `VS${String(randomInt(1e9, 1e10))}`,
-            expiresAt: new Date(this.options.clock.now().getTime() + VOUCHER_VALIDITY_MS),
-          }),
-        };
-      },
+    return this.book.submit('voucher', body, () => {
+      const productCode = body.requiredString('product_code');
+      const product = VOUCHER_PRODUCTS.get(productCode);
+      if (!product) throw badRequest('UNKNOWN_PRODUCT_CODE', `unknown product_code ${productCode}`);
+      const amount = payoutAmountOf(body, product);
+      body.requiredString('vendor_slug', /^[a-z0-9][a-z0-9-]{0,63}$/);
+      body.requiredString('account_alias');
+      return {
+        amount: amount.text,
+        productCode,
+        // Vouchers carry no phone or account, so the cents of the amount pick the test value.
+        testValue: amount.text,
+        providerReference: randomUUID(),
+        settlement: 'at_submission',
+        issueDelivery: () => ({
+          pin: Array.from({ length: 16 }, () => randomInt(10)).join(''),
+          serial: `VS${String(randomInt(1e9, 1e10))}`,
+          expiresAt: new Date(this.options.clock.now().getTime() + VOUCHER_VALIDITY_MS),
+        }),
+      };
     });
   }
 
