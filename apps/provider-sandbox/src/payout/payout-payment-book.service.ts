@@ -78,10 +78,8 @@ export class PayoutPaymentBook {
     this.payments.set(key, payment);
     this.accepted.set(key, accepted);
 
-    if (scenario.outcome === 'reject') {
-      payment.status = 'REJECTED';
-      payment.rejectionReason = 'DECLINED_BY_PROVIDER';
-    } else if (scenario.outcome === 'pay') {
+    if (scenario.outcome === 'reject') this.markRejected(payment);
+    else if (scenario.outcome === 'pay') {
       const pay = () => {
         this.markPaid(payment, accepted);
         if (scenario.reverseAfterPayment) this.scheduler.after(this.options.reversalDelayMs, () => this.markReversed(payment));
@@ -132,10 +130,7 @@ export class PayoutPaymentBook {
     const payment = this.payments.get(key);
     if (!payment || payment.status !== 'PENDING') return undefined;
     if (status === 'PAID') this.markPaid(payment, this.accepted.get(key)!);
-    else {
-      payment.status = 'REJECTED';
-      payment.rejectionReason = 'DECLINED_BY_PROVIDER';
-    }
+    else this.markRejected(payment);
     return payment;
   }
 
@@ -143,6 +138,11 @@ export class PayoutPaymentBook {
     payment.status = 'PAID';
     payment.paidAt = this.options.clock.now();
     payment.delivery = accepted.issueDelivery?.() ?? null;
+  }
+
+  private markRejected(payment: PayoutPayment): void {
+    payment.status = 'REJECTED';
+    payment.rejectionReason = 'DECLINED_BY_PROVIDER';
   }
 
   private markReversed(payment: PayoutPayment): void {
