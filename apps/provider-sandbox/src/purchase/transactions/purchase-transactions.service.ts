@@ -111,11 +111,7 @@ export class PurchaseTransactions {
     return id === undefined ? undefined : this.byId.get(id);
   }
 
-  newestFirst(): PurchaseTransaction[] {
-    return [...this.byId.values()].reverse();
-  }
-
-  /** Every transaction in creation order (settlement reports). */
+  /** Every transaction in creation order (settlement reports; the search lists them newest first). */
   all(): PurchaseTransaction[] {
     return [...this.byId.values()];
   }
