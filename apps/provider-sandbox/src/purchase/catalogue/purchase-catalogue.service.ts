@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ProviderOperator } from '#providers';
-import { COUNTRIES, OPERATORS, PRODUCTS, SERVICES, type Product } from './purchase-catalogue.data.js';
+import { OPERATORS, PRODUCTS, type Product } from './purchase-catalogue.data.js';
 
 export interface ProductFilter {
   type?: string;
@@ -12,18 +12,6 @@ export interface ProductFilter {
 @Injectable()
 export class PurchaseCatalogue {
   private readonly productsById = new Map(PRODUCTS.map((product) => [product.id, product]));
-
-  services() {
-    return Object.values(SERVICES);
-  }
-
-  countries() {
-    return COUNTRIES;
-  }
-
-  operators() {
-    return OPERATORS;
-  }
 
   products(filter: ProductFilter): Product[] {
     return PRODUCTS.filter(
