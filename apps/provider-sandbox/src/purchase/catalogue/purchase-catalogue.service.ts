@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { badRequest } from '../../sandbox-errors.js';
 import type { ProviderOperator } from '#providers';
 import { OPERATORS, PRODUCTS, type Product } from './purchase-catalogue.data.js';
 
@@ -25,6 +26,13 @@ export class PurchaseCatalogue {
 
   product(id: number): Product | undefined {
     return this.productsById.get(id);
+  }
+
+  /** The product a request names, or the provider's 400 for an id it does not know. */
+  requestedProduct(id: number): Product {
+    const product = this.product(id);
+    if (!product) throw badRequest('PRODUCT_NOT_FOUND', `product ${id} does not exist`);
+    return product;
   }
 
   /** Operators whose prefix starts the number, longest prefix first (the likeliest operator). */

@@ -191,9 +191,7 @@ export class PurchaseTransactions {
   }
 
   private validate(externalId: string, body: JsonBody): PurchaseRequest {
-    const productId = body.requiredInteger('product_id');
-    const product = this.catalogue.product(productId);
-    if (!product) throw badRequest('PRODUCT_NOT_FOUND', `product ${productId} does not exist`);
+    const product = this.catalogue.requestedProduct(body.requiredInteger('product_id'));
 
     const identifiers: IdentifierGroups = {};
     for (const group of REQUIREMENT_GROUPS) {
