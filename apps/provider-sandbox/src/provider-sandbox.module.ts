@@ -4,7 +4,6 @@ import { ApiKeyGuard } from './api-key/api-key.guard.js';
 import { CallbackSender } from './callbacks/callback-sender.service.js';
 import { HealthController } from './health/health.controller.js';
 import { CashSendController } from './payout/cash-send/cash-send.controller.js';
-import { CashSendPayments } from './payout/cash-send/cash-send.service.js';
 import { PayoutPaymentBook } from './payout/payout-payment-book.service.js';
 import { RtcEftController } from './payout/rtc-eft/rtc-eft.controller.js';
 import { VouchersController } from './payout/vouchers/vouchers.controller.js';
@@ -53,7 +52,6 @@ export class ProviderSandboxModule {
         PurchaseLookups,
         PurchaseTransactions,
         PayoutPaymentBook,
-        CashSendPayments,
         SettlementReports,
       ],
     };
