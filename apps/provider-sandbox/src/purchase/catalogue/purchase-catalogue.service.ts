@@ -1,20 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import type { ProductListQuery, ProviderOperator } from '#providers';
 import { badRequest } from '../../sandbox-errors.js';
-import type { ProviderOperator } from '#providers';
 import { OPERATORS, PRODUCTS, type Product } from './purchase-catalogue.data.js';
-
-export interface ProductFilter {
-  type?: string;
-  countryIsoCode?: string;
-  operatorId?: number;
-  serviceId?: number;
-}
 
 @Injectable()
 export class PurchaseCatalogue {
   private readonly productsById = new Map(PRODUCTS.map((product) => [product.id, product]));
 
-  products(filter: ProductFilter): Product[] {
+  /** The products matching the filters of the client's product list query. */
+  products(filter: Omit<ProductListQuery, 'page' | 'perPage'>): Product[] {
     return PRODUCTS.filter(
       (product) =>
         (filter.type === undefined || product.type === filter.type) &&
