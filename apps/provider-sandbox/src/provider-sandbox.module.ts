@@ -4,12 +4,9 @@ import { ApiKeyGuard } from './api-key/api-key.guard.js';
 import { CallbackSender } from './callbacks/callback-sender.service.js';
 import { HealthController } from './health/health.controller.js';
 import { CashSendController } from './payout/cash-send/cash-send.controller.js';
-import { CashSendPayments } from './payout/cash-send/cash-send.service.js';
 import { PayoutPaymentBook } from './payout/payout-payment-book.service.js';
 import { RtcEftController } from './payout/rtc-eft/rtc-eft.controller.js';
-import { RtcEftPayments } from './payout/rtc-eft/rtc-eft.service.js';
 import { VouchersController } from './payout/vouchers/vouchers.controller.js';
-import { VoucherPayments } from './payout/vouchers/vouchers.service.js';
 import { PurchaseCatalogueController } from './purchase/catalogue/purchase-catalogue.controller.js';
 import { PurchaseCatalogue } from './purchase/catalogue/purchase-catalogue.service.js';
 import { PurchaseLookupsController } from './purchase/lookups/purchase-lookups.controller.js';
@@ -55,9 +52,6 @@ export class ProviderSandboxModule {
         PurchaseLookups,
         PurchaseTransactions,
         PayoutPaymentBook,
-        CashSendPayments,
-        RtcEftPayments,
-        VoucherPayments,
         SettlementReports,
       ],
     };

@@ -7,11 +7,7 @@ export interface SandboxClock {
   now(): Date;
 }
 
-export class SystemSandboxClock implements SandboxClock {
-  now(): Date {
-    return new Date();
-  }
-}
+export const systemSandboxClock: SandboxClock = { now: () => new Date() };
 
 export class ManualSandboxClock implements SandboxClock {
   private currentMs: number;

@@ -1,4 +1,4 @@
-import { SystemSandboxClock, type SandboxClock } from './sandbox-clock.js';
+import { systemSandboxClock, type SandboxClock } from './sandbox-clock.js';
 
 export interface SandboxOptions {
   /** Value every provider route expects in `X-Api-Key`. */
@@ -31,7 +31,7 @@ export const DEFAULT_SANDBOX_OPTIONS: Readonly<Omit<SandboxOptions, 'clock'>> = 
 };
 
 export function resolveSandboxOptions(overrides: Partial<SandboxOptions> = {}): SandboxOptions {
-  const options: SandboxOptions = { ...DEFAULT_SANDBOX_OPTIONS, clock: new SystemSandboxClock(), ...dropUndefined(overrides) };
+  const options: SandboxOptions = { ...DEFAULT_SANDBOX_OPTIONS, clock: systemSandboxClock, ...dropUndefined(overrides) };
   if (options.apiKey.length === 0) throw new Error('sandbox apiKey must not be empty');
   for (const key of DELAY_KEYS) {
     const value = options[key];

@@ -7,11 +7,6 @@ export {
   ProviderNotConfiguredError,
 } from './provider-errors.js';
 export { SecretValue } from './secret-value.js';
-export {
-  type ProviderClientOptions,
-  LOCAL_SANDBOX_BASE_URL,
-  LOCAL_SANDBOX_API_KEY,
-} from './http/provider-client-options.js';
 export { type PurchaseOutcome, purchaseOutcomeOf } from './purchase/purchase-outcome.js';
 export type * from './purchase/purchase-provider.wire.js';
 export {
@@ -32,9 +27,7 @@ export {
   CASH_SEND_RAILS,
   type CashSendRail,
   type PayoutChannel,
-  type CashSendRecipient,
   type CashSendSubmission,
-  type RtcEftSubmission,
   type VoucherSubmission,
   type PayoutDelivery,
   type PayoutProviderPayment,
@@ -42,7 +35,6 @@ export {
 export {
   type SettlementReport,
   type SettlementReportLine,
-  type SettlementLineStatus,
   SettlementReportFormatError,
   settlementLineOf,
 } from './settlement/settlement-report.js';

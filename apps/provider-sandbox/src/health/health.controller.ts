@@ -5,13 +5,8 @@ import { PublicRoute } from '../api-key/public-route.decorator.js';
 @Controller('health')
 @PublicRoute()
 export class HealthController {
-  @Get('live')
-  live() {
-    return { status: 'ok' };
-  }
-
-  @Get('ready')
-  ready() {
+  @Get(['live', 'ready'])
+  status() {
     return { status: 'ok' };
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { JsonBody } from '../json-body.js';
 import { SANDBOX_OPTIONS, type SandboxOptions } from '../sandbox-options.js';
 import { notFound, sandboxError } from '../sandbox-errors.js';
 import { SandboxScheduler } from '../sandbox-scheduler.js';
@@ -10,13 +11,7 @@ import {
   type PayoutPayment,
   type PayoutProviderName,
 } from './payout-payment.js';
-
-export interface PayoutSubmission {
-  provider: PayoutProviderName;
-  merchantReference: string;
-  /** Builds the rest of the request; runs only for a reference the provider has not seen, so a replay skips validation. */
-  accept(): AcceptedPayout;
-}
+import { MERCHANT_REFERENCE_PATTERN } from './payout-request-fields.js';
 
 export interface AcceptedPayout {
   amount: string;
@@ -51,19 +46,24 @@ export class PayoutPaymentBook {
     @Inject(SANDBOX_OPTIONS) private readonly options: SandboxOptions,
   ) {}
 
-  async submit(submission: PayoutSubmission): Promise<SubmittedPayout> {
-    const key = keyOf(submission.provider, submission.merchantReference);
+  /**
+   * Submits `body` to `provider` under its merchant reference. `accept` builds the rest of the
+   * request; it runs only for a reference the provider has not seen, so a replay skips validation.
+   */
+  async submit(provider: PayoutProviderName, body: JsonBody, accept: () => AcceptedPayout): Promise<SubmittedPayout> {
+    const merchantReference = body.requiredString('merchant_reference', MERCHANT_REFERENCE_PATTERN);
+    const key = keyOf(provider, merchantReference);
     const existing = this.payments.get(key);
-    this.witness.record('merchant_reference', submission.merchantReference, existing !== undefined);
+    this.witness.record('merchant_reference', merchantReference, existing !== undefined);
     if (existing) return { payment: existing, replayed: true };
 
-    const accepted = submission.accept();
+    const accepted = accept();
     const scenario = payoutScenarioFor(testValueSuffix(accepted.testValue));
     // Test value 05: the call arrives but is lost before the provider stores anything.
     if (scenario.submission === 'lost') throw sandboxError(503, 'SERVICE_UNAVAILABLE', 'temporarily unavailable; nothing was recorded');
     const payment: PayoutPayment = {
-      provider: submission.provider,
-      merchantReference: submission.merchantReference,
+      provider,
+      merchantReference,
       providerReference: accepted.providerReference,
       amount: accepted.amount,
       productCode: accepted.productCode ?? null,
@@ -78,10 +78,8 @@ export class PayoutPaymentBook {
     this.payments.set(key, payment);
     this.accepted.set(key, accepted);
 
-    if (scenario.outcome === 'reject') {
-      payment.status = 'REJECTED';
-      payment.rejectionReason = 'DECLINED_BY_PROVIDER';
-    } else if (scenario.outcome === 'pay') {
+    if (scenario.outcome === 'reject') this.markRejected(payment);
+    else if (scenario.outcome === 'pay') {
       const pay = () => {
         this.markPaid(payment, accepted);
         if (scenario.reverseAfterPayment) this.scheduler.after(this.options.reversalDelayMs, () => this.markReversed(payment));
@@ -132,10 +130,7 @@ export class PayoutPaymentBook {
     const payment = this.payments.get(key);
     if (!payment || payment.status !== 'PENDING') return undefined;
     if (status === 'PAID') this.markPaid(payment, this.accepted.get(key)!);
-    else {
-      payment.status = 'REJECTED';
-      payment.rejectionReason = 'DECLINED_BY_PROVIDER';
-    }
+    else this.markRejected(payment);
     return payment;
   }
 
@@ -143,6 +138,11 @@ export class PayoutPaymentBook {
     payment.status = 'PAID';
     payment.paidAt = this.options.clock.now();
     payment.delivery = accepted.issueDelivery?.() ?? null;
+  }
+
+  private markRejected(payment: PayoutPayment): void {
+    payment.status = 'REJECTED';
+    payment.rejectionReason = 'DECLINED_BY_PROVIDER';
   }
 
   private markReversed(payment: PayoutPayment): void {

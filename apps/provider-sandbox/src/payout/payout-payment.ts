@@ -1,5 +1,8 @@
-/** The four payout providers the sandbox plays; each keeps its own merchant-reference namespace. */
-export type PayoutProviderName = 'bank_a_instant_money' | 'bank_b_cardless' | 'rtc_eft' | 'voucher';
+import { CASH_SEND_RAILS, type PayoutChannel } from '#providers';
+
+/** The four payout providers the sandbox plays (the payout client's channels); each keeps its own merchant-reference namespace. */
+export type PayoutProviderName = PayoutChannel;
+export const PAYOUT_PROVIDERS: readonly PayoutProviderName[] = [...CASH_SEND_RAILS, 'rtc_eft', 'voucher'];
 
 export type PayoutPaymentStatus = 'PENDING' | 'PAID' | 'REJECTED' | 'REVERSED';
 

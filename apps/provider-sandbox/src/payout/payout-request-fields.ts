@@ -5,14 +5,11 @@ import { badRequest, sandboxError } from '../sandbox-errors.js';
 /** The gateway sends `GW_PO_{unique}`; providers accept the usual reference alphabet. */
 export const MERCHANT_REFERENCE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
 
-export interface PayoutAmount {
-  cents: Cents;
-  /** Two-place decimal string, as the provider echoes it. */
-  text: string;
-}
-
-/** A positive ZAR amount with at most two places, within the provider's limits. */
-export function payoutAmountOf(body: JsonBody, limits: { minCents: Cents; maxCents: Cents }): PayoutAmount {
+/**
+ * A positive ZAR amount with at most two places, within the provider's limits: its cents, and
+ * as `text` the two-place decimal string the provider echoes.
+ */
+export function payoutAmountOf(body: JsonBody, limits: { minCents: Cents; maxCents: Cents }) {
   const raw = body.requiredString('amount');
   let cents: Cents;
   try {

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { cashSendRailOf } from '../payout/cash-send/cash-send.service.js';
+import { cashSendRailOf } from '../payout/cash-send/cash-send.controller.js';
 import { pageRequestOf } from '../purchase/pagination.js';
 import { reportDayOf, SettlementReports, type SettlementProvider } from './settlement-reports.service.js';
 

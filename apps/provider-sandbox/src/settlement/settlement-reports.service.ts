@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { johannesburgDayOf, parseIsoDay } from '#common';
 import { sandboxError } from '../sandbox-errors.js';
-import { CASH_SEND_RAILS } from '../payout/cash-send/cash-send.service.js';
-import type { PayoutPayment, PayoutProviderName } from '../payout/payout-payment.js';
+import { PAYOUT_PROVIDERS, type PayoutPayment, type PayoutProviderName } from '../payout/payout-payment.js';
 import { PayoutPaymentBook } from '../payout/payout-payment-book.service.js';
 import type { PurchaseTransaction } from '../purchase/transactions/purchase-transaction.js';
 import { PurchaseTransactions } from '../purchase/transactions/purchase-transactions.service.js';
 
 /** Every provider that publishes a daily settlement report: the purchase provider and each payout provider. */
 export type SettlementProvider = 'dvs' | PayoutProviderName;
-export const SETTLEMENT_PROVIDERS: readonly SettlementProvider[] = ['dvs', ...CASH_SEND_RAILS, 'rtc_eft', 'voucher'];
+export const SETTLEMENT_PROVIDERS: readonly SettlementProvider[] = ['dvs', ...PAYOUT_PROVIDERS];
 
 /** One line of a provider's settlement report (the wire shape; amounts are exact decimal strings). */
 export interface SettlementLineWire {

@@ -1,11 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { JsonBody } from '../json-body.js';
 import { PayoutPaymentBook } from '../payout/payout-payment-book.service.js';
-import type { PayoutProviderName } from '../payout/payout-payment.js';
+import { PAYOUT_PROVIDERS } from '../payout/payout-payment.js';
 import { badRequest, notFound } from '../sandbox-errors.js';
 import { SubmissionWitness } from './submission-witness.service.js';
-
-const PAYOUT_PROVIDERS: readonly PayoutProviderName[] = ['bank_a_instant_money', 'bank_b_cardless', 'rtc_eft', 'voucher'];
 
 /** Sandbox-only endpoints (no real provider has them); still behind the API key. */
 @Controller('__sandbox/submissions')

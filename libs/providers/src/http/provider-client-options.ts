@@ -17,13 +17,8 @@ export interface ProviderClientOptions {
 export const LOCAL_SANDBOX_BASE_URL = 'http://127.0.0.1:3100';
 export const LOCAL_SANDBOX_API_KEY = 'sandbox-key';
 
-export interface ProviderConnection {
-  baseUrl: string;
-  apiKey: string;
-  timeoutMs: number;
-  readRetries: number;
-  readRetryBackoffMs: number;
-}
+/** The settings a transport uses: every option resolved. */
+export type ProviderConnection = Required<Omit<ProviderClientOptions, 'production'>>;
 
 /** The settings to use, or the error every call must throw when production is missing them. */
 export function providerConnectionOf(
@@ -39,9 +34,9 @@ export function providerConnectionOf(
   return {
     baseUrl: (baseUrl ?? LOCAL_SANDBOX_BASE_URL).replace(/\/+$/, ''),
     apiKey: apiKey ?? LOCAL_SANDBOX_API_KEY,
-    timeoutMs: positiveInteger(options.timeoutMs, 10_000, 'timeoutMs'),
-    readRetries: nonNegativeInteger(options.readRetries, 2, 'readRetries'),
-    readRetryBackoffMs: nonNegativeInteger(options.readRetryBackoffMs, 200, 'readRetryBackoffMs'),
+    timeoutMs: integerOption(options.timeoutMs, 10_000, 'timeoutMs', 1),
+    readRetries: integerOption(options.readRetries, 2, 'readRetries', 0),
+    readRetryBackoffMs: integerOption(options.readRetryBackoffMs, 200, 'readRetryBackoffMs', 0),
   };
 }
 
@@ -49,14 +44,10 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+function integerOption(value: number | undefined, fallback: number, name: string, min: 0 | 1): number {
   const resolved = value ?? fallback;
-  if (!Number.isSafeInteger(resolved) || resolved < 1) throw new RangeError(`${name} must be a positive integer`);
-  return resolved;
-}
-
-function nonNegativeInteger(value: number | undefined, fallback: number, name: string): number {
-  const resolved = value ?? fallback;
-  if (!Number.isSafeInteger(resolved) || resolved < 0) throw new RangeError(`${name} must be a non-negative integer`);
+  if (!Number.isSafeInteger(resolved) || resolved < min) {
+    throw new RangeError(`${name} must be a ${min === 1 ? 'positive' : 'non-negative'} integer`);
+  }
   return resolved;
 }

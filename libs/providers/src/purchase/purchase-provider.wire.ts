@@ -18,6 +18,7 @@ export interface ProviderOperator {
   id: number;
   name: string;
   country: { iso_code: string; name: string };
+  /** International prefixes without '+', matched against the start of a mobile number. */
   mobile_prefixes: string[];
 }
 
@@ -34,7 +35,7 @@ export interface ProviderBenefit {
   amount: string;
 }
 
-/** Each inner array is one complete alternative set of field names. */
+/** Each inner array is one complete alternative set of field names; an empty outer array needs nothing. */
 export type RequiredFieldSets = string[][];
 
 export interface ProviderProduct {
@@ -45,11 +46,14 @@ export interface ProviderProduct {
   service: ProviderService;
   operator: { id: number; name: string; country: { iso_code: string; name: string } };
   destination_currency: string;
+  /** Fixed products only. */
   destination_amount: string | null;
+  /** Ranged products only; valid amounts are min + n × step, up to max. */
   destination_range: { min: string; max: string; step: string } | null;
   wholesale_currency: 'ZAR';
+  /** Fixed products: what we pay, exact decimal ZAR. */
   wholesale_price: string | null;
-  /** ZAR per destination unit, for ranged products. */
+  /** Ranged products: ZAR per destination unit; the charge is amount × rate rounded up to a cent. */
   wholesale_rate: string | null;
   benefits: ProviderBenefit[];
   fulfilment: 'NONE' | 'PIN' | 'ESIM';

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { IntegerIdPipe } from '../../integer-id.pipe.js';
 import { badRequest, notFound } from '../../sandbox-errors.js';
 import { pageOf, pageRequestOf } from '../pagination.js';
+import { COUNTRIES, OPERATORS, SERVICES } from './purchase-catalogue.data.js';
 import { PurchaseCatalogue } from './purchase-catalogue.service.js';
 
 @Controller('dvs/v1')
@@ -11,17 +12,17 @@ export class PurchaseCatalogueController {
 
   @Get('services')
   services() {
-    return this.catalogue.services();
+    return Object.values(SERVICES);
   }
 
   @Get('countries')
   countries() {
-    return this.catalogue.countries();
+    return COUNTRIES;
   }
 
   @Get('operators')
   operators() {
-    return this.catalogue.operators();
+    return OPERATORS;
   }
 
   @Get('products')

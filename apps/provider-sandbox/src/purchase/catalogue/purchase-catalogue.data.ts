@@ -1,4 +1,5 @@
 import { DecimalAmount, formatCents, wholesaleCentsFor } from '#money';
+import type { ProviderBenefit, ProviderCountry, ProviderOperator, ProviderProduct, ProviderService, RequiredFieldSets } from '#providers';
 import tables from './purchase-catalogue.json' with { type: 'json' };
 
 /**
@@ -6,43 +7,16 @@ import tables from './purchase-catalogue.json' with { type: 'json' };
  * start (and every test run) sees the same ids, prices and requirements.
  */
 
-export type ProductType =
-  | 'FIXED_VALUE_RECHARGE'
-  | 'RANGED_VALUE_RECHARGE'
-  | 'FIXED_VALUE_PIN_PURCHASE'
-  | 'FIXED_VALUE_ESIM_PURCHASE'
-  | 'RANGED_VALUE_PAYMENT';
+/** The sandbox's benefit kinds; the client's wire type (#providers) leaves the kind open. */
+type Benefit = ProviderBenefit & { type: 'CREDITS' | 'DATA' | 'VALIDITY' | 'BILL_PAYMENT' };
 
-export type ProductLookup = 'statement' | 'account' | 'esim-benefits' | 'esim-status';
-
-export interface Country {
-  iso_code: string;
-  name: string;
-  currency: string;
-}
-
-export interface Service {
-  id: number;
-  name: string;
-}
-
-export interface Operator {
-  id: number;
-  name: string;
-  country: { iso_code: string; name: string };
-  /** International prefixes without '+', matched against the start of a mobile number. */
-  mobile_prefixes: string[];
-}
-
-export interface Benefit {
-  type: 'CREDITS' | 'DATA' | 'VALIDITY' | 'BILL_PAYMENT';
-  unit: string;
+/** A product exactly as the purchase client reads it (#providers), with the sandbox's benefit kinds. */
+export interface Product extends Omit<ProviderProduct, 'benefits'> {
   /** For ranged products the benefit scales with the amount; listed at the minimum. */
-  amount: string;
+  benefits: Benefit[];
 }
 
-/** Each inner array is one complete alternative set of fields; an empty outer array needs nothing. */
-export type RequiredFieldSets = string[][];
+export type ProductLookup = Product['supported_lookups'][number];
 
 export const REQUIREMENT_GROUPS = [
   'credit_party_identifier',
@@ -54,34 +28,6 @@ export const REQUIREMENT_GROUPS = [
 ] as const;
 export type RequirementGroup = (typeof REQUIREMENT_GROUPS)[number];
 
-export interface Product {
-  id: number;
-  name: string;
-  description: string;
-  type: ProductType;
-  service: Service;
-  operator: { id: number; name: string; country: { iso_code: string; name: string } };
-  destination_currency: string;
-  /** Fixed products only. */
-  destination_amount: string | null;
-  /** Ranged products only; valid amounts are min + n × step, up to max. */
-  destination_range: { min: string; max: string; step: string } | null;
-  wholesale_currency: 'ZAR';
-  /** Fixed products: what we pay, exact decimal ZAR. */
-  wholesale_price: string | null;
-  /** Ranged products: ZAR per destination unit; the charge is amount × rate rounded up to a cent. */
-  wholesale_rate: string | null;
-  benefits: Benefit[];
-  fulfilment: 'NONE' | 'PIN' | 'ESIM';
-  supported_lookups: ProductLookup[];
-  required_credit_party_identifier_fields: RequiredFieldSets;
-  required_debit_party_identifier_fields: RequiredFieldSets;
-  required_sender_fields: RequiredFieldSets;
-  required_beneficiary_fields: RequiredFieldSets;
-  required_statement_identifier_fields: RequiredFieldSets;
-  required_additional_identifier_fields: RequiredFieldSets;
-}
-
 export function requiredFieldSets(product: Product, group: RequirementGroup): RequiredFieldSets {
   return product[`required_${group}_fields` as const];
 }
@@ -92,9 +38,9 @@ export const SERVICES = {
   pin: { id: 3, name: 'PIN vouchers' },
   esim: { id: 4, name: 'eSIM' },
   billPayment: { id: 5, name: 'Bill payment' },
-} as const satisfies Record<string, Service>;
+} as const satisfies Record<string, ProviderService>;
 
-interface CountryPricing extends Country {
+interface CountryPricing extends ProviderCountry {
   /** ZAR the provider charges per destination unit for airtime, data and PINs. */
   zarPerUnit: string;
   airtime: string[];
@@ -125,7 +71,7 @@ const { billZarPerUnit: BILL_ZAR_PER_UNIT, billRange: BILL_RANGE } = TABLES;
 const MOBILE_NUMBER: RequiredFieldSets = [['mobile_number']];
 const ACCOUNT_NUMBER: RequiredFieldSets = [['account_number']];
 
-function countryRef(country: Country) {
+function countryRef(country: ProviderCountry) {
   return { iso_code: country.iso_code, name: country.name };
 }
 
@@ -304,7 +250,7 @@ function buildProducts(): Product[] {
   return products;
 }
 
-function buildOperators(): Operator[] {
+function buildOperators(): ProviderOperator[] {
   return [
     ...MOBILE_OPERATORS.map((operator) => ({
       id: operator.id,
@@ -317,6 +263,6 @@ function buildOperators(): Operator[] {
   ].sort((a, b) => a.id - b.id);
 }
 
-export const COUNTRIES: readonly Country[] = MOBILE_COUNTRIES.map(({ iso_code, name, currency }) => ({ iso_code, name, currency }));
-export const OPERATORS: readonly Operator[] = buildOperators();
+export const COUNTRIES: readonly ProviderCountry[] = MOBILE_COUNTRIES.map(({ iso_code, name, currency }) => ({ iso_code, name, currency }));
+export const OPERATORS: readonly ProviderOperator[] = buildOperators();
 export const PRODUCTS: readonly Product[] = buildProducts();

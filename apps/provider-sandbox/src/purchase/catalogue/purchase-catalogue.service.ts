@@ -1,30 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { COUNTRIES, OPERATORS, PRODUCTS, SERVICES, type Operator, type Product } from './purchase-catalogue.data.js';
-
-export interface ProductFilter {
-  type?: string;
-  countryIsoCode?: string;
-  operatorId?: number;
-  serviceId?: number;
-}
+import type { ProductListQuery, ProviderOperator } from '#providers';
+import { badRequest } from '../../sandbox-errors.js';
+import { OPERATORS, PRODUCTS, type Product } from './purchase-catalogue.data.js';
 
 @Injectable()
 export class PurchaseCatalogue {
   private readonly productsById = new Map(PRODUCTS.map((product) => [product.id, product]));
 
-  services() {
-    return Object.values(SERVICES);
-  }
-
-  countries() {
-    return COUNTRIES;
-  }
-
-  operators() {
-    return OPERATORS;
-  }
-
-  products(filter: ProductFilter): Product[] {
+  /** The products matching the filters of the client's product list query. */
+  products(filter: Omit<ProductListQuery, 'page' | 'perPage'>): Product[] {
     return PRODUCTS.filter(
       (product) =>
         (filter.type === undefined || product.type === filter.type) &&
@@ -38,8 +22,15 @@ export class PurchaseCatalogue {
     return this.productsById.get(id);
   }
 
+  /** The product a request names, or the provider's 400 for an id it does not know. */
+  requestedProduct(id: number): Product {
+    const product = this.product(id);
+    if (!product) throw badRequest('PRODUCT_NOT_FOUND', `product ${id} does not exist`);
+    return product;
+  }
+
   /** Operators whose prefix starts the number, longest prefix first (the likeliest operator). */
-  operatorsForMobileNumber(mobileNumber: string): Operator[] {
+  operatorsForMobileNumber(mobileNumber: string): ProviderOperator[] {
     const digits = mobileNumber.replace(/\D/g, '');
     return OPERATORS.map((operator) => ({
       operator,

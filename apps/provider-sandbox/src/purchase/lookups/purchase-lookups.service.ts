@@ -28,7 +28,7 @@ export class PurchaseLookups {
     const productId = body.has('product_id') ? body.requiredInteger('product_id') : undefined;
     const operators = this.catalogue.operatorsForMobileNumber(mobileNumber);
     if (productId === undefined) return operators;
-    const product = this.productFor(productId);
+    const product = this.catalogue.requestedProduct(productId);
     return operators.filter((operator) => operator.id === product.operator.id);
   }
 
@@ -92,16 +92,10 @@ export class PurchaseLookups {
   }
 
   private supportingProduct(body: JsonBody, lookup: ProductLookup): Product {
-    const product = this.productFor(body.requiredInteger('product_id'));
+    const product = this.catalogue.requestedProduct(body.requiredInteger('product_id'));
     if (!product.supported_lookups.includes(lookup)) {
       throw badRequest('LOOKUP_NOT_SUPPORTED', `product ${product.id} does not support the ${lookup} lookup`);
     }
-    return product;
-  }
-
-  private productFor(productId: number): Product {
-    const product = this.catalogue.product(productId);
-    if (!product) throw badRequest('PRODUCT_NOT_FOUND', `product ${productId} does not exist`);
     return product;
   }
 

@@ -1,35 +1,23 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import type { ProviderTransactionWire } from '#providers';
 
-export interface PinFulfilment {
-  kind: 'pin';
-  code: string;
-  serial: string;
-}
-
-export interface EsimFulfilment {
-  kind: 'esim';
-  iccid: string;
-  smdp_address: string;
-  /** LPA activation code; the QR payload is the same string, as GSMA SGP.22 defines it. */
-  activation_code: string;
-  qr_code_payload: string;
-}
-
-export type PurchaseFulfilment = PinFulfilment | EsimFulfilment;
+/** What a completed PIN or eSIM product delivers, exactly as the provider's transaction JSON carries it. */
+export type PurchaseFulfilment = Pick<ProviderTransactionWire, 'pin' | 'esim'>;
 
 const SMDP_ADDRESS = 'smdp.sandbox.example';
 
 // PINs and activation codes are secrets at a real provider, so even the sandbox does not make them guessable.
-export function issuePin(): PinFulfilment {
-  return { kind: 'pin', code: randomDigits(16), serial: `SN${randomDigits(12)}` };
+export function issuePin(): PurchaseFulfilment {
+  return { pin: { code: randomDigits(16), serial: `SN${randomDigits(12)}` }, esim: null };
 }
 
-export function issueEsim(): EsimFulfilment {
+/** The LPA activation code is also the QR payload, as GSMA SGP.22 defines it. */
+export function issueEsim(): PurchaseFulfilment {
   const iccidBody = `8927${randomDigits(14)}`;
   const iccid = iccidBody + luhnCheckDigit(iccidBody);
   const matchingId = (randomBytes(8).toString('hex').toUpperCase().match(/.{4}/g) ?? []).join('-');
   const activationCode = `LPA:1$${SMDP_ADDRESS}$${matchingId}`;
-  return { kind: 'esim', iccid, smdp_address: SMDP_ADDRESS, activation_code: activationCode, qr_code_payload: activationCode };
+  return { pin: null, esim: { iccid, smdp_address: SMDP_ADDRESS, activation_code: activationCode, qr_code_payload: activationCode } };
 }
 
 function randomDigits(length: number): string {

@@ -90,15 +90,7 @@ export function purchaseTransactionView(transaction: PurchaseTransaction, option
     destination: { amount: transaction.destinationAmount, unit: product.destination_currency },
     prices: { wholesale: { amount: transaction.wholesalePrice, unit: 'ZAR' } },
     ...transaction.identifiers,
-    pin: delivered?.kind === 'pin' ? { code: delivered.code, serial: delivered.serial } : null,
-    esim:
-      delivered?.kind === 'esim'
-        ? {
-            iccid: delivered.iccid,
-            smdp_address: delivered.smdp_address,
-            activation_code: delivered.activation_code,
-            qr_code_payload: delivered.qr_code_payload,
-          }
-        : null,
+    pin: delivered?.pin ?? null,
+    esim: delivered?.esim ?? null,
   };
 }

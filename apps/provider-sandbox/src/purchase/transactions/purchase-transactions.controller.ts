@@ -25,7 +25,7 @@ export class PurchaseTransactionsController {
   ) {
     const matching =
       externalId === undefined
-        ? this.transactions.newestFirst()
+        ? this.transactions.all().reverse()
         : [this.transactions.findByExternalId(externalId)].filter((found) => found !== undefined);
     return pageOf(matching, pageRequestOf(page, perPage), response).map((transaction) => this.transactions.read(transaction));
   }

@@ -111,11 +111,7 @@ export class PurchaseTransactions {
     return id === undefined ? undefined : this.byId.get(id);
   }
 
-  newestFirst(): PurchaseTransaction[] {
-    return [...this.byId.values()].reverse();
-  }
-
-  /** Every transaction in creation order (settlement reports). */
+  /** Every transaction in creation order (settlement reports; the search lists them newest first). */
   all(): PurchaseTransaction[] {
     return [...this.byId.values()];
   }
@@ -195,9 +191,7 @@ export class PurchaseTransactions {
   }
 
   private validate(externalId: string, body: JsonBody): PurchaseRequest {
-    const productId = body.requiredInteger('product_id');
-    const product = this.catalogue.product(productId);
-    if (!product) throw badRequest('PRODUCT_NOT_FOUND', `product ${productId} does not exist`);
+    const product = this.catalogue.requestedProduct(body.requiredInteger('product_id'));
 
     const identifiers: IdentifierGroups = {};
     for (const group of REQUIREMENT_GROUPS) {
