@@ -66,12 +66,7 @@ export class WebhookEndpointsService {
   ) {}
 
   async create(vendorId: string, gateway: WebhookGateway, input: EndpointInput): Promise<WebhookEndpointWithSecret> {
-    const errors: Record<string, string[]> = {};
-    const url = await this.checkUrl(input.url, errors);
-    const events = this.checkEvents(gateway, input.events, errors, true);
-    const description = this.checkDescription(input.description, errors);
-    if (input.enabled !== undefined && typeof input.enabled !== 'boolean') errors.enabled = ['enabled must be a boolean'];
-    if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
+    const { url = '', events = [], description = null, enabled = true } = await this.checkInput(gateway, input, true);
     const secret = generateWebhookSecret();
     return this.dataSource.transaction(async (manager) => {
       const count = await this.endpoints.lockVendorAndCount(manager, vendorId, gateway);
@@ -82,9 +77,9 @@ export class WebhookEndpointsService {
         vendorId,
         gateway,
         url,
-        description: description ?? null,
+        description,
         events,
-        enabled: (input.enabled as boolean | undefined) ?? true,
+        enabled,
         secretEncrypted: this.encryption.encrypt(secret, endpointSecretContext(id)),
       });
       this.logger.log({ vendorId, endpointId: id, gateway }, 'Webhook endpoint registered');
@@ -102,17 +97,7 @@ export class WebhookEndpointsService {
 
   async update(vendorId: string, gateway: WebhookGateway, endpointId: string, input: EndpointInput): Promise<WebhookEndpointView> {
     await this.find(vendorId, gateway, endpointId);
-    const errors: Record<string, string[]> = {};
-    const changes: WebhookEndpointChanges = {};
-    if (input.url !== undefined) changes.url = await this.checkUrl(input.url, errors);
-    if (input.events !== undefined) changes.events = this.checkEvents(gateway, input.events, errors, true);
-    if (input.description !== undefined) changes.description = this.checkDescription(input.description, errors);
-    if (input.enabled !== undefined) {
-      if (typeof input.enabled !== 'boolean') errors.enabled = ['enabled must be a boolean'];
-      changes.enabled = input.enabled;
-    }
-    if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
-    const row = await this.endpoints.update(vendorId, gateway, endpointId, changes);
+    const row = await this.endpoints.update(vendorId, gateway, endpointId, await this.checkInput(gateway, input, false));
     if (!row) throw new NotFoundError('webhook endpoint');
     return viewOf(row);
   }
@@ -185,6 +170,24 @@ export class WebhookEndpointsService {
     return id;
   }
 
+  /**
+   * The members of `input` as column values, or every problem at once as VALIDATION_FAILED. A
+   * create (`creating`) checks url and events even when absent; an update only what it was sent.
+   */
+  private async checkInput(gateway: WebhookGateway, input: EndpointInput, creating: boolean): Promise<WebhookEndpointChanges> {
+    const errors: Record<string, string[]> = {};
+    const changes: WebhookEndpointChanges = {};
+    if (creating || input.url !== undefined) changes.url = await this.checkUrl(input.url, errors);
+    if (creating || input.events !== undefined) changes.events = this.checkEvents(gateway, input.events, errors);
+    if (input.description !== undefined) changes.description = this.checkDescription(input.description, errors);
+    if (input.enabled !== undefined) {
+      if (typeof input.enabled === 'boolean') changes.enabled = input.enabled;
+      else errors.enabled = ['enabled must be a boolean'];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
+    return changes;
+  }
+
   /** Shape first, then (in production) the SSRF check on what the host resolves to now; the worker checks again at every delivery. */
   private async checkUrl(value: unknown, errors: Record<string, string[]>): Promise<string> {
     if (typeof value !== 'string') {
@@ -203,9 +206,9 @@ export class WebhookEndpointsService {
     return value;
   }
 
-  private checkEvents(gateway: WebhookGateway, value: unknown, errors: Record<string, string[]>, required: boolean): WebhookEventType[] {
+  private checkEvents(gateway: WebhookGateway, value: unknown, errors: Record<string, string[]>): WebhookEventType[] {
     const allowed = eventsOf(gateway);
-    if (!Array.isArray(value) || (required && value.length === 0)) {
+    if (!Array.isArray(value) || value.length === 0) {
       errors.events = [`events must be a non-empty array of: ${allowed.join(', ')}`];
       return [];
     }
