@@ -9,18 +9,13 @@ import { eventsOf, type WebhookEventType, type WebhookGateway } from './webhook-
 import { generateWebhookSecret } from './webhook-signature.js';
 import { resolveDeliverable, urlProblems, WebhookUrlRefusedError } from './webhook-url-guard.js';
 
-/** An endpoint as the API returns it; the secret appears only in the answers of create and rotate. */
-export interface WebhookEndpointView {
-  id: string;
-  url: string;
-  description: string | null;
-  events: WebhookEventType[];
-  enabled: boolean;
+/** An endpoint as the API returns it: the row with its times as ISO strings; the secret appears only in the answers of create and rotate. */
+export type WebhookEndpointView = Omit<WebhookEndpointRow, 'previous_secret_expires_at' | 'created_at' | 'updated_at'> & {
   /** Until when the previous secret still signs (after a rotation); null when only one secret signs. */
   previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
-}
+};
 
 export interface WebhookEndpointWithSecret extends WebhookEndpointView {
   /** Shown once: store it now; it cannot be read again (rotate to get a new one). */
