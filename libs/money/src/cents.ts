@@ -1,4 +1,4 @@
-import { ExactDecimal, decimalRoundingOf, type RoundingMode } from './exact-decimal.js';
+import { DECIMAL_ROUNDING, ExactDecimal, type RoundingMode } from './exact-decimal.js';
 import { CentsOutOfRangeError, InvalidAmountError, InvalidBasisPointsError } from './money.errors.js';
 import { parsePlainDecimal } from './plain-decimal.js';
 
@@ -109,7 +109,7 @@ function basisPointsAsBigInt(bps: number | bigint): bigint {
  */
 export function mulCentsByBasisPoints(cents: Cents, bps: number | bigint, rounding: RoundingMode): Cents {
   const product = new ExactDecimal(cents.toString()).times(basisPointsAsBigInt(bps).toString()).dividedBy(BASIS_POINTS_PER_UNIT);
-  return BigInt(product.toDecimalPlaces(0, decimalRoundingOf(rounding)).toFixed(0));
+  return BigInt(product.toDecimalPlaces(0, DECIMAL_ROUNDING[rounding]).toFixed(0));
 }
 
 /**
