@@ -27,7 +27,7 @@ function describe(error: unknown): string {
     const fields = Object.entries(error.fieldErrors).map(([field, messages]) => `${field}: ${messages.join('; ')}`);
     return `error: ${error.code}${fields.length ? ` (${fields.join(', ')})` : ` (${error.message})`}`;
   }
-  if (error instanceof OpsInputError) return `error: ${error.message}`;
+  // An OpsInputError, or anything else: its message.
   return `error: ${(error as Error).message ?? String(error)}`;
 }
 

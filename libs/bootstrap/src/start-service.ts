@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import type { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
+import type { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { configureHttpApp, type HttpAppOptions } from '#common';
@@ -46,16 +46,13 @@ export async function startHttpService(definition: ServiceDefinition): Promise<I
   app.useLogger(app.get(Logger));
   configureHttpApp(app, definition.http);
   installShutdownDeadline(app, config.SHUTDOWN_GRACE_MS);
-  applyConnectionTimeouts(app.getHttpServer() as Server, config);
+  // Keep-alive and header timeouts from the configuration (why they matter: GatewayEnv).
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
   await app.listen(config.PORT ?? definition.defaultPort, '0.0.0.0');
   app.get(Logger).log(`${definition.name} listening on port ${config.PORT ?? definition.defaultPort} (APP_ENV=${config.APP_ENV})`);
   return app;
-}
-
-/** Keep-alive and header timeouts from the configuration (why they matter: GatewayEnv). */
-export function applyConnectionTimeouts(server: Server, config: Pick<GatewayEnv, 'HTTP_KEEP_ALIVE_TIMEOUT_MS' | 'HTTP_HEADERS_TIMEOUT_MS'>): void {
-  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
-  server.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
 }
 
 /**
@@ -132,5 +129,3 @@ function openSockets(): string[] {
       return `${socket.localPort} -> ${socket.remoteAddress}:${socket.remotePort} read ${socket.bytesRead} B written ${socket.bytesWritten} B ${state.filter(Boolean).join(' ')}`.trim();
     });
 }
-
-export type { INestApplicationContext };

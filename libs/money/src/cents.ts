@@ -1,7 +1,6 @@
-import type { RoundingMode } from './exact-decimal.js';
-import { CentsOutOfRangeError, InvalidAmountError, InvalidBasisPointsError, InvalidStepError } from './money.errors.js';
+import { DECIMAL_ROUNDING, ExactDecimal, type RoundingMode } from './exact-decimal.js';
+import { CentsOutOfRangeError, InvalidAmountError, InvalidBasisPointsError } from './money.errors.js';
 import { parsePlainDecimal } from './plain-decimal.js';
-import { divideRounded } from './rounded-division.js';
 
 /**
  * ZAR cents (minor units) as a bigint. Postgres `bigint` columns arrive from pg as strings:
@@ -13,7 +12,7 @@ export type Cents = bigint;
 export const MAX_POSTGRES_BIGINT = 9_223_372_036_854_775_807n;
 export const MIN_POSTGRES_BIGINT = -9_223_372_036_854_775_808n;
 
-const BASIS_POINTS_PER_UNIT = 10_000n;
+const BASIS_POINTS_PER_UNIT = 10_000;
 
 export interface ParseDecimalAmountOptions {
   /** At most this many decimal places (cents allow two). */
@@ -47,11 +46,7 @@ export function centsFromDecimalString(input: string): Cents {
 
 /** "12.50" from 1250n; negative values (ledger deltas) as "-12.50". */
 export function formatCents(cents: Cents): string {
-  const sign = cents < 0n ? '-' : '';
-  const magnitude = cents < 0n ? -cents : cents;
-  const rand = magnitude / 100n;
-  const remainder = magnitude % 100n;
-  return `${sign}${rand}.${remainder.toString().padStart(2, '0')}`;
+  return new ExactDecimal(cents.toString()).dividedBy(100).toFixed(2);
 }
 
 /**
@@ -100,32 +95,6 @@ export function minorUnitsFromCents(cents: Cents): number {
   return Number(cents);
 }
 
-export function addCents(a: Cents, b: Cents): Cents {
-  return a + b;
-}
-
-export function subCents(a: Cents, b: Cents): Cents {
-  return a - b;
-}
-
-export function sumCents(values: Iterable<Cents>): Cents {
-  let total = 0n;
-  for (const value of values) total += value;
-  return total;
-}
-
-export function compareCents(a: Cents, b: Cents): -1 | 0 | 1 {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** True when `cents` is a whole number of `stepCents` (cash rails: R10 = 1000n). */
-export function isMultipleOf(cents: Cents, stepCents: Cents): boolean {
-  if (stepCents <= 0n) {
-    throw new InvalidStepError('step must be positive');
-  }
-  return cents % stepCents === 0n;
-}
-
 function basisPointsAsBigInt(bps: number | bigint): bigint {
   if (typeof bps === 'bigint') return bps;
   if (!Number.isSafeInteger(bps)) {
@@ -134,9 +103,13 @@ function basisPointsAsBigInt(bps: number | bigint): bigint {
   return BigInt(bps);
 }
 
-/** cents × bps / 10 000, rounded as asked; 1 bp = 0.01 %. */
+/**
+ * cents × bps / 10 000, rounded as asked; 1 bp = 0.01 %. Exact before the rounding: the product
+ * has far fewer than ExactDecimal's 200 digits and a division by 10 000 ends after four places.
+ */
 export function mulCentsByBasisPoints(cents: Cents, bps: number | bigint, rounding: RoundingMode): Cents {
-  return divideRounded(cents * basisPointsAsBigInt(bps), BASIS_POINTS_PER_UNIT, rounding);
+  const product = new ExactDecimal(cents.toString()).times(basisPointsAsBigInt(bps).toString()).dividedBy(BASIS_POINTS_PER_UNIT);
+  return BigInt(product.toDecimalPlaces(0, DECIMAL_ROUNDING[rounding]).toFixed(0));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ExactDecimal, decimalRoundingOf, type RoundingMode } from './exact-decimal.js';
+import { DECIMAL_ROUNDING, ExactDecimal, type RoundingMode } from './exact-decimal.js';
 import { InvalidAmountError, InvalidStepError, PrecisionLossError } from './money.errors.js';
 import { parsePlainDecimal } from './plain-decimal.js';
 
@@ -96,7 +96,7 @@ export class DecimalAmount {
 
   /** Rounds to a whole number, for example a cents value to charge. */
   roundToInteger(mode: RoundingMode): bigint {
-    return BigInt(this.value.toDecimalPlaces(0, decimalRoundingOf(mode)).toFixed(0));
+    return BigInt(this.value.toDecimalPlaces(0, DECIMAL_ROUNDING[mode]).toFixed(0));
   }
 
   /**
@@ -113,7 +113,7 @@ export class DecimalAmount {
       }
       return this.value.toFixed(places);
     }
-    return this.value.toFixed(places, decimalRoundingOf(rounding));
+    return this.value.toFixed(places, DECIMAL_ROUNDING[rounding]);
   }
 
   /** Shortest plain form ("12.5"); use `toFixed` for a contract format. */

@@ -25,13 +25,9 @@ export const MAX_DECIMAL_INPUT_LENGTH = 40;
 /** How to round when a result must land on a coarser grid. `half-even` is banker's rounding. */
 export type RoundingMode = 'ceil' | 'floor' | 'half-even';
 
-export function decimalRoundingOf(mode: RoundingMode): Decimal.Rounding {
-  switch (mode) {
-    case 'ceil':
-      return Decimal.ROUND_CEIL;
-    case 'floor':
-      return Decimal.ROUND_FLOOR;
-    case 'half-even':
-      return Decimal.ROUND_HALF_EVEN;
-  }
-}
+/** decimal.js's rounding constant for each mode. */
+export const DECIMAL_ROUNDING: Record<RoundingMode, Decimal.Rounding> = {
+  ceil: Decimal.ROUND_CEIL,
+  floor: Decimal.ROUND_FLOOR,
+  'half-even': Decimal.ROUND_HALF_EVEN,
+};

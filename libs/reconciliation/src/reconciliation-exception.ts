@@ -10,31 +10,17 @@ export type ReconciliationDomain = 'purchase' | 'payout';
  * - `unknown_line`: a report line for which we hold no record.
  * - `missing_line`: a record of ours that the provider's report should hold and does not.
  */
-export type ReconciliationExceptionKind = 'late_creation' | 'amount_mismatch' | 'reference_mismatch' | 'status_conflict' | 'unknown_line' | 'missing_line';
+export const RECONCILIATION_EXCEPTION_KINDS = [
+  'late_creation', 'amount_mismatch', 'reference_mismatch', 'status_conflict', 'unknown_line', 'missing_line',
+] as const;
+export type ReconciliationExceptionKind = (typeof RECONCILIATION_EXCEPTION_KINDS)[number];
 
-export const RECONCILIATION_EXCEPTION_KINDS: readonly ReconciliationExceptionKind[] = [
-  'late_creation',
-  'amount_mismatch',
-  'reference_mismatch',
-  'status_conflict',
-  'unknown_line',
-  'missing_line',
-];
-
-/** What raising an exception needs. `dedupeKey` must name the disagreement, not the moment it was seen. */
-export interface RaiseReconciliationException {
-  domain: ReconciliationDomain;
-  kind: ReconciliationExceptionKind;
-  dedupeKey: string;
-  vendorId?: string | null;
-  purchaseTransactionId?: string | null;
-  payoutId?: string | null;
-  provider?: string | null;
-  /** Johannesburg calendar day of the settlement report the line came from (YYYY-MM-DD), if any. */
-  reportDate?: string | null;
-  /** Evidence for staff: what we hold and what the provider said. Never secrets (PINs, tokens). */
-  details?: Record<string, unknown>;
-}
+/**
+ * What raising an exception needs: the domain, kind and dedupe key, the rest as known.
+ * `dedupeKey` must name the disagreement, not the moment it was seen.
+ */
+export type RaiseReconciliationException = Pick<ReconciliationException, 'domain' | 'kind' | 'dedupeKey'> &
+  Partial<Pick<ReconciliationException, 'vendorId' | 'purchaseTransactionId' | 'payoutId' | 'provider' | 'reportDate' | 'details'>>;
 
 export interface ReconciliationException {
   id: string;
@@ -45,7 +31,9 @@ export interface ReconciliationException {
   purchaseTransactionId: string | null;
   payoutId: string | null;
   provider: string | null;
+  /** Johannesburg calendar day of the settlement report the line came from (YYYY-MM-DD), if any. */
   reportDate: string | null;
+  /** Evidence for staff: what we hold and what the provider said. Never secrets (PINs, tokens). */
   details: Record<string, unknown>;
   status: 'open' | 'resolved';
   raisedAt: Date;

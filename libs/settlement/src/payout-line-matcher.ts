@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
 import { PayoutOutcomes, PayoutRepository, methodDefinition } from '#payout';
 import type { PayoutProviderPayment } from '#providers';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
 import { lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
 
@@ -30,30 +30,27 @@ export class PayoutLineMatcher {
     const base = { domain: 'payout' as const, provider: context.provider, reportDate: context.reportDate };
     return this.dataSource.transaction(async (manager) => {
       const payout = found && methodDefinition(found.method).channel === context.provider ? await this.payouts.findForWorker(found.id, manager, true) : null;
+      const raise = (exception: RaiseReconciliationException, links = {}) => lineException(manager, this.exceptions, line, exception, links);
       if (!payout) {
-        return lineException(manager, this.exceptions, line, { ...base, kind: 'unknown_line', dedupeKey: `settlement:${context.provider}:${line.provider_reference}:unknown_line`, details: lineEvidence(line) });
+        const dedupeKey = `settlement:${context.provider}:${line.provider_reference}:unknown_line`;
+        return raise({ ...base, kind: 'unknown_line', dedupeKey, details: lineEvidence(line) });
       }
       const links = { payoutId: payout.id };
       const ours = { vendorId: payout.vendorId, payoutId: payout.id };
       const evidence = { ...lineEvidence(line), our_status: payout.status, our_amount: formatCents(payout.amountCents), our_currency: payout.currency };
 
       if (payout.amountCents !== BigInt(line.amount_cents) || payout.currency !== line.currency) {
-        return lineException(manager, this.exceptions, line, { ...base, ...ours, kind: 'amount_mismatch', dedupeKey: `payout:${payout.id}:amount_mismatch`, details: evidence }, links);
+        return raise({ ...base, ...ours, kind: 'amount_mismatch', dedupeKey: `payout:${payout.id}:amount_mismatch`, details: evidence }, links);
       }
       if (payout.providerReference !== null && payout.providerReference !== line.provider_reference) {
-        return lineException(
-          manager,
-          this.exceptions,
-          line,
-          { ...base, ...ours, kind: 'reference_mismatch', dedupeKey: `payout:${payout.id}:reference_mismatch`, details: { ...evidence, our_provider_reference: payout.providerReference } },
-          links,
-        );
+        const details = { ...evidence, our_provider_reference: payout.providerReference };
+        return raise({ ...base, ...ours, kind: 'reference_mismatch', dedupeKey: `payout:${payout.id}:reference_mismatch`, details }, links);
       }
       const wanted = line.status === 'reversed' ? 'reversed' : 'paid';
       if (payout.status === wanted || (payout.status === 'reversed' && wanted === 'paid')) return markLine(manager, line.id, 'matched', links);
       if (payout.status === 'failed' || payout.status === 'cancelled') {
         // We released the hold; the provider says it paid. Never re-settled automatically: staff recover the money.
-        return lineException(manager, this.exceptions, line, { ...base, ...ours, kind: 'status_conflict', dedupeKey: `payout:${payout.id}:status_conflict`, details: evidence }, links);
+        return raise({ ...base, ...ours, kind: 'status_conflict', dedupeKey: `payout:${payout.id}:status_conflict`, details: evidence }, links);
       }
       // pending / needs_review (paid or paid-and-reversed), or paid and now reversed.
       const after = await this.outcomes.applyToLocked(manager, payout, paymentOf(line, wanted), false);

@@ -3,11 +3,9 @@ import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
 import { ProviderError, PurchaseProviderClient, type PurchaseProviderTransaction } from '#providers';
 import { PurchaseOutcomeRecorder, TransactionsRepository, isUuid, lateCreationDedupeKey, type TransactionState } from '#purchase';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
 import { lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
-
-type PurchaseRecord = TransactionState;
 
 /**
  * Matches one purchase-provider settlement line (docs/RECONCILIATION.md, "Matching rules").
@@ -32,30 +30,23 @@ export class PurchaseLineMatcher {
     const record = await this.find(line);
     const manager = this.dataSource.manager;
     const base = { domain: 'purchase' as const, provider: context.provider, reportDate: context.reportDate };
+    // Each exception is raised, and the line marked, in one transaction of its own.
+    const raise = (exception: RaiseReconciliationException, links = {}) =>
+      this.dataSource.transaction((tx) => lineException(tx, this.exceptions, line, exception, links));
     if (!record) {
-      return this.dataSource.transaction((tx) =>
-        lineException(tx, this.exceptions, line, { ...base, kind: 'unknown_line', dedupeKey: `settlement:${context.provider}:${line.provider_reference}:unknown_line`, details: lineEvidence(line) }),
-      );
+      const dedupeKey = `settlement:${context.provider}:${line.provider_reference}:unknown_line`;
+      return raise({ ...base, kind: 'unknown_line', dedupeKey, details: lineEvidence(line) });
     }
     const links = { purchaseTransactionId: record.id };
     const ours = { vendorId: record.vendor_id, purchaseTransactionId: record.id };
     const evidence = { ...lineEvidence(line), our_status: record.status, our_amount: formatCents(BigInt(record.wholesale_cents)), our_currency: record.currency };
 
     if (BigInt(record.wholesale_cents) !== BigInt(line.amount_cents) || record.currency !== line.currency) {
-      return this.dataSource.transaction((tx) =>
-        lineException(tx, this.exceptions, line, { ...base, ...ours, kind: 'amount_mismatch', dedupeKey: `purchase:${record.id}:amount_mismatch`, details: evidence }, links),
-      );
+      return raise({ ...base, ...ours, kind: 'amount_mismatch', dedupeKey: `purchase:${record.id}:amount_mismatch`, details: evidence }, links);
     }
     if (!/^\d{1,18}$/.test(line.provider_reference) || (record.provider_transaction_id !== null && record.provider_transaction_id !== line.provider_reference)) {
-      return this.dataSource.transaction((tx) =>
-        lineException(
-          tx,
-          this.exceptions,
-          line,
-          { ...base, ...ours, kind: 'reference_mismatch', dedupeKey: `purchase:${record.id}:reference_mismatch`, details: { ...evidence, our_provider_transaction_id: record.provider_transaction_id } },
-          links,
-        ),
-      );
+      const details = { ...evidence, our_provider_transaction_id: record.provider_transaction_id };
+      return raise({ ...base, ...ours, kind: 'reference_mismatch', dedupeKey: `purchase:${record.id}:reference_mismatch`, details }, links);
     }
     if (record.status === 'failed') {
       // The purchase domain's one rule for a late creation (the same as for a callback): it stays failed, staff decide.
@@ -83,12 +74,11 @@ export class PurchaseLineMatcher {
     const recorded = await this.recorder.record(record.id, { kind: 'found', transaction: await this.observationOf(record, line, wanted) });
     if (recorded.status === wanted) return markLine(manager, line.id, recorded.statusMoved ? 'applied' : 'matched', links);
     // Unreachable with the allowed moves (pending/review/completed all lead to `wanted`); kept so an oddity reaches staff, not silence.
-    return this.dataSource.transaction((tx) =>
-      lineException(tx, this.exceptions, line, { ...base, ...ours, kind: 'status_conflict', dedupeKey: `purchase:${record.id}:status_conflict`, details: { ...evidence, our_status: recorded.status } }, links),
-    );
+    const details = { ...evidence, our_status: recorded.status };
+    return raise({ ...base, ...ours, kind: 'status_conflict', dedupeKey: `purchase:${record.id}:status_conflict`, details }, links);
   }
 
-  private async find(line: StoredLine): Promise<PurchaseRecord | undefined> {
+  private async find(line: StoredLine): Promise<TransactionState | undefined> {
     if (isUuid(line.merchant_reference)) {
       const byId = await this.transactions.state(line.merchant_reference);
       if (byId) return byId;
@@ -101,7 +91,7 @@ export class PurchaseLineMatcher {
    * The line as a provider observation. A lookup is tried first because it carries what a report
    * never does (the PIN or eSIM of a completed purchase); it is used only when it says the same.
    */
-  private async observationOf(record: PurchaseRecord, line: StoredLine, wanted: 'completed' | 'reversed'): Promise<PurchaseProviderTransaction> {
+  private async observationOf(record: TransactionState, line: StoredLine, wanted: 'completed' | 'reversed'): Promise<PurchaseProviderTransaction> {
     try {
       const found = await this.provider.findTransactionByExternalId(record.id);
       if (found.outcome === wanted && found.externalId === record.id) return found;

@@ -9,18 +9,13 @@ import { eventsOf, type WebhookEventType, type WebhookGateway } from './webhook-
 import { generateWebhookSecret } from './webhook-signature.js';
 import { resolveDeliverable, urlProblems, WebhookUrlRefusedError } from './webhook-url-guard.js';
 
-/** An endpoint as the API returns it; the secret appears only in the answers of create and rotate. */
-export interface WebhookEndpointView {
-  id: string;
-  url: string;
-  description: string | null;
-  events: WebhookEventType[];
-  enabled: boolean;
+/** An endpoint as the API returns it: the row with its times as ISO strings; the secret appears only in the answers of create and rotate. */
+export type WebhookEndpointView = Omit<WebhookEndpointRow, 'previous_secret_expires_at' | 'created_at' | 'updated_at'> & {
   /** Until when the previous secret still signs (after a rotation); null when only one secret signs. */
   previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
-}
+};
 
 export interface WebhookEndpointWithSecret extends WebhookEndpointView {
   /** Shown once: store it now; it cannot be read again (rotate to get a new one). */
@@ -66,12 +61,7 @@ export class WebhookEndpointsService {
   ) {}
 
   async create(vendorId: string, gateway: WebhookGateway, input: EndpointInput): Promise<WebhookEndpointWithSecret> {
-    const errors: Record<string, string[]> = {};
-    const url = await this.checkUrl(input.url, errors);
-    const events = this.checkEvents(gateway, input.events, errors, true);
-    const description = this.checkDescription(input.description, errors);
-    if (input.enabled !== undefined && typeof input.enabled !== 'boolean') errors.enabled = ['enabled must be a boolean'];
-    if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
+    const { url = '', events = [], description = null, enabled = true } = await this.checkInput(gateway, input, true);
     const secret = generateWebhookSecret();
     return this.dataSource.transaction(async (manager) => {
       const count = await this.endpoints.lockVendorAndCount(manager, vendorId, gateway);
@@ -82,9 +72,9 @@ export class WebhookEndpointsService {
         vendorId,
         gateway,
         url,
-        description: description ?? null,
+        description,
         events,
-        enabled: (input.enabled as boolean | undefined) ?? true,
+        enabled,
         secretEncrypted: this.encryption.encrypt(secret, endpointSecretContext(id)),
       });
       this.logger.log({ vendorId, endpointId: id, gateway }, 'Webhook endpoint registered');
@@ -102,17 +92,7 @@ export class WebhookEndpointsService {
 
   async update(vendorId: string, gateway: WebhookGateway, endpointId: string, input: EndpointInput): Promise<WebhookEndpointView> {
     await this.find(vendorId, gateway, endpointId);
-    const errors: Record<string, string[]> = {};
-    const changes: WebhookEndpointChanges = {};
-    if (input.url !== undefined) changes.url = await this.checkUrl(input.url, errors);
-    if (input.events !== undefined) changes.events = this.checkEvents(gateway, input.events, errors, true);
-    if (input.description !== undefined) changes.description = this.checkDescription(input.description, errors);
-    if (input.enabled !== undefined) {
-      if (typeof input.enabled !== 'boolean') errors.enabled = ['enabled must be a boolean'];
-      changes.enabled = input.enabled;
-    }
-    if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
-    const row = await this.endpoints.update(vendorId, gateway, endpointId, changes);
+    const row = await this.endpoints.update(vendorId, gateway, endpointId, await this.checkInput(gateway, input, false));
     if (!row) throw new NotFoundError('webhook endpoint');
     return viewOf(row);
   }
@@ -185,6 +165,24 @@ export class WebhookEndpointsService {
     return id;
   }
 
+  /**
+   * The members of `input` as column values, or every problem at once as VALIDATION_FAILED. A
+   * create (`creating`) checks url and events even when absent; an update only what it was sent.
+   */
+  private async checkInput(gateway: WebhookGateway, input: EndpointInput, creating: boolean): Promise<WebhookEndpointChanges> {
+    const errors: Record<string, string[]> = {};
+    const changes: WebhookEndpointChanges = {};
+    if (creating || input.url !== undefined) changes.url = await this.checkUrl(input.url, errors);
+    if (creating || input.events !== undefined) changes.events = this.checkEvents(gateway, input.events, errors);
+    if (input.description !== undefined) changes.description = this.checkDescription(input.description, errors);
+    if (input.enabled !== undefined) {
+      if (typeof input.enabled === 'boolean') changes.enabled = input.enabled;
+      else errors.enabled = ['enabled must be a boolean'];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailedError(errors);
+    return changes;
+  }
+
   /** Shape first, then (in production) the SSRF check on what the host resolves to now; the worker checks again at every delivery. */
   private async checkUrl(value: unknown, errors: Record<string, string[]>): Promise<string> {
     if (typeof value !== 'string') {
@@ -203,9 +201,9 @@ export class WebhookEndpointsService {
     return value;
   }
 
-  private checkEvents(gateway: WebhookGateway, value: unknown, errors: Record<string, string[]>, required: boolean): WebhookEventType[] {
+  private checkEvents(gateway: WebhookGateway, value: unknown, errors: Record<string, string[]>): WebhookEventType[] {
     const allowed = eventsOf(gateway);
-    if (!Array.isArray(value) || (required && value.length === 0)) {
+    if (!Array.isArray(value) || value.length === 0) {
       errors.events = [`events must be a non-empty array of: ${allowed.join(', ')}`];
       return [];
     }

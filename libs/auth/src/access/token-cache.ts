@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeNotifications, ExactCache } from '#database';
-import { TokenService, type AuthenticatedToken } from '../tokens/token.service.js';
+import { TokenService, type AuthenticatedToken, type LiveToken } from '../tokens/token.service.js';
 import { hashTokenSecret, TOKEN_PATTERN } from '../tokens/token-secret.js';
 
 /** Channel of the trigger on api_tokens and vendors (migration ChangeNotifications1763781400000). */
@@ -9,12 +9,8 @@ export const AUTH_TOKENS_CHANGED = 'auth_tokens_changed';
 /** How often a cached token's last use is written: the same minute the uncached lookup keeps. */
 const LAST_USE_INTERVAL_MS = 60_000;
 
-interface CachedToken {
-  token: AuthenticatedToken;
-  expiresAt: number;
-  /** When this process last wrote (or found fresh) the token's last_used_at. */
-  lastUseAt: number;
-}
+/** `lastUseAt`: when this process last wrote (or found fresh) the token's last_used_at. */
+type CachedToken = LiveToken & { lastUseAt: number };
 
 /**
  * The gateways' per-request token lookup, cached in process. Exact: any revocation, change of a

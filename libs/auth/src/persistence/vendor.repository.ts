@@ -33,13 +33,8 @@ export class VendorRepository {
     return manager.getRepository(VendorEntity).findOne({ where: { id: vendorId }, lock: { mode: 'pessimistic_write' } });
   }
 
-  /** save, in the caller's transaction. */
-  saveIn(vendor: VendorEntity, manager: EntityManager): Promise<VendorEntity> {
+  /** Writes the changed columns of a vendor read with find or findForUpdate, in the caller's transaction if given. */
+  save(vendor: VendorEntity, manager: EntityManager = this.vendors.manager): Promise<VendorEntity> {
     return manager.getRepository(VendorEntity).save(vendor);
-  }
-
-  /** Writes the changed columns of a vendor read with find. */
-  save(vendor: VendorEntity): Promise<VendorEntity> {
-    return this.vendors.save(vendor);
   }
 }

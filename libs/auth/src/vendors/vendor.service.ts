@@ -39,13 +39,13 @@ export class VendorService {
     enable.forEach((ability) => next.add(ability));
     disable.forEach((ability) => next.delete(ability));
     vendor.enabledAbilities = ALL_ABILITIES.filter((ability) => next.has(ability));
-    return manager ? this.vendors.saveIn(vendor, manager) : this.vendors.save(vendor);
+    return this.vendors.save(vendor, manager);
   }
 
   async release(vendorId: string, manager?: EntityManager): Promise<VendorEntity> {
     const vendor = await this.read(vendorId, manager);
     vendor.productionReleasedAt ??= new Date();
-    return manager ? this.vendors.saveIn(vendor, manager) : this.vendors.save(vendor);
+    return this.vendors.save(vendor, manager);
   }
 
   /** The vendor as it stands in the caller's transaction (row locked), or as committed. */

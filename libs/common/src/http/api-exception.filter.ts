@@ -7,17 +7,20 @@ import { API_ENVELOPE, type ApiEnvelopeFormat } from './api-envelope.js';
 interface NormalisedError<C extends string = CommonErrorCode> {
   code: C;
   status: number;
-  details: Record<string, unknown>;
-  fieldErrors: Record<string, string[]>;
+  /** Absent: none (an empty object in the answer). */
+  details?: Record<string, unknown>;
+  fieldErrors?: Record<string, string[]>;
   retryAfterSeconds?: number;
 }
 
-const unsupportedMediaType = (): NormalisedError => ({ code: 'UNSUPPORTED_MEDIA_TYPE', status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, details: {}, fieldErrors: {} });
+const unsupportedMediaType = (): NormalisedError => ({ code: 'UNSUPPORTED_MEDIA_TYPE', status: HttpStatus.UNSUPPORTED_MEDIA_TYPE });
+const validationFailed = (field: string, message: string): NormalisedError => ({ code: 'VALIDATION_FAILED', status: HttpStatus.UNPROCESSABLE_ENTITY, fieldErrors: { [field]: [message] } });
+const INTERNAL_ERROR: NormalisedError = { code: 'INTERNAL_ERROR', status: HttpStatus.INTERNAL_SERVER_ERROR };
 
 /** Express body-parser error types, which reach the filter as plain errors with a `type`. */
 const BODY_PARSER_ERRORS: Record<string, () => NormalisedError> = {
-  'entity.parse.failed': () => ({ code: 'VALIDATION_FAILED', status: HttpStatus.UNPROCESSABLE_ENTITY, details: {}, fieldErrors: { body: ['body is not valid JSON'] } }),
-  'entity.too.large': () => ({ code: 'PAYLOAD_TOO_LARGE', status: HttpStatus.PAYLOAD_TOO_LARGE, details: {}, fieldErrors: {} }),
+  'entity.parse.failed': () => validationFailed('body', 'body is not valid JSON'),
+  'entity.too.large': () => ({ code: 'PAYLOAD_TOO_LARGE', status: HttpStatus.PAYLOAD_TOO_LARGE }),
   'encoding.unsupported': unsupportedMediaType,
   'charset.unsupported': unsupportedMediaType,
 };
@@ -104,7 +107,7 @@ export class ApiExceptionFilter<C extends string = string> implements ExceptionF
       // code (or an internal one a caller forgot to translate) is a bug here.
       if (!this.answers(code)) {
         this.logger.error({ err: exception, requestId: request.id }, `Domain error code ${code} has no catalogue entry`);
-        return this.internal();
+        return INTERNAL_ERROR;
       }
       return {
         code,
@@ -119,29 +122,16 @@ export class ApiExceptionFilter<C extends string = string> implements ExceptionF
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const code = HTTP_STATUS_CODES[status];
-      if (code) return { code, status, details: {}, fieldErrors: {} };
-      if (status === HttpStatus.BAD_REQUEST) {
-        return { code: 'VALIDATION_FAILED', status: HttpStatus.UNPROCESSABLE_ENTITY, details: {}, fieldErrors: { request: [exception.message] } };
-      }
+      if (code) return { code, status };
+      if (status === HttpStatus.BAD_REQUEST) return validationFailed('request', exception.message);
     }
-    if (isUnstorableText(exception)) {
-      return {
-        code: 'VALIDATION_FAILED',
-        status: HttpStatus.UNPROCESSABLE_ENTITY,
-        details: {},
-        fieldErrors: { request: ['text must not contain NUL characters or unpaired surrogates'] },
-      };
-    }
+    if (isUnstorableText(exception)) return validationFailed('request', 'text must not contain NUL characters or unpaired surrogates');
     if (isInfrastructureUnavailable(exception)) {
       this.logger.warn({ err: (exception as Error)?.message, requestId: request.id, path: request.route?.path }, 'Dependency unavailable; answered 503');
-      return { code: 'SERVICE_UNAVAILABLE', status: HttpStatus.SERVICE_UNAVAILABLE, details: {}, fieldErrors: {}, retryAfterSeconds: 1 };
+      return { code: 'SERVICE_UNAVAILABLE', status: HttpStatus.SERVICE_UNAVAILABLE, retryAfterSeconds: 1 };
     }
     this.logger.error({ err: exception, requestId: request.id, path: request.route?.path }, 'Unhandled error');
-    return this.internal();
-  }
-
-  private internal(): NormalisedError {
-    return { code: 'INTERNAL_ERROR', status: HttpStatus.INTERNAL_SERVER_ERROR, details: {}, fieldErrors: {} };
+    return INTERNAL_ERROR;
   }
 
   /** Whether this service's catalogue has the code. */
@@ -153,8 +143,8 @@ export class ApiExceptionFilter<C extends string = string> implements ExceptionF
     return this.envelope.error({
       code: error.code,
       message: this.envelope.catalogue[error.code].message,
-      details: error.details,
-      fieldErrors: error.fieldErrors,
+      details: error.details ?? {},
+      fieldErrors: error.fieldErrors ?? {},
       // The correlation id lets support find the log line of an unexpected failure.
       requestId: error.status >= 500 && requestId ? requestId : undefined,
     });

@@ -170,13 +170,8 @@ export class ChangeNotifications implements OnApplicationShutdown {
   private lost(client: pg.Client, error: Error): void {
     if (this.client !== client) return;
     if (!this.closed) this.logger.warn({ err: error.message }, 'Change notifications: connection lost; caches are bypassed until it is back');
-    this.drop();
-  }
-
-  private drop(): void {
-    const client = this.client;
     this.setDown();
-    client?.end().catch(() => undefined);
+    client.end().catch(() => undefined);
     this.scheduleReconnect();
   }
 

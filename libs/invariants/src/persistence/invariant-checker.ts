@@ -117,7 +117,13 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
 }
 
 /** `($1::uuid[] IS NULL OR <column> = ANY($1))`: the vendor scope of every query. */
-const inScope = (column: string) => `($1::uuid[] IS NULL OR ${column} = ANY($1::uuid[]))`;
+export const inScope = (column: string) => `($1::uuid[] IS NULL OR ${column} = ANY($1::uuid[]))`;
+
+/** How many rows a check examined: `SELECT count(*) <from>`, where `from` is a FROM … WHERE in the vendor scope ($1). */
+export async function countExamined(query: InvariantQuery, vendors: string[] | null, from: string): Promise<number> {
+  const [{ examined }] = await query(`SELECT count(*)::int AS examined ${from}`, [vendors]);
+  return Number(examined);
+}
 
 function add(report: InvariantReport, invariant: InvariantName, subject: string, details: Record<string, unknown>): void {
   report.violations.push({ invariant, subject, details });
@@ -175,8 +181,7 @@ const EXPECTED_ENTRIES: Record<string, [number, number, number, number]> = {
 };
 
 async function checkPayoutEntries(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
-  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM payouts WHERE ${inScope('vendor_id')}`, [vendors]);
-  report.examined.payoutEntriesMatchStatus = Number(examined);
+  report.examined.payoutEntriesMatchStatus = await countExamined(query, vendors, `FROM payouts WHERE ${inScope('vendor_id')}`);
   // Only the payouts whose entries differ from what their status implies come back.
   const rows = await query(
     `WITH counts AS (
@@ -260,8 +265,7 @@ async function checkDailyAllowance(query: InvariantQuery, vendors: string[] | nu
       });
     }
   }
-  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM purchase_transactions WHERE ${inScope('vendor_id')}`, [vendors]);
-  report.examined.allowanceReturnedOnlyOnFailure = Number(examined);
+  report.examined.allowanceReturnedOnlyOnFailure = await countExamined(query, vendors, `FROM purchase_transactions WHERE ${inScope('vendor_id')}`);
   const mismatched = await query(
     `SELECT id, status, allowance_returned_at FROM purchase_transactions
       WHERE ${inScope('vendor_id')} AND ((status = 'failed') <> (allowance_returned_at IS NOT NULL))`,
@@ -295,8 +299,7 @@ async function checkQuotes(query: InvariantQuery, vendors: string[] | null, repo
 }
 
 async function checkIdempotencyRecords(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
-  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM purchase_idempotency_keys WHERE ${inScope('vendor_id')}`, [vendors]);
-  report.examined.idempotencyRecordsMatch = Number(examined);
+  report.examined.idempotencyRecordsMatch = await countExamined(query, vendors, `FROM purchase_idempotency_keys WHERE ${inScope('vendor_id')}`);
   const rows = await query(
     `SELECT k.vendor_id, k.idempotency_key, k.transaction_id, t.id AS found
        FROM purchase_idempotency_keys k
@@ -403,8 +406,7 @@ async function checkSettlementLines(query: InvariantQuery, vendors: string[] | n
        LEFT JOIN payouts p ON p.id = l.payout_id
        LEFT JOIN reconciliation_exceptions e ON e.id = l.exception_id
       WHERE ($1::uuid[] IS NULL OR t.vendor_id = ANY($1::uuid[]) OR p.vendor_id = ANY($1::uuid[]))`;
-  const [{ examined }] = await query(`SELECT count(*)::int AS examined ${scoped}`, [vendors]);
-  report.examined.settlementLines = Number(examined);
+  report.examined.settlementLines = await countExamined(query, vendors, scoped);
   const rows = await query(
     `SELECT l.id::text AS id, r.provider, to_char(r.report_date, 'YYYY-MM-DD') AS report_date, l.match_result, l.exception_id
        ${scoped}
@@ -431,8 +433,7 @@ async function checkSettlementLines(query: InvariantQuery, vendors: string[] | n
  * justified. Holds of closed payouts are caught by reservedHoldsOpenPayouts.
  */
 async function checkPayoutHoldsJustified(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
-  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM payouts WHERE status IN ('pending', 'needs_review') AND ${inScope('vendor_id')}`, [vendors]);
-  report.examined.payoutHoldsJustified = Number(examined);
+  report.examined.payoutHoldsJustified = await countExamined(query, vendors, `FROM payouts WHERE status IN ('pending', 'needs_review') AND ${inScope('vendor_id')}`);
   const rows = await query(
     `SELECT id, status, status_reason, submission_started_at, (amount_cents + fee_cents)::text AS hold_cents FROM payouts
       WHERE status = 'pending' AND submission_started_at IS NOT NULL AND next_poll_at IS NULL AND ${inScope('vendor_id')}`,

@@ -1,6 +1,4 @@
-import type { InvariantQuery, InvariantReport } from './invariant-checker.js';
-
-const inScope = (column: string) => `($1::uuid[] IS NULL OR ${column} = ANY($1::uuid[]))`;
+import { countExamined, inScope, type InvariantQuery, type InvariantReport } from './invariant-checker.js';
 
 /**
  * Manual resolutions of review items (docs/BACK-OFFICE.md):
@@ -12,9 +10,9 @@ const inScope = (column: string) => `($1::uuid[] IS NULL OR ${column} = ANY($1::
  *   paid payout likewise).
  */
 export async function checkManualResolutions(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
-  const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM staff_manual_resolutions WHERE ${inScope('vendor_id')}`, [vendors]);
-  report.examined.manualResolutionApproved = Number(examined);
-  report.examined.manualResolutionAgreesWithProvider = Number(examined);
+  const examined = await countExamined(query, vendors, `FROM staff_manual_resolutions WHERE ${inScope('vendor_id')}`);
+  report.examined.manualResolutionApproved = examined;
+  report.examined.manualResolutionAgreesWithProvider = examined;
 
   const unapproved = await query(
     `SELECT r.domain, r.item_id::text AS item_id, r.outcome, p.id AS proposal_id, p.status AS proposal_status, p.kind, p.proposed_by, p.decided_by, 'resolution without a valid approval' AS problem

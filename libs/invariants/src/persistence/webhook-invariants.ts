@@ -1,6 +1,4 @@
-import type { InvariantQuery, InvariantReport } from './invariant-checker.js';
-
-const inScope = (column: string) => `($1::uuid[] IS NULL OR ${column} = ANY($1::uuid[]))`;
+import { countExamined, inScope, type InvariantQuery, type InvariantReport } from './invariant-checker.js';
 
 /**
  * Webhook invariants (docs/INTEGRATION.md, Webhooks):
@@ -28,11 +26,7 @@ export async function checkWebhooks(query: InvariantQuery, vendors: string[] | n
         AND NOT EXISTS (SELECT 1 FROM webhook_events w WHERE w.resource_id = x.resource_id AND w.type = x.type)`,
     [vendors],
   );
-  const [{ examined }] = await query(
-    `SELECT count(*)::int AS examined FROM webhook_events WHERE ${inScope('vendor_id')}`,
-    [vendors],
-  );
-  report.examined.webhookEventPerMove = Number(examined);
+  report.examined.webhookEventPerMove = await countExamined(query, vendors, `FROM webhook_events WHERE ${inScope('vendor_id')}`);
   for (const row of missing) {
     report.violations.push({ invariant: 'webhookEventPerMove', subject: String(row.resource_id), details: { type: row.type, vendor_id: row.vendor_id } });
   }
@@ -43,10 +37,10 @@ export async function checkWebhooks(query: InvariantQuery, vendors: string[] | n
         AND NOT EXISTS (SELECT 1 FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id AND a.http_status BETWEEN 200 AND 299)`,
     [vendors],
   );
-  const [{ deliveries }] = await query(
-    `SELECT count(*)::int AS deliveries FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.status = 'delivered' AND ${inScope('e.vendor_id')}`,
-    [vendors],
+  report.examined.webhookDeliveredWith2xx = await countExamined(
+    query,
+    vendors,
+    `FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.status = 'delivered' AND ${inScope('e.vendor_id')}`,
   );
-  report.examined.webhookDeliveredWith2xx = Number(deliveries);
   for (const row of unproven) report.violations.push({ invariant: 'webhookDeliveredWith2xx', subject: String(row.id), details: { vendor_id: row.vendor_id } });
 }

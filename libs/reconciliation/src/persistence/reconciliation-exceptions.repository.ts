@@ -40,21 +40,19 @@ export class ReconciliationExceptionsRepository {
   }
 
   /** Open exceptions, oldest first. */
-  async listOpen(limit = 500): Promise<ReconciliationException[]> {
-    const rows = (await this.dataSource.query(
+  listOpen(limit = 500): Promise<ReconciliationException[]> {
+    return this.dataSource.query(
       `SELECT ${EXCEPTION.columns} FROM reconciliation_exceptions WHERE status = 'open' ORDER BY raised_at, id LIMIT $1`,
       [limit],
-    )) as ReconciliationException[];
-    return rows;
+    );
   }
 
   /** Every exception raised from one day's settlement reports, or about records of that day. */
-  async listForReportDate(reportDate: string): Promise<ReconciliationException[]> {
-    const rows = (await this.dataSource.query(
+  listForReportDate(reportDate: string): Promise<ReconciliationException[]> {
+    return this.dataSource.query(
       `SELECT ${EXCEPTION.columns} FROM reconciliation_exceptions WHERE report_date = $1::date ORDER BY raised_at, id`,
       [reportDate],
-    )) as ReconciliationException[];
-    return rows;
+    );
   }
 
   /** Counts and age of the oldest open exception per domain and kind, for metrics. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { updateReturning } from '#database';
 import type { WebhookEventType } from '../webhook-event-types.js';
+import type { WebhookDeliveryWritten } from './webhook-event.repository.js';
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -52,12 +53,6 @@ export interface WebhookAttemptRecord {
   delayMs: number;
 }
 
-/** A delivery's job generation: a job for another seq is stale. */
-export interface WebhookJobGeneration {
-  id: string;
-  seq: number;
-}
-
 /** webhook_deliveries and its attempt log, webhook_delivery_attempts. */
 @Injectable()
 export class WebhookDeliveryRepository {
@@ -84,12 +79,12 @@ export class WebhookDeliveryRepository {
     return original?.id;
   }
 
-  async insertRedelivery(manager: EntityManager, eventId: string, endpointId: string, originalId: string): Promise<WebhookJobGeneration> {
+  async insertRedelivery(manager: EntityManager, eventId: string, endpointId: string, originalId: string): Promise<WebhookDeliveryWritten> {
     const [created] = (await manager.query(`INSERT INTO webhook_deliveries (event_id, endpoint_id, redelivery_of) VALUES ($1, $2, $3) RETURNING id, seq`, [
       eventId,
       endpointId,
       originalId,
-    ])) as WebhookJobGeneration[];
+    ])) as WebhookDeliveryWritten[];
     return created;
   }
 
@@ -154,8 +149,8 @@ export class WebhookDeliveryRepository {
    * Pending deliveries overdue by more than slackSeconds with no undispatched outbox row for their
    * current job get a new job generation (seq + 1), at most `limit` of them.
    */
-  overdueToRebuild(slackSeconds: number, limit: number): Promise<WebhookJobGeneration[]> {
-    return updateReturning<WebhookJobGeneration>(
+  overdueToRebuild(slackSeconds: number, limit: number): Promise<WebhookDeliveryWritten[]> {
+    return updateReturning<WebhookDeliveryWritten>(
       this.dataSource,
       `UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()
         WHERE id IN (SELECT d.id FROM webhook_deliveries d

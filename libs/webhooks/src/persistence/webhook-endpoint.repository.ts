@@ -15,24 +15,14 @@ export interface WebhookEndpointRow {
   updated_at: Date;
 }
 
-export interface NewWebhookEndpoint {
-  id: string;
+export type NewWebhookEndpoint = Pick<WebhookEndpointRow, 'id' | 'url' | 'description' | 'events' | 'enabled'> & {
   vendorId: string;
   gateway: WebhookGateway;
-  url: string;
-  description: string | null;
-  events: WebhookEventType[];
-  enabled: boolean;
   secretEncrypted: string;
-}
+};
 
 /** What an update may change: each present member is a column's new value. */
-export interface WebhookEndpointChanges {
-  url?: string;
-  events?: WebhookEventType[];
-  description?: string | null;
-  enabled?: unknown;
-}
+export type WebhookEndpointChanges = Partial<Pick<WebhookEndpointRow, 'url' | 'events' | 'description' | 'enabled'>>;
 
 const ENDPOINT_COLUMNS = 'id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at';
 

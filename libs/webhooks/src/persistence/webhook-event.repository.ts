@@ -40,13 +40,11 @@ export interface WrittenWebhookEvent {
   deliveries: WebhookDeliveryWritten[];
 }
 
+/** A delivery and its job generation: a job for another seq is stale. */
 export interface WebhookDeliveryWritten {
   id: string;
   seq: number;
 }
-
-/** How many bind values webhookEventCtes takes (webhookEventValues answers them in order). */
-export const WEBHOOK_EVENT_BIND_COUNT = 5;
 
 /**
  * recordWebhookEvent's first statement as two CTEs, `event` and `delivery`, for a statement that
