@@ -15,9 +15,8 @@
 
 import { checkManualResolutions } from './staff-invariants.js';
 import { checkWebhooks } from './webhook-invariants.js';
+import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
 
-/** Anything that runs SQL and returns rows: a TypeORM DataSource or EntityManager, or a pg client wrapper. */
-export type InvariantQuery = (sql: string, parameters?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
 /** A provider sandbox whose submission witness (`GET /__sandbox/submissions/summary`) is the authority on repeats. */
 export interface SubmissionWitnessSource {
@@ -114,15 +113,6 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
   }
   report.ok = report.violations.length === 0;
   return report;
-}
-
-/** `($1::uuid[] IS NULL OR <column> = ANY($1))`: the vendor scope of every query. */
-export const inScope = (column: string) => `($1::uuid[] IS NULL OR ${column} = ANY($1::uuid[]))`;
-
-/** How many rows a check examined: `SELECT count(*) <from>`, where `from` is a FROM … WHERE in the vendor scope ($1). */
-export async function countExamined(query: InvariantQuery, vendors: string[] | null, from: string): Promise<number> {
-  const [{ examined }] = await query(`SELECT count(*)::int AS examined ${from}`, [vendors]);
-  return Number(examined);
 }
 
 function add(report: InvariantReport, invariant: InvariantName, subject: string, details: Record<string, unknown>): void {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { InvariantQuery } from './invariant-checker.js';
+import type { InvariantQuery } from './invariant-query.js';
 
 /**
  * Runs `work` inside one repeatable-read, read-only transaction on its own connection, so every

@@ -1,4 +1,5 @@
-import { countExamined, inScope, type InvariantQuery, type InvariantReport } from './invariant-checker.js';
+import type { InvariantReport } from './invariant-checker.js';
+import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
 
 /**
  * Webhook invariants (docs/INTEGRATION.md, Webhooks):
