@@ -6,10 +6,8 @@ import { VendorService } from '#auth';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { methodPoliciesOf, PayoutMethodsService } from '../methods/payout-methods.service.js';
 import { InsufficientFundsError } from '../model/ledger-errors.js';
-import type { EffectiveMethodPolicy } from '../model/method-policy.js';
 import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../model/payout-admission-rules.js';
 import { ReferenceConflictError } from '../model/payout-errors.js';
-import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import { PayoutReadiness } from '../model/payout-readiness.js';
 import { holdOf, merchantReferenceOf, recipientContext, type PayoutRecord } from '../model/payout-record.js';
 import { storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../model/payout-request.js';
@@ -18,13 +16,9 @@ import { PayoutRepository, type NewPayout, type PayoutAdmissionSnapshot } from '
 const USED_REFERENCE = 'reference was already used by another payout';
 
 /** Where a new payout starts: a single payout is submitted at once, a batch item waits for its job. */
-export interface PayoutStart {
-  batchId: string | null;
-  batchPosition: number | null;
+export type PayoutStart = Pick<NewPayout, 'batchId' | 'batchPosition' | 'submissionStartedAt' | 'nextPollAt'> & {
   statusReason: 'submitting' | 'queued';
-  submissionStartedAt: Date | null;
-  nextPollAt: Date | null;
-}
+};
 
 /**
  * The admission steps single payouts and batches share, written once: the vendor may move money
@@ -43,12 +37,6 @@ export class PayoutAdmission {
     private readonly readiness: PayoutReadiness,
     private readonly payouts: PayoutRepository,
   ) {}
-
-  /** Readiness, then the vendor's method policies: what every admission checks before its items. */
-  async policiesFor(vendorId: string): Promise<ReadonlyMap<PayoutMethod, EffectiveMethodPolicy>> {
-    this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
-    return this.methods.policiesFor(vendorId);
-  }
 
   /**
    * A single payout's admission reads in one statement: readiness, method policies and the
@@ -94,7 +82,9 @@ export class PayoutAdmission {
    * the whole batch).
    */
   async admitAll(vendorId: string, items: readonly PayoutRequestInput[]): Promise<AdmittedPayout[]> {
-    const policies = await this.policiesFor(vendorId);
+    // Readiness, then the vendor's method policies.
+    this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
+    const policies = await this.methods.policiesFor(vendorId);
     const problems: AdmissionProblem[] = [];
     const admitted: AdmittedPayout[] = [];
     const firstIndexOf = new Map<string, number>();
