@@ -10,18 +10,15 @@ import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { LedgerInvariantError } from '../model/ledger-errors.js';
 import { deliveryContext, holdOf, type DeliveryReadChannel, type PayoutRecord, type StoredDelivery } from '../model/payout-record.js';
 import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js';
-import { PayoutRepository } from '../persistence/payout.repository.js';
+import { PayoutRepository, type ProviderContactRow } from '../persistence/payout.repository.js';
 import { payoutViewOf } from '../model/payout-view.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 
 /** Consecutive "not found" lookups, each after the settle period, that prove the provider never received a payout (as for purchases). */
 export const NOT_FOUND_PROOF_STREAK = 2;
 
-/** One exchange with the provider as kept in `payout_provider_contacts` (never a PIN or a key). */
-export interface ProviderContactEvidence {
-  httpStatus?: number | null;
-  summary?: string | null;
-}
+/** What a contact records of one exchange with the provider (never a PIN or a key). */
+export type ProviderContactEvidence = Partial<Pick<ProviderContactRow, 'httpStatus' | 'summary'>>;
 
 /**
  * A failed provider call as evidence: its stable code and HTTP status only. The message is left
@@ -76,9 +73,15 @@ export class PayoutOutcomes {
     private readonly schedule: PayoutPollSchedule,
   ) {}
 
-  /** Applies what the provider says about the payout (from a submission answer or a status lookup). */
+  /**
+   * Applies what the provider says about the payout (from a submission answer or a status lookup)
+   * under its row lock (applyToLocked). Returns the payout as it now stands.
+   */
   async applyProviderPayment(payoutId: string, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord | null> {
-    return this.dataSource.transaction((manager) => this.applyProviderPaymentIn(manager, payoutId, payment, fromSubmission));
+    return this.dataSource.transaction(async (manager) => {
+      const payout = await this.payouts.findForWorker(payoutId, manager, true);
+      return payout ? this.applyToLocked(manager, payout, payment, fromSubmission) : null;
+    });
   }
 
   /**
@@ -122,16 +125,11 @@ export class PayoutOutcomes {
   }
 
   /**
-   * Under the payout's row lock: the contact (answered, last checked, provider reference) and the
-   * verdict are written together, and the ledger movement comes last (it locks the vendor's
-   * account row until commit). Returns the payout as it now stands.
+   * For a payout the caller has just read `FOR UPDATE` in this transaction: the contact (answered,
+   * last checked, provider reference) and the verdict are written together, and the ledger
+   * movement comes last (it locks the vendor's account row until commit). Returns the payout as
+   * it now stands.
    */
-  async applyProviderPaymentIn(manager: EntityManager, payoutId: string, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord | null> {
-    const payout = await this.payouts.findForWorker(payoutId, manager, true);
-    return payout ? this.applyToLocked(manager, payout, payment, fromSubmission) : null;
-  }
-
-  /** As applyProviderPaymentIn, for a payout the caller has just read `FOR UPDATE` in this transaction. */
   async applyToLocked(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord> {
     const payoutId = payout.id;
     if (!payment.found) return this.applyNotFound(manager, payout, fromSubmission);
@@ -150,7 +148,9 @@ export class PayoutOutcomes {
     const contacted = await this.recordContact(manager, payout, contact);
     switch (payment.outcome) {
       case 'paid':
-        if (payout.status === 'paid' && payout.deliveryEncrypted === null && payment.delivery) await this.storeDelivery(manager, payout.id, payment.delivery.reveal());
+        if (payout.status === 'paid' && payout.deliveryEncrypted === null && payment.delivery) {
+          await this.payouts.storeDelivery(manager, payout.id, this.encryptDelivery(payout.id, payment.delivery.reveal()));
+        }
         else if (payout.status !== 'paid') await this.raiseStatusConflict(manager, payout, payment.providerStatus ?? 'PAID', fromSubmission);
         else return contacted;
         break;
@@ -233,15 +233,6 @@ export class PayoutOutcomes {
   /** A lookup that could not be made or answered nothing usable (after the transport's retries): kept as evidence only. */
   async recordLookupFailed(payoutId: string, evidence: ProviderContactEvidence = {}): Promise<void> {
     await this.appendContact(this.dataSource.manager, payoutId, false, 'error', evidence);
-  }
-
-  /**
-   * The outcome never became known: the hold stays reserved, and the payout is still looked up on
-   * the slow review schedule (the caller schedules it) until a provider answer or staff close it.
-   */
-  async markNeedsReviewIn(manager: EntityManager, payout: PayoutRecord): Promise<void> {
-    await this.payouts.markNeedsReview(manager, payout.id);
-    // No payout event for needs_review (not a vendor event); a batch whose last open item moves here is not complete either.
   }
 
   /** Operations: a payout not yet handed to a provider (a waiting batch item) is cancelled and its hold released. */
@@ -420,10 +411,6 @@ export class PayoutOutcomes {
     const view = batchViewOf(batch, items);
     if (view.status !== 'completed' && view.status !== 'completed_with_failures') return;
     await recordWebhookEvent(manager, { vendorId: payout.vendorId, type: 'batch.completed', resourceId: batch.id, dedupeKey: `batch.completed:${batch.id}`, data: view });
-  }
-
-  private async storeDelivery(manager: EntityManager, payoutId: string, delivery: PayoutDelivery): Promise<void> {
-    await this.payouts.storeDelivery(manager, payoutId, this.encryptDelivery(payoutId, delivery));
   }
 
   private encryptDelivery(payoutId: string, delivery: PayoutDelivery): string {
