@@ -136,16 +136,15 @@ export class PayoutOutcomes {
     const mismatches = this.mismatchesOf(payout, payment);
     if (mismatches.length > 0) return this.refuseMismatched(manager, payout, payment, fromSubmission, mismatches);
     await this.appendContact(manager, payout.id, fromSubmission, payment.outcome, answerContact(payment, fromSubmission));
-    const contact: ProviderContact = { fromSubmission, providerReference: payment.providerReference };
     const open = payout.status === 'pending' || payout.status === 'needs_review';
     if (open && (payment.outcome === 'paid' || payment.outcome === 'reversed')) {
-      const paid = await this.markPaid(manager, payout, payment, contact);
+      const paid = await this.markPaid(manager, payout, payment, fromSubmission);
       if (payment.outcome === 'paid') return paid;
       // It was paid and reversed before we heard of the payment: both movements, so the books tell what happened.
       await this.markReversed(manager, paid, payment.reversedAt);
       return (await this.payouts.findForWorker(payoutId, manager))!;
     }
-    const contacted = await this.recordContact(manager, payout, contact);
+    const contacted = await this.recordContact(manager, payout, payment, fromSubmission);
     switch (payment.outcome) {
       case 'paid':
         if (payout.status === 'paid' && payout.deliveryEncrypted === null && payment.delivery) {
@@ -259,6 +258,11 @@ export class PayoutOutcomes {
   private async applyNotFound(manager: EntityManager, payout: PayoutRecord, fromSubmission: boolean): Promise<PayoutRecord> {
     const open = payout.status === 'pending' || payout.status === 'needs_review';
     const contact = (summary: string) => this.appendContact(manager, payout.id, fromSubmission, 'not_found', { httpStatus: 404, summary });
+    // The contact of a lookup that moves nothing, and the payout as it now stands.
+    const recorded = async (summary: string) => {
+      await contact(summary);
+      return (await this.payouts.findForWorker(payout.id, manager))!;
+    };
     await this.payouts.touchLastChecked(manager, payout.id);
     if (payout.providerSeenAt !== null || payout.status === 'paid') {
       await contact('no payment under the merchant reference, although the provider answered with one before');
@@ -266,21 +270,15 @@ export class PayoutOutcomes {
       return (await this.payouts.findForWorker(payout.id, manager))!;
     }
     const countsFrom = this.schedule.notFoundCountsFrom(payout);
-    if (!open || countsFrom === null) {
-      await contact(open ? 'no payment; the payout was never submitted' : `no payment; payout already ${payout.status}`);
-      return (await this.payouts.findForWorker(payout.id, manager))!;
-    }
+    if (!open) return recorded(`no payment; payout already ${payout.status}`);
+    if (countsFrom === null) return recorded('no payment; the payout was never submitted');
     const now = await this.payouts.databaseNow(manager);
     if (now.getTime() < countsFrom.getTime()) {
-      await contact(`no payment; not counted: within the settle period (counts from ${countsFrom.toISOString()})`);
-      return (await this.payouts.findForWorker(payout.id, manager))!;
+      return recorded(`no payment; not counted: within the settle period (counts from ${countsFrom.toISOString()})`);
     }
     const streak = payout.notFoundStreak + 1;
     await this.payouts.setNotFoundStreak(manager, payout.id, streak);
-    if (streak < NOT_FOUND_PROOF_STREAK) {
-      await contact(`no payment; ${streak} of ${NOT_FOUND_PROOF_STREAK} after the settle period`);
-      return (await this.payouts.findForWorker(payout.id, manager))!;
-    }
+    if (streak < NOT_FOUND_PROOF_STREAK) return recorded(`no payment; ${streak} of ${NOT_FOUND_PROOF_STREAK} after the settle period`);
     await contact(`no payment; ${streak} of ${NOT_FOUND_PROOF_STREAK} after the settle period: never received, hold released`);
     this.logger.warn({ payoutId: payout.id, status: payout.status }, 'Provider never received the payout; failed and hold released');
     await this.markFailed(manager, payout, 'not_received_by_provider');
@@ -355,26 +353,27 @@ export class PayoutOutcomes {
   }
 
   /**
-   * The contact without a change of status. Returns the payout with what this wrote, read back
-   * from RETURNING (the lock is held, so nothing else changed it).
+   * The contact (answered, last checked, the answer's provider reference) without a change of
+   * status. Returns the payout with what this wrote, read back from RETURNING (the lock is held,
+   * so nothing else changed it).
    */
-  private async recordContact(manager: EntityManager, payout: PayoutRecord, contact: ProviderContact): Promise<PayoutRecord> {
-    const written = await this.payouts.recordContact(manager, payout.id, contact.providerReference, contact.fromSubmission);
+  private async recordContact(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord> {
+    const written = await this.payouts.recordContact(manager, payout.id, payment.providerReference, fromSubmission);
     return { ...payout, ...written, notFoundStreak: 0 };
   }
 
   /** Contact, status and delivery in one statement, then the settlement (last: it locks the account row). */
-  private async markPaid(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, contact: ProviderContact): Promise<PayoutRecord> {
+  private async markPaid(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord> {
     const paidAt = validDate(payment.paidAt) ?? new Date();
     const delivery = payment.delivery ? this.encryptDelivery(payout.id, payment.delivery.reveal()) : null;
     const updated = await this.payouts.markPaid(manager, payout.id, {
       paidAt,
-      providerReference: contact.providerReference,
-      fromSubmission: contact.fromSubmission,
+      providerReference: payment.providerReference,
+      fromSubmission,
       deliveryEncrypted: delivery,
     });
     // Unreachable under the row lock (the caller saw it open); kept so a change elsewhere cannot settle twice.
-    if (!updated) return this.recordContact(manager, payout, contact);
+    if (!updated) return this.recordContact(manager, payout, payment, fromSubmission);
     await this.ledger.settle(manager, payout.vendorId, holdOf(payout));
     await this.recordWebhookEvents(manager, payout.id, 'payout.paid');
     return updated;
@@ -417,12 +416,6 @@ export class PayoutOutcomes {
     const stored: StoredDelivery = { pin: delivery.pin, serial: delivery.serial, instructions: delivery.instructions, expires_at: delivery.expiresAt };
     return this.encryption.encryptJson(stored, deliveryContext(payoutId));
   }
-}
-
-/** What every provider answer records about the exchange itself, whatever the verdict. */
-interface ProviderContact {
-  fromSubmission: boolean;
-  providerReference: string | null;
 }
 
 /** The contact a found payment is recorded with. */
