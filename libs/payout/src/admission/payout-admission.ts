@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { QueryFailedError, type EntityManager } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import { VendorService } from '#auth';
-import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { methodPoliciesOf, PayoutMethodsService } from '../methods/payout-methods.service.js';
 import { InsufficientFundsError } from '../model/ledger-errors.js';
 import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../model/payout-admission-rules.js';
@@ -23,15 +22,14 @@ export type PayoutStart = Pick<NewPayout, 'batchId' | 'batchPosition' | 'submiss
 /**
  * The admission steps single payouts and batches share, written once: the vendor may move money
  * (readiness), each request passes the vendor's method rules, a reused reference answers the
- * stored result or REFERENCE_CONFLICT, the new rows carry the encrypted recipient, and the holds
- * are reserved last in the caller's transaction. The callers keep their own statements (a batch
- * inserts and reserves all its items at once).
+ * stored result or REFERENCE_CONFLICT, and the new rows carry the encrypted recipient. The
+ * callers keep their own statements (a batch inserts and reserves all its items at once, the
+ * holds last in its transaction).
  */
 @Injectable()
 export class PayoutAdmission {
   constructor(
     private readonly methods: PayoutMethodsService,
-    private readonly ledger: PayoutLedger,
     private readonly encryption: FieldEncryption,
     private readonly vendors: VendorService,
     private readonly readiness: PayoutReadiness,
@@ -140,10 +138,5 @@ export class PayoutAdmission {
       requestFingerprint,
       ...start,
     };
-  }
-
-  /** Holds amount + fee of every payout; call it last in the transaction (it locks the vendor's account row until commit). */
-  async reserve(manager: EntityManager, vendorId: string, payouts: ReadonlyArray<Pick<NewPayout, 'id' | 'amountCents' | 'feeCents'>>): Promise<void> {
-    await this.ledger.reserve(manager, vendorId, payouts.map(holdOf));
   }
 }
