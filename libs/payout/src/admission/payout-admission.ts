@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { QueryFailedError, type EntityManager } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import { VendorService } from '#auth';
-import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { methodPoliciesOf, PayoutMethodsService } from '../methods/payout-methods.service.js';
 import { InsufficientFundsError } from '../model/ledger-errors.js';
-import type { EffectiveMethodPolicy } from '../model/method-policy.js';
 import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../model/payout-admission-rules.js';
 import { ReferenceConflictError } from '../model/payout-errors.js';
-import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import { PayoutReadiness } from '../model/payout-readiness.js';
 import { holdOf, merchantReferenceOf, recipientContext, type PayoutRecord } from '../model/payout-record.js';
 import { storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../model/payout-request.js';
@@ -18,37 +15,26 @@ import { PayoutRepository, type NewPayout, type PayoutAdmissionSnapshot } from '
 const USED_REFERENCE = 'reference was already used by another payout';
 
 /** Where a new payout starts: a single payout is submitted at once, a batch item waits for its job. */
-export interface PayoutStart {
-  batchId: string | null;
-  batchPosition: number | null;
+export type PayoutStart = Pick<NewPayout, 'batchId' | 'batchPosition' | 'submissionStartedAt' | 'nextPollAt'> & {
   statusReason: 'submitting' | 'queued';
-  submissionStartedAt: Date | null;
-  nextPollAt: Date | null;
-}
+};
 
 /**
  * The admission steps single payouts and batches share, written once: the vendor may move money
  * (readiness), each request passes the vendor's method rules, a reused reference answers the
- * stored result or REFERENCE_CONFLICT, the new rows carry the encrypted recipient, and the holds
- * are reserved last in the caller's transaction. The callers keep their own statements (a batch
- * inserts and reserves all its items at once).
+ * stored result or REFERENCE_CONFLICT, and the new rows carry the encrypted recipient. The
+ * callers keep their own statements (a batch inserts and reserves all its items at once, the
+ * holds last in its transaction).
  */
 @Injectable()
 export class PayoutAdmission {
   constructor(
     private readonly methods: PayoutMethodsService,
-    private readonly ledger: PayoutLedger,
     private readonly encryption: FieldEncryption,
     private readonly vendors: VendorService,
     private readonly readiness: PayoutReadiness,
     private readonly payouts: PayoutRepository,
   ) {}
-
-  /** Readiness, then the vendor's method policies: what every admission checks before its items. */
-  async policiesFor(vendorId: string): Promise<ReadonlyMap<PayoutMethod, EffectiveMethodPolicy>> {
-    this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
-    return this.methods.policiesFor(vendorId);
-  }
 
   /**
    * A single payout's admission reads in one statement: readiness, method policies and the
@@ -94,7 +80,9 @@ export class PayoutAdmission {
    * the whole batch).
    */
   async admitAll(vendorId: string, items: readonly PayoutRequestInput[]): Promise<AdmittedPayout[]> {
-    const policies = await this.policiesFor(vendorId);
+    // Readiness, then the vendor's method policies.
+    this.readiness.assertCanMovePayouts(await this.vendors.get(vendorId));
+    const policies = await this.methods.policiesFor(vendorId);
     const problems: AdmissionProblem[] = [];
     const admitted: AdmittedPayout[] = [];
     const firstIndexOf = new Map<string, number>();
@@ -150,10 +138,5 @@ export class PayoutAdmission {
       requestFingerprint,
       ...start,
     };
-  }
-
-  /** Holds amount + fee of every payout; call it last in the transaction (it locks the vendor's account row until commit). */
-  async reserve(manager: EntityManager, vendorId: string, payouts: ReadonlyArray<Pick<NewPayout, 'id' | 'amountCents' | 'feeCents'>>): Promise<void> {
-    await this.ledger.reserve(manager, vendorId, payouts.map(holdOf));
   }
 }

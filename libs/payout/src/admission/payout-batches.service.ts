@@ -5,8 +5,9 @@ import { NotFoundError, ValidationFailedError } from '#common';
 import { formatCents } from '#money';
 import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
+import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { batchViewOf, type BatchRecord, type BatchRequestInput, type BatchView } from '../model/batch-view.js';
-import type { PayoutRecord } from '../model/payout-record.js';
+import { holdOf, type PayoutRecord } from '../model/payout-record.js';
 import { batchFingerprints, type PayoutRequestInput } from '../model/payout-request.js';
 import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js';
 import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
@@ -22,6 +23,7 @@ export class PayoutBatchesService {
     private readonly batches: PayoutBatchRepository,
     private readonly admission: PayoutAdmission,
     private readonly delivery: PayoutDeliveryService,
+    private readonly ledger: PayoutLedger,
   ) {}
 
   /**
@@ -75,8 +77,8 @@ export class PayoutBatchesService {
           manager,
           items.map((item) => item.id),
         );
-        // Last: the reserve locks the vendor's account row until commit.
-        await this.admission.reserve(manager, vendorId, items);
+        // Last: the reserve (amount + fee of every item) locks the vendor's account row until commit.
+        await this.ledger.reserve(manager, vendorId, items.map(holdOf));
         return { batch, items: stored };
       });
     } catch (error) {

@@ -60,7 +60,7 @@ export class PayoutsService {
     if (!inserted) return { payout: await this.replay(principal, (await this.payouts.findByReference(vendorId, request.reference))!, fingerprint), replayed: true };
 
     const channel: DeliveryReadChannel = 'payout_response';
-    const verdict = await this.submitter.submitAndRecordWith(inserted, {
+    const verdict = await this.submitter.submitAndRecord(inserted, {
       notifyChannel: PAYOUT_ANSWERED_CHANNEL,
       deliveryRead: this.delivery.auditIfPaid(principal, admitted.method, channel),
     });

@@ -33,7 +33,15 @@ export class PayoutAccountService {
   }
 
   async getAccountView(vendorId: string): Promise<AccountView> {
-    return accountViewOf(await this.getAccount(vendorId));
+    const account = await this.getAccount(vendorId);
+    return {
+      id: account.id,
+      name: account.vendorName,
+      available: formatCents(account.availableCents),
+      reserved: formatCents(account.reservedCents),
+      fee_per_payout: formatCents(account.feePerPayoutCents),
+      currency: 'ZAR',
+    };
   }
 
   /** The fee cash and bank payouts fall back to (ops `payout:fee`); snapshotted into each payout at creation. */
@@ -50,15 +58,4 @@ export class PayoutAccountService {
     await this.accounts.setFeePerPayout(vendorId, feeCents, manager);
     return before;
   }
-}
-
-export function accountViewOf(account: PayoutAccountSnapshot): AccountView {
-  return {
-    id: account.id,
-    name: account.vendorName,
-    available: formatCents(account.availableCents),
-    reserved: formatCents(account.reservedCents),
-    fee_per_payout: formatCents(account.feePerPayoutCents),
-    currency: 'ZAR',
-  };
 }

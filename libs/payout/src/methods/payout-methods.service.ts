@@ -22,11 +22,8 @@ export interface MethodView {
   fee: string;
 }
 
-export interface MethodLimitsChange {
-  /** null removes the vendor's own limit (the catalogue limit applies). */
-  minimumCents?: Cents | null;
-  maximumCents?: Cents | null;
-}
+/** A limit given as null removes the vendor's own limit (the catalogue limit applies). */
+export type MethodLimitsChange = Partial<Pick<VendorMethodRecord, 'minimumCents' | 'maximumCents'>>;
 
 export interface MethodConfigurationChange {
   enable?: readonly string[];

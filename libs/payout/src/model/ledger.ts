@@ -15,21 +15,15 @@ export interface PayoutHold {
   cents: Cents;
 }
 
-export interface LedgerDiscrepancy {
-  vendorId: string;
-  availableCents: Cents;
-  reservedCents: Cents;
+export interface LedgerDiscrepancy extends AccountBalances {
   entriesAvailableCents: Cents;
   entriesReservedCents: Cents;
   /** amount + fee of the vendor's pending and needs_review payouts: what `reserved` must hold. */
   openPayoutsCents: Cents;
 }
 
-export interface PayoutAccountSnapshot {
+export interface PayoutAccountSnapshot extends AccountBalances {
   id: string;
-  vendorId: string;
   vendorName: string;
-  availableCents: Cents;
-  reservedCents: Cents;
   feePerPayoutCents: Cents;
 }

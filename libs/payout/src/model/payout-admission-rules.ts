@@ -1,8 +1,9 @@
 import { ValidationFailedError, type DomainError } from '#common';
 import { formatCents, parseZarAmount2dp, type Cents } from '#money';
 import type { EffectiveMethodPolicy } from './method-policy.js';
-import { isPayoutMethod, type PayoutMethod, type PayoutMethodDefinition } from './payout-method-catalogue.js';
+import { isPayoutMethod, type PayoutMethod } from './payout-method-catalogue.js';
 import { AmountIncrementInvalidError, MethodUnavailableError } from './payout-errors.js';
+import type { PayoutRecord } from './payout-record.js';
 import type { PayoutRequestInput } from './payout-request.js';
 
 export type AdmissionProblemKind = 'validation' | 'increment' | 'method_unavailable';
@@ -13,13 +14,8 @@ export interface AdmissionProblem {
   kind: AdmissionProblemKind;
 }
 
-export interface AdmittedPayout {
-  method: PayoutMethod;
-  definition: PayoutMethodDefinition;
-  amountCents: Cents;
-  /** Snapshotted at creation; later fee changes never touch this payout. */
-  feeCents: Cents;
-}
+/** What a payout's row takes from its admission; the fee is snapshotted: later fee changes never touch this payout. */
+export type AdmittedPayout = Pick<PayoutRecord, 'method' | 'amountCents' | 'feeCents'>;
 
 /**
  * The rules that depend on the vendor's methods (the request's shape is already checked by the
@@ -66,7 +62,7 @@ export function admitPayout(
     }
   }
   if (problems.length > 0 || amountCents === null) return { admitted: null, problems };
-  return { admitted: { method: request.method, definition: policy.definition, amountCents, feeCents: policy.feeCents }, problems };
+  return { admitted: { method: request.method, amountCents, feeCents: policy.feeCents }, problems };
 }
 
 /**

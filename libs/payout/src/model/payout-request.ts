@@ -43,20 +43,8 @@ export function storedMetadataOf(metadata: PayoutMetadata | null | undefined): P
   return metadata === undefined ? {} : metadata;
 }
 
-/** What is stored (encrypted) about the recipient; absent optional fields are null. */
-export interface StoredRecipient {
-  first_name: string;
-  middle_name: string | null;
-  surname: string;
-  phone: string;
-  id_type: 'RSAID' | 'Passport';
-  id_number: string;
-  country_of_issue: string;
-  nationality: string;
-  email: string | null;
-  date_of_birth: string | null;
-  bank_account: BankAccountInput | null;
-}
+/** What is stored (encrypted) about the recipient: every field, absent optional ones as null. */
+export type StoredRecipient = Required<Omit<RecipientInput, 'id_type'>> & { id_type: 'RSAID' | 'Passport' };
 
 export function storedRecipientOf(recipient: RecipientInput): StoredRecipient {
   return {

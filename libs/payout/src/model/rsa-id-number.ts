@@ -1,3 +1,5 @@
+import { daysInMonth } from '#common';
+
 /**
  * South African ID number: YYMMDD SSSS C A Z
  * (birth date, sequence, citizenship 0 citizen / 1 permanent resident / 2 refugee,
@@ -17,15 +19,6 @@ export function luhnCheck(digits: string): boolean {
     sum += digit;
   }
   return sum % 10 === 0;
-}
-
-function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** The two-digit year does not say the century, so a date real in 19YY or 20YY is accepted. */

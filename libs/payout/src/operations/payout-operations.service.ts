@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '#common';
-import { PayoutLedger } from '../ledger/payout-ledger.js';
-import type { LedgerDiscrepancy } from '../model/ledger.js';
 import type { PayoutStatus } from '../model/payout-record.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PayoutOutcomes } from '../outcomes/payout-outcomes.js';
@@ -14,7 +12,6 @@ export class PayoutOperationsService {
     private readonly payouts: PayoutRepository,
     private readonly submitter: PayoutSubmitter,
     private readonly outcomes: PayoutOutcomes,
-    private readonly ledger: PayoutLedger,
   ) {}
 
   /** Looks a pending or needs_review payout up at its provider and applies a final answer if there is one. */
@@ -31,10 +28,5 @@ export class PayoutOperationsService {
     const payout = await this.payouts.findByReference(vendorId, reference);
     if (!payout) throw new NotFoundError('payout');
     return { reference, cancelled: await this.outcomes.cancelUnsubmitted(payout.id) };
-  }
-
-  /** Accounts whose balances disagree with their ledger entries or open payouts; empty when the books are right. */
-  async verifyLedger(vendorId?: string): Promise<LedgerDiscrepancy[]> {
-    return this.ledger.findDiscrepancies(vendorId);
   }
 }

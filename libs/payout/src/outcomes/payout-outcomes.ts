@@ -10,18 +10,15 @@ import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { LedgerInvariantError } from '../model/ledger-errors.js';
 import { deliveryContext, holdOf, type DeliveryReadChannel, type PayoutRecord, type StoredDelivery } from '../model/payout-record.js';
 import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js';
-import { PayoutRepository } from '../persistence/payout.repository.js';
+import { PayoutRepository, type ProviderContactRow } from '../persistence/payout.repository.js';
 import { payoutViewOf } from '../model/payout-view.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 
 /** Consecutive "not found" lookups, each after the settle period, that prove the provider never received a payout (as for purchases). */
 export const NOT_FOUND_PROOF_STREAK = 2;
 
-/** One exchange with the provider as kept in `payout_provider_contacts` (never a PIN or a key). */
-export interface ProviderContactEvidence {
-  httpStatus?: number | null;
-  summary?: string | null;
-}
+/** What a contact records of one exchange with the provider (never a PIN or a key). */
+export type ProviderContactEvidence = Partial<Pick<ProviderContactRow, 'httpStatus' | 'summary'>>;
 
 /**
  * A failed provider call as evidence: its stable code and HTTP status only. The message is left
@@ -76,9 +73,15 @@ export class PayoutOutcomes {
     private readonly schedule: PayoutPollSchedule,
   ) {}
 
-  /** Applies what the provider says about the payout (from a submission answer or a status lookup). */
+  /**
+   * Applies what the provider says about the payout (from a submission answer or a status lookup)
+   * under its row lock (applyToLocked). Returns the payout as it now stands.
+   */
   async applyProviderPayment(payoutId: string, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord | null> {
-    return this.dataSource.transaction((manager) => this.applyProviderPaymentIn(manager, payoutId, payment, fromSubmission));
+    return this.dataSource.transaction(async (manager) => {
+      const payout = await this.payouts.findForWorker(payoutId, manager, true);
+      return payout ? this.applyToLocked(manager, payout, payment, fromSubmission) : null;
+    });
   }
 
   /**
@@ -122,35 +125,31 @@ export class PayoutOutcomes {
   }
 
   /**
-   * Under the payout's row lock: the contact (answered, last checked, provider reference) and the
-   * verdict are written together, and the ledger movement comes last (it locks the vendor's
-   * account row until commit). Returns the payout as it now stands.
+   * For a payout the caller has just read `FOR UPDATE` in this transaction: the contact (answered,
+   * last checked, provider reference) and the verdict are written together, and the ledger
+   * movement comes last (it locks the vendor's account row until commit). Returns the payout as
+   * it now stands.
    */
-  async applyProviderPaymentIn(manager: EntityManager, payoutId: string, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord | null> {
-    const payout = await this.payouts.findForWorker(payoutId, manager, true);
-    return payout ? this.applyToLocked(manager, payout, payment, fromSubmission) : null;
-  }
-
-  /** As applyProviderPaymentIn, for a payout the caller has just read `FOR UPDATE` in this transaction. */
   async applyToLocked(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord> {
     const payoutId = payout.id;
     if (!payment.found) return this.applyNotFound(manager, payout, fromSubmission);
     const mismatches = this.mismatchesOf(payout, payment);
     if (mismatches.length > 0) return this.refuseMismatched(manager, payout, payment, fromSubmission, mismatches);
     await this.appendContact(manager, payout.id, fromSubmission, payment.outcome, answerContact(payment, fromSubmission));
-    const contact: ProviderContact = { fromSubmission, providerReference: payment.providerReference };
     const open = payout.status === 'pending' || payout.status === 'needs_review';
     if (open && (payment.outcome === 'paid' || payment.outcome === 'reversed')) {
-      const paid = await this.markPaid(manager, payout, payment, contact);
+      const paid = await this.markPaid(manager, payout, payment, fromSubmission);
       if (payment.outcome === 'paid') return paid;
       // It was paid and reversed before we heard of the payment: both movements, so the books tell what happened.
       await this.markReversed(manager, paid, payment.reversedAt);
       return (await this.payouts.findForWorker(payoutId, manager))!;
     }
-    const contacted = await this.recordContact(manager, payout, contact);
+    const contacted = await this.recordContact(manager, payout, payment, fromSubmission);
     switch (payment.outcome) {
       case 'paid':
-        if (payout.status === 'paid' && payout.deliveryEncrypted === null && payment.delivery) await this.storeDelivery(manager, payout.id, payment.delivery.reveal());
+        if (payout.status === 'paid' && payout.deliveryEncrypted === null && payment.delivery) {
+          await this.payouts.storeDelivery(manager, payout.id, this.encryptDelivery(payout.id, payment.delivery.reveal()));
+        }
         else if (payout.status !== 'paid') await this.raiseStatusConflict(manager, payout, payment.providerStatus ?? 'PAID', fromSubmission);
         else return contacted;
         break;
@@ -235,15 +234,6 @@ export class PayoutOutcomes {
     await this.appendContact(this.dataSource.manager, payoutId, false, 'error', evidence);
   }
 
-  /**
-   * The outcome never became known: the hold stays reserved, and the payout is still looked up on
-   * the slow review schedule (the caller schedules it) until a provider answer or staff close it.
-   */
-  async markNeedsReviewIn(manager: EntityManager, payout: PayoutRecord): Promise<void> {
-    await this.payouts.markNeedsReview(manager, payout.id);
-    // No payout event for needs_review (not a vendor event); a batch whose last open item moves here is not complete either.
-  }
-
   /** Operations: a payout not yet handed to a provider (a waiting batch item) is cancelled and its hold released. */
   async cancelUnsubmitted(payoutId: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
@@ -268,6 +258,11 @@ export class PayoutOutcomes {
   private async applyNotFound(manager: EntityManager, payout: PayoutRecord, fromSubmission: boolean): Promise<PayoutRecord> {
     const open = payout.status === 'pending' || payout.status === 'needs_review';
     const contact = (summary: string) => this.appendContact(manager, payout.id, fromSubmission, 'not_found', { httpStatus: 404, summary });
+    // The contact of a lookup that moves nothing, and the payout as it now stands.
+    const recorded = async (summary: string) => {
+      await contact(summary);
+      return (await this.payouts.findForWorker(payout.id, manager))!;
+    };
     await this.payouts.touchLastChecked(manager, payout.id);
     if (payout.providerSeenAt !== null || payout.status === 'paid') {
       await contact('no payment under the merchant reference, although the provider answered with one before');
@@ -275,21 +270,15 @@ export class PayoutOutcomes {
       return (await this.payouts.findForWorker(payout.id, manager))!;
     }
     const countsFrom = this.schedule.notFoundCountsFrom(payout);
-    if (!open || countsFrom === null) {
-      await contact(open ? 'no payment; the payout was never submitted' : `no payment; payout already ${payout.status}`);
-      return (await this.payouts.findForWorker(payout.id, manager))!;
-    }
+    if (!open) return recorded(`no payment; payout already ${payout.status}`);
+    if (countsFrom === null) return recorded('no payment; the payout was never submitted');
     const now = await this.payouts.databaseNow(manager);
     if (now.getTime() < countsFrom.getTime()) {
-      await contact(`no payment; not counted: within the settle period (counts from ${countsFrom.toISOString()})`);
-      return (await this.payouts.findForWorker(payout.id, manager))!;
+      return recorded(`no payment; not counted: within the settle period (counts from ${countsFrom.toISOString()})`);
     }
     const streak = payout.notFoundStreak + 1;
     await this.payouts.setNotFoundStreak(manager, payout.id, streak);
-    if (streak < NOT_FOUND_PROOF_STREAK) {
-      await contact(`no payment; ${streak} of ${NOT_FOUND_PROOF_STREAK} after the settle period`);
-      return (await this.payouts.findForWorker(payout.id, manager))!;
-    }
+    if (streak < NOT_FOUND_PROOF_STREAK) return recorded(`no payment; ${streak} of ${NOT_FOUND_PROOF_STREAK} after the settle period`);
     await contact(`no payment; ${streak} of ${NOT_FOUND_PROOF_STREAK} after the settle period: never received, hold released`);
     this.logger.warn({ payoutId: payout.id, status: payout.status }, 'Provider never received the payout; failed and hold released');
     await this.markFailed(manager, payout, 'not_received_by_provider');
@@ -364,26 +353,27 @@ export class PayoutOutcomes {
   }
 
   /**
-   * The contact without a change of status. Returns the payout with what this wrote, read back
-   * from RETURNING (the lock is held, so nothing else changed it).
+   * The contact (answered, last checked, the answer's provider reference) without a change of
+   * status. Returns the payout with what this wrote, read back from RETURNING (the lock is held,
+   * so nothing else changed it).
    */
-  private async recordContact(manager: EntityManager, payout: PayoutRecord, contact: ProviderContact): Promise<PayoutRecord> {
-    const written = await this.payouts.recordContact(manager, payout.id, contact.providerReference, contact.fromSubmission);
+  private async recordContact(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord> {
+    const written = await this.payouts.recordContact(manager, payout.id, payment.providerReference, fromSubmission);
     return { ...payout, ...written, notFoundStreak: 0 };
   }
 
   /** Contact, status and delivery in one statement, then the settlement (last: it locks the account row). */
-  private async markPaid(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, contact: ProviderContact): Promise<PayoutRecord> {
+  private async markPaid(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord> {
     const paidAt = validDate(payment.paidAt) ?? new Date();
     const delivery = payment.delivery ? this.encryptDelivery(payout.id, payment.delivery.reveal()) : null;
     const updated = await this.payouts.markPaid(manager, payout.id, {
       paidAt,
-      providerReference: contact.providerReference,
-      fromSubmission: contact.fromSubmission,
+      providerReference: payment.providerReference,
+      fromSubmission,
       deliveryEncrypted: delivery,
     });
     // Unreachable under the row lock (the caller saw it open); kept so a change elsewhere cannot settle twice.
-    if (!updated) return this.recordContact(manager, payout, contact);
+    if (!updated) return this.recordContact(manager, payout, payment, fromSubmission);
     await this.ledger.settle(manager, payout.vendorId, holdOf(payout));
     await this.recordWebhookEvents(manager, payout.id, 'payout.paid');
     return updated;
@@ -422,20 +412,10 @@ export class PayoutOutcomes {
     await recordWebhookEvent(manager, { vendorId: payout.vendorId, type: 'batch.completed', resourceId: batch.id, dedupeKey: `batch.completed:${batch.id}`, data: view });
   }
 
-  private async storeDelivery(manager: EntityManager, payoutId: string, delivery: PayoutDelivery): Promise<void> {
-    await this.payouts.storeDelivery(manager, payoutId, this.encryptDelivery(payoutId, delivery));
-  }
-
   private encryptDelivery(payoutId: string, delivery: PayoutDelivery): string {
     const stored: StoredDelivery = { pin: delivery.pin, serial: delivery.serial, instructions: delivery.instructions, expires_at: delivery.expiresAt };
     return this.encryption.encryptJson(stored, deliveryContext(payoutId));
   }
-}
-
-/** What every provider answer records about the exchange itself, whatever the verdict. */
-interface ProviderContact {
-  fromSubmission: boolean;
-  providerReference: string | null;
 }
 
 /** The contact a found payment is recorded with. */

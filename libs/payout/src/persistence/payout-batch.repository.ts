@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readShape, type Queryable } from '#database';
-import { centsColumn, type Cents } from '#money';
+import { centsColumn } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { BatchRecord } from '../model/batch-view.js';
 import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
@@ -16,14 +16,9 @@ const BATCH = readShape<BatchRecord>({
 });
 
 /** A line of the dashboard's batch list, with its items' statuses (the batch status is derived from them). */
-export interface BatchListItem {
-  reference: string;
-  itemCount: number;
-  totalAmountCents: Cents;
-  totalFeeCents: Cents;
-  createdAt: Date;
+export type BatchListItem = Pick<BatchRecord, 'reference' | 'itemCount' | 'totalAmountCents' | 'totalFeeCents' | 'createdAt'> & {
   itemStatuses: PayoutStatus[];
-}
+};
 
 const LIST_ITEM = readShape<BatchListItem>({
   reference: 'b.reference', itemCount: 'b.item_count', totalAmountCents: centsColumn('b.total_amount_cents'), totalFeeCents: centsColumn('b.total_fee_cents'),
@@ -43,10 +38,7 @@ export class PayoutBatchRepository {
   }
 
   /** The batch row, or null when the vendor already used the reference (a concurrent request won). */
-  async insert(
-    manager: Queryable,
-    batch: { id: string; vendorId: string; reference: string; requestFingerprint: string; itemCount: number; totalAmountCents: Cents; totalFeeCents: Cents },
-  ): Promise<BatchRecord | null> {
+  async insert(manager: Queryable, batch: Omit<BatchRecord, 'createdAt'>): Promise<BatchRecord | null> {
     const rows: object[] = await manager.query(
       `INSERT INTO payout_batches (id, vendor_id, reference, request_fingerprint, item_count, total_amount_cents, total_fee_cents)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (vendor_id, reference) DO NOTHING RETURNING ${BATCH.columns}`,

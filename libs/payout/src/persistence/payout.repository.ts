@@ -20,24 +20,15 @@ import { LEDGER_MOVE_BIND_COUNT, ledgerMoveCtes, ledgerMoveValues } from './ledg
 import { VENDOR_METHOD } from './vendor-payout-method.repository.js';
 
 
-export interface NewPayout {
-  id: string;
-  vendorId: string;
-  reference: string;
-  batchId: string | null;
-  batchPosition: number | null;
-  method: string;
-  amountCents: Cents;
-  feeCents: Cents;
-  merchantReference: string;
-  recipientEncrypted: string;
-  metadata: Record<string, unknown> | null;
-  requestFingerprint: string;
-  statusReason: string;
-  /** Set for single payouts, whose provider call follows the commit at once; batch items get it when their job claims them. */
-  submissionStartedAt: Date | null;
-  nextPollAt: Date | null;
-}
+/**
+ * A payout row as admission writes it. `submissionStartedAt` is set for single payouts, whose
+ * provider call follows the commit at once; batch items get it when their job claims them.
+ */
+export type NewPayout = Pick<
+  PayoutRecord,
+  'id' | 'vendorId' | 'reference' | 'batchId' | 'batchPosition' | 'method' | 'amountCents' | 'feeCents' | 'merchantReference' | 'recipientEncrypted'
+  | 'metadata' | 'requestFingerprint' | 'submissionStartedAt' | 'nextPollAt'
+> & { statusReason: string };
 
 /** One exchange with the provider as kept in `payout_provider_contacts` (never a PIN or a key). */
 export interface ProviderContactRow {
@@ -85,37 +76,20 @@ export type PaidSubmissionResult =
   | { applied: false; found: boolean };
 
 /** A line of the dashboard's payout list. */
-export interface PayoutListItem {
-  reference: string;
-  method: string;
-  amountCents: Cents;
-  feeCents: Cents;
-  status: PayoutStatus;
-  createdAt: Date;
-  paidAt: Date | null;
+export type PayoutListItem = Pick<PayoutRecord, 'reference' | 'method' | 'amountCents' | 'feeCents' | 'status' | 'createdAt' | 'paidAt'> & {
   batchReference: string | null;
-}
+};
 
 /** A payout as staff see it in the back-office: across vendors; never the recipient or a PIN. */
-export interface PayoutStaffItem {
-  id: string;
-  vendorId: string;
+export type PayoutStaffItem = Pick<
+  PayoutRecord,
+  'id' | 'vendorId' | 'reference' | 'method' | 'amountCents' | 'feeCents' | 'status' | 'statusReason' | 'merchantReference' | 'providerReference'
+  | 'createdAt' | 'submissionStartedAt' | 'submissionAnsweredAt' | 'nextPollAt'
+> & {
   vendorName: string;
-  reference: string;
-  method: string;
-  amountCents: Cents;
-  feeCents: Cents;
-  status: PayoutStatus;
-  statusReason: string | null;
-  merchantReference: string;
-  providerReference: string | null;
-  createdAt: Date;
   /** When it entered needs_review (else its creation). */
   waitingSince: Date;
-  submissionStartedAt: Date | null;
-  submissionAnsweredAt: Date | null;
-  nextPollAt: Date | null;
-}
+};
 
 /** One recorded exchange with the provider (`payout_provider_contacts`). */
 export type PayoutContact = Omit<ProviderContactRow, 'payoutId'> & { at: Date };
@@ -145,6 +119,29 @@ const PAYOUT = readShape<PayoutRecord>({
   pollCount: 'poll_count', nextPollAt: 'next_poll_at', notFoundStreak: 'not_found_streak', providerSeenAt: 'provider_seen_at',
   createdAt: 'created_at', updatedAt: 'updated_at', paidAt: 'paid_at', reversedAt: 'reversed_at',
 });
+
+/**
+ * What admission writes of a new payout (with status `pending`): each column, the SQL type of its
+ * bind value and that value, in one order for the single payout's statement and the batch's unnest.
+ */
+const NEW_PAYOUT_COLUMNS: ReadonlyArray<readonly [column: string, type: string, value: (payout: NewPayout) => unknown]> = [
+  ['id', 'uuid', (payout) => payout.id],
+  ['vendor_id', 'uuid', (payout) => payout.vendorId],
+  ['reference', 'text', (payout) => payout.reference],
+  ['batch_id', 'uuid', (payout) => payout.batchId],
+  ['batch_position', 'int', (payout) => payout.batchPosition],
+  ['method', 'text', (payout) => payout.method],
+  ['amount_cents', 'bigint', (payout) => payout.amountCents.toString()],
+  ['fee_cents', 'bigint', (payout) => payout.feeCents.toString()],
+  ['status_reason', 'text', (payout) => payout.statusReason],
+  ['merchant_reference', 'text', (payout) => payout.merchantReference],
+  ['recipient_encrypted', 'text', (payout) => payout.recipientEncrypted],
+  ['metadata', 'jsonb', (payout) => JSON.stringify(payout.metadata)],
+  ['request_fingerprint', 'text', (payout) => payout.requestFingerprint],
+  ['submission_started_at', 'timestamptz', (payout) => payout.submissionStartedAt],
+  ['next_poll_at', 'timestamptz', (payout) => payout.nextPollAt],
+];
+const NEW_PAYOUT_COLUMN_NAMES = NEW_PAYOUT_COLUMNS.map(([column]) => column).join(', ');
 
 /**
  * The payout aggregate: payout rows with their provider trail (`payout_provider_contacts`), the
@@ -261,32 +258,22 @@ export class PayoutRepository {
    */
   async admitSingle(payout: NewPayout, hold: PayoutHold): Promise<{ admitted: PayoutRecord | null; referenceTaken: boolean }> {
     const p = LEDGER_MOVE_BIND_COUNT;
+    // The payout's bind values follow the ledger's, the first poll's outbox row's follow them.
+    const bind = (column: string) => `$${p + 1 + NEW_PAYOUT_COLUMNS.findIndex(([name]) => name === column)}`;
+    const outbox = p + 1 + NEW_PAYOUT_COLUMNS.length;
+    const firstPoll = { id: `$${outbox}::text`, payload: `$${outbox + 1}`, runAt: `${bind('next_poll_at')}::timestamptz` };
     const [row] = (await this.dataSource.query(
-      `WITH taken AS (SELECT EXISTS (SELECT 1 FROM payouts WHERE vendor_id = $1 AND reference = $${p + 2}::text) AS taken),
+      `WITH taken AS (SELECT EXISTS (SELECT 1 FROM payouts WHERE vendor_id = $1 AND reference = ${bind('reference')}::text) AS taken),
        ${ledgerMoveCtes('reserve', 1, 'NOT (SELECT taken FROM taken)')},
        payout AS (
-         INSERT INTO payouts (id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status, status_reason,
-                              merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
-         SELECT $${p + 1}::uuid, account.vendor_id, $${p + 2}::text, NULL, NULL, $${p + 3}::text, $${p + 4}::bigint, $${p + 5}::bigint, 'pending', $${p + 6}::text,
-                $${p + 7}::text, $${p + 8}::text, $${p + 9}::jsonb, $${p + 10}::text, $${p + 11}::timestamptz, $${p + 12}::timestamptz
-           FROM account
+         INSERT INTO payouts (${NEW_PAYOUT_COLUMN_NAMES}, status)
+         SELECT ${NEW_PAYOUT_COLUMNS.map(([, type], index) => `$${p + 1 + index}::${type}`).join(', ')}, 'pending' FROM account
          RETURNING ${PAYOUT.columns}
-       ), first_poll AS (${outboxRowsFrom('payout', 'payout.poll-status', { id: `$${p + 13}::text`, payload: `$${p + 14}`, runAt: `$${p + 12}::timestamptz` })})
+       ), first_poll AS (${outboxRowsFrom('payout', 'payout.poll-status', firstPoll)})
        SELECT payout.*, (SELECT taken FROM taken) AS "referenceTaken" FROM (SELECT 1) one LEFT JOIN payout ON true`,
       [
         ...ledgerMoveValues('reserve', payout.vendorId, hold.cents, [hold]),
-        payout.id,
-        payout.reference,
-        payout.method,
-        payout.amountCents.toString(),
-        payout.feeCents.toString(),
-        payout.statusReason,
-        payout.merchantReference,
-        payout.recipientEncrypted,
-        JSON.stringify(payout.metadata),
-        payout.requestFingerprint,
-        payout.submissionStartedAt,
-        payout.nextPollAt,
+        ...NEW_PAYOUT_COLUMNS.map(([, , value]) => value(payout)),
         ...outboxBindValues(jobSpec('payout.poll-status', { payoutId: payout.id, link: 0 })),
       ],
     )) as Array<{ id: string | null; referenceTaken: boolean }>;
@@ -357,35 +344,13 @@ export class PayoutRepository {
    * concurrent request won).
    */
   async insert(manager: Queryable, payouts: readonly NewPayout[], skipExistingReference: boolean): Promise<PayoutRecord[]> {
-    const column = <T>(pick: (payout: NewPayout) => T) => payouts.map(pick);
     const rows: object[] = await manager.query(
-      `INSERT INTO payouts (id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status, status_reason,
-                            merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
-       SELECT t.id, t.vendor_id, t.reference, t.batch_id, t.batch_position, t.method, t.amount_cents, t.fee_cents, 'pending', t.status_reason,
-              t.merchant_reference, t.recipient_encrypted, t.metadata, t.request_fingerprint, t.submission_started_at, t.next_poll_at
-         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::int[], $6::text[], $7::bigint[], $8::bigint[], $9::text[],
-                     $10::text[], $11::text[], $12::jsonb[], $13::text[], $14::timestamptz[], $15::timestamptz[])
-           AS t(id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status_reason,
-                merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
+      `INSERT INTO payouts (${NEW_PAYOUT_COLUMN_NAMES}, status)
+       SELECT t.*, 'pending'
+         FROM unnest(${NEW_PAYOUT_COLUMNS.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')}) AS t(${NEW_PAYOUT_COLUMN_NAMES})
        ${skipExistingReference ? 'ON CONFLICT (vendor_id, reference) DO NOTHING' : ''}
        RETURNING ${PAYOUT.columns}`,
-      [
-        column((p) => p.id),
-        column((p) => p.vendorId),
-        column((p) => p.reference),
-        column((p) => p.batchId),
-        column((p) => p.batchPosition),
-        column((p) => p.method),
-        column((p) => p.amountCents.toString()),
-        column((p) => p.feeCents.toString()),
-        column((p) => p.statusReason),
-        column((p) => p.merchantReference),
-        column((p) => p.recipientEncrypted),
-        column((p) => JSON.stringify(p.metadata)),
-        column((p) => p.requestFingerprint),
-        column((p) => p.submissionStartedAt),
-        column((p) => p.nextPollAt),
-      ],
+      NEW_PAYOUT_COLUMNS.map(([, , value]) => payouts.map(value)),
     );
     const position = new Map(payouts.map((payout, index) => [payout.id, index]));
     return rows.map(PAYOUT.read).sort((a, b) => position.get(a.id)! - position.get(b.id)!);

@@ -31,17 +31,13 @@ export class PayoutSubmitter {
     private readonly schedule: PayoutPollSchedule,
   ) {}
 
-  /** Phase 2 + 3 for a payout whose marker this caller set. Answers the payout as phase 3 left it. */
-  async submitAndRecord(payout: PayoutRecord): Promise<PayoutRecord | null> {
-    return (await this.submitAndRecordWith(payout, null)).payout;
-  }
-
   /**
-   * As submitAndRecord, for a single payout's request: a "paid" answer is recorded in one
-   * statement together with `followUp` (see PayoutOutcomes.applySubmissionPayment); the verdict
-   * says whether it was, else the caller writes the follow-up itself.
+   * Phase 2 + 3 for a payout whose marker this caller set. Answers the payout as phase 3 left it.
+   * For a single payout's request, a "paid" answer is recorded in one statement together with
+   * `followUp` (see PayoutOutcomes.applySubmissionPayment); the verdict says whether it was, else
+   * the caller writes the follow-up itself.
    */
-  async submitAndRecordWith(payout: PayoutRecord, followUp: SubmissionFollowUp | null): Promise<SubmissionVerdict> {
+  async submitAndRecord(payout: PayoutRecord, followUp: SubmissionFollowUp | null = null): Promise<SubmissionVerdict> {
     const unfollowed = async (recorded: Promise<PayoutRecord | null>): Promise<SubmissionVerdict> => ({ payout: await recorded, followedUp: false });
     // A claim older than one provider timeout is not sent (the process stalled between commit and
     // call): status polls rely on every call starting within that bound when they count a "not

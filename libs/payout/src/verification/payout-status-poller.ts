@@ -52,7 +52,9 @@ export class PayoutStatusPoller {
       let decision = this.schedule.next(current, link);
       if (decision.kind === 'review') {
         this.logger.warn({ payoutId }, 'Payout outcome still unknown; needs_review with funds reserved, looked up on the slow review schedule');
-        await this.outcomes.markNeedsReviewIn(manager, current);
+        // The hold stays reserved. No payout event for needs_review (not a vendor event); a batch
+        // whose last open item moves here is not complete either.
+        await this.payouts.markNeedsReview(manager, payoutId);
         // Review is not the end of the chain: a late provider answer, or proof that the provider never received it, still closes it.
         decision = { kind: 'poll', at: this.schedule.reviewPollAt() };
       }
