@@ -1,11 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { VendorService } from '#auth';
-import { formatCents, parseZarAmount2dp } from '#money';
+import { formatCents } from '#money';
 import { PAYOUT_METHOD_CATALOGUE, PayoutAccountService, PayoutMethodsService } from '#payout';
-import { requireReason, StaffAuditLog, staffRoleAllows, VendorOperations, type StaffSession } from '#staff';
+import { requireReason, requireZarCents, StaffAuditLog, staffRoleAllows, VendorOperations, type StaffSession } from '#staff';
 import { html, money, type SafeHtml } from '#web';
-import { ValidationFailedError } from '#common';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
 import { decisionForm, submitDecisionForm } from '../web/form-action.js';
@@ -59,7 +58,7 @@ export class PayoutMethodsController {
       response,
       async () => {
         const reason = requireReason(form.reason);
-        await this.operations.setFeePerPayout(id, feeOf(form.amount), reason, deciderOf(request));
+        await this.operations.setFeePerPayout(id, requireZarCents(form.amount, 'amount', 'Enter a ZAR amount with two decimals, e.g. 5.00.'), reason, deciderOf(request));
         return `/vendors/${id}/payout-methods`;
       },
       (status, notice) => this.render(response, sessionOf(request), id, status, notice),
@@ -107,14 +106,4 @@ export class PayoutMethodsController {
 <h2>Account fee per payout</h2><p class="hint">Cash and bank payouts without a method fee pay this.</p>${feeSection}<h2>Audit records</h2>${auditTable(records)}`,
     }, status);
   }
-}
-
-function feeOf(value: string | undefined): bigint {
-  try {
-    const cents = parseZarAmount2dp(String(value ?? '').trim());
-    if (cents >= 0n) return cents;
-  } catch {
-    // Reported below with the field's message.
-  }
-  throw new ValidationFailedError({ amount: ['Enter a ZAR amount with two decimals, e.g. 5.00.'] });
 }

@@ -70,19 +70,14 @@ export class VendorsController {
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async proposeFunding(@Param('id') id: string, @Body() form: { amount?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.act(response, request, id, async () => {
-      return afterDecision(await this.funding.fund(id, form.amount, form.reason, deciderOf(request)), `/vendors/${id}`);
-    });
+    await this.act(response, request, id, async () => afterDecision(await this.funding.fund(id, form.amount, form.reason, deciderOf(request)), `/vendors/${id}`));
   }
 
   @Post(':id/release')
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async release(@Param('id') id: string, @Body() form: { reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.act(response, request, id, async () => {
-      await this.operations.release(id, requireReason(form.reason), deciderOf(request));
-      return `/vendors/${id}`;
-    });
+    await this.act(response, request, id, () => this.operations.release(id, requireReason(form.reason), deciderOf(request)));
   }
 
   /** The form sends the abilities that should be enabled; every other one is disabled, as `ops vendor:abilities --enable/--disable` would. */
@@ -92,10 +87,7 @@ export class VendorsController {
   async abilities(@Param('id') id: string, @Body() form: { abilities?: string | string[]; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     const chosen = form.abilities === undefined ? [] : ([] as string[]).concat(form.abilities);
     const disable = ALL_ABILITIES.filter((ability) => !chosen.includes(ability));
-    await this.act(response, request, id, async () => {
-      await this.operations.setAbilities(id, chosen, disable, requireReason(form.reason), deciderOf(request));
-      return `/vendors/${id}`;
-    });
+    await this.act(response, request, id, () => this.operations.setAbilities(id, chosen, disable, requireReason(form.reason), deciderOf(request)));
   }
 
   /** Lowering limits applies at once; raising the daily cap or per-purchase maximum above the threshold becomes a proposal. */
@@ -113,10 +105,7 @@ export class VendorsController {
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async pause(@Param('id') id: string, @Body() form: { paused?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.act(response, request, id, async () => {
-      await this.operations.setPaused(id, form.paused !== 'false', requireReason(form.reason), deciderOf(request));
-      return `/vendors/${id}`;
-    });
+    await this.act(response, request, id, () => this.operations.setPaused(id, form.paused !== 'false', requireReason(form.reason), deciderOf(request)));
   }
 
   /** `products` is "all" or comma-separated product ids, as for `ops catalogue:enable`. */
@@ -124,16 +113,22 @@ export class VendorsController {
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async products(@Param('id') id: string, @Body() form: { products?: string; enable?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.act(response, request, id, async () => {
-      const products = productListOf(form.products);
-      await this.operations.setProducts(id, form.enable !== 'false', products, requireReason(form.reason), deciderOf(request));
-      return `/vendors/${id}`;
-    });
+    await this.act(response, request, id, () => this.operations.setProducts(id, form.enable !== 'false', productListOf(form.products), requireReason(form.reason), deciderOf(request)));
   }
 
-  /** Runs a vendor operation and redirects where it says; a validation error shows the page again with the message. */
-  private act(response: Response, request: StaffRequest, id: string, operation: () => Promise<string>): Promise<void> {
-    return submitDecisionForm(response, operation, (status, notice) => this.render(response, sessionOf(request), id, status, notice));
+  /**
+   * Runs a vendor operation and redirects where it says (a path), otherwise back to the vendor's
+   * page; a validation error shows the page again with the message.
+   */
+  private act(response: Response, request: StaffRequest, id: string, operation: () => Promise<unknown>): Promise<void> {
+    return submitDecisionForm(
+      response,
+      async () => {
+        const target = await operation();
+        return typeof target === 'string' ? target : `/vendors/${id}`;
+      },
+      (status, notice) => this.render(response, sessionOf(request), id, status, notice),
+    );
   }
 
   private async render(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {

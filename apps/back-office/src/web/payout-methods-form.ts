@@ -1,5 +1,6 @@
 import { ValidationFailedError } from '#common';
-import { parseZarAmount2dp, type Cents } from '#money';
+import { type Cents } from '#money';
+import { requireZarCents } from '#staff';
 import { type MethodConfigurationChange, type VendorMethodSetting } from '#payout';
 
 /** The payout methods form's fields for one method: `enabled_<m>` (checkbox), `fee_<m>`, `min_<m>`, `max_<m>` (ZAR, two decimals). */
@@ -14,16 +15,14 @@ export type MethodsForm = Record<string, string | undefined>;
 export function methodsChangeOf(form: MethodsForm, current: readonly VendorMethodSetting[]): MethodConfigurationChange {
   const problems: Record<string, string[]> = {};
   const amount = (field: string): Cents | null | undefined => {
-    const text = (form[field] ?? '').trim();
-    if (text === '') return null;
+    if ((form[field] ?? '').trim() === '') return null;
     try {
-      const cents = parseZarAmount2dp(text);
-      if (cents >= 0n) return cents;
-    } catch {
-      // Reported below.
+      return requireZarCents(form[field], field, 'Enter a ZAR amount with two decimals, e.g. 5.00, or leave it blank.');
+    } catch (error) {
+      if (!(error instanceof ValidationFailedError)) throw error;
+      Object.assign(problems, error.fieldErrors);
+      return undefined;
     }
-    problems[field] = ['Enter a ZAR amount with two decimals, e.g. 5.00, or leave it blank.'];
-    return undefined;
   };
   const change = { enable: [] as string[], disable: [] as string[], fees: {} as Record<string, Cents | null>, limits: {} as Record<string, { minimumCents?: Cents | null; maximumCents?: Cents | null }> };
   for (const setting of current) {

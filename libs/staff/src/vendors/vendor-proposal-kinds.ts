@@ -1,20 +1,15 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ValidationFailedError } from '#common';
 import { VendorService } from '#auth';
-import { formatCents, parseZarAmount2dp, type Cents } from '#money';
+import { formatCents, type Cents } from '#money';
 import { PayoutLedger } from '#payout';
 import type { SpendLimits } from '#purchase';
 import { VendorOperations } from './vendor-operations.service.js';
 import { OPERATOR_PROPOSED, ProposalKinds, type PreparedProposal } from '../four-eyes/proposal-kinds.js';
+import { requireZarCents } from '../model/proposals.js';
 
 export function amountOf(params: Record<string, unknown>): Cents {
-  try {
-    const cents = parseZarAmount2dp(String(params.amount ?? ''));
-    if (cents > 0n) return cents;
-  } catch {
-    // Reported below with the field's message.
-  }
-  throw new ValidationFailedError({ amount: ['Enter a positive ZAR amount with two decimals, e.g. 1000.00.'] });
+  return requireZarCents(params.amount, 'amount', 'Enter a positive ZAR amount with two decimals, e.g. 1000.00.', 1n);
 }
 
 const LIMIT_FIELDS = { dailyCapMinor: 'daily_cap_minor', transactionMaxMinor: 'transaction_max_minor', velocityCount: 'velocity_count', velocityWindowSeconds: 'velocity_window_seconds' } as const;
