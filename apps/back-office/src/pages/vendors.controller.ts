@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ALL_ABILITIES, VendorService } from '#auth';
+import { formatCents } from '#money';
 import { PayoutLedger } from '#payout';
+import { SpendControlsService, type LimitsView } from '#purchase';
 import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
@@ -26,6 +28,7 @@ export class VendorsController {
     private readonly audit: StaffAuditLog,
     private readonly funding: VendorFunding,
     private readonly operations: VendorOperations,
+    private readonly spendControls: SpendControlsService,
   ) {}
 
   @Get()
@@ -90,7 +93,10 @@ export class VendorsController {
     await this.act(response, request, id, () => this.operations.setAbilities(id, chosen, disable, requireReason(form.reason), deciderOf(request)));
   }
 
-  /** Lowering limits applies at once; raising the daily cap or per-purchase maximum above the threshold becomes a proposal. */
+  /**
+   * The daily cap and per-purchase maximum come in ZAR (two decimals) and are stored in cents.
+   * Lowering limits applies at once; raising the daily cap or per-purchase maximum above the threshold becomes a proposal.
+   */
   @Post(':id/limits')
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
@@ -133,8 +139,9 @@ export class VendorsController {
 
   private async render(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
     const vendor = await this.vendors.get(id);
-    const [balances, proposals, records] = await Promise.all([
+    const [balances, limits, proposals, records] = await Promise.all([
       this.ledger.balances(vendor.id),
+      this.spendControls.limitsFor(vendor.id),
       this.fourEyes.list({ subjectType: 'vendor', subjectId: vendor.id }),
       this.audit.list({ subjectType: 'vendor', subjectId: vendor.id }),
     ]);
@@ -152,16 +159,18 @@ ${decisionForm(session, `/vendors/${vendor.id}/fund`, html`<label for="amount">A
       body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
 <dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
 <p><a href="/vendors/${vendor.id}/payout-methods">Payout methods and fees</a> · <a href="/pricing">Pricing versions</a> (every vendor's)</p>
-${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
+${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor, limits) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
 <h2>Audit records</h2>${auditTable(records)}`,
     }, status);
   }
 
-  private operationForms(session: StaffSession, vendor: { id: string; enabledAbilities: string[]; productionReleasedAt: Date | null }): SafeHtml {
+  private operationForms(session: StaffSession, vendor: { id: string; enabledAbilities: string[]; productionReleasedAt: Date | null }, limits: LimitsView): SafeHtml {
     const release = vendor.productionReleasedAt
       ? html``
       : html`<h2>Release for production</h2>${decisionForm(session, `/vendors/${vendor.id}/release`, html``, 'release-reason', 'Release for production')}`;
-    const limit = (name: string, label: string) => html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" inputmode="numeric" required>`;
+    // Each field shows the value in force: amounts in ZAR (the form takes ZAR, the database keeps cents).
+    const limit = (name: string, label: string, value: number | null, zar = false) =>
+      html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" inputmode="${zar ? 'decimal' : 'numeric'}" required value="${value === null ? '' : zar ? formatCents(BigInt(value)) : String(value)}">`;
     const abilities = html`<fieldset><legend>Enabled abilities and scopes</legend>${ALL_ABILITIES.map(
       (ability) => html`<label><input type="checkbox" name="abilities" value="${ability}"${vendor.enabledAbilities.includes(ability) ? html` checked` : html``}> ${ability}</label>`,
     )}</fieldset>`;
@@ -172,11 +181,13 @@ ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(
       'pause-reason',
       'Pause or resume',
     )}
-<h2>Spend limits</h2><p class="hint">Raising the daily cap or the per-purchase maximum above the configured amount needs another approver.</p>
+<h2>Spend limits</h2><p id="limits-now">${limits.configured ? html`In force: daily cap ${money(limits.daily_cap_minor ?? 0)}, per purchase at most ${money(limits.transaction_max_minor ?? 0)}, ${limits.velocity_count} purchases per ${limits.velocity_window_seconds} seconds.` : 'No spend limits are set yet.'}</p>
+<p class="hint">Amounts in ZAR with two decimals. Raising the daily cap or the per-purchase maximum above the configured amount needs another approver.</p>
 ${decisionForm(
   session,
   `/vendors/${vendor.id}/limits`,
-  html`${limit('daily_cap_minor', 'Daily cap (cents)')}${limit('transaction_max_minor', 'Per purchase maximum (cents)')}${limit('velocity_count', 'Purchases per window')}${limit('velocity_window_seconds', 'Window (seconds)')}`,
+  html`${limit('daily_cap', 'Daily cap (ZAR)', limits.daily_cap_minor, true)}${limit('transaction_max', 'Per purchase maximum (ZAR)', limits.transaction_max_minor, true)}
+${limit('velocity_count', 'Purchases per window', limits.velocity_count)}${limit('velocity_window_seconds', 'Window (seconds)', limits.velocity_window_seconds)}`,
   'limits-reason',
   'Set limits',
 )}

@@ -147,10 +147,22 @@ export class VendorOperations {
     });
   }
 
-  /** Payout methods (`ops payout:methods`): enable/disable, per-method fees, min/max within the catalogue's; the record keeps the change and the settings before and after. */
-  configurePayoutMethods(vendorId: string, change: MethodConfigurationChange, reason: string | null, actor: StaffActor): Promise<VendorMethodSetting[]> {
+  /**
+   * Payout methods (`ops payout:methods`): enable/disable, per-method fees, min/max within the
+   * catalogue's; the record keeps the change and the settings before and after. `check` sees the
+   * settings as they stand once the vendor's row is locked and may refuse (throw) before anything
+   * is written: the back-office refuses a change to a field someone else changed since its page was shown.
+   */
+  configurePayoutMethods(
+    vendorId: string,
+    change: MethodConfigurationChange,
+    reason: string | null,
+    actor: StaffActor,
+    check?: (current: readonly VendorMethodSetting[]) => void,
+  ): Promise<VendorMethodSetting[]> {
     return this.onVendor(vendorId, async (vendor, manager) => {
       const before = await this.payoutMethods.settingsOf(vendor.id, manager);
+      check?.(before);
       const after = await this.payoutMethods.configure(vendor.id, change, manager);
       // Only the methods the change names, so the record reads as the change it was.
       const touched = new Set<string>([...(change.enable ?? []), ...(change.disable ?? []), ...Object.keys(change.fees ?? {}), ...Object.keys(change.limits ?? {})]);
