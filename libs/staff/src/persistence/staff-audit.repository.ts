@@ -37,12 +37,15 @@ export class StaffAuditLog {
     );
   }
 
-  /** The newest records first, optionally of one subject. */
+  /**
+   * The newest records first, optionally of one subject. The ORDER BY names the table's column: a
+   * bare `id` would be the text alias of the SELECT list and sort "9" before "10".
+   */
   list(filter: { subjectType?: string; subjectId?: string; limit?: number } = {}): Promise<StaffAuditRecord[]> {
     return this.dataSource.query(
       `SELECT ${AUDIT_RECORD.columns} FROM staff_audit_events
         WHERE ($1::text IS NULL OR subject_type = $1) AND ($2::text IS NULL OR subject_id = $2)
-        ORDER BY id DESC LIMIT $3`,
+        ORDER BY staff_audit_events.id DESC LIMIT $3`,
       [filter.subjectType ?? null, filter.subjectId ?? null, filter.limit ?? 200],
     );
   }
