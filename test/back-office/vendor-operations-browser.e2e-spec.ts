@@ -13,8 +13,10 @@ const SCREENSHOTS = process.env.BACK_OFFICE_SCREENSHOTS;
  * The vendor operations forms in real Chromium: an operator funds a vendor within the four-eyes
  * threshold (credited at once) and above it (a proposal), publishes a pricing version and sets a
  * payout method's fee; an approver, in another browser context, approves the funding; the
- * vendor page then shows every audit record with who proposed and who approved; the operator
- * creates a vendor from the vendors list. axe-core checks every page.
+ * vendor page then shows every audit record with who proposed and who approved, the details
+ * readable (amounts in ZAR, no JSON); the operator sets spend limits in ZAR (exact cents, more than two
+ * decimals refused); two staff editing payout methods at once cannot overwrite each other's change;
+ * the operator creates a vendor from the vendors list. axe-core checks every page.
  */
 describe('back-office vendor operations in Chromium', () => {
   let backOffice: RunningApp;
@@ -71,6 +73,40 @@ describe('back-office vendor operations in Chromium', () => {
     expect(await db.query(`SELECT amount_cents FROM ledger_entries WHERE vendor_id = $1 ORDER BY id`, [vendor.id])).toEqual([{ amount_cents: '75000' }]);
   });
 
+  it('the operator sets spend limits in ZAR: "12.34" is kept as 1234 cents, "1.234" is refused with a visible error', async () => {
+    const page = operatorBrowser.page;
+    await page.goto(`${base}/vendors/${vendor.id}`);
+    expect(await page.locator('#limits-now').textContent()).toContain('No spend limits are set yet.');
+    const fill = async (daily: string, max: string) => {
+      await page.fill('#daily_cap', daily);
+      await page.fill('#transaction_max', max);
+      await page.fill('#velocity_count', '5');
+      await page.fill('#velocity_window_seconds', '60');
+      await page.fill('#limits-reason', 'Vendor onboarding, ticket LIM-12');
+    };
+    await fill('12.34', '1.234');
+    await Promise.all([page.waitForNavigation(), page.click('button:has-text("Set limits")')]);
+    const errors = (await page.locator('#form-errors').textContent())!;
+    expect(errors).toContain('transaction_max');
+    expect(errors).toContain('Enter the per-purchase maximum in ZAR with two decimals (no more), e.g. 1000.00.');
+    expect(await db.query(`SELECT 1 FROM purchase_spend_controls WHERE vendor_id = $1 AND daily_cap_cents IS NOT NULL`, [vendor.id])).toEqual([]);
+    await audit(page, 'spend-limits-refused');
+    await fill('12.34', '10.00');
+    await Promise.all([page.waitForURL(`${base}/vendors/${vendor.id}`), page.click('button:has-text("Set limits")')]);
+    expect(await db.query(`SELECT daily_cap_cents, transaction_max_cents FROM purchase_spend_controls WHERE vendor_id = $1`, [vendor.id])).toEqual([
+      { daily_cap_cents: '1234', transaction_max_cents: '1000' },
+    ]);
+    expect(await page.locator('#limits-now').textContent()).toBe('In force: daily cap ZAR 12.34, per purchase at most ZAR 10.00, 5 purchases per 60 seconds.');
+    expect(await page.inputValue('#daily_cap')).toBe('12.34');
+    expect(await page.inputValue('#transaction_max')).toBe('10.00');
+    // The audit record's details, readable: the limits before and after, amounts in ZAR.
+    const details = (await page.locator('table:has(caption:has-text("Audit trail")) tbody').textContent())!;
+    expect(details).toContain('daily_cap_minor ZAR 12.34');
+    expect(details).toContain('transaction_max_minor ZAR 10.00');
+    expect(details).not.toMatch(/[{}"]/);
+    await audit(page, 'spend-limits');
+  });
+
   it('the operator publishes a pricing version and sets a payout method fee', async () => {
     const page = operatorBrowser.page;
     await page.click('nav a:has-text("Pricing")');
@@ -103,7 +139,47 @@ describe('back-office vendor operations in Chromium', () => {
     expect(await operatorPage.locator('dl.facts').textContent()).toContain('ZAR 3250.00');
     const records = (await operatorPage.locator('main').textContent())!;
     for (const text of ['payout.funded', 'payout.methods_set', approver.email, 'EFT deposit reference FNB-77311', 'Vendor contract annex B, EFT fee']) expect(records).toContain(text);
+    const details = (await operatorPage.locator('table:has(caption:has-text("Audit trail")) tbody').textContent())!;
+    for (const text of ['amount_cents ZAR 2500.00', 'amount_cents ZAR 750.00', 'fee_cents ZAR 3.25', 'rtc_eft ZAR 3.25']) expect(details).toContain(text);
+    expect(details).not.toMatch(/[{}"]/);
     await audit(operatorPage, 'vendor-audit');
+  });
+
+  it('two staff editing payout methods at once: a field someone else changed meanwhile is refused, other fields merge', async () => {
+    const methodsPath = `${base}/vendors/${vendor.id}/payout-methods`;
+    const operatorPage = operatorBrowser.page;
+    const approverPage = approverBrowser.page;
+    const save = async (page: Page, reason: string) => {
+      await page.fill('#methods-reason', reason);
+      await Promise.all([page.waitForNavigation(), page.click('button:has-text("Save payout methods")')]);
+    };
+    const fees = async () =>
+      db.query(`SELECT method, fee_cents FROM payout_vendor_methods WHERE vendor_id = $1 AND fee_cents IS NOT NULL ORDER BY method`, [vendor.id]) as Promise<{ method: string; fee_cents: string }[]>;
+    await operatorPage.goto(methodsPath);
+    await approverPage.goto(methodsPath);
+    // The approver saves first: the EFT fee becomes 4.00.
+    await approverPage.fill('#fee_rtc_eft', '4.00');
+    await save(approverPage, 'Fee renegotiated, annex C');
+    expect(await fees()).toEqual([{ method: 'rtc_eft', fee_cents: '400' }]);
+    // The operator's page still shows 3.25: changing that same fee is refused and nothing is written.
+    await operatorPage.fill('#fee_rtc_eft', '5.00');
+    await save(operatorPage, 'Fee from the old annex B');
+    expect(await operatorPage.locator('#form-errors').textContent()).toContain('Changed by someone else since you loaded this page: rtc_eft. Nothing was saved. Reload the page');
+    expect(await fees()).toEqual([{ method: 'rtc_eft', fee_cents: '400' }]);
+    expect(await operatorPage.inputValue('#fee_rtc_eft')).toBe('4.00');
+    await audit(operatorPage, 'payout-methods-conflict');
+    // Changes to different fields merge: the approver sets another method's fee on a fresh page, the operator (page now stale) changes the EFT fee.
+    await approverPage.goto(methodsPath);
+    await approverPage.fill('#fee_bank_a_instant_money', '2.00');
+    await save(approverPage, 'Instant money fee, annex C');
+    await operatorPage.fill('#fee_rtc_eft', '4.50');
+    await save(operatorPage, 'EFT fee correction, annex C');
+    expect(await operatorPage.locator('#form-errors').count()).toBe(0);
+    expect(await fees()).toEqual([
+      { method: 'bank_a_instant_money', fee_cents: '200' },
+      { method: 'rtc_eft', fee_cents: '450' },
+    ]);
+    expect(await operatorPage.inputValue('#fee_bank_a_instant_money')).toBe('2.00');
   });
 
   it('the operator creates a vendor from the New vendor form on the vendors list', async () => {

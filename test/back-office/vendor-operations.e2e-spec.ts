@@ -128,11 +128,14 @@ describe('back-office vendor operations', () => {
   it('sets limits at once up to the threshold and lowers them at once; a raise above it is a proposal its proposer cannot approve', async () => {
     const { vendor, token } = await createTestVendor(purchase.app, 'Limits from the back-office');
     const limits = async () => (await purchase.http().get('/api/v1/limits').set(bearer(token)).expect(200)).body.data;
-    const fields = (daily: string, max: string) => ({ daily_cap_minor: daily, transaction_max_minor: max, velocity_count: '5', velocity_window_seconds: '60' });
-    expect((await form('support', `/vendors/${vendor.id}/limits`, { ...fields('1000', '500'), reason: 'support cannot set limits' })).status).toBe(403);
-    expect((await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('1.5', '500'), reason: 'Vendor onboarding ticket 1' })).status).toBe(400);
+    // The form takes the amounts in ZAR with two decimals; the limits are kept in cents.
+    const fields = (daily: string, max: string) => ({ daily_cap: daily, transaction_max: max, velocity_count: '5', velocity_window_seconds: '60' });
+    expect((await form('support', `/vendors/${vendor.id}/limits`, { ...fields('10.00', '5.00'), reason: 'support cannot set limits' })).status).toBe(403);
+    expect((await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('1.5', '500.00'), reason: 'Vendor onboarding ticket 1' })).status).toBe(400);
+    expect((await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('1000.00', '1.234'), reason: 'Vendor onboarding ticket 1' })).status).toBe(400);
+    expect((await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('100000', '50000'), reason: 'Vendor onboarding ticket 1' })).status).toBe(400);
     expect((await limits()).configured).toBe(false);
-    const direct = await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('100000', '50000'), reason: 'Vendor onboarding ticket 1' });
+    const direct = await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('1000.00', '500.00'), reason: 'Vendor onboarding ticket 1' });
     expect(direct.status).toBe(303);
     expect(await limits()).toMatchObject({ configured: true, daily_cap_minor: 100_000, transaction_max_minor: 50_000 });
     const [record] = await auditOf(vendor.id, 'limits.set');
@@ -142,7 +145,7 @@ describe('back-office vendor operations', () => {
       after: { daily_cap_minor: 100_000, transaction_max_minor: 50_000, velocity_count: 5, velocity_window_seconds: 60 },
     });
     // One cent above the threshold: a proposal; nothing changes until another approver approves it.
-    const raised = await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('100001', '50000'), reason: 'Vendor grew, ticket 2' });
+    const raised = await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('1000.01', '500.00'), reason: 'Vendor grew, ticket 2' });
     expect(raised.status).toBe(303);
     const proposalId = /\/proposals\/([0-9a-f-]{36})$/.exec(raised.headers.location)![1];
     expect((await limits()).daily_cap_minor).toBe(100_000);
@@ -152,10 +155,10 @@ describe('back-office vendor operations', () => {
     const approved = await db.query(`SELECT actor_staff_id, approved_by_staff_id FROM staff_audit_events WHERE proposal_id = $1 AND action = 'limits.set'`, [proposalId]);
     expect(approved).toEqual([{ actor_staff_id: operatorId.id, approved_by_staff_id: expect.any(String) }]);
     // A decrease, however large, needs no second person.
-    expect((await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('100', '50'), reason: 'Vendor under investigation' })).status).toBe(303);
+    expect((await form('operator', `/vendors/${vendor.id}/limits`, { ...fields('1.00', '0.50'), reason: 'Vendor under investigation' })).status).toBe(303);
     expect(await limits()).toMatchObject({ daily_cap_minor: 100, transaction_max_minor: 50 });
     // An approver's own raise waits for another approver: approving it themselves is refused.
-    const own = await form('approver', `/vendors/${vendor.id}/limits`, { ...fields('100', '200000'), reason: 'Approver raising alone' });
+    const own = await form('approver', `/vendors/${vendor.id}/limits`, { ...fields('1.00', '2000.00'), reason: 'Approver raising alone' });
     const ownId = /\/proposals\/([0-9a-f-]{36})$/.exec(own.headers.location)![1];
     expect((await form('approver', `/proposals/${ownId}/approve`, {})).status).toBe(409);
     expect((await limits()).transaction_max_minor).toBe(50);
@@ -163,7 +166,7 @@ describe('back-office vendor operations', () => {
 
   it('decides whether a limits change needs a second person on the limits under the vendor\'s row lock, not on limits read before it', async () => {
     const { vendor, token } = await createTestVendor(purchase.app, 'Limits lowered meanwhile');
-    const fields = { daily_cap_minor: '200000', transaction_max_minor: '50000', velocity_count: '5', velocity_window_seconds: '60' };
+    const fields = { daily_cap: '2000.00', transaction_max: '500.00', velocity_count: '5', velocity_window_seconds: '60' };
     // R2 000.00 a day, above the threshold, set earlier (by an approved proposal or the CLI).
     await purchase.app.get(SpendControlsService).setLimits(vendor.id, { dailyCapMinor: 200_000, transactionMaxMinor: 50_000, velocityCount: 5, velocityWindowSeconds: 60 });
     // Another staff change holds the vendor's row and lowers the daily cap to R500.00 while this one is submitted.
@@ -284,10 +287,10 @@ describe('back-office vendor operations', () => {
       db.query(`SELECT method, enabled, fee_cents, minimum_cents, maximum_cents FROM payout_vendor_methods WHERE vendor_id = $1 ORDER BY method`, [vendor.id]);
     const shown = await backOffice.http().get(path).set('Cookie', session.operator!.cookie);
     expect(shown.status).toBe(200);
-    // The form as shown (every method's current values), with changes on top.
+    // The form as shown (every method's current values, and the hidden copies of what was shown), with changes on top.
     const fields: Record<string, string> = {};
-    for (const [, name, value] of shown.text.matchAll(/name="((?:fee|min|max)_[a-z0-9_]+)"[^>]*value="([^"]*)"/g)) fields[name] = value;
-    expect(Object.keys(fields).length).toBe(3 * PAYOUT_METHODS.length);
+    for (const [, name, value] of shown.text.matchAll(/name="((?:shown_(?:enabled|fee|min|max)|fee|min|max)_[a-z0-9_]+)"[^>]*value="([^"]*)"/g)) fields[name] = value;
+    expect(Object.keys(fields).length).toBe(7 * PAYOUT_METHODS.length);
     expect((await form('support', path, { ...fields, enabled_rtc_eft: 'on', reason: 'support cannot change methods' })).status).toBe(403);
     // A maximum above the catalogue's is refused and nothing changes.
     const beyond = await form('operator', path, { ...fields, enabled_rtc_eft: 'on', max_rtc_eft: '99999999.00', reason: 'Vendor payout onboarding 12' });

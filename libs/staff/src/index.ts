@@ -3,7 +3,7 @@ export * from './model/staff.js';
 export * from './model/audit.js';
 export * from './model/proposals.js';
 export * from './model/errors.js';
-export * from './staff-audit.js';
+export * from './persistence/staff-audit.repository.js';
 export * from './staff-accounts.service.js';
 export * from './staff-sessions.service.js';
 export * from './four-eyes/proposal-kinds.js';

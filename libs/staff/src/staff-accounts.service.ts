@@ -6,7 +6,7 @@ import type { StaffActor, StaffUser } from './model/staff.js';
 import { isStaffRole, type StaffRole } from './model/staff-roles.js';
 import { StaffSessionRepository } from './persistence/staff-session.repository.js';
 import { StaffUserRepository, type StaffSetup } from './persistence/staff-user.repository.js';
-import { StaffAuditLog } from './staff-audit.js';
+import { StaffAuditLog } from './persistence/staff-audit.repository.js';
 
 /** A setup link (new account or second-factor reset) works once, for this long. */
 export const SETUP_LIFETIME_MS = 24 * 3_600_000;

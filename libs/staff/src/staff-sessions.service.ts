@@ -38,8 +38,4 @@ export class StaffSessions {
   end(sessionId: string): Promise<void> {
     return this.sessions.revoke(sessionId);
   }
-
-  endAllFor(staffUserId: string): Promise<number> {
-    return this.sessions.revokeAllOf(staffUserId);
-  }
 }

@@ -8,7 +8,8 @@ header.staff { background: #1b1f24; color: #fff; } header.staff nav a { color: #
 header.staff .who { color: #e5e7eb; }
 .age-old { color: var(--bad); font-weight: 600; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; } dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
-td .detail { overflow-wrap: anywhere; font-size: 14px; } td code { overflow-wrap: anywhere; }
+td .detail { overflow-wrap: anywhere; font-size: 14px; } td .detail .detail { margin-left: 12px; } td code { overflow-wrap: anywhere; }
+.detail-items { margin: 0; padding-left: 16px; }
 textarea { min-height: 80px; width: 100%; max-width: 640px; }
 `;
 

@@ -1,16 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { VendorService } from '#auth';
-import { formatCents, parseZarAmount2dp } from '#money';
+import { formatCents } from '#money';
 import { PAYOUT_METHOD_CATALOGUE, PayoutAccountService, PayoutMethodsService } from '#payout';
-import { requireReason, StaffAuditLog, staffRoleAllows, VendorOperations, type StaffSession } from '#staff';
+import { requireReason, requireZarCents, StaffAuditLog, staffRoleAllows, VendorOperations, type StaffSession } from '#staff';
 import { html, money, type SafeHtml } from '#web';
-import { ValidationFailedError } from '#common';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
 import { decisionForm, submitDecisionForm } from '../web/form-action.js';
 import { sendPage } from '../web/layout.js';
-import { methodsChangeOf, type MethodsForm } from '../web/payout-methods-form.js';
+import { changedBySomeoneElse, changedMeanwhile, methodsChangeOf, type MethodsForm } from '../web/payout-methods-form.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /**
@@ -44,7 +43,12 @@ export class PayoutMethodsController {
       async () => {
         const reason = requireReason(form.reason);
         const vendor = await this.vendors.get(id);
-        await this.operations.configurePayoutMethods(vendor.id, methodsChangeOf(form, await this.methods.settingsOf(vendor.id)), reason, deciderOf(request));
+        const { change, shown } = methodsChangeOf(form);
+        // Checked on the settings read under the vendor's row lock, in the transaction that applies the change.
+        await this.operations.configurePayoutMethods(vendor.id, change, reason, deciderOf(request), (current) => {
+          const others = changedMeanwhile(shown, current);
+          if (others.length > 0) throw changedBySomeoneElse(others);
+        });
         return `/vendors/${vendor.id}/payout-methods`;
       },
       (status, notice) => this.render(response, sessionOf(request), id, status, notice),
@@ -59,7 +63,7 @@ export class PayoutMethodsController {
       response,
       async () => {
         const reason = requireReason(form.reason);
-        await this.operations.setFeePerPayout(id, feeOf(form.amount), reason, deciderOf(request));
+        await this.operations.setFeePerPayout(id, requireZarCents(form.amount, 'amount', 'Enter a ZAR amount with two decimals, e.g. 5.00.'), reason, deciderOf(request));
         return `/vendors/${id}/payout-methods`;
       },
       (status, notice) => this.render(response, sessionOf(request), id, status, notice),
@@ -76,12 +80,15 @@ export class PayoutMethodsController {
     const mayChange = staffRoleAllows(session.role, 'actions:propose');
     const rows = settings.map((setting) => {
       const definition = PAYOUT_METHOD_CATALOGUE[setting.method];
+      // Each field carries the value it was shown with (shown_<field>_<method>): the submission changes only what the staff member changed.
       const input = (name: string, label: string, value: string) =>
         mayChange
-          ? html`<label class="visually-hidden" for="${name}_${setting.method}">${label} for ${definition.name}</label><input id="${name}_${setting.method}" name="${name}_${setting.method}" type="text" inputmode="decimal" size="10" value="${value}">`
+          ? html`<label class="visually-hidden" for="${name}_${setting.method}">${label} for ${definition.name}</label><input id="${name}_${setting.method}" name="${name}_${setting.method}" type="text" inputmode="decimal" size="10" value="${value}">
+<input type="hidden" name="shown_${name}_${setting.method}" value="${value}">`
           : html`${value || '—'}`;
       return html`<tr><th scope="row">${definition.name} <code>${setting.method}</code></th>
-<td>${mayChange ? html`<input type="checkbox" id="enabled_${setting.method}" name="enabled_${setting.method}" value="on"${setting.enabled ? html` checked` : html``} aria-label="${definition.name} enabled">` : setting.enabled ? 'yes' : 'no'}</td>
+<td>${mayChange ? html`<input type="checkbox" id="enabled_${setting.method}" name="enabled_${setting.method}" value="on"${setting.enabled ? html` checked` : html``} aria-label="${definition.name} enabled">
+<input type="hidden" name="shown_enabled_${setting.method}" value="${setting.enabled ? 'on' : ''}">` : setting.enabled ? 'yes' : 'no'}</td>
 <td>${input('fee', 'Fee', setting.feeCents === null ? '' : formatCents(setting.feeCents))}<br><span class="hint">charged: ${money(setting.effectiveFeeCents)}</span></td>
 <td>${input('min', 'Minimum', formatCents(setting.minimumCents))}<br><span class="hint">catalogue ${money(definition.minimumCents)}</span></td>
 <td>${input('max', 'Maximum', formatCents(setting.maximumCents))}<br><span class="hint">catalogue ${money(definition.maximumCents)}</span></td></tr>`;
@@ -107,14 +114,4 @@ export class PayoutMethodsController {
 <h2>Account fee per payout</h2><p class="hint">Cash and bank payouts without a method fee pay this.</p>${feeSection}<h2>Audit records</h2>${auditTable(records)}`,
     }, status);
   }
-}
-
-function feeOf(value: string | undefined): bigint {
-  try {
-    const cents = parseZarAmount2dp(String(value ?? '').trim());
-    if (cents >= 0n) return cents;
-  } catch {
-    // Reported below with the field's message.
-  }
-  throw new ValidationFailedError({ amount: ['Enter a ZAR amount with two decimals, e.g. 5.00.'] });
 }

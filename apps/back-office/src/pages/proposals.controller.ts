@@ -11,9 +11,8 @@ import { CurrentSession, deciderOf, sessionOf, type StaffRequest } from '../web/
 export function subjectLink(proposal: Pick<Proposal, 'subjectType' | 'subjectId'>): SafeHtml {
   switch (proposal.subjectType) {
     case 'purchase':
-      return html`<a href="/queues/purchases/${proposal.subjectId}">purchase <code>${proposal.subjectId}</code></a>`;
     case 'payout':
-      return html`<a href="/queues/payouts/${proposal.subjectId}">payout <code>${proposal.subjectId}</code></a>`;
+      return html`<a href="/queues/${proposal.subjectType}s/${proposal.subjectId}">${proposal.subjectType} <code>${proposal.subjectId}</code></a>`;
     case 'vendor':
       return html`<a href="/vendors/${proposal.subjectId}">vendor <code>${proposal.subjectId}</code></a>`;
     default:

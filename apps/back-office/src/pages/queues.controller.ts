@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { centsFromDbValue } from '#money';
-import { FourEyes, ReviewQueues, StaffAuditLog, staffRoleAllows, type Proposal, type StaffSession } from '#staff';
+import { FourEyes, ReviewQueues, StaffAuditLog, staffRoleAllows, type Proposal, type ReviewDomain, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { formatAge } from '../web/age.js';
@@ -15,7 +15,10 @@ type Domain = 'purchases' | 'payouts';
 
 const OUTCOMES: Record<Domain, readonly string[]> = { purchases: ['completed', 'failed'], payouts: ['paid', 'failed'] };
 const KIND: Record<Domain, string> = { purchases: 'purchase.resolve', payouts: 'payout.resolve' };
-const SUBJECT: Record<Domain, string> = { purchases: 'purchase', payouts: 'payout' };
+const SUBJECT: Record<Domain, ReviewDomain> = { purchases: 'purchase', payouts: 'payout' };
+
+const isDomain = (domain: string): domain is Domain => domain === 'purchases' || domain === 'payouts';
+const notFound = (response: Response, request: StaffRequest) => sendPage(response, { title: 'Not found', session: sessionOf(request), body: html`<p>There is nothing here.</p>` }, 404);
 
 const ageSince = (since: Date) => formatAge((Date.now() - new Date(since).getTime()) / 1000);
 
@@ -62,45 +65,36 @@ export class QueuesController {
     sendPage(response, { title: 'Payouts in review', session: sessionOf(request), current: '/queues/payouts', body });
   }
 
-  @Get('purchases/:id')
+  @Get(':domain/:id')
   @RequireStaffPermission('queues:read')
-  async purchase(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.renderPurchase(response, sessionOf(request), id, 200);
+  async item(@Param('domain') domain: string, @Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    if (!isDomain(domain)) return notFound(response, request);
+    await this.renderer(domain)(response, sessionOf(request), id, 200);
   }
 
-  @Get('payouts/:id')
-  @RequireStaffPermission('queues:read')
-  async payout(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.renderPayout(response, sessionOf(request), id, 200);
-  }
-
-  @Post('purchases/:id/check')
+  @Post(':domain/:id/check')
   @HttpCode(200)
   @RequireStaffPermission('items:check')
-  async checkPurchase(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    const requested = await this.queues.checkPurchase(id, deciderOf(request));
-    await this.renderPurchase(response, sessionOf(request), id, 200, this.checkNotice(requested.scheduled));
-  }
-
-  @Post('payouts/:id/check')
-  @HttpCode(200)
-  @RequireStaffPermission('items:check')
-  async checkPayout(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    const requested = await this.queues.checkPayout(id, deciderOf(request));
-    await this.renderPayout(response, sessionOf(request), id, 200, this.checkNotice(requested.scheduled));
+  async check(@Param('domain') domain: string, @Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    if (!isDomain(domain)) return notFound(response, request);
+    const requested = await this.queues.check(SUBJECT[domain], id, deciderOf(request));
+    await this.renderer(domain)(response, sessionOf(request), id, 200, this.checkNotice(requested.scheduled));
   }
 
   @Post(':domain/:id/propose')
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async propose(@Param('domain') domain: string, @Param('id') id: string, @Body() form: { outcome?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    if (domain !== 'purchases' && domain !== 'payouts') return void sendPage(response, { title: 'Not found', session: sessionOf(request), body: html`<p>There is nothing here.</p>` }, 404);
-    const render = domain === 'purchases' ? this.renderPurchase.bind(this) : this.renderPayout.bind(this);
+    if (!isDomain(domain)) return notFound(response, request);
     await submitDecisionForm(
       response,
       async () => afterDecision({ applied: false, proposal: await this.fourEyes.propose(KIND[domain], id, { outcome: form.outcome }, form.reason, deciderOf(request)) }, ''),
-      (status, notice) => render(response, sessionOf(request), id, status, notice),
+      (status, notice) => this.renderer(domain)(response, sessionOf(request), id, status, notice),
     );
+  }
+
+  private renderer(domain: Domain): (response: Response, session: StaffSession, id: string, status: number, notice?: SafeHtml) => Promise<void> {
+    return domain === 'purchases' ? this.renderPurchase.bind(this) : this.renderPayout.bind(this);
   }
 
   private checkNotice(scheduled: boolean): SafeHtml {

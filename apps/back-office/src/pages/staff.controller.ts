@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError } from '#common';
 import { FourEyes, STAFF_ROLES, StaffAccounts, type StaffSession, type StaffUser } from '#staff';
-import { errorSummary, html, when, type SafeHtml } from '#web';
+import { html, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
+import { decisionForm, reasonField, submitDecisionForm } from '../web/form-action.js';
 import { csrfField, sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
@@ -46,7 +46,7 @@ export class StaffController {
   @RequireStaffPermission('staff:manage')
   async disable(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     const user = await this.accounts.disable(id, deciderOf(request));
-    await this.render(response, sessionOf(request), 200, { notice: html`<p class="notice" role="status">${user.email} is disabled; their sessions ended.</p>` });
+    await this.render(response, sessionOf(request), 200, html`<p class="notice" role="status">${user.email} is disabled; their sessions ended.</p>`);
   }
 
   @Post(':id/reset-totp')
@@ -55,37 +55,32 @@ export class StaffController {
   async resetTotp(@Param('id') id: string, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     const link = await this.accounts.resetSecondFactor(id, deciderOf(request));
     const url = `${request.protocol}://${request.get('host') ?? 'localhost'}/setup?token=${link.secret}`;
-    await this.render(response, sessionOf(request), 200, {
-      notice: html`<p class="notice" role="status">The second factor of ${link.user.email} is cleared and their sessions ended. Give them this one-time link (24 hours) to enrol a new authenticator:</p><p class="secret" id="setup-link">${url}</p>`,
-    });
+    const notice = html`<p class="notice" role="status">The second factor of ${link.user.email} is cleared and their sessions ended. Give them this one-time link (24 hours) to enrol a new authenticator:</p><p class="secret" id="setup-link">${url}</p>`;
+    await this.render(response, sessionOf(request), 200, notice);
   }
 
-  private async propose(response: Response, request: StaffRequest, kind: string, subjectId: string, params: Record<string, unknown>, reason: unknown): Promise<void> {
-    try {
-      const proposal = await this.fourEyes.propose(kind, subjectId, params, reason, deciderOf(request));
-      response.redirect(303, `/proposals/${proposal.id}`);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, sessionOf(request), 400, { errors: error.fieldErrors });
-      throw error;
-    }
+  private propose(response: Response, request: StaffRequest, kind: string, subjectId: string, params: Record<string, unknown>, reason: unknown): Promise<void> {
+    return submitDecisionForm(
+      response,
+      async () => `/proposals/${(await this.fourEyes.propose(kind, subjectId, params, reason, deciderOf(request))).id}`,
+      (status, notice) => this.render(response, sessionOf(request), status, notice),
+    );
   }
 
-  private async render(response: Response, session: StaffSession, status: number, state: { notice?: SafeHtml; errors?: Record<string, string[]> } = {}): Promise<void> {
+  private async render(response: Response, session: StaffSession, status: number, notice: SafeHtml = html``): Promise<void> {
     const users = await this.accounts.list();
+    const newAccount = html`<label for="new-email">Email</label><input id="new-email" name="email" type="email" required>
+<label for="new-role">Role</label><select id="new-role" name="role">${roleOptions('support')}</select>`;
     sendPage(response, {
       title: 'Staff',
       session,
       current: '/staff',
-      body: html`${state.notice ?? ''}${errorSummary(state.errors)}
+      body: html`${notice}
 <table><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead>
 <tbody>${users.map((user) => this.row(user, session))}</tbody></table>
 <h2>Propose a new staff account</h2>
 <p class="hint">Another admin approves it; the approver then sees the one-time setup link to hand over.</p>
-<form method="post" action="/staff/propose">${csrfField(session)}
-<label for="new-email">Email</label><input id="new-email" name="email" type="email" required>
-<label for="new-role">Role</label><select id="new-role" name="role">${roleOptions('support')}</select>
-<label for="new-reason">Why</label><textarea id="new-reason" name="reason" required></textarea>
-<p><button type="submit">Propose account</button></p></form>`,
+${decisionForm(session, '/staff/propose', newAccount, 'new-reason', 'Propose account')}`,
     }, status);
   }
 
@@ -95,7 +90,7 @@ export class StaffController {
       user.disabledAt || user.id === session.staffUserId
         ? html`—`
         : html`<form method="post" action="/staff/${user.id}/role">${csrfField(session)}<label for="role-${user.id}">New role</label><select id="role-${user.id}" name="role">${roleOptions(user.role)}</select>
-<label for="reason-${user.id}">Why</label><textarea id="reason-${user.id}" name="reason" required></textarea><button type="submit">Propose role change</button></form>
+${reasonField(`reason-${user.id}`)}<button type="submit">Propose role change</button></form>
 <form method="post" action="/staff/${user.id}/reset-totp" class="inline">${csrfField(session)}<button type="submit" class="secondary">Reset authenticator</button></form>
 <form method="post" action="/staff/${user.id}/disable" class="inline">${csrfField(session)}<button type="submit" class="danger">Disable</button></form>`;
     return html`<tr><td>${user.email}</td><td>${user.role}</td><td>${state}</td><td>${when(user.createdAt)}</td><td>${actions}</td></tr>`;

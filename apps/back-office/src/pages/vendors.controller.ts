@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ALL_ABILITIES, VendorService } from '#auth';
+import { formatCents } from '#money';
 import { PayoutLedger } from '#payout';
+import { SpendControlsService, type LimitsView } from '#purchase';
 import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
@@ -26,6 +28,7 @@ export class VendorsController {
     private readonly audit: StaffAuditLog,
     private readonly funding: VendorFunding,
     private readonly operations: VendorOperations,
+    private readonly spendControls: SpendControlsService,
   ) {}
 
   @Get()
@@ -70,19 +73,14 @@ export class VendorsController {
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async proposeFunding(@Param('id') id: string, @Body() form: { amount?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.act(response, request, id, async () => {
-      return afterDecision(await this.funding.fund(id, form.amount, form.reason, deciderOf(request)), `/vendors/${id}`);
-    });
+    await this.act(response, request, id, async () => afterDecision(await this.funding.fund(id, form.amount, form.reason, deciderOf(request)), `/vendors/${id}`));
   }
 
   @Post(':id/release')
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async release(@Param('id') id: string, @Body() form: { reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.act(response, request, id, async () => {
-      await this.operations.release(id, requireReason(form.reason), deciderOf(request));
-      return `/vendors/${id}`;
-    });
+    await this.act(response, request, id, () => this.operations.release(id, requireReason(form.reason), deciderOf(request)));
   }
 
   /** The form sends the abilities that should be enabled; every other one is disabled, as `ops vendor:abilities --enable/--disable` would. */
@@ -92,13 +90,13 @@ export class VendorsController {
   async abilities(@Param('id') id: string, @Body() form: { abilities?: string | string[]; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     const chosen = form.abilities === undefined ? [] : ([] as string[]).concat(form.abilities);
     const disable = ALL_ABILITIES.filter((ability) => !chosen.includes(ability));
-    await this.act(response, request, id, async () => {
-      await this.operations.setAbilities(id, chosen, disable, requireReason(form.reason), deciderOf(request));
-      return `/vendors/${id}`;
-    });
+    await this.act(response, request, id, () => this.operations.setAbilities(id, chosen, disable, requireReason(form.reason), deciderOf(request)));
   }
 
-  /** Lowering limits applies at once; raising the daily cap or per-purchase maximum above the threshold becomes a proposal. */
+  /**
+   * The daily cap and per-purchase maximum come in ZAR (two decimals) and are stored in cents.
+   * Lowering limits applies at once; raising the daily cap or per-purchase maximum above the threshold becomes a proposal.
+   */
   @Post(':id/limits')
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
@@ -113,10 +111,7 @@ export class VendorsController {
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async pause(@Param('id') id: string, @Body() form: { paused?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.act(response, request, id, async () => {
-      await this.operations.setPaused(id, form.paused !== 'false', requireReason(form.reason), deciderOf(request));
-      return `/vendors/${id}`;
-    });
+    await this.act(response, request, id, () => this.operations.setPaused(id, form.paused !== 'false', requireReason(form.reason), deciderOf(request)));
   }
 
   /** `products` is "all" or comma-separated product ids, as for `ops catalogue:enable`. */
@@ -124,22 +119,29 @@ export class VendorsController {
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
   async products(@Param('id') id: string, @Body() form: { products?: string; enable?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await this.act(response, request, id, async () => {
-      const products = productListOf(form.products);
-      await this.operations.setProducts(id, form.enable !== 'false', products, requireReason(form.reason), deciderOf(request));
-      return `/vendors/${id}`;
-    });
+    await this.act(response, request, id, () => this.operations.setProducts(id, form.enable !== 'false', productListOf(form.products), requireReason(form.reason), deciderOf(request)));
   }
 
-  /** Runs a vendor operation and redirects where it says; a validation error shows the page again with the message. */
-  private act(response: Response, request: StaffRequest, id: string, operation: () => Promise<string>): Promise<void> {
-    return submitDecisionForm(response, operation, (status, notice) => this.render(response, sessionOf(request), id, status, notice));
+  /**
+   * Runs a vendor operation and redirects where it says (a path), otherwise back to the vendor's
+   * page; a validation error shows the page again with the message.
+   */
+  private act(response: Response, request: StaffRequest, id: string, operation: () => Promise<unknown>): Promise<void> {
+    return submitDecisionForm(
+      response,
+      async () => {
+        const target = await operation();
+        return typeof target === 'string' ? target : `/vendors/${id}`;
+      },
+      (status, notice) => this.render(response, sessionOf(request), id, status, notice),
+    );
   }
 
   private async render(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
     const vendor = await this.vendors.get(id);
-    const [balances, proposals, records] = await Promise.all([
+    const [balances, limits, proposals, records] = await Promise.all([
       this.ledger.balances(vendor.id),
+      this.spendControls.limitsFor(vendor.id),
       this.fourEyes.list({ subjectType: 'vendor', subjectId: vendor.id }),
       this.audit.list({ subjectType: 'vendor', subjectId: vendor.id }),
     ]);
@@ -157,16 +159,18 @@ ${decisionForm(session, `/vendors/${vendor.id}/fund`, html`<label for="amount">A
       body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
 <dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
 <p><a href="/vendors/${vendor.id}/payout-methods">Payout methods and fees</a> · <a href="/pricing">Pricing versions</a> (every vendor's)</p>
-${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
+${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor, limits) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
 <h2>Audit records</h2>${auditTable(records)}`,
     }, status);
   }
 
-  private operationForms(session: StaffSession, vendor: { id: string; enabledAbilities: string[]; productionReleasedAt: Date | null }): SafeHtml {
+  private operationForms(session: StaffSession, vendor: { id: string; enabledAbilities: string[]; productionReleasedAt: Date | null }, limits: LimitsView): SafeHtml {
     const release = vendor.productionReleasedAt
       ? html``
       : html`<h2>Release for production</h2>${decisionForm(session, `/vendors/${vendor.id}/release`, html``, 'release-reason', 'Release for production')}`;
-    const limit = (name: string, label: string) => html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" inputmode="numeric" required>`;
+    // Each field shows the value in force: amounts in ZAR (the form takes ZAR, the database keeps cents).
+    const limit = (name: string, label: string, value: number | null, zar = false) =>
+      html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" inputmode="${zar ? 'decimal' : 'numeric'}" required value="${value === null ? '' : zar ? formatCents(BigInt(value)) : String(value)}">`;
     const abilities = html`<fieldset><legend>Enabled abilities and scopes</legend>${ALL_ABILITIES.map(
       (ability) => html`<label><input type="checkbox" name="abilities" value="${ability}"${vendor.enabledAbilities.includes(ability) ? html` checked` : html``}> ${ability}</label>`,
     )}</fieldset>`;
@@ -177,11 +181,13 @@ ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(
       'pause-reason',
       'Pause or resume',
     )}
-<h2>Spend limits</h2><p class="hint">Raising the daily cap or the per-purchase maximum above the configured amount needs another approver.</p>
+<h2>Spend limits</h2><p id="limits-now">${limits.configured ? html`In force: daily cap ${money(limits.daily_cap_minor ?? 0)}, per purchase at most ${money(limits.transaction_max_minor ?? 0)}, ${limits.velocity_count} purchases per ${limits.velocity_window_seconds} seconds.` : 'No spend limits are set yet.'}</p>
+<p class="hint">Amounts in ZAR with two decimals. Raising the daily cap or the per-purchase maximum above the configured amount needs another approver.</p>
 ${decisionForm(
   session,
   `/vendors/${vendor.id}/limits`,
-  html`${limit('daily_cap_minor', 'Daily cap (cents)')}${limit('transaction_max_minor', 'Per purchase maximum (cents)')}${limit('velocity_count', 'Purchases per window')}${limit('velocity_window_seconds', 'Window (seconds)')}`,
+  html`${limit('daily_cap', 'Daily cap (ZAR)', limits.daily_cap_minor, true)}${limit('transaction_max', 'Per purchase maximum (ZAR)', limits.transaction_max_minor, true)}
+${limit('velocity_count', 'Purchases per window', limits.velocity_count)}${limit('velocity_window_seconds', 'Window (seconds)', limits.velocity_window_seconds)}`,
   'limits-reason',
   'Set limits',
 )}

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { DomainError } from '#common';
-import type { Proposal, StaffSession } from '#staff';
+import type { FundingOutcome, StaffSession } from '#staff';
 import { errorSummary, html, type SafeHtml } from '#web';
 import { csrfField } from './layout.js';
 
@@ -21,7 +21,7 @@ export async function submitDecisionForm(response: Response, operation: () => Pr
 }
 
 /** Where a form that may need a second person leads: the proposal waiting for them, or back to the page. */
-export function afterDecision(outcome: { applied: true } | { applied: false; proposal: Proposal }, page: string): string {
+export function afterDecision(outcome: FundingOutcome, page: string): string {
   return outcome.applied ? page : `/proposals/${outcome.proposal.id}`;
 }
 

@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
+import type { StaffAuditEvent } from '../model/audit.js';
 import { StaffActionRefused, StaffPermissionDenied } from '../model/errors.js';
 import { requireReason, type Proposal, type ProposalStatus } from '../model/proposals.js';
 import type { StaffActor } from '../model/staff.js';
 import { rolesWith, staffRoleAllows, type StaffRole } from '../model/staff-roles.js';
 import { StaffProposalRepository } from '../persistence/staff-proposal.repository.js';
-import { StaffAuditLog } from '../staff-audit.js';
+import { StaffAuditLog } from '../persistence/staff-audit.repository.js';
 import { ProposalKinds, type ExecutedProposal, type ProposalKind } from './proposal-kinds.js';
 
 /** A signed-in staff member acting: who, with which role. */
@@ -69,13 +70,9 @@ export class FourEyes {
         const result = await kind.execute(manager, proposal, approver);
         await this.audit.record(
           {
+            ...aboutProposal(proposal),
             actor: { staffUserId: proposal.proposedBy, label: proposal.proposedByEmail },
             action: kind.auditAction,
-            subjectType: proposal.subjectType,
-            subjectId: proposal.subjectId,
-            vendorId: proposal.vendorId,
-            reason: proposal.reason,
-            proposalId: proposal.id,
             approvedBy: { staffUserId: approver.staffUserId, label: approver.label },
             details: { ...result.details, ...(note ? { approval_note: note } : {}), approver_address: approver.address ?? null },
           },
@@ -110,7 +107,7 @@ export class FourEyes {
     if (proposal.proposedBy !== actor.staffUserId) throw new StaffPermissionDenied('Only the person who proposed it can withdraw a proposal.');
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.proposals.decide(manager, id, 'withdrawn', null, [], null, actor.staffUserId))) throw new StaffActionRefused('This proposal was already decided.');
-      await this.audit.record({ actor, action: 'proposal.withdrawn', subjectType: proposal.subjectType, subjectId: proposal.subjectId, vendorId: proposal.vendorId, reason: proposal.reason, proposalId: id }, manager);
+      await this.audit.record({ ...aboutProposal(proposal), actor, action: 'proposal.withdrawn' }, manager);
     });
     return this.get(id);
   }
@@ -147,10 +144,7 @@ export class FourEyes {
       if (!(await this.proposals.decide(manager, proposal.id, status, decider.staffUserId, rolesWith(kind.approvePermission), note))) {
         throw new StaffActionRefused('This proposal was already decided.');
       }
-      await this.audit.record(
-        { actor: decider, action, subjectType: proposal.subjectType, subjectId: proposal.subjectId, vendorId: proposal.vendorId, reason: proposal.reason, proposalId: proposal.id, details: { note } },
-        manager,
-      );
+      await this.audit.record({ ...aboutProposal(proposal), actor: decider, action, details: { note } }, manager);
     });
     if (status === 'refused') this.logger.warn({ proposalId: proposal.id, kind: proposal.kind }, 'Approved proposal refused on execution');
   }
@@ -160,4 +154,9 @@ export class FourEyes {
     if (!kind) throw new ValidationFailedError({ kind: [`Unknown proposal kind ${name}.`] });
     return kind;
   }
+}
+
+/** What every audit record of a proposal's decision names: its subject, vendor, reason and id. */
+function aboutProposal(proposal: Proposal): Pick<StaffAuditEvent, 'subjectType' | 'subjectId' | 'vendorId' | 'reason' | 'proposalId'> {
+  return { subjectType: proposal.subjectType, subjectId: proposal.subjectId, vendorId: proposal.vendorId, reason: proposal.reason, proposalId: proposal.id };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { readShape } from '#database';
 
 export type ReviewDomain = 'purchase' | 'payout';
 
@@ -11,6 +12,10 @@ export interface ManualResolution {
   proposalId: string;
   resolvedAt: Date;
 }
+
+const RESOLUTION = readShape<ManualResolution>({
+  domain: 'domain', itemId: 'item_id', vendorId: 'vendor_id', outcome: 'outcome', proposalId: 'proposal_id', resolvedAt: 'resolved_at',
+});
 
 /** staff_manual_resolutions: one row per review item resolved by two staff (append-only, unique per item). */
 @Injectable()
@@ -28,11 +33,6 @@ export class ManualResolutionRepository {
   }
 
   async forItem(domain: ReviewDomain, itemId: string): Promise<ManualResolution | null> {
-    const rows: Array<{ domain: ReviewDomain; item_id: string; vendor_id: string; outcome: string; proposal_id: string; resolved_at: Date }> = await this.dataSource.query(
-      `SELECT domain, item_id, vendor_id, outcome, proposal_id, resolved_at FROM staff_manual_resolutions WHERE domain = $1 AND item_id = $2`,
-      [domain, itemId],
-    );
-    const row = rows[0];
-    return row ? { domain: row.domain, itemId: row.item_id, vendorId: row.vendor_id, outcome: row.outcome, proposalId: row.proposal_id, resolvedAt: row.resolved_at } : null;
+    return RESOLUTION.first(await this.dataSource.query(`SELECT ${RESOLUTION.columns} FROM staff_manual_resolutions WHERE domain = $1 AND item_id = $2`, [domain, itemId]));
   }
 }

@@ -8,12 +8,15 @@ const AUDIT_RECORD = readShape<StaffAuditRecord>({
   vendorId: 'vendor_id', reason: 'reason', proposalId: 'proposal_id', approvedBy: 'approved_by', details: 'details', address: 'address',
 });
 
-/** staff_audit_events: append-only (a trigger refuses UPDATE, DELETE and TRUNCATE). */
+/**
+ * The staff audit trail (staff_audit_events): every staff decision, written in the transaction of
+ * the change it records. Append-only: a trigger refuses UPDATE, DELETE and TRUNCATE.
+ */
 @Injectable()
-export class StaffAuditRepository {
+export class StaffAuditLog {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(manager: Pick<EntityManager, 'query'>, event: StaffAuditEvent): Promise<void> {
+  async record(event: StaffAuditEvent, manager: Pick<EntityManager, 'query'> = this.dataSource.manager): Promise<void> {
     await manager.query(
       `INSERT INTO staff_audit_events (actor_staff_id, actor, action, subject_type, subject_id, vendor_id, reason, proposal_id, approved_by_staff_id, approved_by, details, address)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -34,12 +37,15 @@ export class StaffAuditRepository {
     );
   }
 
-  /** The newest records first, optionally of one subject. */
-  async list(filter: { subjectType?: string; subjectId?: string; limit?: number } = {}): Promise<StaffAuditRecord[]> {
+  /**
+   * The newest records first, optionally of one subject. The ORDER BY names the table's column: a
+   * bare `id` would be the text alias of the SELECT list and sort "9" before "10".
+   */
+  list(filter: { subjectType?: string; subjectId?: string; limit?: number } = {}): Promise<StaffAuditRecord[]> {
     return this.dataSource.query(
       `SELECT ${AUDIT_RECORD.columns} FROM staff_audit_events
         WHERE ($1::text IS NULL OR subject_type = $1) AND ($2::text IS NULL OR subject_id = $2)
-        ORDER BY id DESC LIMIT $3`,
+        ORDER BY staff_audit_events.id DESC LIMIT $3`,
       [filter.subjectType ?? null, filter.subjectId ?? null, filter.limit ?? 200],
     );
   }

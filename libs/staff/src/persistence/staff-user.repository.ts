@@ -45,13 +45,11 @@ export class StaffUserRepository {
   }
 
   async get(id: string, manager: Queryable = this.dataSource.manager): Promise<StaffUser | null> {
-    const [row] = await manager.query(`SELECT ${USER.columns} FROM staff_users u WHERE u.id = $1`, [id]);
-    return row ? USER.read(row) : null;
+    return USER.first(await manager.query(`SELECT ${USER.columns} FROM staff_users u WHERE u.id = $1`, [id]));
   }
 
   async getActiveByEmail(email: string): Promise<StaffUser | null> {
-    const [row] = await this.dataSource.query(`SELECT ${USER.columns} FROM staff_users u WHERE u.email = $1 AND u.disabled_at IS NULL`, [email]);
-    return row ? USER.read(row) : null;
+    return USER.first(await this.dataSource.query(`SELECT ${USER.columns} FROM staff_users u WHERE u.email = $1 AND u.disabled_at IS NULL`, [email]));
   }
 
   async list(): Promise<StaffUser[]> {
@@ -82,7 +80,7 @@ export class StaffUserRepository {
    * password (kept when `passwordHash` is null) and the sealed second factor with its first step.
    */
   async completeSetup(manager: Queryable, hash: string, passwordHash: string | null, totpSealed: string, step: number): Promise<StaffUser | null> {
-    const [row] = await updateReturning<object>(
+    return USER.first(await updateReturning<object>(
       manager,
       `UPDATE staff_users u SET password_hash = COALESCE($2, u.password_hash), totp_secret_ciphertext = $3, totp_last_step = $4,
               setup_token_hash = NULL, setup_expires_at = NULL, updated_at = now()
@@ -90,19 +88,17 @@ export class StaffUserRepository {
           AND ($2::text IS NOT NULL OR u.password_hash IS NOT NULL)
         RETURNING ${USER.columns}`,
       [hash, passwordHash, totpSealed, step],
-    );
-    return row ? USER.read(row) : null;
+    ));
   }
 
   /** Clears the second factor and issues a new setup link: the person enrols again before signing in. */
   async resetSecondFactor(manager: Queryable, id: string, setupHash: string, setupExpiresAt: Date): Promise<StaffUser | null> {
-    const [row] = await updateReturning<object>(
+    return USER.first(await updateReturning<object>(
       manager,
       `UPDATE staff_users u SET totp_secret_ciphertext = NULL, totp_last_step = NULL, setup_token_hash = $2, setup_expires_at = $3, updated_at = now()
         WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${USER.columns}`,
       [id, setupHash, setupExpiresAt],
-    );
-    return row ? USER.read(row) : null;
+    ));
   }
 
   /**
@@ -115,22 +111,14 @@ export class StaffUserRepository {
   }
 
   async setRole(manager: Queryable, id: string, role: StaffRole): Promise<StaffUser | null> {
-    const [row] = await updateReturning<object>(manager, `UPDATE staff_users u SET role = $2, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${USER.columns}`, [id, role]);
-    return row ? USER.read(row) : null;
+    return USER.first(await updateReturning<object>(manager, `UPDATE staff_users u SET role = $2, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${USER.columns}`, [id, role]));
   }
 
   async disable(manager: Queryable, id: string): Promise<StaffUser | null> {
-    const [row] = await updateReturning<object>(
+    return USER.first(await updateReturning<object>(
       manager,
       `UPDATE staff_users u SET disabled_at = now(), setup_token_hash = NULL, setup_expires_at = NULL, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${USER.columns}`,
       [id],
-    );
-    return row ? USER.read(row) : null;
-  }
-
-  /** Whether an active account holds one of the roles: the approval's guard reads it again inside the decision. */
-  async hasActiveRole(manager: Queryable, id: string, roles: readonly StaffRole[]): Promise<boolean> {
-    const rows = await manager.query(`SELECT 1 FROM staff_users WHERE id = $1 AND disabled_at IS NULL AND role = ANY($2::text[]) FOR SHARE`, [id, roles]);
-    return rows.length > 0;
+    ));
   }
 }

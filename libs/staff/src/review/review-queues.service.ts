@@ -3,8 +3,8 @@ import { NotFoundError, UUID_PATTERN } from '#common';
 import { PayoutRepository, PayoutReviewService, type PayoutContact, type PayoutStaffItem } from '#payout';
 import { PurchaseReviewService, TransactionsRepository, type PurchaseStaffEvent, type PurchaseStaffItem } from '#purchase';
 import type { StaffActor } from '../model/staff.js';
-import { ManualResolutionRepository, type ManualResolution } from '../persistence/manual-resolution.repository.js';
-import { StaffAuditLog } from '../staff-audit.js';
+import { ManualResolutionRepository, type ManualResolution, type ReviewDomain } from '../persistence/manual-resolution.repository.js';
+import { StaffAuditLog } from '../persistence/staff-audit.repository.js';
 
 /** How many items a queue page shows (oldest first); the metrics give the full count. */
 export const QUEUE_PAGE_SIZE = 200;
@@ -58,19 +58,14 @@ export class ReviewQueues {
     return { item, contacts, resolution };
   }
 
-  /** Queues a manual verification of the purchase (the worker's verification job, reason `manual`). */
-  async checkPurchase(id: string, actor: StaffActor): Promise<{ scheduled: boolean; status: string }> {
-    const { item } = await this.purchase(id);
-    const requested = await this.purchaseReview.requestVerification(id);
-    await this.audit.record({ actor, action: 'purchase.check_requested', subjectType: 'purchase', subjectId: id, vendorId: item.vendor_id, details: { status: requested.status, scheduled: requested.scheduled } });
-    return { scheduled: requested.scheduled, status: requested.status };
-  }
-
-  /** Brings the payout's next status poll forward to now (the worker's poll chain). */
-  async checkPayout(id: string, actor: StaffActor): Promise<{ scheduled: boolean; status: string }> {
-    const { item } = await this.payout(id);
-    const requested = await this.payoutReview.requestLookup(id);
-    await this.audit.record({ actor, action: 'payout.check_requested', subjectType: 'payout', subjectId: id, vendorId: item.vendorId, details: { status: requested.status, scheduled: requested.scheduled } });
-    return requested;
+  /**
+   * "Check the provider now": a purchase's manual verification (the worker's verification job,
+   * reason `manual`), or a payout's next status poll brought forward to now (the worker's poll chain).
+   */
+  async check(domain: ReviewDomain, id: string, actor: StaffActor): Promise<{ scheduled: boolean; status: string }> {
+    const vendorId = domain === 'purchase' ? (await this.purchase(id)).item.vendor_id : (await this.payout(id)).item.vendorId;
+    const { scheduled, status } = await (domain === 'purchase' ? this.purchaseReview.requestVerification(id) : this.payoutReview.requestLookup(id));
+    await this.audit.record({ actor, action: `${domain}.check_requested`, subjectType: domain, subjectId: id, vendorId, details: { status, scheduled } });
+    return { scheduled, status };
   }
 }

@@ -6,7 +6,7 @@ import { formatCents, type Cents } from '#money';
 import { PayoutAccountService, PayoutLedger, PayoutMethodsService, type MethodConfigurationChange, type VendorMethodSetting } from '#payout';
 import { CatalogueService, PricingService, SpendControlsService, type LimitsView, type PauseState, type ProductEnablement, type PublishedPricing, type SpendLimits } from '#purchase';
 import type { StaffActor } from '../model/staff.js';
-import { StaffAuditLog } from '../staff-audit.js';
+import { StaffAuditLog } from '../persistence/staff-audit.repository.js';
 
 type Vendor = Awaited<ReturnType<VendorService['get']>>;
 
@@ -39,28 +39,20 @@ export class VendorOperations {
     });
   }
 
-  /** Sets a vendor's spend controls (`ops limits:set`) and records it. */
-  setLimits(vendorId: string, limits: SpendLimits, reason: string | null, actor: StaffActor): Promise<LimitsView> {
-    return this.onVendor(vendorId, (vendor, manager) => this.recordLimits(manager, actor, vendor, reason, limits));
-  }
-
   /**
-   * Sets and records a vendor's spend controls unless `needsApproval` (the back-office's four-eyes
-   * rule, VendorFunding) says the change must wait for a second person; then nothing is written
-   * and the answer is null. The rule sees the limits as they stand once the vendor's row is
-   * locked: judged on limits read before the lock, a raise could pass as "no higher than now"
-   * while a concurrent change had just lowered them.
+   * Sets a vendor's spend controls (`ops limits:set`) and records it, unless `needsApproval` (the
+   * back-office's four-eyes rule, VendorFunding) says the change must wait for a second person;
+   * then nothing is written and the answer is null. The rule sees the limits as they stand once
+   * the vendor's row is locked: judged on limits read before the lock, a raise could pass as "no
+   * higher than now" while a concurrent change had just lowered them.
    */
-  setLimitsUnlessApprovalNeeded(
-    vendorId: string,
-    limits: SpendLimits,
-    reason: string | null,
-    actor: StaffActor,
-    needsApproval: (current: LimitsView) => boolean,
-  ): Promise<LimitsView | null> {
+  setLimits(vendorId: string, limits: SpendLimits, reason: string | null, actor: StaffActor, needsApproval = (_current: LimitsView) => false): Promise<LimitsView | null> {
     return this.onVendor(vendorId, async (vendor, manager) => {
       const current = await this.spendControls.limitsFor(vendor.id, manager);
-      return needsApproval(current) ? null : this.recordLimits(manager, actor, vendor, reason, limits, current);
+      if (needsApproval(current)) return null;
+      const change = await this.changeLimits(vendor.id, limits, manager, current);
+      await this.record(manager, actor, 'limits.set', vendor, reason, change.before, change.after);
+      return change.view;
     });
   }
 
@@ -155,10 +147,22 @@ export class VendorOperations {
     });
   }
 
-  /** Payout methods (`ops payout:methods`): enable/disable, per-method fees, min/max within the catalogue's; the record keeps the change and the settings before and after. */
-  configurePayoutMethods(vendorId: string, change: MethodConfigurationChange, reason: string | null, actor: StaffActor): Promise<VendorMethodSetting[]> {
+  /**
+   * Payout methods (`ops payout:methods`): enable/disable, per-method fees, min/max within the
+   * catalogue's; the record keeps the change and the settings before and after. `check` sees the
+   * settings as they stand once the vendor's row is locked and may refuse (throw) before anything
+   * is written: the back-office refuses a change to a field someone else changed since its page was shown.
+   */
+  configurePayoutMethods(
+    vendorId: string,
+    change: MethodConfigurationChange,
+    reason: string | null,
+    actor: StaffActor,
+    check?: (current: readonly VendorMethodSetting[]) => void,
+  ): Promise<VendorMethodSetting[]> {
     return this.onVendor(vendorId, async (vendor, manager) => {
       const before = await this.payoutMethods.settingsOf(vendor.id, manager);
+      check?.(before);
       const after = await this.payoutMethods.configure(vendor.id, change, manager);
       // Only the methods the change names, so the record reads as the change it was.
       const touched = new Set<string>([...(change.enable ?? []), ...(change.disable ?? []), ...Object.keys(change.fees ?? {}), ...Object.keys(change.limits ?? {})]);
@@ -192,13 +196,6 @@ export class VendorOperations {
   /** Runs a change and its record in one transaction, the vendor's row locked so that changes to one vendor apply one after the other. */
   private onVendor<T>(vendorId: string, work: (vendor: Vendor, manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => work(await this.vendors.read(vendorId, manager), manager));
-  }
-
-  /** `current`: the limits already read in this transaction, after the vendor's row lock; the record's before. */
-  private async recordLimits(manager: EntityManager, actor: StaffActor, vendor: Vendor, reason: string | null, limits: SpendLimits, current?: LimitsView): Promise<LimitsView> {
-    const change = await this.changeLimits(vendor.id, limits, manager, current);
-    await this.record(manager, actor, 'limits.set', vendor, reason, change.before, change.after);
-    return change.view;
   }
 
   private record(manager: EntityManager, actor: StaffActor, action: string, vendor: Vendor, reason: string | null, before: Record<string, unknown>, after: Record<string, unknown>): Promise<void> {

@@ -1,25 +1,20 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ValidationFailedError } from '#common';
 import { VendorService } from '#auth';
-import { formatCents, parseZarAmount2dp, type Cents } from '#money';
+import { formatCents, minorUnitsFromCents, parseZarAmount2dp, type Cents } from '#money';
 import { PayoutLedger } from '#payout';
 import type { SpendLimits } from '#purchase';
 import { VendorOperations } from './vendor-operations.service.js';
 import { OPERATOR_PROPOSED, ProposalKinds, type PreparedProposal } from '../four-eyes/proposal-kinds.js';
+import { requireZarCents } from '../model/proposals.js';
 
 export function amountOf(params: Record<string, unknown>): Cents {
-  try {
-    const cents = parseZarAmount2dp(String(params.amount ?? ''));
-    if (cents > 0n) return cents;
-  } catch {
-    // Reported below with the field's message.
-  }
-  throw new ValidationFailedError({ amount: ['Enter a positive ZAR amount with two decimals, e.g. 1000.00.'] });
+  return requireZarCents(params.amount, 'amount', 'Enter a positive ZAR amount with two decimals, e.g. 1000.00.', 1n);
 }
 
 const LIMIT_FIELDS = { dailyCapMinor: 'daily_cap_minor', transactionMaxMinor: 'transaction_max_minor', velocityCount: 'velocity_count', velocityWindowSeconds: 'velocity_window_seconds' } as const;
 
-/** Spend limits from a form or a proposal's params (integers as decimal strings); SpendControlsService checks their ranges. */
+/** Spend limits from a `limits.set` proposal's params (integers as decimal strings, cents for amounts); SpendControlsService checks their ranges. */
 export function limitsOf(params: Record<string, unknown>): SpendLimits {
   const problems: Record<string, string[]> = {};
   const limits = {} as SpendLimits;
@@ -28,6 +23,45 @@ export function limitsOf(params: Record<string, unknown>): SpendLimits {
     if (/^\d{1,15}$/.test(value)) limits[key] = Number(value);
     else problems[field] = ['Enter a whole number (cents for amounts).'];
   }
+  if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
+  return limits;
+}
+
+/** A `limits.set` proposal's params for these limits: what limitsOf reads back. */
+export function limitParamsOf(limits: SpendLimits): Record<string, string> {
+  return Object.fromEntries(Object.entries(LIMIT_FIELDS).map(([key, field]) => [field, String(limits[key as keyof SpendLimits])]));
+}
+
+/**
+ * Spend limits from the back-office form: the daily cap (`daily_cap`) and the per-purchase maximum
+ * (`transaction_max`) in ZAR with two decimals like every money field there, read exactly into
+ * cents (no floating point: "12.34" is 1234 cents, "1.234" is refused); the velocity settings
+ * as whole numbers. SpendControlsService checks the ranges.
+ */
+export function limitsFromForm(form: Record<string, unknown>): SpendLimits {
+  const problems: Record<string, string[]> = {};
+  const zar = (field: string, label: string, least: Cents): number => {
+    try {
+      const cents = parseZarAmount2dp(String(form[field] ?? '').trim());
+      if (cents >= least) return minorUnitsFromCents(cents);
+    } catch {
+      // Reported below with the field's message.
+    }
+    problems[field] = [`Enter ${label} in ZAR with two decimals (no more), e.g. 1000.00.`];
+    return 0;
+  };
+  const whole = (field: string): number => {
+    const value = String(form[field] ?? '').trim();
+    if (/^\d{1,15}$/.test(value)) return Number(value);
+    problems[field] = ['Enter a whole number.'];
+    return 0;
+  };
+  const limits: SpendLimits = {
+    dailyCapMinor: zar('daily_cap', 'the daily cap', 0n),
+    transactionMaxMinor: zar('transaction_max', 'the per-purchase maximum', 1n),
+    velocityCount: whole('velocity_count'),
+    velocityWindowSeconds: whole('velocity_window_seconds'),
+  };
   if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
   return limits;
 }
@@ -71,8 +105,7 @@ export class VendorProposalKinds implements OnModuleInit {
       auditAction: 'limits.set',
       ...OPERATOR_PROPOSED,
       prepare: async (_manager, subjectId, params) => {
-        const limits = limitsOf(params);
-        return this.onVendor(subjectId, Object.fromEntries(Object.entries(LIMIT_FIELDS).map(([key, field]) => [field, String(limits[key as keyof SpendLimits])])));
+        return this.onVendor(subjectId, limitParamsOf(limitsOf(params)));
       },
       // In the approval's transaction: the limits, the proposal's decision and the audit record commit together or not at all.
       execute: async (manager, proposal) => {
@@ -80,8 +113,10 @@ export class VendorProposalKinds implements OnModuleInit {
         const { before, after } = await this.operations.changeLimits(proposal.subjectId, limitsOf(proposal.params), manager);
         return { details: { before, after } };
       },
-      describe: (proposal) =>
-        `Set ${String(proposal.params.vendor_name)}'s limits: daily ${String(proposal.params.daily_cap_minor)} cents, per purchase ${String(proposal.params.transaction_max_minor)} cents`,
+      describe: (proposal) => {
+        const zar = (field: string) => `ZAR ${formatCents(BigInt(String(proposal.params[field])))}`;
+        return `Set ${String(proposal.params.vendor_name)}'s limits: daily ${zar('daily_cap_minor')}, per purchase ${zar('transaction_max_minor')}`;
+      },
     });
   }
 
