@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { ALL_ABILITIES } from '#auth';
 import { PAYOUT_METHODS, PayoutLedger } from '#payout';
 import { SpendControlsService } from '#purchase';
+import { StaffAuditLog } from '#staff';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, staffSignIn, type StaffSignedIn } from '../support/back-office.js';
 import { PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
@@ -355,5 +356,19 @@ describe('back-office vendor operations', () => {
       { actor, action: 'purchases.paused', subject_type: 'platform', vendor_id: null, paused: true },
       { actor, action: 'purchases.resumed', subject_type: 'platform', vendor_id: null, paused: false },
     ]);
+  });
+
+  it('lists the audit trail newest first by number, also where the ids gain a digit', async () => {
+    // Move the id sequence to just below the next power of ten, so the twelve records below cross
+    // it: ordered as text, "…99" would come before "…100".
+    const [{ next }] = await db.query(`SELECT nextval(pg_get_serial_sequence('staff_audit_events', 'id'))::text AS next`);
+    await db.query(`SELECT setval(pg_get_serial_sequence('staff_audit_events', 'id'), $1)`, [String(10n ** BigInt(next.length) - 6n)]);
+    const audit = backOffice.app.get(StaffAuditLog);
+    const subjectId = `ordering-${Date.now()}`;
+    for (let i = 0; i < 12; i += 1) {
+      await audit.record({ actor: { staffUserId: null, label: 'test' }, action: 'test.ordering', subjectType: 'test', subjectId, details: { i } });
+    }
+    const listed = await audit.list({ subjectType: 'test', subjectId });
+    expect(listed.map((record) => record.details)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((i) => ({ i })));
   });
 });
