@@ -301,30 +301,23 @@ export class TransactionsRepository {
     return row;
   }
 
-  /** Writes the collected column changes of one recording as ONE `UPDATE ... RETURNING`. */
-  async writeState(manager: Queryable, transactionId: string, changes: ReadonlyMap<string, unknown>): Promise<TransactionState> {
-    const columns = [...changes.keys()];
-    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
-    const [state] = await updateReturning<TransactionState>(
-      manager,
-      `UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}`,
-      [transactionId, ...changes.values()],
-    );
-    return state;
-  }
-
   /**
-   * writeState and the status events of the moves it carries (in order), as ONE statement: the
-   * UPDATE and the events' INSERT are one round trip and share the statement's snapshot.
+   * Writes the collected column changes of one recording and the status events of the moves it
+   * carries (in order) as ONE statement: the `UPDATE ... RETURNING` alone, or with the events'
+   * INSERT in a CTE (one round trip, sharing the statement's snapshot).
    */
   async writeStateWithEvents(manager: Queryable, transactionId: string, changes: ReadonlyMap<string, unknown>, events: readonly StatusEvent[]): Promise<TransactionState> {
-    if (events.length === 0) return this.writeState(manager, transactionId, changes);
     const columns = [...changes.keys()];
     const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
+    const update = `UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}`;
+    if (events.length === 0) {
+      const [state] = await updateReturning<TransactionState>(manager, update, [transactionId, ...changes.values()]);
+      return state;
+    }
     const next = columns.length + 2;
     const [state] = await updateReturning<TransactionState>(
       manager,
-      `WITH updated AS (UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}),
+      `WITH updated AS (${update}),
             events AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
               SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
@@ -482,18 +475,15 @@ export class TransactionsRepository {
    * earlier marker is still open (its verification is still waiting), its verification job's
    * outbox row: one statement, purchase_callback_hint (migration 1763781700000), which holds a
    * per-transaction advisory lock to its commit so a burst yields exactly one waiting job.
-   * Undefined when neither id names a transaction we hold.
+   * False when neither id names a transaction we hold.
    */
-  async addCallbackMarker(
-    externalId: string | null,
-    providerTransactionId: number | null,
-    hint: string | null,
-  ): Promise<{ transactionId: string; markerId: string; jobId: string | null } | undefined> {
-    const [row] = await this.dataSource.query<{ transaction_id: string; marker_id: string; job_id: string | null }[]>(
-      `SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3)`,
-      [externalId, providerTransactionId, hint],
-    );
-    return row && { transactionId: row.transaction_id, markerId: String(row.marker_id), jobId: row.job_id };
+  async addCallbackMarker(externalId: string | null, providerTransactionId: number | null, hint: string | null): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(`SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3)`, [
+      externalId,
+      providerTransactionId,
+      hint,
+    ]);
+    return rows.length > 0;
   }
 
   /**
