@@ -4,13 +4,10 @@ import { NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue } from '#money';
 import { pageOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
 import { ProductUnavailableError } from '../model/quote.errors.js';
-import { isUuid } from '../model/uuid-pattern.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
 import { CatalogueRepository, productViewOf, type ProductSearch } from '../persistence/catalogue.repository.js';
 import { PricingRepository } from '../persistence/pricing.repository.js';
 import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
-
-export type ProductFilter = ProductSearch;
 
 export interface ProductEnablement {
   vendor_id: string;
@@ -29,7 +26,7 @@ export class CatalogueService {
 
   /** Staff: enables every active product (`'all'`) or the listed ids for a vendor. Idempotent. `manager`: the caller's transaction (the staff audit record commits with the change). */
   async enableProducts(vendorId: string, products: 'all' | number[], manager?: EntityManager): Promise<ProductEnablement> {
-    await this.requireVendor(vendorId, manager);
+    await this.vendors.requireExists(vendorId, manager);
     if (products === 'all') {
       await this.catalogue.enable(vendorId, 'all', manager);
     } else {
@@ -47,7 +44,7 @@ export class CatalogueService {
 
   /** Staff: withdraws products from a vendor; existing quotes and transactions are unaffected. */
   async disableProducts(vendorId: string, products: 'all' | number[], manager?: EntityManager): Promise<ProductEnablement> {
-    await this.requireVendor(vendorId, manager);
+    await this.vendors.requireExists(vendorId, manager);
     await this.catalogue.disable(vendorId, products, manager);
     return this.enablement(vendorId, manager);
   }
@@ -69,7 +66,7 @@ export class CatalogueService {
     return this.catalogue.enabledOperatorIds(vendorId);
   }
 
-  async listProducts(vendorId: string, filter: ProductFilter): Promise<Page<ProductView>> {
+  async listProducts(vendorId: string, filter: ProductSearch): Promise<Page<ProductView>> {
     const { rows, total } = await this.catalogue.products(vendorId, filter);
     const items = rows.map((row) =>
       productViewOf(row, row.price_version_id !== null && row.price_cents !== null ? { versionId: row.price_version_id, cents: centsFromDbValue(row.price_cents) } : null),
@@ -95,9 +92,5 @@ export class CatalogueService {
   private async enablement(vendorId: string, manager?: EntityManager): Promise<ProductEnablement> {
     const ids = await this.catalogue.enabledProductIds(vendorId, manager);
     return { vendor_id: vendorId, enabled_product_ids: ids, enabled_count: ids.length };
-  }
-
-  private async requireVendor(vendorId: string, manager?: EntityManager): Promise<void> {
-    if (!isUuid(vendorId) || !(await this.vendors.exists(vendorId, manager))) throw new NotFoundError('vendor');
   }
 }
