@@ -208,22 +208,16 @@ export class CatalogueRepository {
   async products(vendorId: string, search: ProductSearch): Promise<{ rows: PricedProductRow[]; total: number }> {
     const conditions: string[] = [];
     const parameters: unknown[] = [vendorId];
-    if (search.search) {
-      parameters.push(`%${search.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
-      conditions.push(`(p.name ILIKE $${parameters.length} OR p.description ILIKE $${parameters.length} OR o.name ILIKE $${parameters.length})`);
-    }
-    if (search.country) {
-      parameters.push(search.country.toUpperCase());
-      conditions.push(`p.country_iso_code = $${parameters.length}`);
-    }
-    if (search.operatorId !== undefined) {
-      parameters.push(search.operatorId);
-      conditions.push(`p.operator_id = $${parameters.length}`);
-    }
-    if (search.serviceId !== undefined) {
-      parameters.push(search.serviceId);
-      conditions.push(`p.service_id = $${parameters.length}`);
-    }
+    // Each `?` of a condition is its one bound value.
+    const add = (sql: string, value: unknown) => {
+      parameters.push(value);
+      conditions.push(sql.replace(/\?/g, `$${parameters.length}`));
+    };
+    const pattern = search.search?.replace(/[\\%_]/g, (character) => `\\${character}`);
+    if (pattern) add('(p.name ILIKE ? OR p.description ILIKE ? OR o.name ILIKE ?)', `%${pattern}%`);
+    if (search.country) add('p.country_iso_code = ?', search.country.toUpperCase());
+    if (search.operatorId !== undefined) add('p.operator_id = ?', search.operatorId);
+    if (search.serviceId !== undefined) add('p.service_id = ?', search.serviceId);
     const where = conditions.map((condition) => ` AND ${condition}`).join('');
     // One round trip for the page, its total and its prices in the current pricing version.
     const rows = await this.dataSource.query<(PricedProductRow & { total_count: number })[]>(
