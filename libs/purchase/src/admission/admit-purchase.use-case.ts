@@ -9,8 +9,6 @@ import type { TransactionView } from '../model/transaction-view.js';
 import { REFERENCE_PATTERN } from '../model/transaction-reference.js';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
 
-export const IDEMPOTENCY_KEY_PATTERN = REFERENCE_PATTERN;
-
 export interface PurchaseRequest {
   idempotencyKey: string | undefined;
   quoteId: string;
@@ -48,7 +46,7 @@ export class AdmitPurchaseUseCase {
 
   async execute(vendorId: string, request: PurchaseRequest): Promise<AdmissionResult> {
     const key = request.idempotencyKey;
-    if (key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    if (key === undefined || !REFERENCE_PATTERN.test(key)) {
       throw new ValidationFailedError({
         'Idempotency-Key': ['header is required: 1 to 128 letters, digits or the characters _ . : -'],
       });

@@ -7,8 +7,6 @@ import type { TransactionView } from '../model/transaction-view.js';
 import { isUuid } from '../model/uuid-pattern.js';
 import { TransactionsRepository, type TransactionListFilter } from '../persistence/transactions.repository.js';
 
-export type TransactionFilter = TransactionListFilter;
-
 /** Vendor-scoped transaction reads: every method takes the vendorId, another vendor's id answers 404. */
 @Injectable()
 export class TransactionQueryService {
@@ -26,7 +24,7 @@ export class TransactionQueryService {
     return view;
   }
 
-  async list(vendorId: string, filter: TransactionFilter): Promise<Page<TransactionView>> {
+  async list(vendorId: string, filter: TransactionListFilter): Promise<Page<TransactionView>> {
     const { items, total } = await this.transactions.list(vendorId, filter);
     return pageOf(items, filter.page, filter.perPage, total);
   }
