@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
-import { ProviderNotConfiguredForPurchasesError } from '../model/provider-failure.errors.js';
+import { ProviderNotConfiguredForPurchasesError } from '../model/purchase-errors.js';
 import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
 import { AdmissionClock } from './admission-clock.js';
 import type { TransactionView } from '../model/transaction-view.js';

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { centsFromDbValue } from '#money';
 import { pageOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
-import { ProductUnavailableError } from '../model/quote.errors.js';
+import { ProductUnavailableError } from '../model/purchase-errors.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
 import { CatalogueRepository, productViewOf, type ProductSearch } from '../persistence/catalogue.repository.js';
 import { PricingRepository } from '../persistence/pricing.repository.js';

@@ -14,7 +14,7 @@ import {
 } from '#money';
 import { ValidationFailedError } from '#common';
 import type { PricingKind } from './catalogue-types.js';
-import { BudgetInsufficientError, DestinationAmountInvalidError } from './quote.errors.js';
+import { BudgetInsufficientError, DestinationAmountInvalidError } from './purchase-errors.js';
 
 /** The wholesale terms of one product as a pricing version froze them. */
 export interface PricingTerms {
