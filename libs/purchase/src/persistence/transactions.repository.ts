@@ -103,12 +103,8 @@ export interface PurchaseStaffItem {
 }
 
 /** One recorded status move and what the provider said that caused it. */
-export interface PurchaseStaffEvent {
-  from_status: TransactionStatus | null;
-  to_status: TransactionStatus;
+export interface PurchaseStaffEvent extends TransactionEventView {
   provider_status: string | null;
-  reason: string;
-  created_at: Date;
 }
 
 const STAFF_ITEM_COLUMNS = `t.id, t.vendor_id, v.name AS vendor_name, t.reference, t.status, t.product_id, t.charge_cents::text AS charge_cents, t.currency, t.error_code,

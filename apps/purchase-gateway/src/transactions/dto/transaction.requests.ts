@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { ValidationFailedError } from '#common';
 import { REFERENCE_PATTERN, TRANSACTION_STATUSES } from '#purchase';
 import { IsIsoDay } from '../../validation/iso-day.validator.js';
 import { OptionalIdQuery } from '../../validation/optional-id.js';
@@ -55,4 +56,11 @@ export class DateRangeQuery {
   @IsOptional()
   @IsIsoDay()
   date_to?: string;
+}
+
+/** Both ends given: the period may not end before it starts (YYYY-MM-DD compares as text). */
+export function assertDateOrder(query: { date_from?: string; date_to?: string }): void {
+  if (query.date_from && query.date_to && query.date_from > query.date_to) {
+    throw new ValidationFailedError({ date_to: ['date_to must not be before date_from'] });
+  }
 }
