@@ -6,7 +6,7 @@ import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import { jobSpec, outboxBindValues } from '#queues';
 import type { LockedTransactionState, TransactionEventView, TransactionState } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
-import type { TransactionView } from '../model/transaction-view.js';
+import type { SalesSummaryView, TransactionView } from '../model/transaction-view.js';
 import { admissionError } from './admission-refusal.js';
 
 /** Columns of TransactionState (alias `t`): what the worker, the sweeper and settlement decide on. */
@@ -16,12 +16,13 @@ const STATE_COLUMNS = `t.id, t.vendor_id, t.status, t.product_id, t.charge_cents
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until`;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
+const minorUnits = (raw: string) => minorUnitsFromCents(centsFromDbValue(raw));
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
 /** What every vendor-facing read selects (alias `t`): money in minor units, instants as ISO strings. */
 const VIEW = readShape<TransactionView>({
   id: 't.id', reference: 't.reference', status: 't.status', product_id: 't.product_id', quote_id: 't.quote_id',
-  charge_minor: ['t.charge_cents', (raw: string) => minorUnitsFromCents(centsFromDbValue(raw))], currency: 't.currency',
+  charge_minor: ['t.charge_cents', minorUnits], currency: 't.currency',
   destination_amount: 't.destination_amount', destination_unit: 't.destination_unit', error_code: 't.error_code',
   // Delivery data is only handed out while the purchase stands: never after a reversal.
   fulfilment_available: ["(t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id))", (raw) => raw === true],
@@ -70,14 +71,19 @@ export interface StatusEvent {
 
 export type SubmissionOutcome = 'accepted' | 'rejected' | 'http_error' | 'unknown';
 
-export interface SalesSummaryRow {
-  completed_count: number;
-  completed_gross: string;
-  reversed_count: number;
-  reversed_gross: string;
-  pending_count: number;
-  review_count: number;
-}
+/**
+ * GET /reports/summary's figures from the `scoped` rows of salesSummary, money in minor units.
+ * Net: the sales in the period not reversed since (completed minus reversed gross).
+ */
+const SALES_FIGURES = readShape<Omit<SalesSummaryView, 'date_from' | 'date_to' | 'currency'>>({
+  completed_count: 'count(*) FILTER (WHERE sold_in_period)::int',
+  completed_gross_minor: ['COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period), 0)::text', minorUnits],
+  reversed_count: "count(*) FILTER (WHERE sold_in_period AND status = 'reversed')::int",
+  reversed_gross_minor: ["COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status = 'reversed'), 0)::text", minorUnits],
+  net_minor: ["COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status <> 'reversed'), 0)::text", minorUnits],
+  pending_count: "count(*) FILTER (WHERE admitted_in_period AND status = 'pending')::int",
+  review_count: "count(*) FILTER (WHERE admitted_in_period AND status = 'review')::int",
+});
 
 /** A purchase as staff see it in the back-office: across vendors, never a PIN. */
 export interface PurchaseStaffItem {
@@ -242,23 +248,17 @@ export class TransactionsRepository {
   }
 
   /** Whole Africa/Johannesburg days as instants; a null end leaves that end of the period open. */
-  async salesSummary(vendorId: string, from: Date | null, to: Date | null): Promise<SalesSummaryRow> {
-    const [row] = await this.dataSource.query<SalesSummaryRow[]>(
+  async salesSummary(vendorId: string, from: Date | null, to: Date | null) {
+    const [row] = await this.dataSource.query<object[]>(
       `WITH scoped AS (
          SELECT status, charge_cents, completed_at, created_at,
                 (completed_at IS NOT NULL AND ($2::timestamptz IS NULL OR completed_at >= $2) AND ($3::timestamptz IS NULL OR completed_at < $3)) AS sold_in_period,
                 (($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)) AS admitted_in_period
            FROM purchase_transactions WHERE vendor_id = $1)
-       SELECT count(*) FILTER (WHERE sold_in_period)::int AS completed_count,
-              COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period), 0)::text AS completed_gross,
-              count(*) FILTER (WHERE sold_in_period AND status = 'reversed')::int AS reversed_count,
-              COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status = 'reversed'), 0)::text AS reversed_gross,
-              count(*) FILTER (WHERE admitted_in_period AND status = 'pending')::int AS pending_count,
-              count(*) FILTER (WHERE admitted_in_period AND status = 'review')::int AS review_count
-         FROM scoped`,
+       SELECT ${SALES_FIGURES.columns} FROM scoped`,
       [vendorId, from, to],
     );
-    return row;
+    return SALES_FIGURES.read(row);
   }
 
   // --- velocity (the vendor dashboard's spend page) ---
