@@ -106,13 +106,11 @@ export class SpendControlsService {
   }
 
   private async setPaused(vendorId: string | null, paused: boolean, manager?: EntityManager): Promise<PauseState> {
-    if (vendorId === null) {
-      const pausedAt = await this.controls.setGlobalPaused(paused, manager);
-      return { scope: 'global', vendor_id: null, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
-    }
-    await this.vendors.requireExists(vendorId, manager);
-    const pausedAt = await this.controls.setVendorPaused(vendorId, paused, manager);
-    return { scope: 'vendor', vendor_id: vendorId, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
+    if (vendorId !== null) await this.vendors.requireExists(vendorId, manager);
+    const pausedAt =
+      vendorId === null ? await this.controls.setGlobalPaused(paused, manager) : await this.controls.setVendorPaused(vendorId, paused, manager);
+    const scope = vendorId === null ? 'global' : 'vendor';
+    return { scope, vendor_id: vendorId, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
   }
 }
 
