@@ -75,7 +75,10 @@ export class QuotesRepository {
 
   /** The vendor's own quote; undefined for another vendor's id as for an unknown one. */
   async view(vendorId: string, quoteId: string): Promise<QuoteView | undefined> {
-    const [row] = await this.dataSource.query<object[]>(`SELECT ${VIEW.columns} FROM purchase_quotes q WHERE q.id = $1 AND q.vendor_id = $2`, [quoteId, vendorId]);
+    const [row] = await this.dataSource.query<object[]>(
+      `SELECT ${VIEW.columns} FROM purchase_quotes q WHERE q.id = $1 AND q.vendor_id = $2`,
+      [quoteId, vendorId],
+    );
     return row ? VIEW.read(row) : undefined;
   }
 }
