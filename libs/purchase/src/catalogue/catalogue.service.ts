@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
-import { centsFromDbValue } from '#money';
-import { pageOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
+import { pageOf, productPriceOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
 import { ProductUnavailableError } from '../model/purchase-errors.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
-import { CatalogueRepository, productViewOf, type ProductSearch } from '../persistence/catalogue.repository.js';
+import { CatalogueRepository, type ProductSearch } from '../persistence/catalogue.repository.js';
 import { PricingRepository } from '../persistence/pricing.repository.js';
 import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
 
@@ -67,20 +66,19 @@ export class CatalogueService {
   }
 
   async listProducts(vendorId: string, filter: ProductSearch): Promise<Page<ProductView>> {
-    const { rows, total } = await this.catalogue.products(vendorId, filter);
-    const items = rows.map((row) =>
-      productViewOf(row, row.price_version_id !== null && row.price_cents !== null ? { versionId: row.price_version_id, cents: centsFromDbValue(row.price_cents) } : null),
-    );
+    const { items, total } = await this.catalogue.products(vendorId, filter);
     return pageOf(items, filter.page, filter.perPage, total);
   }
 
   /** One enabled product; another vendor's or a disabled product answers 404 like an unknown id. */
   async getProduct(vendorId: string, productId: number): Promise<ProductView> {
-    const row = await this.catalogue.enabledProduct(vendorId, productId);
-    if (!row) throw new NotFoundError('product');
+    const product = await this.catalogue.enabledProduct(vendorId, productId);
+    if (!product) throw new NotFoundError('product');
     const version = await this.pricing.currentVersion();
-    const cents = version ? (await this.pricing.listedPrices(version.id, [row.id])).get(row.id) : undefined;
-    return productViewOf(row, version && cents !== undefined ? { versionId: version.id, cents } : null);
+    const cents = version ? (await this.pricing.listedPrices(version.id, [product.id])).get(product.id) : undefined;
+    if (!version || cents === undefined) return product;
+    // Priced like a page's product: a ranged one at its minimum amount.
+    return { ...product, price: productPriceOf(version.id, cents, product.destination_range?.min ?? product.destination_amount!) };
   }
 
   /** The product, if enabled for the vendor and still offered; otherwise PRODUCT_UNAVAILABLE. */
