@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readShape } from '#database';
-import { centsFromDbValue, minorUnitsFromCents } from '#money';
+import { minorUnitsColumn } from '#money';
 import type { IdentifierGroups, ProductBenefit } from '../model/catalogue-types.js';
 import type { QuoteView } from '../model/quote-view.js';
 
@@ -22,19 +22,17 @@ export interface NewQuote {
   validitySeconds: number;
 }
 
-const minorUnits = (raw: string) => minorUnitsFromCents(centsFromDbValue(raw));
-
 /** The Quote resource as the vendor-facing read selects it (alias `q`). */
 const VIEW = readShape<QuoteView>({
   id: 'q.id',
   product_id: 'q.product_id',
   pricing_version_id: 'q.pricing_version_id',
-  charge_minor: ['q.charge_cents', minorUnits],
+  charge_minor: minorUnitsColumn('q.charge_cents'),
   currency: 'q.currency',
   destination_amount: 'q.destination_amount',
   destination_unit: 'q.destination_unit',
   benefits: 'q.benefits',
-  unused_budget_minor: ['q.unused_budget_cents', minorUnits],
+  unused_budget_minor: minorUnitsColumn('q.unused_budget_cents'),
   expires_at: ['q.expires_at', (raw: Date) => raw.toISOString()],
 });
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { johannesburgDayRange } from '#common';
 import { readShape, updateReturning, type Queryable } from '#database';
-import { centsFromDbValue, minorUnitsFromCents } from '#money';
+import { minorUnitsColumn } from '#money';
 import { jobSpec, outboxBindValues } from '#queues';
 import type { LockedTransactionState, TransactionEventView, TransactionState } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
@@ -16,13 +16,12 @@ const STATE_COLUMNS = `t.id, t.vendor_id, t.status, t.product_id, t.charge_cents
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until`;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
-const minorUnits = (raw: string) => minorUnitsFromCents(centsFromDbValue(raw));
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
 /** What every vendor-facing read selects (alias `t`): money in minor units, instants as ISO strings. */
 const VIEW = readShape<TransactionView>({
   id: 't.id', reference: 't.reference', status: 't.status', product_id: 't.product_id', quote_id: 't.quote_id',
-  charge_minor: ['t.charge_cents', minorUnits], currency: 't.currency',
+  charge_minor: minorUnitsColumn('t.charge_cents'), currency: 't.currency',
   destination_amount: 't.destination_amount', destination_unit: 't.destination_unit', error_code: 't.error_code',
   // Delivery data is only handed out while the purchase stands: never after a reversal.
   fulfilment_available: ["(t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id))", (raw) => raw === true],
@@ -77,10 +76,10 @@ export type SubmissionOutcome = 'accepted' | 'rejected' | 'http_error' | 'unknow
  */
 const SALES_FIGURES = readShape<Omit<SalesSummaryView, 'date_from' | 'date_to' | 'currency'>>({
   completed_count: 'count(*) FILTER (WHERE sold_in_period)::int',
-  completed_gross_minor: ['COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period), 0)::text', minorUnits],
+  completed_gross_minor: minorUnitsColumn('COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period), 0)::text'),
   reversed_count: "count(*) FILTER (WHERE sold_in_period AND status = 'reversed')::int",
-  reversed_gross_minor: ["COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status = 'reversed'), 0)::text", minorUnits],
-  net_minor: ["COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status <> 'reversed'), 0)::text", minorUnits],
+  reversed_gross_minor: minorUnitsColumn("COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status = 'reversed'), 0)::text"),
+  net_minor: minorUnitsColumn("COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status <> 'reversed'), 0)::text"),
   pending_count: "count(*) FILTER (WHERE admitted_in_period AND status = 'pending')::int",
   review_count: "count(*) FILTER (WHERE admitted_in_period AND status = 'review')::int",
 });
