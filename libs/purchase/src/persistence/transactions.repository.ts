@@ -164,18 +164,15 @@ export class TransactionsRepository {
   // --- vendor-facing reads (always by vendor id) ---
 
   async view(vendorId: string, transactionId: string, manager: Queryable = this.dataSource): Promise<TransactionView | undefined> {
-    const [row] = await manager.query<object[]>(`SELECT ${VIEW.columns} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.id = $2`, [
-      vendorId,
-      transactionId,
-    ]);
-    return row ? VIEW.read(row) : undefined;
+    return this.viewWhere(manager, 't.vendor_id = $1 AND t.id = $2', [vendorId, transactionId]);
   }
 
   async viewByReference(vendorId: string, reference: string): Promise<TransactionView | undefined> {
-    const [row] = await this.dataSource.query<object[]>(
-      `SELECT ${VIEW.columns} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.reference = $2`,
-      [vendorId, reference],
-    );
+    return this.viewWhere(this.dataSource, 't.vendor_id = $1 AND t.reference = $2', [vendorId, reference]);
+  }
+
+  private async viewWhere(manager: Queryable, where: string, parameters: unknown[]): Promise<TransactionView | undefined> {
+    const [row] = await manager.query<object[]>(`SELECT ${VIEW.columns} FROM purchase_transactions t WHERE ${where}`, parameters);
     return row ? VIEW.read(row) : undefined;
   }
 
