@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { parseIsoDay } from '#common';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
-import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionListFilter, type TransactionStatus } from '#purchase';
+import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
 import { clientAddress, errorSummary, html, money, PageForbidden, when } from '#web';
 import { CurrentSession, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
@@ -32,7 +32,7 @@ export class PurchasesController {
   @Get()
   async list(@Query() query: PurchaseQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const errors: Record<string, string[]> = {};
-    const filter: TransactionListFilter = { page: 1, perPage: PER_PAGE };
+    const filter: TransactionFilter = { page: 1, perPage: PER_PAGE };
     if (query.status) {
       if ((TRANSACTION_STATUSES as readonly string[]).includes(query.status)) filter.status = query.status as TransactionStatus;
       else errors.status = ['Choose a listed status.'];

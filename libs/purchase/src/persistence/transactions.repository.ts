@@ -44,7 +44,7 @@ export interface AdmissionRequest {
   unready: boolean;
 }
 
-export interface TransactionListFilter {
+export interface TransactionFilter {
   status?: TransactionStatus;
   reference?: string;
   productId?: number;
@@ -177,7 +177,7 @@ export class TransactionsRepository {
   }
 
   /** One page, newest first, and the total that matches the filter. */
-  async list(vendorId: string, filter: TransactionListFilter): Promise<{ items: TransactionView[]; total: number }> {
+  async list(vendorId: string, filter: TransactionFilter): Promise<{ items: TransactionView[]; total: number }> {
     const conditions = ['t.vendor_id = $1'];
     const parameters: unknown[] = [vendorId];
     const add = (sql: string, value: unknown) => {

@@ -5,7 +5,7 @@ import type { TransactionEventView } from '../model/transaction-record.js';
 import { REFERENCE_PATTERN } from '../model/transaction-reference.js';
 import type { TransactionView } from '../model/transaction-view.js';
 import { isUuid } from '../model/uuid-pattern.js';
-import { TransactionsRepository, type TransactionListFilter } from '../persistence/transactions.repository.js';
+import { TransactionsRepository, type TransactionFilter } from '../persistence/transactions.repository.js';
 
 /** Vendor-scoped transaction reads: every method takes the vendorId, another vendor's id answers 404. */
 @Injectable()
@@ -24,7 +24,7 @@ export class TransactionQueryService {
     return view;
   }
 
-  async list(vendorId: string, filter: TransactionListFilter): Promise<Page<TransactionView>> {
+  async list(vendorId: string, filter: TransactionFilter): Promise<Page<TransactionView>> {
     const { items, total } = await this.transactions.list(vendorId, filter);
     return pageOf(items, filter.page, filter.perPage, total);
   }
