@@ -79,6 +79,9 @@ export const centsColumn = (sql: string) => [sql, centsFromDbValue] as const;
 /** The same for a nullable cents column. */
 export const centsOrNullColumn = (sql: string) => [sql, (raw: string | null): Cents | null => (raw === null ? null : centsFromDbValue(raw))] as const;
 
+/** A read-shape column holding cents that the record carries as JSON-safe minor units (`charge_minor`). */
+export const minorUnitsColumn = (sql: string) => [sql, (raw: string) => minorUnitsFromCents(centsFromDbValue(raw))] as const;
+
 /** Cents from a JSON integer such as `budget_minor`; fractions and unsafe integers are refused. */
 export function centsFromMinorUnits(value: unknown): Cents {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {

@@ -4,18 +4,12 @@ export * from './model/uuid-pattern.js';
 export * from './model/catalogue-types.js';
 export * from './model/catalogue-views.js';
 export * from './model/quote-view.js';
-export * from './model/lookup-views.js';
 export * from './model/transaction-status.js';
 export * from './model/transaction-view.js';
 export * from './model/transaction-record.js';
 export * from './model/transaction-reference.js';
 export * from './model/purchase-timings.js';
 export * from './model/spend-limits.js';
-export * from './model/pricing.errors.js';
-export * from './model/quote.errors.js';
-export * from './model/spend-control.errors.js';
-export * from './model/idempotency.errors.js';
-export * from './model/provider-failure.errors.js';
 // persistence: the entity list and one repository per aggregate
 export * from './purchase-entities.js';
 export * from './persistence/transactions.repository.js';

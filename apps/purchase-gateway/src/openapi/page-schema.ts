@@ -1,21 +1,15 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 
-/** Examples of a page's counters, where one built from the schema would mislead. */
-export interface PageExamples {
-  page?: number;
-  total?: number;
-  last_page?: number;
-}
-
 const example = (value: number | undefined) => (value === undefined ? {} : { example: value });
 
 /**
  * `{items, page, total, last_page}` around one item schema: the answer of every paginated list.
  * Extend it under the page's own name (`class ProductPageSchema extends PageOf(ProductSchema) {}`),
- * which names the schema in the OpenAPI document.
+ * which names the schema in the OpenAPI document. `examples`: the page's counters, where ones built
+ * from the schema would mislead.
  */
-export function PageOf<T>(item: Type<T>, examples: PageExamples = {}) {
+export function PageOf<T>(item: Type<T>, examples: { page?: number; total?: number; last_page?: number } = {}) {
   class Page {
     @ApiProperty({ type: [item] })
     items: T[];

@@ -2,21 +2,16 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { centsFromMinorUnits } from '#money';
-import { QuoteService, type IdentifierGroups } from '#purchase';
+import { QuoteService, REQUIREMENT_GROUPS, type IdentifierGroups } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { CreateQuoteBody } from './dto/create-quote.body.js';
+import { CreateQuoteBody, GROUP } from './dto/create-quote.body.js';
 import { QuoteSchema } from './dto/quote.schema.js';
-import { STRING_MAP_SCHEMA } from '../validation/string-map.validator.js';
 
-const GROUP = { ...STRING_MAP_SCHEMA, description: 'Required per product: see the product’s `requirements`' };
 const QUOTE_BASE = {
   product_id: { type: 'integer', minimum: 1, example: 10107 },
+  ...Object.fromEntries(REQUIREMENT_GROUPS.map((group) => [group, GROUP])),
+  // Overwriting keeps the key in its place (the first of the groups).
   credit_party_identifier: { ...GROUP, example: { mobile_number: '27821234567' } },
-  debit_party_identifier: GROUP,
-  sender: GROUP,
-  beneficiary: GROUP,
-  statement_identifier: GROUP,
-  additional_identifier: GROUP,
 };
 
 /**
@@ -70,7 +65,7 @@ export class QuotesController {
   @ApiPurchaseErrors('VALIDATION_FAILED', 'PRODUCT_UNAVAILABLE', 'DESTINATION_AMOUNT_INVALID', 'BUDGET_INSUFFICIENT', 'PRICING_UNPUBLISHED', 'VENDOR_NOT_RELEASED', RATE_LIMITED)
   create(@CurrentVendor() vendor: VendorPrincipal, @Body() body: CreateQuoteBody) {
     const identifiers: IdentifierGroups = {};
-    for (const group of ['credit_party_identifier', 'debit_party_identifier', 'sender', 'beneficiary', 'statement_identifier', 'additional_identifier'] as const) {
+    for (const group of REQUIREMENT_GROUPS) {
       if (body[group] !== undefined) identifiers[group] = body[group];
     }
     return this.quotes.create(vendor.vendorId, {

@@ -1,10 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { ValidationFailedError } from '#common';
 import { ReportsService } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { DateRangeQuery } from '../transactions/dto/transaction.requests.js';
+import { assertDateOrder, DateRangeQuery } from '../transactions/dto/transaction.requests.js';
 import { SalesSummarySchema } from './dto/summary.schema.js';
 
 @ApiTags('reports')
@@ -22,9 +21,7 @@ export class ReportsController {
   @ApiEnvelope(200, SalesSummarySchema)
   @ApiPurchaseErrors('VALIDATION_FAILED', RATE_LIMITED)
   summary(@CurrentVendor() vendor: VendorPrincipal, @Query() query: DateRangeQuery) {
-    if (query.date_from && query.date_to && query.date_from > query.date_to) {
-      throw new ValidationFailedError({ date_to: ['date_to must not be before date_from'] });
-    }
+    assertDateOrder(query);
     return this.reports.summary(vendor.vendorId, query.date_from, query.date_to);
   }
 }

@@ -2,10 +2,9 @@ import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, R
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { ValidationFailedError } from '#common';
 import { AdmitPurchaseUseCase, FulfilmentService, TransactionQueryService } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
+import { assertDateOrder, CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
 import { FulfilmentSchema, TransactionPageSchema, TransactionSchema } from './dto/transaction.schemas.js';
 
 /** What a poll shows once the sandbox completed a R12 PIN (10107): the PIN is fetched from /fulfilment. */
@@ -82,9 +81,7 @@ export class TransactionsController {
   @ApiEnvelope(200, TransactionPageSchema)
   @ApiPurchaseErrors('VALIDATION_FAILED', RATE_LIMITED)
   list(@CurrentVendor() vendor: VendorPrincipal, @Query() query: TransactionListQuery) {
-    if (query.date_from && query.date_to && query.date_from > query.date_to) {
-      throw new ValidationFailedError({ date_to: ['date_to must not be before date_from'] });
-    }
+    assertDateOrder(query);
     return this.transactions.list(vendor.vendorId, {
       status: query.status,
       reference: query.reference,

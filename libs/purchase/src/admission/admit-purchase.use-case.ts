@@ -2,14 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
-import { ProviderNotConfiguredForPurchasesError } from '../model/provider-failure.errors.js';
+import { ProviderNotConfiguredForPurchasesError } from '../model/purchase-errors.js';
 import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
 import { AdmissionClock } from './admission-clock.js';
 import type { TransactionView } from '../model/transaction-view.js';
 import { REFERENCE_PATTERN } from '../model/transaction-reference.js';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
-
-export const IDEMPOTENCY_KEY_PATTERN = REFERENCE_PATTERN;
 
 export interface PurchaseRequest {
   idempotencyKey: string | undefined;
@@ -48,7 +46,7 @@ export class AdmitPurchaseUseCase {
 
   async execute(vendorId: string, request: PurchaseRequest): Promise<AdmissionResult> {
     const key = request.idempotencyKey;
-    if (key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    if (key === undefined || !REFERENCE_PATTERN.test(key)) {
       throw new ValidationFailedError({
         'Idempotency-Key': ['header is required: 1 to 128 letters, digits or the characters _ . : -'],
       });

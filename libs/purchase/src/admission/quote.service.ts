@@ -5,13 +5,12 @@ import type { Cents } from '#money';
 import { CatalogueService } from '../catalogue/catalogue.service.js';
 import type { ProductBenefit, IdentifierGroups } from '../model/catalogue-types.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
-import { PricingUnpublishedError } from '../model/pricing.errors.js';
 import { PricingService } from '../catalogue/pricing.service.js';
 import { priceAmount } from '../model/product-pricing.js';
 import { ProductionRelease } from '../catalogue/production-release.js';
 import { isUuid } from '../model/uuid-pattern.js';
 import { QuotesRepository } from '../persistence/quotes.repository.js';
-import { ProductUnavailableError } from '../model/quote.errors.js';
+import { PricingUnpublishedError, ProductUnavailableError } from '../model/purchase-errors.js';
 import type { QuoteView } from '../model/quote-view.js';
 import { unmetRequirements } from '../model/requirements.js';
 

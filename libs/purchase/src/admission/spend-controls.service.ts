@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { johannesburgDayOf, NotFoundError, ValidationFailedError } from '#common';
-import { centsFromDbValue, minorUnitsFromCents, type Cents } from '#money';
+import { johannesburgDayOf, ValidationFailedError } from '#common';
+import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import type { SpendLimits } from '../model/spend-limits.js';
-import { isUuid } from '../model/uuid-pattern.js';
 import { SpendControlsRepository, type SpendControlsRow } from '../persistence/spend-controls.repository.js';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
@@ -59,7 +58,7 @@ export class SpendControlsService {
     check('velocity_count', limits.velocityCount, 1, 1_000_000);
     check('velocity_window_seconds', limits.velocityWindowSeconds, 1, MAX_VELOCITY_WINDOW_SECONDS);
     if (Object.keys(problems).length > 0) throw new ValidationFailedError(problems);
-    await this.requireVendor(vendorId, manager);
+    await this.vendors.requireExists(vendorId, manager);
     await this.controls.saveLimits(vendorId, limits, manager);
     return this.limitsFor(vendorId, manager);
   }
@@ -106,25 +105,12 @@ export class SpendControlsService {
     return this.transactions.admissionsSince(manager, vendorId, windowStart);
   }
 
-  /** Only for a verified `failed`: the provider took no money, so the admission day gets the charge back. */
-  async returnDailyAllowance(manager: EntityManager, vendorId: string, day: string, chargeCents: Cents): Promise<void> {
-    await this.controls.returnAllowance(manager, vendorId, day, chargeCents);
-  }
-
   private async setPaused(vendorId: string | null, paused: boolean, manager?: EntityManager): Promise<PauseState> {
-    if (vendorId === null) {
-      const pausedAt = await this.controls.setGlobalPaused(paused, manager);
-      return { scope: 'global', vendor_id: null, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
-    }
-    await this.requireVendor(vendorId, manager);
-    const pausedAt = await this.controls.setVendorPaused(vendorId, paused, manager);
-    return { scope: 'vendor', vendor_id: vendorId, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
-  }
-
-  private async requireVendor(vendorId: string, manager?: EntityManager): Promise<void> {
-    if (!isUuid(vendorId) || !(await this.vendors.exists(vendorId, manager))) {
-      throw new NotFoundError('vendor');
-    }
+    if (vendorId !== null) await this.vendors.requireExists(vendorId, manager);
+    const pausedAt =
+      vendorId === null ? await this.controls.setGlobalPaused(paused, manager) : await this.controls.setVendorPaused(vendorId, paused, manager);
+    const scope = vendorId === null ? 'global' : 'vendor';
+    return { scope, vendor_id: vendorId, paused, paused_at: pausedAt ? new Date(pausedAt).toISOString() : null };
   }
 }
 

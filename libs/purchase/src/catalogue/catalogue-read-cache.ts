@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { CachedResult } from '#common';
 import { ChangeNotifications, ExactCache } from '#database';
 import type { CountryView, OperatorView, Page, ProductView, ServiceView } from '../model/catalogue-views.js';
-import { CatalogueService, type ProductFilter } from './catalogue.service.js';
+import type { ProductSearch } from '../persistence/catalogue.repository.js';
+import { CatalogueService } from './catalogue.service.js';
 
 /** Channel of the triggers on the catalogue, enablement and pricing tables (migration ChangeNotifications1763781400000). */
 export const PURCHASE_CATALOGUE_CHANGED = 'purchase_catalogue_changed';
@@ -30,7 +31,7 @@ export class CatalogueReadCache {
     this.cache = new ExactCache(notifications, { channels: [PURCHASE_CATALOGUE_CHANGED], maxEntries: 5_000 });
   }
 
-  listProducts(vendorId: string, filter: ProductFilter): Promise<CachedResult<Page<ProductView>>> {
+  listProducts(vendorId: string, filter: ProductSearch): Promise<CachedResult<Page<ProductView>>> {
     const key = ['products', vendorId, filter.search ?? '', filter.country ?? '', filter.operatorId ?? '', filter.serviceId ?? '', filter.page, filter.perPage];
     return this.read(key, () => this.catalogue.listProducts(vendorId, filter));
   }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PurchaseProviderClient, type ProviderProduct } from '#providers';
-import { vendorErrorForProviderFailure } from '../model/provider-failure.errors.js';
+import { vendorErrorForProviderFailure } from '../model/purchase-errors.js';
 import { CatalogueRepository } from '../persistence/catalogue.repository.js';
 import type { PurchaseCountryEntity, PurchaseProductEntity } from '../persistence/catalogue.entities.js';
 import type { ProductRequirements } from '../model/catalogue-types.js';

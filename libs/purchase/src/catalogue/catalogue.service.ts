@@ -1,16 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
-import { centsFromDbValue } from '#money';
-import { pageOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
-import { ProductUnavailableError } from '../model/quote.errors.js';
-import { isUuid } from '../model/uuid-pattern.js';
+import { pageOf, productPriceOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
+import { ProductUnavailableError } from '../model/purchase-errors.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
-import { CatalogueRepository, productViewOf, type ProductSearch } from '../persistence/catalogue.repository.js';
+import { CatalogueRepository, type ProductSearch } from '../persistence/catalogue.repository.js';
 import { PricingRepository } from '../persistence/pricing.repository.js';
 import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
-
-export type ProductFilter = ProductSearch;
 
 export interface ProductEnablement {
   vendor_id: string;
@@ -29,7 +25,7 @@ export class CatalogueService {
 
   /** Staff: enables every active product (`'all'`) or the listed ids for a vendor. Idempotent. `manager`: the caller's transaction (the staff audit record commits with the change). */
   async enableProducts(vendorId: string, products: 'all' | number[], manager?: EntityManager): Promise<ProductEnablement> {
-    await this.requireVendor(vendorId, manager);
+    await this.vendors.requireExists(vendorId, manager);
     if (products === 'all') {
       await this.catalogue.enable(vendorId, 'all', manager);
     } else {
@@ -47,7 +43,7 @@ export class CatalogueService {
 
   /** Staff: withdraws products from a vendor; existing quotes and transactions are unaffected. */
   async disableProducts(vendorId: string, products: 'all' | number[], manager?: EntityManager): Promise<ProductEnablement> {
-    await this.requireVendor(vendorId, manager);
+    await this.vendors.requireExists(vendorId, manager);
     await this.catalogue.disable(vendorId, products, manager);
     return this.enablement(vendorId, manager);
   }
@@ -69,21 +65,20 @@ export class CatalogueService {
     return this.catalogue.enabledOperatorIds(vendorId);
   }
 
-  async listProducts(vendorId: string, filter: ProductFilter): Promise<Page<ProductView>> {
-    const { rows, total } = await this.catalogue.products(vendorId, filter);
-    const items = rows.map((row) =>
-      productViewOf(row, row.price_version_id !== null && row.price_cents !== null ? { versionId: row.price_version_id, cents: centsFromDbValue(row.price_cents) } : null),
-    );
+  async listProducts(vendorId: string, filter: ProductSearch): Promise<Page<ProductView>> {
+    const { items, total } = await this.catalogue.products(vendorId, filter);
     return pageOf(items, filter.page, filter.perPage, total);
   }
 
   /** One enabled product; another vendor's or a disabled product answers 404 like an unknown id. */
   async getProduct(vendorId: string, productId: number): Promise<ProductView> {
-    const row = await this.catalogue.enabledProduct(vendorId, productId);
-    if (!row) throw new NotFoundError('product');
+    const product = await this.catalogue.enabledProduct(vendorId, productId);
+    if (!product) throw new NotFoundError('product');
     const version = await this.pricing.currentVersion();
-    const cents = version ? (await this.pricing.listedPrices(version.id, [row.id])).get(row.id) : undefined;
-    return productViewOf(row, version && cents !== undefined ? { versionId: version.id, cents } : null);
+    const cents = version ? (await this.pricing.listedPrices(version.id, [product.id])).get(product.id) : undefined;
+    if (!version || cents === undefined) return product;
+    // Priced like a page's product: a ranged one at its minimum amount.
+    return { ...product, price: productPriceOf(version.id, cents, product.destination_range?.min ?? product.destination_amount!) };
   }
 
   /** The product, if enabled for the vendor and still offered; otherwise PRODUCT_UNAVAILABLE. */
@@ -95,9 +90,5 @@ export class CatalogueService {
   private async enablement(vendorId: string, manager?: EntityManager): Promise<ProductEnablement> {
     const ids = await this.catalogue.enabledProductIds(vendorId, manager);
     return { vendor_id: vendorId, enabled_product_ids: ids, enabled_count: ids.length };
-  }
-
-  private async requireVendor(vendorId: string, manager?: EntityManager): Promise<void> {
-    if (!isUuid(vendorId) || !(await this.vendors.exists(vendorId, manager))) throw new NotFoundError('vendor');
   }
 }

@@ -45,15 +45,9 @@ export class PricingService {
         try {
           const terms = termsOfProduct(product, marginBps);
           prices.push({
+            ...terms,
             productId: product.id,
-            pricingKind: terms.pricingKind,
-            marginBps,
-            destinationAmount: terms.destinationAmount,
-            rangeMin: terms.rangeMin,
-            rangeMax: terms.rangeMax,
-            rangeStep: terms.rangeStep,
             wholesaleCents: terms.wholesaleCents === null ? null : terms.wholesaleCents.toString(),
-            wholesaleRate: terms.wholesaleRate,
             vendorPriceCents: listedVendorPriceCents(terms).toString(),
           });
         } catch (error) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayEnv } from '#config';
 import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
-import { VendorNotReleasedError } from '../model/spend-control.errors.js';
+import { VendorNotReleasedError } from '../model/purchase-errors.js';
 
 /**
  * In production, a vendor staff have not yet accepted (`vendors.production_released_at`) may

@@ -26,10 +26,6 @@ export class PurchaseReadiness {
     return missing;
   }
 
-  get ready(): boolean {
-    return this.missing().length === 0;
-  }
-
   /** The URL the provider posts callbacks to. It embeds the secret: never log it. */
   callbackUrl(): string | undefined {
     if (!this.config.CALLBACK_BASE_URL || !this.config.CALLBACK_TOKEN) return undefined;

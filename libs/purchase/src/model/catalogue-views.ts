@@ -1,3 +1,4 @@
+import { minorUnitsFromCents, type Cents } from '#money';
 import type { FulfilmentKind, PricingKind, ProductBenefit, ProductRequirements } from './catalogue-types.js';
 
 export interface ServiceView {
@@ -24,6 +25,10 @@ export interface ProductPriceView {
   pricing_version_id: number;
   /** The destination amount this price buys; for ranged products the minimum. */
   destination_amount: string;
+}
+
+export function productPriceOf(pricingVersionId: number, cents: Cents, destinationAmount: string): ProductPriceView {
+  return { charge_minor: minorUnitsFromCents(cents), currency: 'ZAR', pricing_version_id: pricingVersionId, destination_amount: destinationAmount };
 }
 
 export interface ProductView {

@@ -10,11 +10,12 @@ import {
   priceRangedDestinationAmount,
   vendorPriceCents,
   type Cents,
+  type RangedBudgetPrice,
   type RangedProductPricing,
 } from '#money';
 import { ValidationFailedError } from '#common';
 import type { PricingKind } from './catalogue-types.js';
-import { BudgetInsufficientError, DestinationAmountInvalidError } from './quote.errors.js';
+import { BudgetInsufficientError, DestinationAmountInvalidError } from './purchase-errors.js';
 
 /** The wholesale terms of one product as a pricing version froze them. */
 export interface PricingTerms {
@@ -28,18 +29,6 @@ export interface PricingTerms {
   wholesaleCents: Cents | null;
   /** Ranged: ZAR per destination unit. */
   wholesaleRate: string | null;
-}
-
-export interface AmountRequest {
-  destinationAmount?: string;
-  budgetCents?: Cents;
-}
-
-export interface PricedAmount {
-  destinationAmount: string;
-  wholesaleCents: Cents;
-  chargeCents: Cents;
-  unusedBudgetCents: Cents;
 }
 
 /** Fixed product wholesale from the provider's decimal ZAR string ("9.65"); more than 2 places is refused. */
@@ -64,9 +53,10 @@ export function listedVendorPriceCents(terms: PricingTerms): Cents {
 
 /**
  * Prices a quote request. Fixed products take no amount; ranged ones take exactly one of an
- * exact destination amount or a budget in ZAR cents (the largest amount the budget buys).
+ * exact destination amount or a budget in ZAR cents (the largest amount the budget buys); only a
+ * budget leaves `unusedBudgetCents` above 0.
  */
-export function priceAmount(terms: PricingTerms, request: AmountRequest): PricedAmount {
+export function priceAmount(terms: PricingTerms, request: { destinationAmount?: string; budgetCents?: Cents }): RangedBudgetPrice {
   const hasAmount = request.destinationAmount !== undefined;
   const hasBudget = request.budgetCents !== undefined;
   if (terms.pricingKind === 'fixed') {
@@ -101,8 +91,7 @@ export function priceAmount(terms: PricingTerms, request: AmountRequest): Priced
     }
   }
   try {
-    const price = priceRangedBudget(pricing, request.budgetCents!, terms.marginBps);
-    return price;
+    return priceRangedBudget(pricing, request.budgetCents!, terms.marginBps);
   } catch (error) {
     if (error instanceof BudgetTooSmallError) throw new BudgetInsufficientError(minorUnitsFromCents(error.minimumChargeCents));
     throw error;

@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
-import type { ErrorCatalogue } from '#common';
+import { DomainError, type ErrorCatalogue } from '#common';
+import { ProviderError, ProviderNotConfiguredError, ProviderRejectedError, ProviderTimeoutError } from '#providers';
 
 /** Stable codes of the purchase contract (purchase-gateway.md, Errors) with their HTTP status. */
 export const PURCHASE_ERRORS = {
@@ -28,4 +29,118 @@ export type PurchaseErrorCode = keyof typeof PURCHASE_ERRORS;
 declare module '#common' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodeRegistry extends Record<PurchaseErrorCode, true> {}
+}
+
+/** The product is not enabled for the vendor, no longer offered, or not priced in the current version. */
+export class ProductUnavailableError extends DomainError {
+  constructor(message = 'The product is not available to this vendor') {
+    super('PRODUCT_UNAVAILABLE', message);
+  }
+}
+
+export class DestinationAmountInvalidError extends DomainError {
+  constructor(message: string, fieldErrors: Record<string, string[]> = {}) {
+    super('DESTINATION_AMOUNT_INVALID', message, {}, fieldErrors);
+  }
+}
+
+export class BudgetInsufficientError extends DomainError {
+  constructor(minimumChargeMinor: number) {
+    super('BUDGET_INSUFFICIENT', 'The budget does not cover the minimum amount', { minimum_charge_minor: minimumChargeMinor });
+  }
+}
+
+export class QuoteExpiredError extends DomainError {
+  constructor() {
+    super('QUOTE_EXPIRED', 'The quote has expired; request a new one');
+  }
+}
+
+export class QuoteAlreadyUsedError extends DomainError {
+  constructor() {
+    super('QUOTE_ALREADY_USED', 'The quote already funds a transaction');
+  }
+}
+
+export class PricingUnpublishedError extends DomainError {
+  constructor() {
+    super('PRICING_UNPUBLISHED', 'No pricing version has been published');
+  }
+}
+
+export class PurchasesPausedError extends DomainError {
+  constructor(readonly scope: 'global' | 'vendor') {
+    super('PURCHASES_PAUSED', 'Purchases are paused');
+  }
+}
+
+export class SpendControlsNotConfiguredError extends DomainError {
+  constructor() {
+    super('SPEND_CONTROLS_NOT_CONFIGURED', 'Spend controls are not configured for this vendor');
+  }
+}
+
+export class VendorNotReleasedError extends DomainError {
+  constructor() {
+    super('VENDOR_NOT_RELEASED', 'The vendor is not yet accepted for production purchases');
+  }
+}
+
+export class TransactionMaximumExceededError extends DomainError {
+  constructor(transactionMaxMinor: number) {
+    super('TRANSACTION_MAXIMUM_EXCEEDED', 'The charge exceeds the maximum per transaction', { transaction_max_minor: transactionMaxMinor });
+  }
+}
+
+export class DailyCapExceededError extends DomainError {
+  constructor(remainingMinor: number) {
+    super('DAILY_CAP_EXCEEDED', 'The charge exceeds the remaining daily allowance', { remaining_minor: remainingMinor });
+  }
+}
+
+export class VelocityLimitExceededError extends DomainError {
+  constructor(retryAfterSeconds: number) {
+    super('VELOCITY_LIMIT_EXCEEDED', 'Too many purchases in the velocity window', {}, {}, retryAfterSeconds);
+  }
+}
+
+/** The key was used with another quote or reference, or the reference with another key. */
+export class IdempotencyConflictError extends DomainError {
+  constructor(message: string) {
+    super('IDEMPOTENCY_CONFLICT', message);
+  }
+}
+
+export class ProviderNotConfiguredForPurchasesError extends DomainError {
+  constructor() {
+    super('PROVIDER_NOT_CONFIGURED', 'The purchase provider is not configured');
+  }
+}
+
+export class ProviderHttpFailureError extends DomainError {
+  constructor() {
+    super('PROVIDER_HTTP_ERROR', 'The provider could not be reached or answered with an error');
+  }
+}
+
+export class ProviderOutcomeUnknownError extends DomainError {
+  constructor() {
+    super('PROVIDER_OUTCOME_UNKNOWN', 'The provider did not answer in time');
+  }
+}
+
+/**
+ * How a failed provider read reaches a vendor: never the provider's own message, which may
+ * carry internals. Anything that is not a provider failure is rethrown as is.
+ */
+export function vendorErrorForProviderFailure(error: unknown): never {
+  if (error instanceof ProviderNotConfiguredError) throw new ProviderNotConfiguredForPurchasesError();
+  if (error instanceof ProviderTimeoutError) throw new ProviderOutcomeUnknownError();
+  if (error instanceof ProviderRejectedError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+    throw new DomainError('VALIDATION_FAILED', 'The provider refused the request', {}, {
+      request: [`the provider refused the request${error.providerCode ? ` (${error.providerCode})` : ''}`],
+    });
+  }
+  if (error instanceof ProviderError) throw new ProviderHttpFailureError();
+  throw error;
 }

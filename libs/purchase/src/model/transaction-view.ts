@@ -19,3 +19,20 @@ export interface TransactionView {
   reversed_at: string | null;
 }
 
+/** GET /reports/summary. */
+export interface SalesSummaryView {
+  date_from: string | null;
+  date_to: string | null;
+  currency: 'ZAR';
+  /** Every verified sale whose completion falls in the period, including those reversed since (gross). */
+  completed_count: number;
+  completed_gross_minor: number;
+  /** Of those sales, the ones reversed since, counted on their original completion date. */
+  reversed_count: number;
+  reversed_gross_minor: number;
+  /** completed_gross_minor minus reversed_gross_minor. */
+  net_minor: number;
+  /** Still pending or in review, by admission date. */
+  pending_count: number;
+  review_count: number;
+}

@@ -5,9 +5,9 @@ import type { PurchaseProviderTransaction } from '#providers';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
 import { recordWebhookEvent, type PurchaseWebhookEvent } from '#webhooks';
 import { FulfilmentService } from './fulfilment.service.js';
-import { SpendControlsService } from '../admission/spend-controls.service.js';
 import type { LockedTransactionState, TransactionState } from '../model/transaction-record.js';
 import { isOpen, movesToward, type TransactionStatus } from '../model/transaction-status.js';
+import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
 import { TransactionsRepository, type StatusEvent } from '../persistence/transactions.repository.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 
@@ -89,8 +89,6 @@ type RowChanges = Map<string, unknown>;
  */
 const movesOf = new WeakMap<RowChanges, StatusEvent[]>();
 
-type LockedRow = LockedTransactionState;
-
 /**
  * The only code that changes a transaction's status. It runs under the transaction's row lock
  * and moves status only along the allowed edges, so two lookups racing change it once.
@@ -107,15 +105,11 @@ export class PurchaseOutcomeRecorder {
   constructor(
     private readonly dataSource: DataSource,
     private readonly fulfilments: FulfilmentService,
-    private readonly spendControls: SpendControlsService,
+    private readonly spendControls: SpendControlsRepository,
     private readonly timings: PurchaseTimings,
     private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly transactions: TransactionsRepository,
   ) {}
-
-  async load(transactionId: string): Promise<TransactionState | null> {
-    return (await this.transactions.state(transactionId)) ?? null;
-  }
 
   /**
    * Records one lookup; `statusMoved` says whether THIS recording changed the status. With
@@ -129,7 +123,7 @@ export class PurchaseOutcomeRecorder {
     extras: RecordingExtras = {},
   ): Promise<TransactionState & { statusMoved: boolean; scheduledCheck?: number }> {
     return this.dataSource.transaction(async (manager) => {
-      const row = await this.lock(manager, transactionId);
+      const row = await this.transactions.lockState(manager, transactionId);
       if (!row) throw new Error(`transaction ${transactionId} vanished while being verified`);
       const changes: RowChanges = new Map([['last_checked_at', row.now]]);
 
@@ -152,7 +146,9 @@ export class PurchaseOutcomeRecorder {
             this.logger.error({ transactionId, status: row.status, provider: found.outcome }, 'Provider outcome contradicts a final status; left for staff');
           }
           for (const move of moves) await this.move(manager, row, changes, move, { found, reason: `provider ${found.providerStatus}` });
-          if (moves.length === 0 && row.status === 'completed') await this.storeLateFulfilment(manager, row, found);
+          // A PIN or eSIM can arrive on a later lookup of a completed purchase (the provider
+          // delivered after it reported completion): stored once, the insert ignores an existing row.
+          if (moves.length === 0 && row.status === 'completed') await this.storeFulfilment(manager, row.id, found);
         }
       } else if (observation.kind === 'not_found') {
         await this.recordNotFound(manager, row, changes);
@@ -170,7 +166,7 @@ export class PurchaseOutcomeRecorder {
    * is the locked one plus one and the check is due from the transaction's clock. Returns the
    * new sequence when a check was scheduled.
    */
-  private planNextCheck(row: LockedRow, changes: RowChanges, plan: NonNullable<RecordingExtras['nextCheck']>): number | undefined {
+  private planNextCheck(row: LockedTransactionState, changes: RowChanges, plan: NonNullable<RecordingExtras['nextCheck']>): number | undefined {
     const after = { ...row, ...(Object.fromEntries(changes) as Partial<TransactionState>), statusMoved: changes.has('status') };
     const next = plan(after);
     if (next === 'keep') return undefined;
@@ -192,7 +188,7 @@ export class PurchaseOutcomeRecorder {
    */
   async recordLateCreation(transactionId: string, evidence: LateCreationEvidence, manager?: EntityManager): Promise<boolean> {
     const run = async (inner: EntityManager): Promise<boolean> => {
-      const row = await this.lock(inner, transactionId);
+      const row = await this.transactions.lockState(inner, transactionId);
       if (row?.status !== 'failed') return false;
       return this.raiseLateCreation(inner, row, evidence);
     };
@@ -208,7 +204,7 @@ export class PurchaseOutcomeRecorder {
    * contradicts the resolution.
    */
   async resolveByStaff(manager: EntityManager, transactionId: string, outcome: 'completed' | 'failed', note: string): Promise<StaffResolution> {
-    const row = await this.lock(manager, transactionId);
+    const row = await this.transactions.lockState(manager, transactionId);
     if (!row) return { resolved: false, reason: 'The purchase does not exist.' };
     if (row.status !== 'review') return { resolved: false, reason: `The purchase is ${row.status} now, from the provider's verified answer; it can no longer be resolved by hand.` };
     const providerSaid = (await this.transactions.staffItem(transactionId, manager))?.provider_status ?? null;
@@ -222,7 +218,7 @@ export class PurchaseOutcomeRecorder {
   /** The verification window elapsed with the outcome still unknown: staff take over. */
   async moveToReview(transactionId: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const row = await this.lock(manager, transactionId);
+      const row = await this.transactions.lockState(manager, transactionId);
       if (row?.status !== 'pending') return false;
       const changes: RowChanges = new Map();
       await this.move(manager, row, changes, 'review', { reason: 'verification window elapsed' });
@@ -237,7 +233,7 @@ export class PurchaseOutcomeRecorder {
    */
   async failUnsubmitted(transactionId: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const row = await this.lock(manager, transactionId);
+      const row = await this.transactions.lockState(manager, transactionId);
       if (row?.status !== 'pending' || row.submission_attempted_at !== null) return false;
       const changes: RowChanges = new Map();
       await this.move(manager, row, changes, 'failed', { reason: 'not submitted within the verification window', errorCode: PURCHASE_FAILURE_CODES.notSubmitted });
@@ -246,7 +242,7 @@ export class PurchaseOutcomeRecorder {
     });
   }
 
-  private async raiseLateCreation(manager: EntityManager, row: LockedRow, evidence: LateCreationEvidence): Promise<boolean> {
+  private async raiseLateCreation(manager: EntityManager, row: LockedTransactionState, evidence: LateCreationEvidence): Promise<boolean> {
     const raised = await this.exceptions.raise(
       {
         domain: 'purchase',
@@ -274,18 +270,10 @@ export class PurchaseOutcomeRecorder {
     return raised;
   }
 
-  /**
-   * A PIN or eSIM that arrives on a later lookup of a completed purchase (the provider delivered
-   * after it reported completion). Stored once: the insert ignores an existing row.
-   */
-  private async storeLateFulfilment(manager: EntityManager, row: LockedRow, found: PurchaseProviderTransaction): Promise<void> {
-    const fulfilment = found.fulfilment?.reveal();
-    if (fulfilment) await this.fulfilments.store(manager, row.id, fulfilment);
-  }
-
-  /** The row under its lock, with the database's clock read in the same statement. */
-  private async lock(manager: EntityManager, transactionId: string): Promise<LockedRow | undefined> {
-    return this.transactions.lockState(manager, transactionId);
+  /** The provider's delivery data, if the answer carries any (a repeated store keeps the first copy). */
+  private async storeFulfilment(manager: EntityManager, transactionId: string, found?: PurchaseProviderTransaction): Promise<void> {
+    const fulfilment = found?.fulfilment?.reveal();
+    if (fulfilment) await this.fulfilments.store(manager, transactionId, fulfilment);
   }
 
   private async writeBack(manager: EntityManager, transactionId: string, changes: RowChanges): Promise<TransactionState> {
@@ -316,7 +304,7 @@ export class PurchaseOutcomeRecorder {
    * any create we sent can no longer be in flight (the attempt ended, plus the settle period)
    * and it says so twice in a row. Until then it proves nothing.
    */
-  private async recordNotFound(manager: EntityManager, row: LockedRow, changes: RowChanges): Promise<void> {
+  private async recordNotFound(manager: EntityManager, row: LockedTransactionState, changes: RowChanges): Promise<void> {
     if (row.provider_transaction_id !== null) {
       this.logger.error({ transactionId: row.id }, 'Provider no longer finds a transaction it acknowledged; left for staff');
       return;
@@ -336,7 +324,7 @@ export class PurchaseOutcomeRecorder {
 
   private async move(
     manager: EntityManager,
-    row: LockedRow,
+    row: LockedTransactionState,
     changes: RowChanges,
     to: TransactionStatus,
     context: { found?: PurchaseProviderTransaction; reason: string; errorCode?: string },
@@ -353,8 +341,7 @@ export class PurchaseOutcomeRecorder {
       case 'completed': {
         changes.set('completed_at', parseInstant(found?.completedAt) ?? now);
         changes.set('reversal_watch_until', new Date(new Date(now).getTime() + this.timings.reversalWatchMs));
-        const fulfilment = found?.fulfilment?.reveal();
-        if (fulfilment) await this.fulfilments.store(manager, row.id, fulfilment);
+        await this.storeFulfilment(manager, row.id, found);
         break;
       }
       case 'failed': {
@@ -363,7 +350,7 @@ export class PurchaseOutcomeRecorder {
         changes.set('next_check_at', null);
         // The provider verifiably took no money: the admission day gets the charge back, once.
         if (row.allowance_returned_at === null) {
-          await this.spendControls.returnDailyAllowance(manager, row.vendor_id, row.admission_day, centsFromDbValue(row.charge_cents));
+          await this.spendControls.returnAllowance(manager, row.vendor_id, row.admission_day, centsFromDbValue(row.charge_cents));
           changes.set('allowance_returned_at', now);
         }
         break;

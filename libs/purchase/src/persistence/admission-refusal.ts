@@ -1,18 +1,19 @@
 import { QueryFailedError } from 'typeorm';
 import { DomainError, NotFoundError } from '#common';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
-import { IdempotencyConflictError } from '../model/idempotency.errors.js';
-import { PricingUnpublishedError } from '../model/pricing.errors.js';
-import { ProviderNotConfiguredForPurchasesError } from '../model/provider-failure.errors.js';
-import { QuoteAlreadyUsedError, QuoteExpiredError } from '../model/quote.errors.js';
 import {
   DailyCapExceededError,
+  IdempotencyConflictError,
+  PricingUnpublishedError,
+  ProviderNotConfiguredForPurchasesError,
   PurchasesPausedError,
+  QuoteAlreadyUsedError,
+  QuoteExpiredError,
   SpendControlsNotConfiguredError,
   TransactionMaximumExceededError,
   VelocityLimitExceededError,
   VendorNotReleasedError,
-} from '../model/spend-control.errors.js';
+} from '../model/purchase-errors.js';
 
 /** The SQLSTATE purchase_admit raises a refusal with (migration 1763781500000); its detail is the JSON below. */
 const ADMISSION_REFUSED = 'ZA001';

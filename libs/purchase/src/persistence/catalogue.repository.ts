@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, Not, type EntityManager } from 'typeorm';
-import type { Queryable } from '#database';
-import { minorUnitsFromCents, type Cents } from '#money';
-import type { FulfilmentKind, PricingKind, ProductBenefit, ProductRequirements } from '../model/catalogue-types.js';
-import type { CountryView, OperatorView, ProductView, ServiceView } from '../model/catalogue-views.js';
+import { readShape, type Queryable } from '#database';
+import { centsFromDbValue } from '#money';
+import { productPriceOf, type CountryView, type OperatorView, type ProductView, type ServiceView } from '../model/catalogue-views.js';
 import { PurchaseCountryEntity, PurchaseOperatorEntity, PurchaseProductEntity, PurchaseServiceEntity } from './catalogue.entities.js';
-
-const PRODUCT_COLUMNS = `
-  p.id, p.name, p.description, p.pricing_kind, p.provider_type, p.service_id, s.name AS service_name,
-  p.operator_id, o.name AS operator_name, p.country_iso_code, p.fulfilment, p.destination_currency,
-  p.destination_amount, p.range_min, p.range_max, p.range_step, p.benefits, p.requirements, p.supported_lookups`;
 
 /** Everything a vendor sees is read through its enabled, active products: the vendorId is always `$1`. */
 const ENABLED_PRODUCTS = `
@@ -19,57 +13,42 @@ const ENABLED_PRODUCTS = `
   JOIN purchase_operators o ON o.id = p.operator_id
   WHERE vp.vendor_id = $1`;
 
-/** A product as the vendor-facing reads select it (PRODUCT_COLUMNS), mapped to its view by productViewOf. */
-export interface ProductRow {
-  id: number;
-  name: string;
-  description: string;
-  pricing_kind: PricingKind;
-  provider_type: string;
-  service_id: number;
-  service_name: string;
-  operator_id: number;
-  operator_name: string;
-  country_iso_code: string;
-  fulfilment: FulfilmentKind;
-  destination_currency: string;
-  destination_amount: string | null;
-  range_min: string | null;
-  range_max: string | null;
-  range_step: string | null;
-  benefits: ProductBenefit[];
-  requirements: ProductRequirements;
-  supported_lookups: string[];
+/** A product's listed price as the page's read selects it (`cents` as text), or null when unpriced. */
+type SelectedPrice = { version: number; cents: string; amount: string } | null;
+
+/**
+ * A product as the vendor-facing reads select it (joined as in ENABLED_PRODUCTS), its price
+ * from `priceSql`: a JSON object of the version, the cents and the amount they buy, or NULL.
+ */
+function productShape(priceSql: string) {
+  return readShape<ProductView>({
+    id: 'p.id',
+    name: 'p.name',
+    description: 'p.description',
+    type: 'p.pricing_kind',
+    provider_type: 'p.provider_type',
+    service: "json_build_object('id', s.id, 'name', s.name)",
+    operator: "json_build_object('id', o.id, 'name', o.name)",
+    country_iso_code: ['p.country_iso_code', (raw: string) => raw.trim()],
+    fulfilment: 'p.fulfilment',
+    destination_currency: 'p.destination_currency',
+    destination_amount: "CASE WHEN p.pricing_kind = 'ranged' THEN NULL ELSE p.destination_amount END",
+    destination_range: "CASE WHEN p.pricing_kind = 'ranged' THEN json_build_object('min', p.range_min, 'max', p.range_max, 'step', p.range_step) END",
+    price: [priceSql, (raw: SelectedPrice) => raw && productPriceOf(raw.version, centsFromDbValue(raw.cents), raw.amount)],
+    benefits: 'p.benefits',
+    requirements: 'p.requirements',
+    lookups: 'p.supported_lookups',
+  });
 }
 
-export function productViewOf(row: ProductRow, price: { versionId: number; cents: Cents } | null): ProductView {
-  const ranged = row.pricing_kind === 'ranged';
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    type: row.pricing_kind,
-    provider_type: row.provider_type,
-    service: { id: row.service_id, name: row.service_name },
-    operator: { id: row.operator_id, name: row.operator_name },
-    country_iso_code: row.country_iso_code.trim(),
-    fulfilment: row.fulfilment,
-    destination_currency: row.destination_currency,
-    destination_amount: ranged ? null : row.destination_amount,
-    destination_range: ranged ? { min: row.range_min!, max: row.range_max!, step: row.range_step! } : null,
-    price: price
-      ? {
-          charge_minor: minorUnitsFromCents(price.cents),
-          currency: 'ZAR',
-          pricing_version_id: price.versionId,
-          destination_amount: ranged ? row.range_min! : row.destination_amount!,
-        }
-      : null,
-    benefits: row.benefits,
-    requirements: row.requirements,
-    lookups: row.supported_lookups,
-  };
-}
+/** Priced in the current pricing version (joined as `cv` and `pp`); ranged products at their minimum amount. */
+const PRICED_PRODUCT = productShape(
+  `CASE WHEN pp.vendor_price_cents IS NOT NULL THEN json_build_object('version', cv.id, 'cents', pp.vendor_price_cents::text,
+     'amount', CASE WHEN p.pricing_kind = 'ranged' THEN p.range_min ELSE p.destination_amount END) END`,
+);
+
+/** Unpriced: the caller prices it (CatalogueService.getProduct). */
+const PRODUCT = productShape('NULL');
 
 export interface ProductSearch {
   search?: string;
@@ -79,12 +58,6 @@ export interface ProductSearch {
   serviceId?: number;
   page: number;
   perPage: number;
-}
-
-/** A listed product with its price in the current pricing version (null when unpriced). */
-export interface PricedProductRow extends ProductRow {
-  price_version_id: number | null;
-  price_cents: string | null;
 }
 
 /** The provider's catalogue as one import writes it. */
@@ -205,29 +178,23 @@ export class CatalogueRepository {
   }
 
   /** One page of the vendor's products with their prices in the current pricing version, and the total. */
-  async products(vendorId: string, search: ProductSearch): Promise<{ rows: PricedProductRow[]; total: number }> {
+  async products(vendorId: string, search: ProductSearch): Promise<{ items: ProductView[]; total: number }> {
     const conditions: string[] = [];
     const parameters: unknown[] = [vendorId];
-    if (search.search) {
-      parameters.push(`%${search.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
-      conditions.push(`(p.name ILIKE $${parameters.length} OR p.description ILIKE $${parameters.length} OR o.name ILIKE $${parameters.length})`);
-    }
-    if (search.country) {
-      parameters.push(search.country.toUpperCase());
-      conditions.push(`p.country_iso_code = $${parameters.length}`);
-    }
-    if (search.operatorId !== undefined) {
-      parameters.push(search.operatorId);
-      conditions.push(`p.operator_id = $${parameters.length}`);
-    }
-    if (search.serviceId !== undefined) {
-      parameters.push(search.serviceId);
-      conditions.push(`p.service_id = $${parameters.length}`);
-    }
+    // Each `?` of a condition is its one bound value.
+    const add = (sql: string, value: unknown) => {
+      parameters.push(value);
+      conditions.push(sql.replace(/\?/g, `$${parameters.length}`));
+    };
+    const pattern = search.search?.replace(/[\\%_]/g, (character) => `\\${character}`);
+    if (pattern) add('(p.name ILIKE ? OR p.description ILIKE ? OR o.name ILIKE ?)', `%${pattern}%`);
+    if (search.country) add('p.country_iso_code = ?', search.country.toUpperCase());
+    if (search.operatorId !== undefined) add('p.operator_id = ?', search.operatorId);
+    if (search.serviceId !== undefined) add('p.service_id = ?', search.serviceId);
     const where = conditions.map((condition) => ` AND ${condition}`).join('');
     // One round trip for the page, its total and its prices in the current pricing version.
-    const rows = await this.dataSource.query<(PricedProductRow & { total_count: number })[]>(
-      `SELECT ${PRODUCT_COLUMNS}, count(*) OVER ()::int AS total_count, cv.id AS price_version_id, pp.vendor_price_cents AS price_cents
+    const rows = await this.dataSource.query<{ total_count: number }[]>(
+      `SELECT ${PRICED_PRODUCT.columns}, count(*) OVER ()::int AS total_count
         ${ENABLED_PRODUCTS.replace(
           'WHERE',
           `LEFT JOIN (SELECT max(id) AS id FROM purchase_pricing_versions) cv ON true
@@ -240,12 +207,12 @@ export class CatalogueRepository {
     const total =
       rows[0]?.total_count ??
       (search.page > 1 ? (await this.dataSource.query<{ total: number }[]>(`SELECT count(*)::int AS total ${ENABLED_PRODUCTS}${where}`, parameters))[0].total : 0);
-    return { rows, total };
+    return { items: rows.map(PRICED_PRODUCT.read), total };
   }
 
   /** One of the vendor's enabled products; undefined for another vendor's, a disabled or an unknown product. */
-  async enabledProduct(vendorId: string, productId: number): Promise<ProductRow | undefined> {
-    const [row] = await this.dataSource.query<ProductRow[]>(`SELECT ${PRODUCT_COLUMNS} ${ENABLED_PRODUCTS} AND p.id = $2`, [vendorId, productId]);
-    return row;
+  async enabledProduct(vendorId: string, productId: number): Promise<ProductView | undefined> {
+    const [row] = await this.dataSource.query<object[]>(`SELECT ${PRODUCT.columns} ${ENABLED_PRODUCTS} AND p.id = $2`, [vendorId, productId]);
+    return row ? PRODUCT.read(row) : undefined;
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { centsFromDbValue, minorUnitsFromCents } from '#money';
+import { readShape } from '#database';
+import { minorUnitsColumn } from '#money';
 import type { IdentifierGroups, ProductBenefit } from '../model/catalogue-types.js';
 import type { QuoteView } from '../model/quote-view.js';
-import { QuoteEntity } from './quote.entity.js';
 
 /** A priced quote as it is stored; money in ZAR cents. */
 export interface NewQuote {
@@ -22,24 +22,24 @@ export interface NewQuote {
   validitySeconds: number;
 }
 
-function quoteViewOf(quote: QuoteEntity): QuoteView {
-  return {
-    id: quote.id,
-    product_id: quote.productId,
-    pricing_version_id: quote.pricingVersionId,
-    charge_minor: minorUnitsFromCents(centsFromDbValue(quote.chargeCents)),
-    currency: quote.currency,
-    destination_amount: quote.destinationAmount,
-    destination_unit: quote.destinationUnit,
-    benefits: quote.benefits,
-    unused_budget_minor: minorUnitsFromCents(centsFromDbValue(quote.unusedBudgetCents)),
-    expires_at: quote.expiresAt.toISOString(),
-  };
-}
+/** The Quote resource as the vendor-facing read selects it (alias `q`). */
+const VIEW = readShape<QuoteView>({
+  id: 'q.id',
+  product_id: 'q.product_id',
+  pricing_version_id: 'q.pricing_version_id',
+  charge_minor: minorUnitsColumn('q.charge_cents'),
+  currency: 'q.currency',
+  destination_amount: 'q.destination_amount',
+  destination_unit: 'q.destination_unit',
+  benefits: 'q.benefits',
+  unused_budget_minor: minorUnitsColumn('q.unused_budget_cents'),
+  expires_at: ['q.expires_at', (raw: Date) => raw.toISOString()],
+});
 
 /**
- * `purchase_quotes` (QuoteEntity is its definition). A quote's use is written by the admission
- * statement in TransactionsRepository, in the same statement as the transaction it funds.
+ * `purchase_quotes` (the migrations define it; no entity: both statements here are SQL). A
+ * quote's use is written by the admission statement in TransactionsRepository, in the same
+ * statement as the transaction it funds.
  */
 @Injectable()
 export class QuotesRepository {
@@ -73,7 +73,10 @@ export class QuotesRepository {
 
   /** The vendor's own quote; undefined for another vendor's id as for an unknown one. */
   async view(vendorId: string, quoteId: string): Promise<QuoteView | undefined> {
-    const quote = await this.dataSource.manager.findOneBy(QuoteEntity, { id: quoteId, vendorId });
-    return quote ? quoteViewOf(quote) : undefined;
+    const [row] = await this.dataSource.query<object[]>(
+      `SELECT ${VIEW.columns} FROM purchase_quotes q WHERE q.id = $1 AND q.vendor_id = $2`,
+      [quoteId, vendorId],
+    );
+    return row ? VIEW.read(row) : undefined;
   }
 }

@@ -58,6 +58,7 @@ export class SpendControlsRepository {
     return row?.used_cents;
   }
 
+  /** Only for a verified `failed`: the provider took no money, so the admission day gets the charge back. */
   async returnAllowance(manager: Queryable, vendorId: string, day: string, chargeCents: bigint): Promise<void> {
     await manager.query(`UPDATE purchase_daily_allowances SET used_cents = GREATEST(used_cents - $3, 0) WHERE vendor_id = $1 AND day = $2`, [
       vendorId,

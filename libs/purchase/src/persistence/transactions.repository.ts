@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { johannesburgDayRange } from '#common';
 import { readShape, updateReturning, type Queryable } from '#database';
-import { centsFromDbValue, minorUnitsFromCents } from '#money';
+import { minorUnitsColumn } from '#money';
 import { jobSpec, outboxBindValues } from '#queues';
 import type { LockedTransactionState, TransactionEventView, TransactionState } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
-import type { TransactionView } from '../model/transaction-view.js';
+import type { SalesSummaryView, TransactionView } from '../model/transaction-view.js';
 import { admissionError } from './admission-refusal.js';
 
 /** Columns of TransactionState (alias `t`): what the worker, the sweeper and settlement decide on. */
@@ -21,7 +21,7 @@ const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(
 /** What every vendor-facing read selects (alias `t`): money in minor units, instants as ISO strings. */
 const VIEW = readShape<TransactionView>({
   id: 't.id', reference: 't.reference', status: 't.status', product_id: 't.product_id', quote_id: 't.quote_id',
-  charge_minor: ['t.charge_cents', (raw: string) => minorUnitsFromCents(centsFromDbValue(raw))], currency: 't.currency',
+  charge_minor: minorUnitsColumn('t.charge_cents'), currency: 't.currency',
   destination_amount: 't.destination_amount', destination_unit: 't.destination_unit', error_code: 't.error_code',
   // Delivery data is only handed out while the purchase stands: never after a reversal.
   fulfilment_available: ["(t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id))", (raw) => raw === true],
@@ -44,7 +44,7 @@ export interface AdmissionRequest {
   unready: boolean;
 }
 
-export interface TransactionListFilter {
+export interface TransactionFilter {
   status?: TransactionStatus;
   reference?: string;
   productId?: number;
@@ -70,14 +70,19 @@ export interface StatusEvent {
 
 export type SubmissionOutcome = 'accepted' | 'rejected' | 'http_error' | 'unknown';
 
-export interface SalesSummaryRow {
-  completed_count: number;
-  completed_gross: string;
-  reversed_count: number;
-  reversed_gross: string;
-  pending_count: number;
-  review_count: number;
-}
+/**
+ * GET /reports/summary's figures from the `scoped` rows of salesSummary, money in minor units.
+ * Net: the sales in the period not reversed since (completed minus reversed gross).
+ */
+const SALES_FIGURES = readShape<Omit<SalesSummaryView, 'date_from' | 'date_to' | 'currency'>>({
+  completed_count: 'count(*) FILTER (WHERE sold_in_period)::int',
+  completed_gross_minor: minorUnitsColumn('COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period), 0)::text'),
+  reversed_count: "count(*) FILTER (WHERE sold_in_period AND status = 'reversed')::int",
+  reversed_gross_minor: minorUnitsColumn("COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status = 'reversed'), 0)::text"),
+  net_minor: minorUnitsColumn("COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status <> 'reversed'), 0)::text"),
+  pending_count: "count(*) FILTER (WHERE admitted_in_period AND status = 'pending')::int",
+  review_count: "count(*) FILTER (WHERE admitted_in_period AND status = 'review')::int",
+});
 
 /** A purchase as staff see it in the back-office: across vendors, never a PIN. */
 export interface PurchaseStaffItem {
@@ -103,12 +108,8 @@ export interface PurchaseStaffItem {
 }
 
 /** One recorded status move and what the provider said that caused it. */
-export interface PurchaseStaffEvent {
-  from_status: TransactionStatus | null;
-  to_status: TransactionStatus;
+export interface PurchaseStaffEvent extends TransactionEventView {
   provider_status: string | null;
-  reason: string;
-  created_at: Date;
 }
 
 const STAFF_ITEM_COLUMNS = `t.id, t.vendor_id, v.name AS vendor_name, t.reference, t.status, t.product_id, t.charge_cents::text AS charge_cents, t.currency, t.error_code,
@@ -163,23 +164,20 @@ export class TransactionsRepository {
   // --- vendor-facing reads (always by vendor id) ---
 
   async view(vendorId: string, transactionId: string, manager: Queryable = this.dataSource): Promise<TransactionView | undefined> {
-    const [row] = await manager.query<object[]>(`SELECT ${VIEW.columns} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.id = $2`, [
-      vendorId,
-      transactionId,
-    ]);
-    return row ? VIEW.read(row) : undefined;
+    return this.viewWhere(manager, 't.vendor_id = $1 AND t.id = $2', [vendorId, transactionId]);
   }
 
   async viewByReference(vendorId: string, reference: string): Promise<TransactionView | undefined> {
-    const [row] = await this.dataSource.query<object[]>(
-      `SELECT ${VIEW.columns} FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.reference = $2`,
-      [vendorId, reference],
-    );
+    return this.viewWhere(this.dataSource, 't.vendor_id = $1 AND t.reference = $2', [vendorId, reference]);
+  }
+
+  private async viewWhere(manager: Queryable, where: string, parameters: unknown[]): Promise<TransactionView | undefined> {
+    const [row] = await manager.query<object[]>(`SELECT ${VIEW.columns} FROM purchase_transactions t WHERE ${where}`, parameters);
     return row ? VIEW.read(row) : undefined;
   }
 
   /** One page, newest first, and the total that matches the filter. */
-  async list(vendorId: string, filter: TransactionListFilter): Promise<{ items: TransactionView[]; total: number }> {
+  async list(vendorId: string, filter: TransactionFilter): Promise<{ items: TransactionView[]; total: number }> {
     const conditions = ['t.vendor_id = $1'];
     const parameters: unknown[] = [vendorId];
     const add = (sql: string, value: unknown) => {
@@ -246,23 +244,17 @@ export class TransactionsRepository {
   }
 
   /** Whole Africa/Johannesburg days as instants; a null end leaves that end of the period open. */
-  async salesSummary(vendorId: string, from: Date | null, to: Date | null): Promise<SalesSummaryRow> {
-    const [row] = await this.dataSource.query<SalesSummaryRow[]>(
+  async salesSummary(vendorId: string, from: Date | null, to: Date | null) {
+    const [row] = await this.dataSource.query<object[]>(
       `WITH scoped AS (
          SELECT status, charge_cents, completed_at, created_at,
                 (completed_at IS NOT NULL AND ($2::timestamptz IS NULL OR completed_at >= $2) AND ($3::timestamptz IS NULL OR completed_at < $3)) AS sold_in_period,
                 (($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)) AS admitted_in_period
            FROM purchase_transactions WHERE vendor_id = $1)
-       SELECT count(*) FILTER (WHERE sold_in_period)::int AS completed_count,
-              COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period), 0)::text AS completed_gross,
-              count(*) FILTER (WHERE sold_in_period AND status = 'reversed')::int AS reversed_count,
-              COALESCE(sum(charge_cents) FILTER (WHERE sold_in_period AND status = 'reversed'), 0)::text AS reversed_gross,
-              count(*) FILTER (WHERE admitted_in_period AND status = 'pending')::int AS pending_count,
-              count(*) FILTER (WHERE admitted_in_period AND status = 'review')::int AS review_count
-         FROM scoped`,
+       SELECT ${SALES_FIGURES.columns} FROM scoped`,
       [vendorId, from, to],
     );
-    return row;
+    return SALES_FIGURES.read(row);
   }
 
   // --- velocity (the vendor dashboard's spend page) ---
@@ -301,30 +293,23 @@ export class TransactionsRepository {
     return row;
   }
 
-  /** Writes the collected column changes of one recording as ONE `UPDATE ... RETURNING`. */
-  async writeState(manager: Queryable, transactionId: string, changes: ReadonlyMap<string, unknown>): Promise<TransactionState> {
-    const columns = [...changes.keys()];
-    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
-    const [state] = await updateReturning<TransactionState>(
-      manager,
-      `UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}`,
-      [transactionId, ...changes.values()],
-    );
-    return state;
-  }
-
   /**
-   * writeState and the status events of the moves it carries (in order), as ONE statement: the
-   * UPDATE and the events' INSERT are one round trip and share the statement's snapshot.
+   * Writes the collected column changes of one recording and the status events of the moves it
+   * carries (in order) as ONE statement: the `UPDATE ... RETURNING` alone, or with the events'
+   * INSERT in a CTE (one round trip, sharing the statement's snapshot).
    */
   async writeStateWithEvents(manager: Queryable, transactionId: string, changes: ReadonlyMap<string, unknown>, events: readonly StatusEvent[]): Promise<TransactionState> {
-    if (events.length === 0) return this.writeState(manager, transactionId, changes);
     const columns = [...changes.keys()];
     const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
+    const update = `UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}`;
+    if (events.length === 0) {
+      const [state] = await updateReturning<TransactionState>(manager, update, [transactionId, ...changes.values()]);
+      return state;
+    }
     const next = columns.length + 2;
     const [state] = await updateReturning<TransactionState>(
       manager,
-      `WITH updated AS (UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}),
+      `WITH updated AS (${update}),
             events AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
               SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
@@ -482,18 +467,15 @@ export class TransactionsRepository {
    * earlier marker is still open (its verification is still waiting), its verification job's
    * outbox row: one statement, purchase_callback_hint (migration 1763781700000), which holds a
    * per-transaction advisory lock to its commit so a burst yields exactly one waiting job.
-   * Undefined when neither id names a transaction we hold.
+   * False when neither id names a transaction we hold.
    */
-  async addCallbackMarker(
-    externalId: string | null,
-    providerTransactionId: number | null,
-    hint: string | null,
-  ): Promise<{ transactionId: string; markerId: string; jobId: string | null } | undefined> {
-    const [row] = await this.dataSource.query<{ transaction_id: string; marker_id: string; job_id: string | null }[]>(
-      `SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3)`,
-      [externalId, providerTransactionId, hint],
-    );
-    return row && { transactionId: row.transaction_id, markerId: String(row.marker_id), jobId: row.job_id };
+  async addCallbackMarker(externalId: string | null, providerTransactionId: number | null, hint: string | null): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(`SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3)`, [
+      externalId,
+      providerTransactionId,
+      hint,
+    ]);
+    return rows.length > 0;
   }
 
   /**

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { NotFoundError } from '#common';
 import type { Queryable } from '#database';
+import { isUuid } from '../model/uuid-pattern.js';
 
 /**
  * The two facts about a vendor (`vendors`, owned by the auth lib) the purchase domain reads on
@@ -11,9 +13,10 @@ import type { Queryable } from '#database';
 export class PurchaseVendorsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async exists(vendorId: string, manager: Queryable = this.dataSource): Promise<boolean> {
-    const rows = await manager.query<unknown[]>(`SELECT 1 FROM vendors WHERE id = $1`, [vendorId]);
-    return rows.length > 0;
+  /** NotFoundError('vendor') unless the id names a vendor (what staff tools answer for an unknown one). */
+  async requireExists(vendorId: string, manager: Queryable = this.dataSource): Promise<void> {
+    const rows = isUuid(vendorId) ? await manager.query<unknown[]>(`SELECT 1 FROM vendors WHERE id = $1`, [vendorId]) : [];
+    if (rows.length === 0) throw new NotFoundError('vendor');
   }
 
   async productionReleasedAt(vendorId: string): Promise<Date | null> {

@@ -5,9 +5,7 @@ import type { TransactionEventView } from '../model/transaction-record.js';
 import { REFERENCE_PATTERN } from '../model/transaction-reference.js';
 import type { TransactionView } from '../model/transaction-view.js';
 import { isUuid } from '../model/uuid-pattern.js';
-import { TransactionsRepository, type TransactionListFilter } from '../persistence/transactions.repository.js';
-
-export type TransactionFilter = TransactionListFilter;
+import { TransactionsRepository, type TransactionFilter } from '../persistence/transactions.repository.js';
 
 /** Vendor-scoped transaction reads: every method takes the vendorId, another vendor's id answers 404. */
 @Injectable()

@@ -57,11 +57,9 @@ export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShu
     // Velocity counters older than the longest window spend controls accept.
     await this.spendControls.pruneVelocityBuckets(MAX_VELOCITY_WINDOW_SECONDS + 60);
 
-    const total = overdue.length + unsubmitted.length + openMarkers.length;
-    if (total > 0) {
-      this.logger.warn({ checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length }, 'Re-enqueued purchase work from PostgreSQL');
-    }
-    return { checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length };
+    const counts = { checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length };
+    if (overdue.length + unsubmitted.length + openMarkers.length > 0) this.logger.warn(counts, 'Re-enqueued purchase work from PostgreSQL');
+    return counts;
   }
 
   /**

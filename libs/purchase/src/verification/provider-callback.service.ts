@@ -36,8 +36,7 @@ export class ProviderCallbackService {
     if (externalId === null && providerId === null) return this.nothingScheduled();
     const hint = typeof record.status === 'string' ? record.status.slice(0, 40) : null;
     // The lookup, the marker and (for the first open marker) the verification's outbox row are one statement.
-    const marker = await this.transactions.addCallbackMarker(externalId, providerId, hint);
-    return marker ? { received: true } : this.nothingScheduled();
+    return (await this.transactions.addCallbackMarker(externalId, providerId, hint)) ? { received: true } : this.nothingScheduled();
   }
 
   private nothingScheduled(): CallbackReceipt {

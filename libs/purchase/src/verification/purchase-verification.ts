@@ -56,7 +56,7 @@ export class PurchaseVerification {
     const check = 'check' in payload ? payload.check : undefined;
     if (check !== undefined && this.superseded.delete(`${transactionId}.${check}`)) return;
     // A callback's job reads the state and the markers it covers in one statement.
-    const before = reason === 'callback' ? await this.transactions.stateWithOpenMarker(transactionId) : await this.recorder.load(transactionId);
+    const before = reason === 'callback' ? await this.transactions.stateWithOpenMarker(transactionId) : await this.transactions.state(transactionId);
     if (!before) {
       this.logger.warn({ transactionId }, 'Verification job for an unknown transaction; ignored');
       return;

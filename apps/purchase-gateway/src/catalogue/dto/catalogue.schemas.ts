@@ -17,20 +17,16 @@ export class CountrySchema {
   currency: string | null;
 }
 
-export class OperatorSchema {
-  @ApiProperty({ example: 101 })
-  id: number;
-  @ApiProperty({ example: 'Vodacom ZA' })
-  name: string;
-  @ApiProperty({ example: 'ZAF' })
-  country_iso_code: string;
-}
-
 export class OperatorRefSchema {
   @ApiProperty({ example: 101 })
   id: number;
   @ApiProperty({ example: 'Vodacom ZA' })
   name: string;
+}
+
+export class OperatorSchema extends OperatorRefSchema {
+  @ApiProperty({ example: 'ZAF' })
+  country_iso_code: string;
 }
 
 export class BenefitSchema {

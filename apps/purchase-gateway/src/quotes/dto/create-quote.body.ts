@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { IsStringMap, STRING_MAP_SCHEMA } from '../../validation/string-map.validator.js';
 
-const GROUP = { ...STRING_MAP_SCHEMA, description: 'Required per product: see the product’s `requirements`' };
+export const GROUP = { ...STRING_MAP_SCHEMA, description: 'Required per product: see the product’s `requirements`' };
 
 export class CreateQuoteBody {
   @ApiProperty({ example: 10107 })

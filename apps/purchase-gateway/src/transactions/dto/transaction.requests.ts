@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { TRANSACTION_STATUSES } from '#purchase';
+import { ValidationFailedError } from '#common';
+import { REFERENCE_PATTERN, TRANSACTION_STATUSES } from '#purchase';
 import { IsIsoDay } from '../../validation/iso-day.validator.js';
 import { OptionalIdQuery } from '../../validation/optional-id.js';
 import { PaginationQuery } from '../../validation/pagination.query.js';
 
-const REFERENCE_RULE = /^[A-Za-z0-9_.:-]{1,128}$/;
 const REFERENCE_MESSAGE = 'reference must be 1 to 128 letters, digits or the characters _ . : -';
 
 export class CreateTransactionBody {
@@ -16,7 +16,7 @@ export class CreateTransactionBody {
   @ApiProperty({ maxLength: 128, example: 'order-2026-0001', description: 'Your reference, unique per vendor; letters, digits, _ . : -' })
   @IsString()
   @MaxLength(128)
-  @Matches(REFERENCE_RULE, { message: REFERENCE_MESSAGE })
+  @Matches(REFERENCE_PATTERN, { message: REFERENCE_MESSAGE })
   reference: string;
 }
 
@@ -29,7 +29,7 @@ export class TransactionListQuery extends PaginationQuery {
   @ApiPropertyOptional({ description: 'Exact match' })
   @IsOptional()
   @IsString()
-  @Matches(REFERENCE_RULE, { message: REFERENCE_MESSAGE })
+  @Matches(REFERENCE_PATTERN, { message: REFERENCE_MESSAGE })
   reference?: string;
 
   @OptionalIdQuery()
@@ -56,4 +56,11 @@ export class DateRangeQuery {
   @IsOptional()
   @IsIsoDay()
   date_to?: string;
+}
+
+/** Both ends given: the period may not end before it starts (YYYY-MM-DD compares as text). */
+export function assertDateOrder(query: { date_from?: string; date_to?: string }): void {
+  if (query.date_from && query.date_to && query.date_from > query.date_to) {
+    throw new ValidationFailedError({ date_to: ['date_to must not be before date_from'] });
+  }
 }
