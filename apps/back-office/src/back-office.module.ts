@@ -1,14 +1,14 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { AUTH_ENTITIES, VendorAccountsModule } from '#auth';
 import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
-import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
+import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { StaffModule, StaffReviewModule } from '#staff';
-import { PageExceptionFilter, pageSecurityHeaders } from '#web';
+import { PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuditController } from './pages/audit.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -20,10 +20,8 @@ import { PayoutMethodsController } from './pages/payout-methods.controller.js';
 import { PricingController } from './pages/pricing.controller.js';
 import { StaffController } from './pages/staff.controller.js';
 import { ReviewQueueGauges } from './review-queue-gauges.js';
-import { StaffGuard } from './web/access.js';
-import { StaffCookies } from './web/cookies.js';
+import { staffGuard } from './web/access.js';
 import { layout } from './web/layout.js';
-import { StaffSignInLimiter } from './web/staff-sign-in-limiter.js';
 import type { StaffRequest } from './web/staff-request.js';
 
 /**
@@ -57,10 +55,10 @@ export class BackOfficeModule implements NestModule {
       ],
       controllers: [AssetsController, AuthController, HomeController, QueuesController, VendorsController, PayoutMethodsController, PricingController, ProposalsController, StaffController, AuditController],
       providers: [
-        { provide: StaffCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new StaffCookies(env) },
-        StaffSignInLimiter,
+        // `__Host-staff_session` / `__Host-staff_pre`: a vendor dashboard cookie (`dash_…`) means nothing here.
+        ...signInProviders('staff', REDIS_CLIENT),
         ReviewQueueGauges,
-        { provide: APP_GUARD, useClass: StaffGuard },
+        staffGuard,
         {
           provide: APP_FILTER,
           useValue: new PageExceptionFilter({

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { AUTH_ENTITIES, VendorAccountsModule } from '#auth';
 import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
 import { DashboardAccountsModule } from '#dashboard';
@@ -7,9 +7,8 @@ import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
-import type { Redis } from 'ioredis';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
-import { PageExceptionFilter, pageSecurityHeaders, SessionCookies, SignInLimiter } from '#web';
+import { PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -18,7 +17,7 @@ import { PurchasesController } from './pages/purchases.controller.js';
 import { SpendController } from './pages/spend.controller.js';
 import { TeamController } from './pages/team.controller.js';
 import { TokensController } from './pages/tokens.controller.js';
-import { SessionGuard } from './web/access.js';
+import { sessionGuard } from './web/access.js';
 import type { DashboardRequest } from './web/dashboard-request.js';
 import { layout } from './web/layout.js';
 
@@ -43,14 +42,8 @@ export class VendorDashboardModule implements NestModule {
       controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, TeamController],
       providers: [
         // `__Host-dash_session` and `__Host-dash_pre` (docs/DASHBOARD.md): the back-office's `staff_` cookies mean nothing here.
-        { provide: SessionCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new SessionCookies(env, 'dash') },
-        // The dashboard's sign-in counters, apart from the back-office's.
-        {
-          provide: SignInLimiter,
-          inject: [REDIS_CLIENT, GatewayEnv],
-          useFactory: (redis: Redis, env: GatewayEnv) => new SignInLimiter(redis, `${env.QUEUE_PREFIX}:dash:signin`),
-        },
-        { provide: APP_GUARD, useClass: SessionGuard },
+        ...signInProviders('dash', REDIS_CLIENT),
+        sessionGuard,
         {
           provide: APP_FILTER,
           useValue: new PageExceptionFilter({

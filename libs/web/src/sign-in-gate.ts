@@ -1,7 +1,26 @@
+import type { InjectionToken, Provider } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { SessionCookies } from './cookies.js';
+import type { Redis } from 'ioredis';
+import { GatewayEnv } from '#config';
+import { SessionCookies } from './cookies.js';
 import { clientAddress, preSessionMatches, readCookie, safeNext } from './requests.js';
-import type { SignInLimiter } from './sign-in-limiter.js';
+import { SignInLimiter } from './sign-in-limiter.js';
+
+/**
+ * An app's SessionCookies and SignInLimiter, both named after it (the vendor dashboard: `dash`, the
+ * back-office: `staff`), so neither app's cookies mean anything to the other and their sign-ins
+ * are counted apart. `redis` is the RedisModule's client token.
+ */
+export function signInProviders(name: string, redis: InjectionToken): Provider[] {
+  return [
+    { provide: SessionCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new SessionCookies(env, name) },
+    {
+      provide: SignInLimiter,
+      inject: [redis, GatewayEnv],
+      useFactory: (client: Redis, env: GatewayEnv) => new SignInLimiter(client, `${env.QUEUE_PREFIX}:${name}:signin`),
+    },
+  ];
+}
 
 /** The sign-in form's fields as posted (any of them may be missing or not a string). */
 export interface SignInForm {

@@ -1,12 +1,10 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { actorOf, StaffAccounts, StaffAuditLog, type StaffSession, StaffSessions } from '#staff';
-import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, safeNext, signInFormBody, totpUri, errorSummary, signIn, type SignInForm } from '#web';
-import { AnyStaff, PublicPage } from '../web/access.js';
-import { StaffCookies } from '../web/cookies.js';
+import { clientAddress, errorSummary, html, isTotpSecret, newTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, PublicPage, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpUri } from '#web';
+import { AnyStaff } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
-import { StaffSignInLimiter } from '../web/staff-sign-in-limiter.js';
 import { CurrentSession, type StaffRequest } from '../web/staff-request.js';
 
 /** Sign-in with both factors (every role), sign-out, and the one-time setup link. */
@@ -16,8 +14,8 @@ export class AuthController {
     private readonly accounts: StaffAccounts,
     private readonly sessions: StaffSessions,
     private readonly audit: StaffAuditLog,
-    private readonly limiter: StaffSignInLimiter,
-    @Inject(StaffCookies) private readonly cookies: StaffCookies,
+    private readonly limiter: SignInLimiter,
+    private readonly cookies: SessionCookies,
   ) {}
 
   @Get('sign-in')
@@ -40,7 +38,7 @@ export class AuthController {
       },
       sessions: this.sessions,
       start: async (user, address) => {
-        const started = await this.sessions.start(user.id);
+        const started = await this.sessions.start({ staffUserId: user.id });
         await this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id });
         return started;
       },

@@ -2,8 +2,8 @@ import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
-import { clientAddress, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep } from '#web';
-import { auditEvent, CurrentSession, PublicPage } from '../web/access.js';
+import { clientAddress, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, PublicPage, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep } from '#web';
+import { auditEvent, CurrentSession } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 
@@ -49,7 +49,7 @@ export class AuthController {
       },
       sessions: this.sessions,
       start: async (user, address) => {
-        const started = await this.sessions.start(user.id, user.vendor_id);
+        const started = await this.sessions.start({ userId: user.id, vendorId: user.vendor_id });
         await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address });
         return started;
       },
@@ -94,7 +94,7 @@ export class AuthController {
       // As at sign-in: whoever was signed in on this browser before is signed out.
       const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
       if (previous) await this.sessions.end(previous.id);
-      const { secret, expiresAt } = await this.sessions.start(user.id, user.vendor_id);
+      const { secret, expiresAt } = await this.sessions.start({ userId: user.id, vendorId: user.vendor_id });
       this.cookies.setSession(response, secret, expiresAt);
       response.redirect(303, '/');
     } catch (error) {
