@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AUTH_ENTITIES, VendorAccountsModule } from '#auth';
 import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
 import { DatabaseModule } from '#database';
@@ -20,7 +20,7 @@ import { PayoutMethodsController } from './pages/payout-methods.controller.js';
 import { PricingController } from './pages/pricing.controller.js';
 import { StaffController } from './pages/staff.controller.js';
 import { ReviewQueueGauges } from './review-queue-gauges.js';
-import { staffGuard } from './web/access.js';
+import { StaffGuard } from './web/access.js';
 import { layout } from './web/layout.js';
 import type { StaffRequest } from './web/staff-request.js';
 
@@ -58,7 +58,7 @@ export class BackOfficeModule implements NestModule {
         // `__Host-staff_session` / `__Host-staff_pre`: a vendor dashboard cookie (`dash_…`) means nothing here.
         ...signInProviders('staff', REDIS_CLIENT),
         ReviewQueueGauges,
-        staffGuard,
+        { provide: APP_GUARD, useClass: StaffGuard },
         {
           provide: APP_FILTER,
           useValue: new PageExceptionFilter({
@@ -66,7 +66,7 @@ export class BackOfficeModule implements NestModule {
             notFound: 'There is nothing here.',
             fieldMessages: true,
             unexpected: 'The page could not be shown. Try again; if it keeps failing, quote the request id.',
-            page: (request: StaffRequest, title, body) => layout({ title, session: request.staff, body }),
+            page: (request: StaffRequest, title, body) => layout({ title, session: request.signedIn, body }),
           }),
         },
       ],

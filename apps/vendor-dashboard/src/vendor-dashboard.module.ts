@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AUTH_ENTITIES, VendorAccountsModule } from '#auth';
 import { ConfigModule, GatewayEnv, type ConfigGroup } from '#config';
 import { DashboardAccountsModule } from '#dashboard';
@@ -17,7 +17,7 @@ import { PurchasesController } from './pages/purchases.controller.js';
 import { SpendController } from './pages/spend.controller.js';
 import { TeamController } from './pages/team.controller.js';
 import { TokensController } from './pages/tokens.controller.js';
-import { sessionGuard } from './web/access.js';
+import { SessionGuard } from './web/access.js';
 import type { DashboardRequest } from './web/dashboard-request.js';
 import { layout } from './web/layout.js';
 
@@ -43,14 +43,14 @@ export class VendorDashboardModule implements NestModule {
       providers: [
         // `__Host-dash_session` and `__Host-dash_pre` (docs/DASHBOARD.md): the back-office's `staff_` cookies mean nothing here.
         ...signInProviders('dash', REDIS_CLIENT),
-        sessionGuard,
+        { provide: APP_GUARD, useClass: SessionGuard },
         {
           provide: APP_FILTER,
           useValue: new PageExceptionFilter({
             app: 'Dashboard',
             notFound: 'There is nothing here, or it belongs to another account.',
             unexpected: 'The page could not be shown. Try again; if it keeps failing, quote the request id to support.',
-            page: (request: DashboardRequest, title, body) => layout({ title, session: request.dashboard, body }),
+            page: (request: DashboardRequest, title, body) => layout({ title, session: request.signedIn, body }),
           }),
         },
       ],

@@ -1,4 +1,4 @@
-import { SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from '#common';
@@ -16,31 +16,39 @@ export const PublicPage = () => SetMetadata(PUBLIC_PAGE, true);
 /** Multipart forms are parsed after guards run, so the handler checks their CSRF token itself. */
 export const CsrfInMultipartBody = () => SetMetadata(CSRF_AFTER_UPLOAD, true);
 
-/** What differs between the two signed-in apps' guards; the checks and their order are PageGuard's. */
-export interface PageGuardOptions<Session, Permission> {
-  sessions: { resolve(secret: string | undefined): Promise<Session | null> };
-  /** Only this app's session cookie authenticates. */
-  cookies: SessionCookies;
-  /** Puts the session where the app's pages read it. */
-  attach(request: Request, session: Session): void;
-  /** The refusal of a state-changing request that lacks the session's CSRF token. */
-  csrfRefusal: string;
-  /** Whether a route without a permission is refused (fails closed) rather than open to any signed-in user. */
-  permissionRequired: boolean;
-  allows(session: Session, permission: Permission): boolean;
+/** An Express request after the app's PageGuard: `signedIn` is set on every non-public page. */
+export interface SignedInRequest<Session> extends Request {
+  signedIn?: Session;
 }
 
+/** The signed-in session of a guarded route. */
+export function sessionOf<Session>(request: SignedInRequest<Session>): Session {
+  if (!request.signedIn) throw new SignInRequired();
+  return request.signedIn;
+}
+
+/** The signed-in session as a route handler's parameter. */
+export const CurrentSession = createParamDecorator((_data: unknown, context: ExecutionContext) => sessionOf(context.switchToHttp().getRequest<SignedInRequest<unknown>>()));
+
 /**
- * Deny by default: every route needs a live session cookie unless marked public. An
- * Authorization header (an API token) and the other app's cookie are never read. State-changing
- * requests also need the session's CSRF token, and the route's permission is checked against the
- * user's role on the server.
+ * The guard of both signed-in apps, deny by default: every route needs a live session cookie of
+ * this app unless marked public; an Authorization header (an API token) and the other app's
+ * cookie are never read. State-changing requests also need the session's CSRF token, and the
+ * route's permission is checked against the user's role on the server.
  */
-export class PageGuard<Session extends { csrfToken: string; role: string }, Permission> implements CanActivate {
+export abstract class PageGuard<Session extends { csrfToken: string; role: string }, Permission> implements CanActivate {
+  /** Whether a route without a permission is refused (a forgotten decorator fails closed) rather than open to every role. */
+  protected abstract readonly permissionRequired: boolean;
+
   constructor(
     private readonly reflector: Reflector,
-    private readonly options: PageGuardOptions<Session, Permission>,
+    private readonly sessions: { resolve(secret: string | undefined): Promise<Session | null> },
+    private readonly cookies: SessionCookies,
+    /** The refusal of a state-changing request that lacks the session's CSRF token. */
+    private readonly csrfRefusal: string,
   ) {}
+
+  protected abstract allows(session: Session, permission: Permission): boolean;
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
@@ -48,17 +56,17 @@ export class PageGuard<Session extends { csrfToken: string; role: string }, Perm
     // Health and metrics are marked public with the gateways' decorator (shared ObservabilityModule).
     if (this.reflector.getAllAndOverride<AccessRequirement>(ACCESS_REQUIREMENT, targets)?.kind === 'public') return true;
 
-    const request = context.switchToHttp().getRequest<Request>();
-    const session = await this.options.sessions.resolve(readCookie(request, this.options.cookies.session));
+    const request = context.switchToHttp().getRequest<SignedInRequest<Session>>();
+    const session = await this.sessions.resolve(readCookie(request, this.cookies.session));
     if (!session) throw new SignInRequired();
-    this.options.attach(request, session);
+    request.signedIn = session;
 
     if (!SAFE_METHODS.has(request.method) && !this.reflector.getAllAndOverride<boolean>(CSRF_AFTER_UPLOAD, targets)) {
-      if (!csrfMatches(session.csrfToken, offeredCsrf(request))) throw new PageForbidden(this.options.csrfRefusal);
+      if (!csrfMatches(session.csrfToken, offeredCsrf(request))) throw new PageForbidden(this.csrfRefusal);
     }
     const permission = this.reflector.getAllAndOverride<Permission | undefined>(PAGE_PERMISSION, targets);
-    if (!permission && this.options.permissionRequired) throw new PageForbidden('This page declares no permission.');
-    if (permission && !this.options.allows(session, permission)) throw new PageForbidden(`Your role (${session.role}) does not allow this.`);
+    if (!permission && this.permissionRequired) throw new PageForbidden('This page declares no permission.');
+    if (permission && !this.allows(session, permission)) throw new PageForbidden(`Your role (${session.role}) does not allow this.`);
     return true;
   }
 }

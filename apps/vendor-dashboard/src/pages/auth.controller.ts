@@ -2,8 +2,8 @@ import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
-import { clientAddress, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, PublicPage, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep } from '#web';
-import { auditEvent, CurrentSession } from '../web/access.js';
+import { clientAddress, CurrentSession, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, PublicPage, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep } from '#web';
+import { auditEvent } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 
