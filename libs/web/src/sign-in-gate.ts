@@ -45,8 +45,10 @@ export interface SignInFlow<User> {
   verify(attempt: SignInAttempt): Promise<{ user: User } | { refused: string }>;
   /** The app's sessions: the one the browser already held (if its secret names one) ends. */
   sessions: { resolve(secret: string | undefined): Promise<{ id: string } | null>; end(id: string): Promise<void> };
-  /** Starts the new session (fresh secret and CSRF token) and records the sign-in. */
-  start(user: User, address: string): Promise<{ secret: string; expiresAt: Date }>;
+  /** Starts the new session (fresh secret and CSRF token). */
+  start(user: User): Promise<{ secret: string; expiresAt: Date }>;
+  /** Records the sign-in in the app's audit trail, once the new session started. */
+  audit(user: User, address: string): Promise<unknown>;
   showForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void;
 }
 
@@ -76,7 +78,8 @@ export async function signIn<User>(request: Request, response: Response, form: S
   await flow.limiter.succeeded(email);
   const previous = await flow.sessions.resolve(readCookie(request, flow.cookies.session));
   if (previous) await flow.sessions.end(previous.id);
-  const { secret, expiresAt } = await flow.start(verdict.user, address);
+  const { secret, expiresAt } = await flow.start(verdict.user);
+  await flow.audit(verdict.user, address);
   flow.cookies.setSession(response, secret, expiresAt);
   response.redirect(303, target);
 }
