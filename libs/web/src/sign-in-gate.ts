@@ -30,19 +30,13 @@ export interface SignInForm {
   _pre?: unknown;
 }
 
-export interface SignInAttempt {
-  email: string;
-  password: string;
-  totp: unknown;
-}
-
 /** What differs between the two signed-in apps' sign-in; the steps and their order are signIn's. */
 export interface SignInFlow<User> {
   /** The app's cookies: the pre-session one the form must match, and the session one set on success. */
   cookies: SessionCookies;
   limiter: SignInLimiter;
   /** Checks every factor; `refused` is the one message the form shows (401), whatever was wrong. */
-  verify(attempt: SignInAttempt): Promise<{ user: User } | { refused: string }>;
+  verify(attempt: { email: string; password: string; totp: unknown }): Promise<{ user: User } | { refused: string }>;
   /** The app's sessions: the one the browser already held (if its secret names one) ends. */
   sessions: { resolve(secret: string | undefined): Promise<{ id: string } | null>; end(id: string): Promise<void> };
   /** Starts the new session (fresh secret and CSRF token). */
