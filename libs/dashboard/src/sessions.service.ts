@@ -3,11 +3,6 @@ import { ServerSessions } from '#web';
 import { DashboardSessionRepository, type LiveDashboardSession } from './persistence/dashboard-session.repository.js';
 import type { DashboardRole } from './roles.js';
 
-/** A session ends after this long without a request... */
-export const SESSION_IDLE_MS = 30 * 60_000;
-/** ...and in any case this long after sign-in. */
-export const SESSION_ABSOLUTE_MS = 12 * 3_600_000;
-
 export interface DashboardSession {
   id: string;
   userId: string;
@@ -22,7 +17,8 @@ export interface DashboardSession {
 @Injectable()
 export class DashboardSessions extends ServerSessions<{ userId: string; vendorId: string }, LiveDashboardSession> {
   constructor(private readonly repository: DashboardSessionRepository) {
-    super(repository, { idleMs: SESSION_IDLE_MS, absoluteMs: SESSION_ABSOLUTE_MS });
+    // A session ends after 30 minutes without a request, and in any case 12 hours after sign-in.
+    super(repository, { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 });
   }
 
   /** Sign-out everywhere: every session of the user, this one included. */
