@@ -6,9 +6,9 @@ import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
-import { OUTBOX_ENTITIES, RedisHealthIndicator, RedisModule } from '#queues';
+import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { StaffModule, StaffReviewModule } from '#staff';
-import { PageExceptionFilter, pageSecurityHeaders } from '#web';
+import { PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuditController } from './pages/audit.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -21,9 +21,7 @@ import { PricingController } from './pages/pricing.controller.js';
 import { StaffController } from './pages/staff.controller.js';
 import { ReviewQueueGauges } from './review-queue-gauges.js';
 import { StaffGuard } from './web/access.js';
-import { StaffCookies } from './web/cookies.js';
 import { layout } from './web/layout.js';
-import { StaffSignInLimiter } from './web/staff-sign-in-limiter.js';
 import type { StaffRequest } from './web/staff-request.js';
 
 /**
@@ -57,8 +55,8 @@ export class BackOfficeModule implements NestModule {
       ],
       controllers: [AssetsController, AuthController, HomeController, QueuesController, VendorsController, PayoutMethodsController, PricingController, ProposalsController, StaffController, AuditController],
       providers: [
-        { provide: StaffCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new StaffCookies(env) },
-        StaffSignInLimiter,
+        // `__Host-staff_session` / `__Host-staff_pre`: a vendor dashboard cookie (`dash_…`) means nothing here.
+        ...signInProviders('staff', REDIS_CLIENT),
         ReviewQueueGauges,
         { provide: APP_GUARD, useClass: StaffGuard },
         {
@@ -68,7 +66,7 @@ export class BackOfficeModule implements NestModule {
             notFound: 'There is nothing here.',
             fieldMessages: true,
             unexpected: 'The page could not be shown. Try again; if it keeps failing, quote the request id.',
-            page: (request: StaffRequest, title, body) => layout({ title, session: request.staff, body }),
+            page: (request: StaffRequest, title, body) => layout({ title, session: request.signedIn, body }),
           }),
         },
       ],

@@ -7,9 +7,8 @@ import { DatabaseModule } from '#database';
 import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
-import type { Redis } from 'ioredis';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
-import { PageExceptionFilter, pageSecurityHeaders, SessionCookies, SignInLimiter } from '#web';
+import { PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -43,13 +42,7 @@ export class VendorDashboardModule implements NestModule {
       controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, TeamController],
       providers: [
         // `__Host-dash_session` and `__Host-dash_pre` (docs/DASHBOARD.md): the back-office's `staff_` cookies mean nothing here.
-        { provide: SessionCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new SessionCookies(env, 'dash') },
-        // The dashboard's sign-in counters, apart from the back-office's.
-        {
-          provide: SignInLimiter,
-          inject: [REDIS_CLIENT, GatewayEnv],
-          useFactory: (redis: Redis, env: GatewayEnv) => new SignInLimiter(redis, `${env.QUEUE_PREFIX}:dash:signin`),
-        },
+        ...signInProviders('dash', REDIS_CLIENT),
         { provide: APP_GUARD, useClass: SessionGuard },
         {
           provide: APP_FILTER,
@@ -57,7 +50,7 @@ export class VendorDashboardModule implements NestModule {
             app: 'Dashboard',
             notFound: 'There is nothing here, or it belongs to another account.',
             unexpected: 'The page could not be shown. Try again; if it keeps failing, quote the request id to support.',
-            page: (request: DashboardRequest, title, body) => layout({ title, session: request.dashboard, body }),
+            page: (request: DashboardRequest, title, body) => layout({ title, session: request.signedIn, body }),
           }),
         },
       ],

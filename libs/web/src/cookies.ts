@@ -24,8 +24,10 @@ export class SessionCookies {
     response.cookie(this.session, secret, { httpOnly: true, secure: this.secure, sameSite: 'lax', path: '/', expires: expiresAt });
   }
 
-  clearSession(response: Response): void {
+  /** Signing out (the session row already ended): the cookie goes and the browser returns to the sign-in page. */
+  signOut(response: Response): void {
     response.clearCookie(this.session, { httpOnly: true, secure: this.secure, sameSite: 'lax', path: '/' });
+    response.redirect(303, '/sign-in');
   }
 
   /** A fresh pre-session value, set as the cookie; the form carries it back as `_pre`. */

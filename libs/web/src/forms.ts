@@ -1,5 +1,6 @@
 import { parseIsoDay } from '#common';
 import { html, type SafeHtml } from './html.js';
+import { PASSWORD_MIN_LENGTH } from './passwords.js';
 
 /** Field errors as a list tied to the form by aria-describedby. */
 export function errorSummary(errors: Record<string, string[]> | undefined): SafeHtml {
@@ -36,6 +37,15 @@ export function signInFormBody(state: SignInFormState): SafeHtml {
   <input id="totp" name="totp" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*"${state.totpRequired ? html` required` : ''}>
   <p><button type="submit">Sign in</button></p>
 </form>`;
+}
+
+/** A new password and its confirmation (the invite and setup-link forms); the server checks that they agree and the policy. */
+export function newPasswordFields(): SafeHtml {
+  return html`<label for="password">Password</label>
+  <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good password.</p>
+  <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
+  <label for="confirm">Password again</label>
+  <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>`;
 }
 
 /** A date field of a filter form as an ISO day, by the APIs' own rule (real calendar dates only); undefined when empty or not one. */

@@ -1,7 +1,26 @@
+import type { InjectionToken, Provider } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { SessionCookies } from './cookies.js';
+import type { Redis } from 'ioredis';
+import { GatewayEnv } from '#config';
+import { SessionCookies } from './cookies.js';
 import { clientAddress, preSessionMatches, readCookie, safeNext } from './requests.js';
-import type { SignInLimiter } from './sign-in-limiter.js';
+import { SignInLimiter } from './sign-in-limiter.js';
+
+/**
+ * An app's SessionCookies and SignInLimiter, both named after it (the vendor dashboard: `dash`, the
+ * back-office: `staff`), so neither app's cookies mean anything to the other and their sign-ins
+ * are counted apart. `redis` is the RedisModule's client token.
+ */
+export function signInProviders(name: string, redis: InjectionToken): Provider[] {
+  return [
+    { provide: SessionCookies, inject: [GatewayEnv], useFactory: (env: GatewayEnv) => new SessionCookies(env, name) },
+    {
+      provide: SignInLimiter,
+      inject: [redis, GatewayEnv],
+      useFactory: (client: Redis, env: GatewayEnv) => new SignInLimiter(client, `${env.QUEUE_PREFIX}:${name}:signin`),
+    },
+  ];
+}
 
 /** The sign-in form's fields as posted (any of them may be missing or not a string). */
 export interface SignInForm {
@@ -11,23 +30,19 @@ export interface SignInForm {
   _pre?: unknown;
 }
 
-export interface SignInAttempt {
-  email: string;
-  password: string;
-  totp: unknown;
-}
-
 /** What differs between the two signed-in apps' sign-in; the steps and their order are signIn's. */
 export interface SignInFlow<User> {
   /** The app's cookies: the pre-session one the form must match, and the session one set on success. */
   cookies: SessionCookies;
   limiter: SignInLimiter;
   /** Checks every factor; `refused` is the one message the form shows (401), whatever was wrong. */
-  verify(attempt: SignInAttempt): Promise<{ user: User } | { refused: string }>;
+  verify(attempt: { email: string; password: string; totp: unknown }): Promise<{ user: User } | { refused: string }>;
   /** The app's sessions: the one the browser already held (if its secret names one) ends. */
   sessions: { resolve(secret: string | undefined): Promise<{ id: string } | null>; end(id: string): Promise<void> };
-  /** Starts the new session (fresh secret and CSRF token) and records the sign-in. */
-  start(user: User, address: string): Promise<{ secret: string; expiresAt: Date }>;
+  /** Starts the new session (fresh secret and CSRF token). */
+  start(user: User): Promise<{ secret: string; expiresAt: Date }>;
+  /** Records the sign-in in the app's audit trail, once the new session started. */
+  audit(user: User, address: string): Promise<unknown>;
   showForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void;
 }
 
@@ -57,7 +72,8 @@ export async function signIn<User>(request: Request, response: Response, form: S
   await flow.limiter.succeeded(email);
   const previous = await flow.sessions.resolve(readCookie(request, flow.cookies.session));
   if (previous) await flow.sessions.end(previous.id);
-  const { secret, expiresAt } = await flow.start(verdict.user, address);
+  const { secret, expiresAt } = await flow.start(verdict.user);
+  await flow.audit(verdict.user, address);
   flow.cookies.setSession(response, secret, expiresAt);
   response.redirect(303, target);
 }

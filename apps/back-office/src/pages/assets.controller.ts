@@ -1,6 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { PAGE_CSS, PAGE_SCRIPT } from '#web';
-import { PublicPage } from '../web/access.js';
+import { PAGE_CSS, PAGE_SCRIPT, PublicPage } from '#web';
 
 /** The dashboard's styles, with a dark staff header so nobody mistakes the back-office for a vendor's page. */
 const CSS = `${PAGE_CSS}

@@ -1,12 +1,10 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { actorOf, StaffAccounts, StaffAuditLog, type StaffSession, StaffSessions } from '#staff';
-import { clientAddress, html, newTotpSecret, isTotpSecret, PASSWORD_MIN_LENGTH, preSessionMatches, safeNext, signInFormBody, totpUri, errorSummary, signIn, type SignInForm } from '#web';
-import { AnyStaff, PublicPage } from '../web/access.js';
-import { StaffCookies } from '../web/cookies.js';
+import { clientAddress, errorSummary, html, isTotpSecret, newPasswordFields, newTotpSecret, preSessionMatches, PublicPage, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpUri } from '#web';
+import { AnyStaff } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
-import { StaffSignInLimiter } from '../web/staff-sign-in-limiter.js';
 import { CurrentSession, type StaffRequest } from '../web/staff-request.js';
 
 /** Sign-in with both factors (every role), sign-out, and the one-time setup link. */
@@ -16,8 +14,8 @@ export class AuthController {
     private readonly accounts: StaffAccounts,
     private readonly sessions: StaffSessions,
     private readonly audit: StaffAuditLog,
-    private readonly limiter: StaffSignInLimiter,
-    @Inject(StaffCookies) private readonly cookies: StaffCookies,
+    private readonly limiter: SignInLimiter,
+    private readonly cookies: SessionCookies,
   ) {}
 
   @Get('sign-in')
@@ -39,11 +37,9 @@ export class AuthController {
         return { user };
       },
       sessions: this.sessions,
-      start: async (user, address) => {
-        const started = await this.sessions.start(user.id);
-        await this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id });
-        return started;
-      },
+      start: (user) => this.sessions.start({ staffUserId: user.id }),
+      audit: (user, address) =>
+        this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id }),
       showForm: (res, status, state) => this.signInForm(res, status, state),
     });
   }
@@ -53,8 +49,7 @@ export class AuthController {
   async signOut(@CurrentSession() session: StaffSession, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     await this.sessions.end(session.id);
     await this.audit.record({ actor: actorOf(session, clientAddress(request)), action: 'session.signed_out', subjectType: 'staff_user', subjectId: session.staffUserId });
-    this.cookies.clearSession(response);
-    response.redirect(303, '/sign-in');
+    this.cookies.signOut(response);
   }
 
   /** The link's secret travels as `?token=`, which the request log redacts. */
@@ -102,11 +97,7 @@ export class AuthController {
     const password = setup.hasPassword
       ? html`<label for="password">Your current password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>`
-      : html`<label for="password">Password</label>
-  <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good password.</p>
-  <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
-  <label for="confirm">Password again</label>
-  <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>`;
+      : newPasswordFields();
     sendPage(response, {
       title: setup.hasPassword ? 'Set up your authenticator again' : 'Set up your staff account',
       body: html`<p>Account: <strong>${setup.email}</strong>. Staff sign-in always needs a code from an authenticator app.</p>

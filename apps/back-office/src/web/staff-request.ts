@@ -1,21 +1,11 @@
-import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
 import { actorOf, type Decider, type StaffSession } from '#staff';
-import { clientAddress, SignInRequired } from '#web';
+import { clientAddress, sessionOf, type SignedInRequest } from '#web';
 
-/** An Express request after the staff guard: `staff` is set on every non-public page. */
-export interface StaffRequest extends Request {
-  staff?: StaffSession;
-}
+/** An Express request after the staff guard: `signedIn` is set on every non-public page. */
+export type StaffRequest = SignedInRequest<StaffSession>;
 
-/** The signed-in staff member of a guarded route. */
-export function sessionOf(request: StaffRequest): StaffSession {
-  if (!request.staff) throw new SignInRequired();
-  return request.staff;
-}
-
-/** The signed-in staff member as a route handler's parameter. */
-export const CurrentSession = createParamDecorator((_data: unknown, context: ExecutionContext) => sessionOf(context.switchToHttp().getRequest<StaffRequest>()));
+// The pages read the signed-in staff member through these (#web, shared with the vendor dashboard).
+export { CurrentSession, sessionOf } from '#web';
 
 /** The signed-in staff member as the one deciding, with the address the ingress saw. */
 export function deciderOf(request: StaffRequest): Decider {

@@ -2,10 +2,10 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import type { Response } from 'express';
 import { FieldEncryption } from '#common';
 import { DashboardAccounts, type DashboardSession } from '#dashboard';
-import { actorOf, CurrentSession, sessionOf } from '../web/access.js';
+import { actorOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
-import { csrfField, errorSummary, html, isTotpSecret, newTotpSecret, type SafeHtml, totpContext, totpStep, totpUri } from '#web';
+import { csrfField, CurrentSession, errorSummary, html, isTotpSecret, newTotpSecret, type SafeHtml, sessionOf, totpContext, totpStep, totpUri } from '#web';
 
 /** The signed-in person's own settings: two-step sign-in (TOTP). Every role has it. */
 @Controller('account')

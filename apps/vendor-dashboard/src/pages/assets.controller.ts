@@ -1,6 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { PAGE_CSS, PAGE_SCRIPT } from '#web';
-import { PublicPage } from '../web/access.js';
+import { PAGE_CSS, PAGE_SCRIPT, PublicPage } from '#web';
 
 @Controller('assets')
 @PublicPage()

@@ -2,8 +2,8 @@ import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
-import { clientAddress, errorSummary, html, PASSWORD_MIN_LENGTH, preSessionMatches, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep } from '#web';
-import { auditEvent, CurrentSession, PublicPage } from '../web/access.js';
+import { clientAddress, CurrentSession, errorSummary, html, newPasswordFields, preSessionMatches, PublicPage, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep } from '#web';
+import { auditEvent } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 
@@ -48,11 +48,9 @@ export class AuthController {
         return { user };
       },
       sessions: this.sessions,
-      start: async (user, address) => {
-        const started = await this.sessions.start(user.id, user.vendor_id);
-        await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address });
-        return started;
-      },
+      start: (user) => this.sessions.start({ userId: user.id, vendorId: user.vendor_id }),
+      audit: (user, address) =>
+        this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address }),
       showForm: (res, status, state) => this.signInForm(res, status, state),
     });
   }
@@ -61,16 +59,14 @@ export class AuthController {
   async signOut(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.sessions.end(session.id);
     await this.audit.record(auditEvent(session, request, { action: 'session.signed_out' }));
-    this.cookies.clearSession(response);
-    response.redirect(303, '/sign-in');
+    this.cookies.signOut(response);
   }
 
   @Post('sign-out-everywhere')
   async signOutEverywhere(@CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const ended = await this.sessions.endAllForUser(session.userId);
     await this.audit.record(auditEvent(session, request, { action: 'session.signed_out_everywhere', details: { sessions: ended } }));
-    this.cookies.clearSession(response);
-    response.redirect(303, '/sign-in');
+    this.cookies.signOut(response);
   }
 
   /** The invite link carries its secret as `?token=`, which the request log redacts. */
@@ -94,7 +90,7 @@ export class AuthController {
       // As at sign-in: whoever was signed in on this browser before is signed out.
       const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
       if (previous) await this.sessions.end(previous.id);
-      const { secret, expiresAt } = await this.sessions.start(user.id, user.vendor_id);
+      const { secret, expiresAt } = await this.sessions.start({ userId: user.id, vendorId: user.vendor_id });
       this.cookies.setSession(response, secret, expiresAt);
       response.redirect(303, '/');
     } catch (error) {
@@ -123,11 +119,7 @@ ${errorSummary(errors)}
 <form method="post" action="/invite?token=${encodeURIComponent(token ?? '')}">
   <input type="hidden" name="_pre" value="${this.cookies.newPreSession(response)}">
   <input type="hidden" name="email" value="${invite.email}" autocomplete="username">
-  <label for="password">Password</label>
-  <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good password.</p>
-  <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
-  <label for="confirm">Password again</label>
-  <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+  ${newPasswordFields()}
   <p><button type="submit">Create account</button></p>
 </form>`,
     }, status);

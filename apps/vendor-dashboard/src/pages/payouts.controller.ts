@@ -21,8 +21,8 @@ import {
   type BatchRequestInput,
   type PayoutStatus,
 } from '#payout';
-import { csrfField, csrfMatches, errorSummary, html, money, PageForbidden, pager, type SafeHtml, when } from '#web';
-import { auditEvent, CsrfInMultipartBody, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import { csrfField, CsrfInMultipartBody, csrfMatches, CurrentSession, errorSummary, html, money, PageForbidden, pager, type SafeHtml, sessionOf, when } from '#web';
+import { auditEvent, RequirePermission } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';

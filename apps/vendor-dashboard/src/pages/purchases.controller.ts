@@ -3,8 +3,8 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { csrfField, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, when } from '#web';
-import { auditEvent, CurrentSession, RequirePermission } from '../web/access.js';
+import { csrfField, CurrentSession, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, when } from '#web';
+import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 

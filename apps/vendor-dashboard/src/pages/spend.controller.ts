@@ -3,9 +3,9 @@ import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange } from '#common';
 import { ReportsService, SpendControlsService, type SalesSummaryView } from '#purchase';
-import { errorSummary, html, isoDayOrUndefined, money, type SafeHtml } from '#web';
+import { CurrentSession, errorSummary, html, isoDayOrUndefined, money, type SafeHtml } from '#web';
 import type { DashboardSession } from '#dashboard';
-import { CurrentSession, RequirePermission } from '../web/access.js';
+import { RequirePermission } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
 
 const DAY_MS = 86_400_000;

@@ -3,8 +3,8 @@ import type { Response } from 'express';
 import { DomainError } from '#common';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
-import { csrfField, errorSummary, html, type SafeHtml, when } from '#web';
-import { actorOf, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import { csrfField, CurrentSession, errorSummary, html, type SafeHtml, sessionOf, when } from '#web';
+import { actorOf, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 

@@ -3,8 +3,8 @@ import type { Response } from 'express';
 import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
 import { DomainError } from '#common';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
-import { csrfField, errorSummary, html, type SafeHtml, when } from '#web';
-import { auditEvent, CurrentSession, RequirePermission, sessionOf } from '../web/access.js';
+import { csrfField, CurrentSession, errorSummary, html, type SafeHtml, sessionOf, when } from '#web';
+import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 

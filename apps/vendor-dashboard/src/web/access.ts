@@ -1,63 +1,25 @@
-import { createParamDecorator, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ACCESS_REQUIREMENT, type AccessRequirement } from '#auth';
 import { DashboardSessions, roleAllows, type Actor, type AuditEvent, type DashboardPermission, type DashboardSession } from '#dashboard';
-import { clientAddress, csrfMatches, offeredCsrf, PageForbidden, readCookie, SAFE_METHODS, SessionCookies, SignInRequired } from '#web';
+import { clientAddress, PAGE_PERMISSION, PageGuard, SessionCookies } from '#web';
 import type { DashboardRequest } from './dashboard-request.js';
 
-const PUBLIC_PAGE = 'dashboard:public';
-const PERMISSION = 'dashboard:permission';
-const CSRF_AFTER_UPLOAD = 'dashboard:csrf-after-upload';
+/** The role permission a page or action needs (roles.ts holds the matrix); a page without one is open to every role. */
+export const RequirePermission = (permission: DashboardPermission) => SetMetadata(PAGE_PERMISSION, permission);
 
-/** Reachable without a session: sign-in, accept-invite, static assets. */
-export const PublicPage = () => SetMetadata(PUBLIC_PAGE, true);
-/** The role permission a page or action needs (roles.ts holds the matrix). */
-export const RequirePermission = (permission: DashboardPermission) => SetMetadata(PERMISSION, permission);
-/** Multipart forms are parsed after guards run, so their CSRF token is checked by CsrfAfterUpload instead. */
-export const CsrfInMultipartBody = () => SetMetadata(CSRF_AFTER_UPLOAD, true);
-
-/**
- * Deny by default: every route needs a live session cookie unless marked public. Only the
- * session cookie authenticates; an Authorization header (an API token) is ignored here, as a
- * dashboard session is ignored by the gateways. State-changing requests also need the session's
- * CSRF token, and every page's permission is checked against the user's role on the server.
- */
+/** The #web PageGuard with the dashboard's sessions, cookie and role matrix (a dashboard session is ignored by the gateways in turn). */
 @Injectable()
-export class SessionGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly sessions: DashboardSessions,
-    private readonly cookies: SessionCookies,
-  ) {}
+export class SessionGuard extends PageGuard<DashboardSession, DashboardPermission> {
+  protected readonly permissionRequired = false;
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_PAGE, targets)) return true;
-    // Health and metrics are marked public with the gateways' decorator (shared ObservabilityModule).
-    if (this.reflector.getAllAndOverride<AccessRequirement>(ACCESS_REQUIREMENT, targets)?.kind === 'public') return true;
+  constructor(reflector: Reflector, sessions: DashboardSessions, cookies: SessionCookies) {
+    super(reflector, sessions, cookies, 'The form has expired or did not come from this dashboard. Go back, reload the page and try again.');
+  }
 
-    const request = context.switchToHttp().getRequest<DashboardRequest>();
-    const session = await this.sessions.resolve(readCookie(request, this.cookies.session));
-    if (!session) throw new SignInRequired();
-    request.dashboard = session;
-
-    if (!SAFE_METHODS.has(request.method) && !this.reflector.getAllAndOverride<boolean>(CSRF_AFTER_UPLOAD, targets)) {
-      if (!csrfMatches(session.csrfToken, offeredCsrf(request))) throw new PageForbidden('The form has expired or did not come from this dashboard. Go back, reload the page and try again.');
-    }
-    const permission = this.reflector.getAllAndOverride<DashboardPermission | undefined>(PERMISSION, targets);
-    if (permission && !roleAllows(session.role, permission)) throw new PageForbidden(`Your role (${session.role}) does not allow this.`);
-    return true;
+  protected allows(session: DashboardSession, permission: DashboardPermission): boolean {
+    return roleAllows(session.role, permission);
   }
 }
-
-/** The signed-in session of a guarded route. */
-export function sessionOf(request: DashboardRequest) {
-  if (!request.dashboard) throw new SignInRequired();
-  return request.dashboard;
-}
-
-/** The signed-in session as a route handler's parameter. */
-export const CurrentSession = createParamDecorator((_data: unknown, context: ExecutionContext) => sessionOf(context.switchToHttp().getRequest<DashboardRequest>()));
 
 /** The signed-in person as the actor of a change to the team or their account, from the request's address. */
 export function actorOf(session: DashboardSession, request: DashboardRequest): Actor {

@@ -1,7 +1,5 @@
-import type { Request } from 'express';
 import type { DashboardSession } from '#dashboard';
+import type { SignedInRequest } from '#web';
 
-/** An Express request after the session guard: `dashboard` is set on every non-public page. */
-export interface DashboardRequest extends Request {
-  dashboard?: DashboardSession;
-}
+/** An Express request after the session guard: `signedIn` is set on every non-public page. */
+export type DashboardRequest = SignedInRequest<DashboardSession>;

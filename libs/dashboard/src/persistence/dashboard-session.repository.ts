@@ -21,7 +21,7 @@ export class DashboardSessionRepository {
   }
 
   /** The session with this hash unless revoked, expired, idle longer than idleSeconds, or its user removed. */
-  async live(tokenHash: string, idleSeconds: number): Promise<LiveDashboardSession | undefined> {
+  async findLive(tokenHash: string, idleSeconds: number): Promise<LiveDashboardSession | undefined> {
     const [row] = (await this.dataSource.query(
       `SELECT s.id, s.user_id AS "userId", s.vendor_id AS "vendorId", v.name AS "vendorName", u.email, u.role,
               s.csrf_token AS "csrfToken", s.last_seen_at AS "lastSeenAt"

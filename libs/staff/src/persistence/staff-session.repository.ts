@@ -10,12 +10,12 @@ export type LiveStaffSession = StaffSession & { lastSeenAt: Date };
 export class StaffSessionRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(tokenHash: string, staffUserId: string, csrfToken: string, expiresAt: Date): Promise<void> {
+  async insert({ tokenHash, staffUserId, csrfToken, expiresAt }: { tokenHash: string; staffUserId: string; csrfToken: string; expiresAt: Date }): Promise<void> {
     await this.dataSource.query(`INSERT INTO staff_sessions (token_hash, staff_user_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4)`, [tokenHash, staffUserId, csrfToken, expiresAt]);
   }
 
   /** A live session of an active user (both factors set, not disabled), not idle longer than `idleSeconds`. */
-  async findLive(tokenHash: string, idleSeconds: number): Promise<LiveStaffSession | null> {
+  async findLive(tokenHash: string, idleSeconds: number): Promise<LiveStaffSession | undefined> {
     const [row] = (await this.dataSource.query(
       `SELECT s.id, s.staff_user_id AS "staffUserId", u.email, u.role, s.csrf_token AS "csrfToken", s.last_seen_at AS "lastSeenAt"
          FROM staff_sessions s
@@ -24,7 +24,7 @@ export class StaffSessionRepository {
           AND s.last_seen_at > now() - make_interval(secs => $2)`,
       [tokenHash, idleSeconds],
     )) as LiveStaffSession[];
-    return row ?? null;
+    return row;
   }
 
   async touch(id: string): Promise<void> {

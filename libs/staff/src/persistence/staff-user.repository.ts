@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { readShape, updateReturning } from '#database';
+import { DataSource } from 'typeorm';
+import { readShape, updateReturning, type Queryable } from '#database';
 import type { StaffUser } from '../model/staff.js';
 import type { StaffRole } from '../model/staff-roles.js';
-
-type Queryable = Pick<EntityManager, 'query'>;
 
 /** The credentials of an active staff user, for sign-in only. */
 export interface StaffCredentials {
