@@ -10,10 +10,11 @@ import { mobile, purchase, settle } from './purchase-helpers.js';
  * The cost side of verification: a purchase the provider's callback settles is looked up once
  * for that callback, and the poll scheduled at submission, which would only repeat the lookup,
  * is superseded. Clocks: the sandbox completes (and calls back) after 300 ms, the first poll
- * waits 2 s, the reversal watch looks again only after a minute.
+ * waits 5 s (room for the callback on a loaded machine: it must be handled before the poll is
+ * due), the reversal watch looks again only after a minute.
  */
 describe('purchase verification chain', () => {
-  const FIRST_POLL_MS = 2_000;
+  const FIRST_POLL_MS = 5_000;
   let stack: PurchaseStack;
   let vendor: TestVendor;
 
