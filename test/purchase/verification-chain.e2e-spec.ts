@@ -20,7 +20,13 @@ describe('purchase verification chain', () => {
 
   beforeAll(async () => {
     stack = await startPurchaseStack({
-      worker: { PURCHASE_VERIFY_INITIAL_DELAY_MS: String(FIRST_POLL_MS), PURCHASE_REVERSAL_WATCH_MS: '600000', PURCHASE_REVERSAL_WATCH_INTERVAL_MS: '60000' },
+      // The stack's default cap on poll delays (500 ms) would otherwise cut the first poll short.
+      worker: {
+        PURCHASE_VERIFY_INITIAL_DELAY_MS: String(FIRST_POLL_MS),
+        PURCHASE_VERIFY_MAX_DELAY_MS: String(FIRST_POLL_MS),
+        PURCHASE_REVERSAL_WATCH_MS: '600000',
+        PURCHASE_REVERSAL_WATCH_INTERVAL_MS: '60000',
+      },
     });
     vendor = await stack.vendor();
   });
