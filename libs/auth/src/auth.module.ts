@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessGuard } from './access/access.guard.js';
-import { BearerAuthentication } from './access/bearer.strategy.js';
+import { BearerStrategy } from './access/bearer.strategy.js';
 import { TokenAuthenticationCache } from './access/token-cache.js';
 import { ApiTokenRepository } from './persistence/api-token.repository.js';
 import { VendorRepository } from './persistence/vendor.repository.js';
@@ -19,10 +20,27 @@ import { VendorService } from './vendors/vendor.service.js';
 })
 export class VendorAccountsModule {}
 
-/** Installs the deny-by-default guard on every route of the HTTP app that imports it. */
+/** This app instance's bearer strategy and the exact token cache behind it. */
 @Module({
   imports: [VendorAccountsModule],
-  providers: [TokenAuthenticationCache, BearerAuthentication, { provide: APP_GUARD, useClass: AccessGuard }],
-  exports: [VendorAccountsModule, TokenAuthenticationCache],
+  providers: [TokenAuthenticationCache, BearerStrategy],
+  exports: [TokenAuthenticationCache, BearerStrategy],
+})
+class BearerAuthenticationModule {}
+
+/** Installs the deny-by-default guard on every route of the HTTP app that imports it. */
+@Module({
+  imports: [
+    VendorAccountsModule,
+    BearerAuthenticationModule,
+    // The guard authenticates with this app's own strategy name; no sessions, the API is stateless.
+    PassportModule.registerAsync({
+      imports: [BearerAuthenticationModule],
+      inject: [BearerStrategy],
+      useFactory: (strategy: BearerStrategy) => ({ defaultStrategy: strategy.strategyName, session: false }),
+    }),
+  ],
+  providers: [{ provide: APP_GUARD, useClass: AccessGuard }],
+  exports: [VendorAccountsModule, BearerAuthenticationModule],
 })
 export class AuthModule {}

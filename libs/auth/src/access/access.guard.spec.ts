@@ -1,10 +1,9 @@
 import { Reflector } from '@nestjs/core';
 import { UnauthenticatedError } from '#common';
 import { AccessGuard } from './access.guard.js';
-import type { BearerAuthentication } from './bearer.strategy.js';
 
 describe('AccessGuard.handleRequest', () => {
-  const guard = new AccessGuard(new Reflector(), {} as BearerAuthentication);
+  const guard = new AccessGuard(new Reflector());
 
   it('answers a missing or unknown token as unauthenticated', () => {
     expect(() => guard.handleRequest(null, false)).toThrow(UnauthenticatedError);

@@ -1,26 +1,26 @@
-import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
 import { ForbiddenError, UnauthenticatedError } from '#common';
 import type { AuthenticatedToken } from '../tokens/token.service.js';
 import { ACCESS_REQUIREMENT, type AccessRequirement } from './access.decorators.js';
-import { BearerAuthentication } from './bearer.strategy.js';
 
 /**
  * Global guard, deny by default: a route is reachable only if it declares @Public(),
  * @RequireAbilities(...) or @RequireScopes(...). A required ability must be on the token and
- * still enabled on the vendor at the moment of use.
+ * still enabled on the vendor at the moment of use. Authentication is @nestjs/passport's
+ * AuthGuard over this app's BearerStrategy (AuthModule makes it the default strategy).
  */
 @Injectable()
-export class AccessGuard implements CanActivate {
+export class AccessGuard extends AuthGuard() {
   private readonly logger = new Logger(AccessGuard.name);
 
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly bearer: BearerAuthentication,
-  ) {}
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
     const requirement = this.reflector.getAllAndOverride<AccessRequirement | undefined>(ACCESS_REQUIREMENT, [
       context.getHandler(),
       context.getClass(),
@@ -37,21 +37,14 @@ export class AccessGuard implements CanActivate {
     if (request.query?.access_token !== undefined || (request.body as Record<string, unknown> | undefined)?.access_token !== undefined) {
       throw new UnauthenticatedError();
     }
-    let token: AuthenticatedToken | false = false;
-    let failure: unknown = null;
-    try {
-      token = await this.bearer.authenticate(request, context.switchToHttp().getResponse<Response>());
-    } catch (error) {
-      failure = error;
-    }
-    const principal = this.handleRequest(failure, token);
-    request.user = principal;
+    await super.canActivate(context);
+    const principal = request.user as AuthenticatedToken;
     const missing = requirement.required.filter((ability) => !principal.abilities.includes(ability));
     if (missing.length > 0) throw new ForbiddenError(missing);
     return true;
   }
 
-  handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
+  override handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
     // An error is not a bad token: the token lookup itself failed (e.g. the database is down).
     // Rethrown, the filter answers 503 for an outage, instead of telling the client to drop a valid token.
     if (error) throw error;

@@ -1,33 +1,35 @@
-import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { randomUUID } from 'node:crypto';
 import passport from 'passport';
 import { Strategy } from 'passport-http-bearer';
 import type { AuthenticatedToken } from '../tokens/token.service.js';
 import { TokenAuthenticationCache } from './token-cache.js';
 
 /**
- * passport-http-bearer on this app's own Passport instance, its verify step a lookup through the
- * exact token cache. Not the process-wide `passport` (which @nestjs/passport strategies register
- * on): two apps in one process, as in the tests, would then share the last one's strategy and cache.
+ * passport-http-bearer through @nestjs/passport, its verify step a lookup through the exact token
+ * cache. Passport's strategy registry is process-wide, so each app instance registers under a name
+ * of its own (AuthModule hands it to the guard as the default strategy): two apps in one process,
+ * as in the tests, never authenticate through each other's cache or database connection.
  */
 @Injectable()
-export class BearerAuthentication {
-  private readonly passport = new passport.Passport();
+export class BearerStrategy extends PassportStrategy(Strategy) implements OnModuleDestroy {
+  readonly strategyName = `bearer:${randomUUID()}`;
 
-  constructor(tokens: TokenAuthenticationCache) {
-    this.passport.use(
-      'bearer',
-      new Strategy((secret, done) => {
-        tokens.authenticate(secret).then((token) => done(null, token ?? false), done);
-      }),
-    );
+  constructor(private readonly tokens: TokenAuthenticationCache) {
+    super();
+    // The mixin has just registered this instance under the library's shared name 'bearer';
+    // nothing authenticates by that name, so it is moved to this app's own.
+    passport.unuse(this.name);
+    passport.use(this.strategyName, this);
   }
 
-  /** The request's token, false for none or an unknown one; a failed lookup (database down) rejects. */
-  authenticate(request: Request, response: Response): Promise<AuthenticatedToken | false> {
-    return new Promise((resolve, reject) => {
-      const authenticate = this.passport.authenticate('bearer', { session: false }, (error: unknown, token: AuthenticatedToken | false) => (error ? reject(error) : resolve(token)));
-      authenticate(request, response, reject);
-    });
+  /** The request's token, false for none or an unknown one; a failed lookup (database down) throws. */
+  async validate(secret: string): Promise<AuthenticatedToken | false> {
+    return (await this.tokens.authenticate(secret)) ?? false;
+  }
+
+  onModuleDestroy(): void {
+    passport.unuse(this.strategyName);
   }
 }
