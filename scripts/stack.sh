@@ -4,11 +4,22 @@
 # Ctrl-C stops everything this script started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The pinned Node 24 (scripts/node/pinned-node.txt), fetched on first use, runs everything below.
+source scripts/node/use-pinned-node.sh
 
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/gateway}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
 export APP_ENV="${APP_ENV:-development}"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
+# STACK_PORT_OFFSET moves every port (default 0: 3000, 3001, 3002, 3100, 3200, 3300), so a second
+# stack (the test of this script, test/stack) can run beside a developer's.
+offset=${STACK_PORT_OFFSET:-0}
+purchase_port=$((3000 + offset)) payout_port=$((3001 + offset)) worker_port=$((3002 + offset))
+sandbox_port=$((3100 + offset)) dashboard_port=$((3200 + offset)) back_office_port=$((3300 + offset))
+export PURCHASE_PROVIDER_BASE_URL="${PURCHASE_PROVIDER_BASE_URL:-http://127.0.0.1:$sandbox_port/dvs/v1}"
+export PAYOUT_PROVIDER_BASE_URL="${PAYOUT_PROVIDER_BASE_URL:-http://127.0.0.1:$sandbox_port}"
+export CALLBACK_BASE_URL="${CALLBACK_BASE_URL:-http://127.0.0.1:$purchase_port/api/v1/provider/callback}"
+export DASHBOARD_PUBLIC_URL="${DASHBOARD_PUBLIC_URL:-http://127.0.0.1:$dashboard_port}"
 log() { printf '\033[1m[stack]\033[0m %s\n' "$*" >&2; }
 
 [[ -d node_modules ]] || { log "installing the locked dependencies"; npm install --no-audit --no-fund; }
@@ -19,13 +30,27 @@ log "migrating $DATABASE_URL"
 node dist/libs/database/src/migrate.js --create-database
 
 pids=()
+stopped=0
 cleanup() {
+  [[ $stopped -eq 1 ]] && return
+  stopped=1
   log "stopping"
-  # Each app runs in its own session, so one signal reaches node and its log pipeline alike.
-  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+  # Each app runs in its own session (process group) with its log pipeline. SIGTERM goes to the
+  # app's node process first, so it drains on its own grace period while pino-pretty still reads
+  # its last lines; the pipeline then ends by itself. Whatever is left after 30 s is killed.
+  for pid in "${pids[@]}"; do pkill -TERM -g "$pid" -f 'dist/apps/' 2>/dev/null || true; done
+  for _ in $(seq 1 60); do
+    alive=0
+    for pid in "${pids[@]}"; do pgrep -g "$pid" >/dev/null 2>&1 && alive=1; done
+    [[ $alive -eq 0 ]] && break
+    sleep 0.5
+  done
+  for pid in "${pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 wait_for() { # name url
   for _ in $(seq 1 60); do curl -fsS "$2" >/dev/null 2>&1 && return 0; sleep 0.5; done
@@ -33,47 +58,53 @@ wait_for() { # name url
 }
 
 # Readable, prefixed logs: each app's JSON lines go through pino-pretty.
-run_app() { # name entry
-  local name=$1 entry=$2
-  setsid bash -c "node '$entry' 2>&1 | node_modules/.bin/pino-pretty --singleLine --colorize --ignore pid,hostname,service \
+run_app() { # name entry port
+  local name=$1 entry=$2 port=$3
+  PORT=$port setsid bash -c "node '$entry' 2>&1 | node_modules/.bin/pino-pretty --singleLine --colorize --ignore pid,hostname,service \
       | sed -u 's/^/[$name] /'" &
   pids+=($!)
 }
 
-run_app sandbox dist/apps/provider-sandbox/src/main.js
-wait_for sandbox http://127.0.0.1:3100/health/live
+run_app sandbox dist/apps/provider-sandbox/src/main.js "$sandbox_port"
+wait_for sandbox http://127.0.0.1:$sandbox_port/health/live
 if node dist/apps/ops/src/main.js --help | grep -q 'catalogue:sync'; then
   node dist/apps/ops/src/main.js catalogue:sync >/dev/null
 fi
-seed=$(node dist/apps/ops/src/main.js demo:seed)
+seed_urls=()
+if [[ $offset -ne 0 ]]; then
+  seed_urls=(--purchase-base-url "http://127.0.0.1:$purchase_port/api/v1" --payout-base-url "http://127.0.0.1:$payout_port" --dashboard-url "http://127.0.0.1:$dashboard_port")
+fi
+seed=$(node dist/apps/ops/src/main.js demo:seed "${seed_urls[@]}")
 
-run_app purchase dist/apps/purchase-gateway/src/main.js
-run_app payout dist/apps/payout-gateway/src/main.js
-run_app worker dist/apps/reconciliation-worker/src/main.js
-run_app dashboard dist/apps/vendor-dashboard/src/main.js
-run_app back-office dist/apps/back-office/src/main.js
-wait_for purchase-gateway http://127.0.0.1:3000/health/ready
-wait_for payout-gateway http://127.0.0.1:3001/health/ready
-wait_for worker http://127.0.0.1:3002/health/ready || true
-wait_for vendor-dashboard http://127.0.0.1:3200/health/ready
-wait_for back-office http://127.0.0.1:3300/health/ready
+run_app purchase dist/apps/purchase-gateway/src/main.js "$purchase_port"
+run_app payout dist/apps/payout-gateway/src/main.js "$payout_port"
+run_app worker dist/apps/reconciliation-worker/src/main.js "$worker_port"
+run_app dashboard dist/apps/vendor-dashboard/src/main.js "$dashboard_port"
+run_app back-office dist/apps/back-office/src/main.js "$back_office_port"
+wait_for purchase-gateway http://127.0.0.1:$purchase_port/health/ready
+wait_for payout-gateway http://127.0.0.1:$payout_port/health/ready
+wait_for worker http://127.0.0.1:$worker_port/health/ready || true
+wait_for vendor-dashboard http://127.0.0.1:$dashboard_port/health/ready
+wait_for back-office http://127.0.0.1:$back_office_port/health/ready
 # A demo staff admin each time: the setup link (shown once) sets a password and an authenticator.
-staff=$(node dist/apps/ops/src/main.js staff:create --email "admin-$(date +%s)@staff.example" --role admin)
+staff=$(node dist/apps/ops/src/main.js staff:create --email "admin-$(date +%s)@staff.example" --role admin --base-url "http://127.0.0.1:$back_office_port")
 
 cat >&2 <<MSG
 
 $(printf '\033[1m')The stack is up.$(printf '\033[0m')
-  purchase API  base_url http://127.0.0.1:3000, paths /api/v1/...   (docs http://127.0.0.1:3000/docs)
-  payout API    base_url http://127.0.0.1:3001, paths /api/v1/...   (docs http://127.0.0.1:3001/docs)
-  worker        http://127.0.0.1:3002/health/ready
-  sandbox       http://127.0.0.1:3100
-  dashboard     http://127.0.0.1:3200   sign in as $(echo "$seed" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8")).dashboard;console.log(d.email + "  password: " + d.password)')
-  back-office   http://127.0.0.1:3300   staff; set up $(echo "$staff" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(d.email + " at " + d.setup_url)')
+  purchase API  base_url http://127.0.0.1:$purchase_port, paths /api/v1/...   (docs http://127.0.0.1:$purchase_port/docs)
+  payout API    base_url http://127.0.0.1:$payout_port, paths /api/v1/...   (docs http://127.0.0.1:$payout_port/docs)
+  worker        http://127.0.0.1:$worker_port/health/ready
+  sandbox       http://127.0.0.1:$sandbox_port
+  dashboard     http://127.0.0.1:$dashboard_port   sign in as $(echo "$seed" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8")).dashboard;console.log(d.email + "  password: " + d.password)')
+  back-office   http://127.0.0.1:$back_office_port   staff; set up $(echo "$staff" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(d.email + " at " + d.setup_url)')
 Demo vendor (tokens and the dashboard password are shown once):
 $(echo "$seed" | node -e 'const s=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(JSON.stringify(s,null,2))')
 
-Try: curl -H "Authorization: Bearer $(echo "$seed" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0,"utf8")).purchase.token)')" http://127.0.0.1:3000/api/v1/services
+Try: curl -H "Authorization: Bearer $(echo "$seed" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0,"utf8")).purchase.token)')" http://127.0.0.1:$purchase_port/api/v1/services
 Ctrl-C stops everything.
 MSG
-echo "$seed" > .stack-demo-vendor.json
+# The demo vendor for scripts and docs that read it (not for a second stack run beside this one).
+[[ $offset -ne 0 ]] || echo "$seed" > .stack-demo-vendor.json
+# Until Ctrl-C (or an app ends); the EXIT trap then stops everything.
 wait

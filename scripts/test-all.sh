@@ -3,10 +3,13 @@
 # real PostgreSQL and Redis. Ends with one line `tests: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# The pinned Node 24 (scripts/node/pinned-node.txt), fetched on first use, runs everything below.
+source scripts/node/use-pinned-node.sh
 results=$(mktemp -d)
 status=0
 step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
 
+step "runtime"; echo "node $(node --version), npm $(npm --version)"
 step "services"; bash scripts/ensure-services.sh || status=1
 # The dashboard's browser tests (test/dashboard) drive Debian's chromium.
 step "chromium"; bash scripts/ensure-chromium.sh || status=1

@@ -5,6 +5,8 @@
 # since this machine can pull no image. Ends with one line `tests: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# The pinned Node 24 (scripts/node/pinned-node.txt), fetched on first use, runs everything below.
+source scripts/node/use-pinned-node.sh
 TARGETS=(purchase-gateway payout-gateway reconciliation-worker vendor-dashboard back-office provider-sandbox ops migrate)
 TAG=${CONTAINER_IMAGE_TAG:-test}
 results=$(mktemp -d)

@@ -8,6 +8,7 @@ export const COMPILED = {
   purchaseGateway: 'dist/apps/purchase-gateway/src/main.js',
   payoutGateway: 'dist/apps/payout-gateway/src/main.js',
   dashboard: 'dist/apps/vendor-dashboard/src/main.js',
+  sandbox: 'dist/apps/provider-sandbox/src/main.js',
 } as const;
 
 export type CompiledApp = keyof typeof COMPILED;
@@ -18,6 +19,7 @@ const READY_PATTERN: Record<CompiledApp, RegExp> = {
   purchaseGateway: /purchase-gateway listening on port/,
   payoutGateway: /payout-gateway listening on port/,
   dashboard: /vendor-dashboard listening on port/,
+  sandbox: /provider-sandbox listening on port/,
 };
 
 export interface SpawnedApp {
