@@ -27,7 +27,11 @@ describe('npm run stack', () => {
     const queue = [root];
     while (queue.length > 0) {
       const parent = queue.shift()!;
-      for (const [pid, ppid] of parents) if (ppid === parent) (found.push(pid), queue.push(pid));
+      for (const [pid, ppid] of parents) {
+        if (ppid !== parent) continue;
+        found.push(pid);
+        queue.push(pid);
+      }
     }
     return found;
   }
@@ -61,10 +65,15 @@ describe('npm run stack', () => {
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the stack did not come up in 5 minutes:\n${output.slice(-3000)}`)), 300_000);
+        const settle = (outcome: () => void) => {
+          clearInterval(check);
+          clearTimeout(timer);
+          outcome();
+        };
         const check = setInterval(() => {
-          if (output.includes('The stack is up.') && output.includes('Ctrl-C stops everything.')) (clearInterval(check), clearTimeout(timer), resolve());
+          if (output.includes('The stack is up.') && output.includes('Ctrl-C stops everything.')) settle(resolve);
         }, 250);
-        void exited.then((code) => (clearInterval(check), clearTimeout(timer), reject(new Error(`the stack script exited (${code}):\n${output.slice(-3000)}`))));
+        void exited.then((code) => settle(() => reject(new Error(`the stack script exited (${code}):\n${output.slice(-3000)}`))));
       });
 
       // The printed purchase token works against the printed purchase API, as the banner says.
