@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Provides the image docker/Dockerfile starts FROM (node:20.19-bookworm-slim) on a machine that
+# Provides the image docker/Dockerfile starts FROM (node:24.21.0-bookworm-slim) on a machine that
 # cannot pull images: a Debian bookworm root from Debian's mirror (debootstrap), the official
 # Node.js binary and npm from the npm registry (integrity-checked by `npm pack`), and a `node`
 # user with uid/gid 1000 as in the official image. Nothing is copied from the host's own Node.
@@ -10,11 +10,12 @@
 # exists (label za.recipe).
 set -euo pipefail
 
-IMAGE=docker.io/library/node:20.19-bookworm-slim
-NODE_VERSION=20.19.6
-NPM_VERSION=10.8.2
+IMAGE=docker.io/library/node:24.21.0-bookworm-slim
+# The same Node as everything else (scripts/node/pinned-node.txt).
+NODE_VERSION=$(awk '$1 == "version" { print $2 }' "$(dirname "$0")/../node/pinned-node.txt")
+NPM_VERSION=11.19.1
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-recipe=$(cat "$0" | sha256sum | cut -c1-16)
+recipe=$(cat "$0" "$(dirname "$0")/../node/pinned-node.txt" | sha256sum | cut -c1-16)
 
 if [[ "$(podman image inspect --format '{{index .Labels "za.recipe"}}' "$IMAGE" 2>/dev/null || true)" == "$recipe" ]]; then
   echo "base image $IMAGE is current (recipe $recipe)"

@@ -110,7 +110,8 @@ export function lintDockerfile(content, file) {
   }
 
   for (const stage of stages) {
-    if (!stagesByName.has(stage.base)) {
+    // scratch is the empty image, not a pulled one: nothing to pin.
+    if (!stagesByName.has(stage.base) && stage.base !== 'scratch') {
       const { tag, digest } = parseImageReference(stage.base);
       if (stage.base.includes('$')) findings.push(`${at(stage.line)}: base image ${stage.base} does not resolve to a fixed name`);
       else if (!tag && !digest) findings.push(`${at(stage.line)}: base image ${stage.base} has no tag; pin a versioned tag`);

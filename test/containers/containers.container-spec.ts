@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { MIGRATIONS } from '../../libs/database/src/migrations/index.js';
 import { cashPayout, uniqueReference } from '../payout/payout-requests.js';
@@ -60,6 +61,16 @@ describe('the system from its container images', () => {
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
+  });
+
+  it('runs every image on the pinned Node 24, with no shell or npm in it', async () => {
+    const pinned = /^version (\S+)$/m.exec(readFileSync('scripts/node/pinned-node.txt', 'utf8'))![1];
+    for (const target of [...APPS, 'ops', 'migrate']) {
+      const version = await runOnce(target, {}, ['node', '--version']);
+      expect({ target, version: version.stdout.trim() }).toEqual({ target, version: `v${pinned}` });
+      // The runtime root holds node, its libraries and tini only (docker/runtime-root.sh).
+      for (const tool of ['sh', 'npm']) expect({ target, tool, code: (await runOnce(target, {}, [tool, '--version'])).code }).not.toEqual({ target, tool, code: 0 });
+    }
   });
 
   it('migrates a fresh database with the migrate image', async () => {

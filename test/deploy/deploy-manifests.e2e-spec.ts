@@ -81,7 +81,7 @@ describe('deploy manifests', () => {
         '                name: purchase-gateway\n                port:\n                  name: http\n          - path: /staff\n            pathType: Prefix\n            backend:\n              service:\n                name: back-office\n                port:\n                  name: http\n---',
       );
       breakFile(root, 'k8s/base/network-policies.yaml', '    - from:\n        - namespaceSelector:\n            matchLabels:\n              za-payments.example.com/staff-access: "true"\n      ports:', '    - ports:');
-      breakFile(root, 'docker/Dockerfile', 'FROM node:20.19-bookworm-slim AS base', 'FROM node:latest AS base');
+      breakFile(root, 'docker/Dockerfile', 'FROM node:24.21.0-bookworm-slim AS base', 'FROM node:latest AS base');
       breakFile(root, 'docker/Dockerfile', 'USER 1000:1000', 'USER root');
       breakFile(root, 'docker/compose.yaml', '"--maxmemory-policy", "noeviction"', '"--maxmemory-policy", "allkeys-lru"');
       breakFile(root, 'docker/compose.yaml', '  migrate:\n    condition: service_completed_successfully\n  provider-sandbox:', '  migrate:\n    condition: service_started\n  provider-sandbox:');
