@@ -6,4 +6,6 @@ cd "$(dirname "$0")/.."
 # The pinned Node 24 (scripts/node/pinned-node.txt), fetched on first use, runs everything below.
 source scripts/node/use-pinned-node.sh
 [[ -d node_modules ]] || npm install --no-audit --no-fund
-exec node bench/run.mjs "$@"
+# BENCH_NODE=/path/to/node runs the harness, and so every app it starts (process.execPath), on
+# another Node.js, for a side-by-side run: `node bench/report.mjs <this run> --compare <that run>`.
+exec "${BENCH_NODE:-node}" bench/run.mjs "$@"

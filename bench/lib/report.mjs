@@ -18,8 +18,12 @@ const fmt = (value, places = 0) => (value === null || value === undefined || Num
 const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : '–');
 const verdict = (ok) => (ok ? '**met**' : '**missed**');
 
-/** docs/BENCHMARKS.md from one result file: tables generated, the analysis from bench/report-notes.md. */
-export function writeReport(results, resultFile, target) {
+/**
+ * docs/BENCHMARKS.md from one result file: tables generated, the analysis from bench/report-notes.md.
+ * `comparison` (a second run's results and file, e.g. the same commit on another Node.js) adds a
+ * side-by-side table of the figures both runs measured.
+ */
+export function writeReport(results, resultFile, target, comparison) {
   const s = results.scenarios;
   const b = results.baselines;
   const plain = b.plain_admission?.throughput_per_second;
@@ -258,6 +262,8 @@ export function writeReport(results, resultFile, target) {
     );
   }
 
+  if (comparison) add(...comparisonSection(results, resultFile, comparison.results, comparison.file));
+
   // ---- analysis (hand-written, kept across runs)
   const notes = 'bench/report-notes.md';
   if (existsSync(notes)) add(readFileSync(notes, 'utf8').trim(), '');
@@ -336,6 +342,49 @@ function sustainedSection(sustained, tx) {
       (sustained.round_trips
         ? ` Round trips of the worker per completed purchase (instrumented run, BENCH_ROUND_TRIPS=1): ${sustained.round_trips.sql_statements_per_purchase} SQL statements, ${sustained.round_trips.redis_round_trips_per_purchase} Redis commands.`
         : ''),
+    '',
+  ];
+}
+
+/** The figures two runs share, side by side: this run against `other` (another runtime, the same code). */
+function comparisonSection(results, file, other, otherFile) {
+  const label = (r) => `Node ${r.machine.node}`;
+  const rows = [];
+  const row = (title, get, digits = 1) => {
+    const here = get(results);
+    const there = get(other);
+    if (here === undefined && there === undefined) return;
+    rows.push(`| ${title} | ${fmt(there, digits)} | ${fmt(here, digits)} | ${pct(here, there)} |`);
+  };
+  const http = [
+    ['products', 'GET /products (page of 50)'],
+    ['quotes', 'POST /quotes'],
+    ['transactions', 'POST /transactions (new purchases)'],
+    ['replays', 'POST /transactions, exact replays'],
+    ['transaction_reads', 'GET /transactions/{id}'],
+    ['payouts', 'POST /api/v1/payouts (cash rail)'],
+  ];
+  for (const [id, title] of http) {
+    row(`${title}, throughput /s`, (r) => r.scenarios?.[id]?.throughput_per_second);
+    row(`${title}, p99 ms`, (r) => r.scenarios?.[id]?.latency_ms?.p99);
+  }
+  row('baseline: plain admission, throughput /s', (r) => r.baselines?.plain_admission?.throughput_per_second);
+  row('baseline: pgbench TPC-B, tps (no Node involved: the machine\'s state)', (r) => r.baselines?.pgbench?.throughput_per_second);
+  row('500-item batch accepted, median ms', (r) => r.scenarios?.batch?.accepted_ms_median);
+  row('500-item batch all paid, median s', (r) => (r.scenarios?.batch?.all_paid_ms_median ?? NaN) / 1000, 2);
+  row('worker: verification lookups /s', (r) => r.scenarios?.verifications?.throughput_per_second);
+  row('worker: purchases submitted and verified /s', (r) => r.scenarios?.worker?.throughput_per_second);
+  row('sustained completion /s', (r) => r.scenarios?.sustained?.highest_sustained_per_second ?? undefined);
+  row('purchase-gateway peak RSS MB (POST /transactions)', (r) => r.scenarios?.transactions?.resources?.processes?.['purchase-gateway']?.peak_rss_mb);
+  return [
+    `## ${label(results)} against ${label(other)}`,
+    '',
+    `The same commit and settings on the same machine, one run after the other: [\`${otherFile}\`](../${otherFile}) on ${label(other)} (${other.started_at}) and this report's run on ${label(results)}. ` +
+      'Both share the machine with whatever else ran then, so compare each pair with the pgbench line (no Node involved) in mind: where pgbench moved, the machine did.',
+    '',
+    `| figure | ${label(other)} | ${label(results)} | change |`,
+    '|---|---|---|---|',
+    ...rows,
     '',
   ];
 }
