@@ -27,7 +27,12 @@ const TARGETS = {
 const WHOLE_PACKAGES = ['swagger-ui-dist'];
 
 for (const [target, entries] of Object.entries(TARGETS)) {
-  const { fileList, warnings } = await nodeFileTrace(entries, { base: root, processCwd: root });
+  const { fileList, warnings } = await nodeFileTrace(
+    entries.map((entry) => path.join(root, entry)),
+    { base: root, processCwd: root },
+  );
+  // A trace that found little more than its entries means a wrong root, not a small app.
+  if (fileList.size < 100) throw new Error(`${target}: only ${fileList.size} files traced from ${root}; is the build there?`);
   const files = new Set([...fileList, 'package.json']);
   for (const name of WHOLE_PACKAGES) {
     if ([...files].some((file) => file.startsWith(`node_modules/${name}/`))) files.add(`node_modules/${name}`);
@@ -38,6 +43,8 @@ for (const [target, entries] of Object.entries(TARGETS)) {
     mkdirSync(path.dirname(path.join(out, target, file)), { recursive: true });
     cpSync(source, path.join(out, target, file), { recursive: true, dereference: true });
   }
-  const unresolved = [...warnings].filter((warning) => !/Failed to resolve dependency/.test(String(warning.message)));
-  console.log(`${target}: ${files.size} files${unresolved.length ? `, ${unresolved.length} trace warnings` : ''}`);
+  // Warnings are imports the trace could not resolve: optional packages that are not installed
+  // (other platforms' native builds, pg-native), each loaded in a try/catch by its caller.
+  const unresolved = [...new Set([...warnings].map((warning) => /"([^"]+)"/.exec(String(warning.message))?.[1] ?? String(warning.message)))];
+  console.log(`${target}: ${files.size} files; not installed, optional: ${unresolved.length ? unresolved.join(' ') : 'none'}`);
 }
