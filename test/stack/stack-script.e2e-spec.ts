@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /**
  * `npm run stack` as a developer uses it: the script starts everything, prints working tokens,
@@ -51,6 +51,8 @@ describe('npm run stack', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
+        // As from a shell whose own Node is older: the script must put the pinned Node first itself.
+        PATH: (process.env.PATH ?? '').split(':').filter((dir) => !dir.includes('/.node/')).join(':'),
         STACK_PORT_OFFSET: String(offset),
         DATABASE_URL: process.env.E2E_DATABASE_URL,
         QUEUE_PREFIX: `{stack-${process.pid}-${Date.now()}}`,
@@ -85,6 +87,9 @@ describe('npm run stack', () => {
       started = descendants(script.pid!);
       const apps = started.filter((pid) => alive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/apps/'));
       expect(apps.length).toBeGreaterThanOrEqual(6);
+      // Every app runs on the pinned Node (scripts/node/pinned-node.txt), not the machine's.
+      const pinned = /^version (\S+)$/m.exec(readFileSync('scripts/node/pinned-node.txt', 'utf8'))![1];
+      for (const pid of apps) expect(readlinkSync(`/proc/${pid}/exe`)).toContain(`/.node/v${pinned}-linux-`);
 
       process.kill(-script.pid!, 'SIGINT');
       const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running after 60 s'), 60_000))]);
