@@ -63,8 +63,8 @@ staff=$(node dist/apps/ops/src/main.js staff:create --email "admin-$(date +%s)@s
 cat >&2 <<MSG
 
 $(printf '\033[1m')The stack is up.$(printf '\033[0m')
-  purchase API  base_url http://127.0.0.1:3000, paths /api/v1/...   (docs http://127.0.0.1:3000/docs)
-  payout API    base_url http://127.0.0.1:3001, paths /api/v1/...   (docs http://127.0.0.1:3001/docs)
+  purchase API  base_url http://127.0.0.1:3000/api/v1, paths /services, /quotes, ...   (docs http://127.0.0.1:3000/docs)
+  payout API    base_url http://127.0.0.1:3001, paths /api/v1/payouts, ...          (docs http://127.0.0.1:3001/docs)
   worker        http://127.0.0.1:3002/health/ready
   sandbox       http://127.0.0.1:3100
   dashboard     http://127.0.0.1:3200   sign in as $(echo "$seed" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8")).dashboard;console.log(d.email + "  password: " + d.password)')
@@ -72,7 +72,7 @@ $(printf '\033[1m')The stack is up.$(printf '\033[0m')
 Demo vendor (tokens and the dashboard password are shown once):
 $(echo "$seed" | node -e 'const s=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(JSON.stringify(s,null,2))')
 
-Try: curl -H "Authorization: Bearer $(echo "$seed" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0,"utf8")).purchase.token)')" http://127.0.0.1:3000/api/v1/services
+Try: curl -H "Authorization: Bearer $(echo "$seed" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0,"utf8")).purchase.token)')" "$(echo "$seed" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0,"utf8")).purchase.base_url)')/services"
 Ctrl-C stops everything.
 MSG
 echo "$seed" > .stack-demo-vendor.json

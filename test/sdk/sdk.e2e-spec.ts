@@ -41,7 +41,8 @@ describe('SDK against the running stack', () => {
       if (needs.purchase) {
         purchaseStack = await startPurchaseStack();
         purchaseVendor = await purchaseStack.vendor();
-        purchase = new PurchaseClient({ baseUrl: purchaseStack.gateway.url!, token: purchaseVendor.token });
+        // The purchase base address, as demo:seed prints it and servers[0].url states it (issue 25).
+        purchase = new PurchaseClient({ baseUrl: `${purchaseStack.gateway.url!}/api/v1`, token: purchaseVendor.token });
       }
       if (needs.payout) {
         payoutStack = await startPayoutStack({ listen: true, worker: needs.payout.worker });
@@ -117,8 +118,15 @@ describe('SDK against the running stack', () => {
       expect(seen.map((transaction) => transaction.reference).sort()).toEqual([...references].sort());
     });
 
-    it('refuses a base URL that is not the origin, naming the rule', () => {
-      expect(() => new PurchaseClient({ baseUrl: `${purchaseStack.gateway.url}/api/v1`, token: 'x' })).toThrow(/origin/);
+    it('takes the base address with /api/v1 (or the bare origin) and refuses any other path, naming the rule', async () => {
+      const fromOrigin = new PurchaseClient({ baseUrl: purchaseStack.gateway.url!, token: purchaseVendor.token });
+      expect((await fromOrigin.getLimits()).currency).toBe('ZAR');
+      expect(() => new PurchaseClient({ baseUrl: `${purchaseStack.gateway.url}/api`, token: 'x' })).toThrow(/base address/);
+      expect(() => new PurchaseClient({ baseUrl: `${purchaseStack.gateway.url}/api/v1/api/v1`, token: 'x' })).toThrow(/base address/);
+    });
+
+    it('refuses a payout base URL that is not the origin, naming the rule', () => {
+      expect(() => new PayoutClient({ baseUrl: 'http://127.0.0.1:3001/api/v1', token: 'x' })).toThrow(/origin/);
     });
   });
 

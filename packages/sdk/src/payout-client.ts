@@ -35,7 +35,7 @@ export class PayoutClient {
   readonly api: Client<paths>;
 
   constructor(options: ClientOptions) {
-    this.api = createApi<paths>(options, REFERENCE_KEYED_PATHS);
+    this.api = createApi<paths>(options, 'origin', REFERENCE_KEYED_PATHS);
   }
 
   async getAccount(): Promise<Account> {

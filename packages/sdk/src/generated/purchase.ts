@@ -6,7 +6,7 @@
 // The purchase gateway's /docs-json. Regenerate with `npm run sdk:generate`; CI fails when this file is out of date.
 
 export interface paths {
-    "/api/v1/services": {
+    "/services": {
         parameters: {
             query?: never;
             header?: never;
@@ -23,7 +23,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/countries": {
+    "/countries": {
         parameters: {
             query?: never;
             header?: never;
@@ -40,7 +40,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/operators": {
+    "/operators": {
         parameters: {
             query?: never;
             header?: never;
@@ -57,7 +57,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/products": {
+    "/products": {
         parameters: {
             query?: never;
             header?: never;
@@ -77,7 +77,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/products/{id}": {
+    "/products/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -94,7 +94,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/mobile-number": {
+    "/lookups/mobile-number": {
         parameters: {
             query?: never;
             header?: never;
@@ -114,7 +114,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/statement": {
+    "/lookups/statement": {
         parameters: {
             query?: never;
             header?: never;
@@ -131,7 +131,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/account": {
+    "/lookups/account": {
         parameters: {
             query?: never;
             header?: never;
@@ -148,7 +148,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/esim-benefits": {
+    "/lookups/esim-benefits": {
         parameters: {
             query?: never;
             header?: never;
@@ -165,7 +165,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/esim-status": {
+    "/lookups/esim-status": {
         parameters: {
             query?: never;
             header?: never;
@@ -182,7 +182,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/quotes": {
+    "/quotes": {
         parameters: {
             query?: never;
             header?: never;
@@ -202,7 +202,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/quotes/{id}": {
+    "/quotes/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -219,7 +219,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/transactions": {
+    "/transactions": {
         parameters: {
             query?: never;
             header?: never;
@@ -240,7 +240,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/transactions/by-reference/{reference}": {
+    "/transactions/by-reference/{reference}": {
         parameters: {
             query?: never;
             header?: never;
@@ -257,7 +257,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/transactions/{id}": {
+    "/transactions/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -274,7 +274,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/transactions/{id}/fulfilment": {
+    "/transactions/{id}/fulfilment": {
         parameters: {
             query?: never;
             header?: never;
@@ -294,7 +294,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/limits": {
+    "/limits": {
         parameters: {
             query?: never;
             header?: never;
@@ -311,7 +311,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/reports/summary": {
+    "/reports/summary": {
         parameters: {
             query?: never;
             header?: never;
@@ -331,7 +331,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhook-endpoints": {
+    "/webhook-endpoints": {
         parameters: {
             query?: never;
             header?: never;
@@ -343,7 +343,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Answers the signing secret once. Events are hints: on receipt, GET /api/v1/transactions/{id} for the verified state.
+         * @description Answers the signing secret once. Events are hints: on receipt, GET /transactions/{id} for the verified state.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -352,7 +352,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhook-endpoints/{id}": {
+    "/webhook-endpoints/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -371,7 +371,7 @@ export interface paths {
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
-    "/api/v1/webhook-endpoints/{id}/rotate-secret": {
+    "/webhook-endpoints/{id}/rotate-secret": {
         parameters: {
             query?: never;
             header?: never;
@@ -391,7 +391,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhook-endpoints/{id}/deliveries": {
+    "/webhook-endpoints/{id}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -408,7 +408,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhook-endpoints/{id}/events/{eventId}/redeliver": {
+    "/webhook-endpoints/{id}/events/{eventId}/redeliver": {
         parameters: {
             query?: never;
             header?: never;
