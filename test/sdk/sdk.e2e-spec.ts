@@ -188,7 +188,7 @@ describe('SDK against the running stack', () => {
       });
       afterAll(async () => limited?.close());
 
-      it('on 429 waits exactly Retry-After and then succeeds; without retries the 429 is a typed RATE_LIMITED', async () => {
+      it('on 429 waits exactly Retry-After and then succeeds; without retries the 429 is a typed API_RATE_LIMITED', async () => {
         const { token } = await payoutVendor.issue(['payouts:read']);
         // The limiter counts fixed one-minute windows: start five seconds before one ends, so the
         // Retry-After is short and the retry lands in the next window.
@@ -199,7 +199,7 @@ describe('SDK against the running stack', () => {
         await once.getAccount();
         await once.getAccount();
         const refused = await once.getAccount().catch((caught: unknown) => caught);
-        expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', errors: {} });
+        expect(refused).toMatchObject({ status: 429, code: 'API_RATE_LIMITED', errors: {} });
         const retryAfterSeconds = (refused as GatewayApiError).retryAfterSeconds!;
         expect(retryAfterSeconds).toBeGreaterThanOrEqual(1);
         expect(retryAfterSeconds).toBeLessThanOrEqual(6);
