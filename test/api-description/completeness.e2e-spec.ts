@@ -1,4 +1,4 @@
-import { OpenApiResponseValidator, type EnvelopeStyle } from '../support/reliability/openapi-validator.js';
+import { OpenApiResponseValidator, serverBasePath, type EnvelopeStyle } from '../support/reliability/openapi-validator.js';
 import { startPayoutGateway, startPurchaseGateway, type RunningApp } from '../support/apps.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -122,7 +122,8 @@ describe.each([
         const examples: Array<[string, Json]> = media.example !== undefined ? [['example', media.example]] : Object.entries(media.examples ?? {}).map(([name, example]: [string, Json]) => [name, example.value]);
         if (examples.length === 0) problems.push(`${status} without an example`);
         // The example is what the gateway would answer: the same validation as a live answer.
-        const concrete = path.replace(/\{[^}]+\}/g, 'x');
+        // The URL path the client calls: servers[0].url's path (purchase: /api/v1) + the path.
+        const concrete = serverBasePath(document) + path.replace(/\{[^}]+\}/g, 'x');
         for (const [, example] of examples) {
           // The live check refuses any real 500; the declared 500 only has to be the error envelope.
           problems.push(...validator.check({ method, path: concrete, status: Number(status), body: example }).filter((problem) => !problem.endsWith('500: a server error')));

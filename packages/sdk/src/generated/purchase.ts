@@ -84,7 +84,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One enabled product with vendor price, benefits and delivery requirements */
+        /**
+         * One enabled product with vendor price, benefits and delivery requirements
+         * @description A product not enabled for the vendor (withdrawn, no longer offered, or unknown) answers 422 PRODUCT_UNAVAILABLE: refresh the catalogue.
+         */
         get: operations["getProduct"];
         put?: never;
         post?: never;
@@ -231,7 +234,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a quote, once
-         * @description 202 means durably accepted (the purchase and its submission are committed), not delivered: poll GET /transactions/{id}. An exact replay (same Idempotency-Key, quote_id and reference) returns the same transaction in its current state with 202, even after the quote expired or purchases were paused (header `Idempotent-Replayed: true`). A key reused with another quote or reference, or a reference reused under another key, answers IDEMPOTENCY_CONFLICT. A rejected request (any error) stores nothing, so the same key may be retried.
+         * @description 202 means durably accepted (the purchase and its submission are committed), not delivered: poll GET /transactions/{id}. An exact replay (same Idempotency-Key, quote_id and reference) returns the same transaction in its current state with 202, even after the quote expired or purchases were paused (header `Idempotent-Replayed: true`). A key reused with another quote or reference, or a reference reused under another key, answers IDEMPOTENCY_CONFLICT. An unknown `quote_id`, or one of another vendor, is invalid input: VALIDATION_FAILED on `quote_id`. A rejected request (any error) stores nothing, so the same key may be retried.
          */
         post: operations["createTransaction"];
         delete?: never;
@@ -283,7 +286,7 @@ export interface paths {
         };
         /**
          * PIN or eSIM delivery data of a completed transaction
-         * @description Restricted to `fulfilment:read`; every read is audited (token, transaction, time); served with `Cache-Control: no-store`. 404 until the transaction is completed with delivery data, and after a reversal.
+         * @description Restricted to `fulfilment:read`; every read is audited (token, transaction, time); served with `Cache-Control: no-store`. 409 FULFILMENT_UNAVAILABLE until the transaction is completed with delivery data, after a reversal, and for products without a PIN or eSIM; 404 NOT_FOUND for an id that is not one of your transactions.
          */
         get: operations["getTransactionFulfilment"];
         put?: never;
@@ -459,7 +462,7 @@ export interface components {
              * @description Stable error code
              * @enum {string}
              */
-            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DAILY_CAP_EXCEEDED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "VELOCITY_LIMIT_EXCEEDED" | "API_RATE_LIMITED" | "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PRODUCT_UNAVAILABLE" | "DESTINATION_AMOUNT_INVALID" | "BUDGET_INSUFFICIENT" | "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN";
+            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DAILY_CAP_EXCEEDED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "VELOCITY_LIMIT_EXCEEDED" | "API_RATE_LIMITED" | "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PRODUCT_UNAVAILABLE" | "DESTINATION_AMOUNT_INVALID" | "BUDGET_INSUFFICIENT" | "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "FULFILMENT_UNAVAILABLE";
             /** @description DAILY_CAP_EXCEEDED only: remaining allowance today in ZAR cents */
             remaining_minor?: number;
             /**
@@ -2044,31 +2047,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND` */
-            404: {
-                headers: {
-                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
-                    "X-Request-Id"?: string;
-                    /** @description Always `no-store`: answers are live money state */
-                    "Cache-Control"?: "no-store";
-                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {string} */
-                        message?: "NOT_FOUND";
-                        error?: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description `VALIDATION_FAILED` */
+            /** @description `VALIDATION_FAILED`, `PRODUCT_UNAVAILABLE` */
             422: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -2084,10 +2063,10 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        message?: "VALIDATION_FAILED";
+                        message?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         error?: {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         };
                     };
                 };
@@ -4096,30 +4075,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND` */
-            404: {
-                headers: {
-                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
-                    "X-Request-Id"?: string;
-                    /** @description Always `no-store`: answers are live money state */
-                    "Cache-Control"?: "no-store";
-                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {string} */
-                        message?: "NOT_FOUND";
-                        error?: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                        };
-                    };
-                };
-            };
             /** @description `IDEMPOTENCY_CONFLICT`, `QUOTE_ALREADY_USED`, `QUOTE_EXPIRED`, `PURCHASES_PAUSED`, `SPEND_CONTROLS_NOT_CONFIGURED`, `PRICING_UNPUBLISHED`, `VENDOR_NOT_RELEASED`, `TRANSACTION_MAXIMUM_EXCEEDED`, `DAILY_CAP_EXCEEDED` */
             409: {
                 headers: {
@@ -4774,6 +4729,30 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `FULFILMENT_UNAVAILABLE` */
+            409: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "FULFILMENT_UNAVAILABLE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "FULFILMENT_UNAVAILABLE";
                         };
                     };
                 };
