@@ -239,7 +239,8 @@ describe('SDK against the running stack', () => {
       const { stdout } = await run(process.execPath, [EXAMPLE], {
         env: {
           PATH: process.env.PATH,
-          PURCHASE_BASE_URL: purchaseStack.gateway.url,
+          // As demo:seed prints them: the purchase base address with /api/v1, the payout origin.
+          PURCHASE_BASE_URL: `${purchaseStack.gateway.url}/api/v1`,
           PURCHASE_TOKEN: purchaseToken.token,
           PAYOUT_BASE_URL: payoutStack.gateway.url,
           PAYOUT_TOKEN: payoutVendor.readWriteToken,
