@@ -83,6 +83,20 @@ describe('payout gateway answers as its contract says (issue 25)', () => {
       expect((await pay(vendor, { ...request, amount: request.method === 'voucher_type_1' ? '60.01' : '300.00' })).body.code).toBe('REFERENCE_CONFLICT');
     });
 
+    it('concurrent identical requests all answer PROVIDER_REJECTED, from one submission, with one reserve and one release', async () => {
+      const vendor = await stack.vendor({ fundCents: 1_000_000n, feePerPayoutCents: 250n });
+      const before = await account(vendor.vendor.id);
+      const request = cashPayout('01');
+      const answers = await Promise.all(Array.from({ length: 8 }, () => pay(vendor, request)));
+      expect(answers.map((answer) => `${answer.status} ${answer.body.code}`)).toEqual(Array.from({ length: 8 }, () => '422 PROVIDER_REJECTED'));
+      const row = await payoutRow(vendor.vendor.id, request.reference);
+      expect(row).toMatchObject({ status: 'failed', status_reason: 'provider_rejected' });
+      expect(await ledgerKinds(row.id)).toEqual(['reserve', 'release']);
+      expect(await payoutCount(vendor.vendor.id)).toBe(1);
+      expect(await stack.submissions(row.merchant_reference)).toEqual({ count: 1, duplicate_attempts: 0 });
+      expect(await account(vendor.vendor.id)).toEqual(before);
+    });
+
     it('a paid payout still answers 200 with the payout (the verdict), a pending one too', async () => {
       const vendor = await stack.vendor();
       expect((await pay(vendor, cashPayout('55'))).body).toMatchObject({ success: true, data: { status: 'paid' } });
