@@ -92,8 +92,8 @@ staff=$(node dist/apps/ops/src/main.js staff:create --email "admin-$(date +%s)@s
 cat >&2 <<MSG
 
 $(printf '\033[1m')The stack is up.$(printf '\033[0m')
-  purchase API  base_url http://127.0.0.1:$purchase_port, paths /api/v1/...   (docs http://127.0.0.1:$purchase_port/docs)
-  payout API    base_url http://127.0.0.1:$payout_port, paths /api/v1/...   (docs http://127.0.0.1:$payout_port/docs)
+  purchase API  base_url http://127.0.0.1:$purchase_port/api/v1, paths /services, /quotes, ...   (docs http://127.0.0.1:$purchase_port/docs)
+  payout API    base_url http://127.0.0.1:$payout_port, paths /api/v1/payouts, ...          (docs http://127.0.0.1:$payout_port/docs)
   worker        http://127.0.0.1:$worker_port/health/ready
   sandbox       http://127.0.0.1:$sandbox_port
   dashboard     http://127.0.0.1:$dashboard_port   sign in as $(echo "$seed" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8")).dashboard;console.log(d.email + "  password: " + d.password)')
@@ -101,7 +101,7 @@ $(printf '\033[1m')The stack is up.$(printf '\033[0m')
 Demo vendor (tokens and the dashboard password are shown once):
 $(echo "$seed" | node -e 'const s=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(JSON.stringify(s,null,2))')
 
-Try: curl -H "Authorization: Bearer $(echo "$seed" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0,"utf8")).purchase.token)')" http://127.0.0.1:$purchase_port/api/v1/services
+Try: curl -H "Authorization: Bearer $(echo "$seed" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0,"utf8")).purchase.token)')" "$(echo "$seed" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0,"utf8")).purchase.base_url)')/services"
 Ctrl-C stops everything.
 MSG
 # The demo vendor for scripts and docs that read it (not for a second stack run beside this one).

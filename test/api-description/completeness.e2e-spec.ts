@@ -1,4 +1,4 @@
-import { OpenApiResponseValidator, type EnvelopeStyle } from '../support/reliability/openapi-validator.js';
+import { OpenApiResponseValidator, serverBasePath, type EnvelopeStyle } from '../support/reliability/openapi-validator.js';
 import { startPayoutGateway, startPurchaseGateway, type RunningApp } from '../support/apps.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -42,9 +42,16 @@ describe.each([
     expect(operations.flatMap((entry) => check(entry).map((problem) => `${entry.key}: ${problem}`))).toEqual([]);
   }
 
-  it('states one base URL rule: servers[0].url is an origin and every path starts with /api/v1', () => {
-    expect(document.servers?.[0]?.url).toMatch(/^https?:\/\/[^/]+$/);
-    expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/v1/'))).toEqual([]);
+  it("states its contract's base URL rule: servers[0].url + path is the URL a client calls", () => {
+    if (style === 'purchase') {
+      // The purchase contract's base address includes the version prefix; paths are relative to it.
+      expect(document.servers?.[0]?.url).toMatch(/^https?:\/\/[^/]+\/api\/v1$/);
+      expect(Object.keys(document.paths).filter((path) => path.startsWith('/api/'))).toEqual([]);
+    } else {
+      // The payout contract writes paths with the prefix; the base URL is the origin.
+      expect(document.servers?.[0]?.url).toMatch(/^https?:\/\/[^/]+$/);
+      expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/v1/'))).toEqual([]);
+    }
   });
 
   it('describes opaque bearer tokens (not JWT) and the sandbox values, polling cadence and reversal window', () => {
@@ -115,7 +122,8 @@ describe.each([
         const examples: Array<[string, Json]> = media.example !== undefined ? [['example', media.example]] : Object.entries(media.examples ?? {}).map(([name, example]: [string, Json]) => [name, example.value]);
         if (examples.length === 0) problems.push(`${status} without an example`);
         // The example is what the gateway would answer: the same validation as a live answer.
-        const concrete = path.replace(/\{[^}]+\}/g, 'x');
+        // The URL path the client calls: servers[0].url's path (purchase: /api/v1) + the path.
+        const concrete = serverBasePath(document) + path.replace(/\{[^}]+\}/g, 'x');
         for (const [, example] of examples) {
           // The live check refuses any real 500; the declared 500 only has to be the error envelope.
           problems.push(...validator.check({ method, path: concrete, status: Number(status), body: example }).filter((problem) => !problem.endsWith('500: a server error')));
@@ -160,7 +168,7 @@ describe('purchase gateway API description: the types the issue names', () => {
   afterAll(() => gateway?.close());
 
   it('types the quote body as fixed | ranged by amount | ranged by budget, mutually exclusive', () => {
-    const schema = document.paths['/api/v1/quotes'].post.requestBody.content['application/json'].schema;
+    const schema = document.paths['/quotes'].post.requestBody.content['application/json'].schema;
     expect(schema.oneOf.map((shape: Json) => [shape.title, shape.required, shape.additionalProperties])).toEqual([
       ['FixedQuoteRequest', ['product_id'], false],
       ['RangedAmountQuoteRequest', ['product_id', 'destination_amount'], false],

@@ -219,13 +219,14 @@ describe('back-office vendor operations', () => {
   it('enables and withdraws products as catalogue:enable does: a withdrawn product disappears from the vendor API', async () => {
     const { vendor, token } = await createTestVendor(purchase.app, 'Products from the back-office');
     const product = () => purchase.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(token));
-    expect((await product()).status).toBe(404);
+    // Not enabled: PRODUCT_UNAVAILABLE (422), the purchase contract's "refresh catalogue" (issue 25).
+    expect((await product()).status).toBe(422);
     expect((await form('support', `/vendors/${vendor.id}/products`, { products: String(PRODUCTS.fixedAirtime), enable: 'true', reason: 'support cannot enable products' })).status).toBe(403);
     expect((await form('operator', `/vendors/${vendor.id}/products`, { products: '12x', enable: 'true', reason: 'Vendor onboarding ticket 3' })).status).toBe(400);
     expect((await form('operator', `/vendors/${vendor.id}/products`, { products: String(PRODUCTS.fixedAirtime), enable: 'true', reason: 'Vendor onboarding ticket 3' })).status).toBe(303);
     expect((await product()).status).toBe(200);
     expect((await form('operator', `/vendors/${vendor.id}/products`, { products: String(PRODUCTS.fixedAirtime), enable: 'false', reason: 'Product withdrawn, ticket 4' })).status).toBe(303);
-    expect((await product()).status).toBe(404);
+    expect((await product()).body.error.code).toBe('PRODUCT_UNAVAILABLE');
     const records = await db.query(`SELECT action, actor_staff_id, details FROM staff_audit_events WHERE vendor_id = $1 ORDER BY id`, [vendor.id]);
     expect(records).toEqual([
       { action: 'products.enabled', actor_staff_id: operatorId.id, details: { before: { requested: [PRODUCTS.fixedAirtime] }, after: { enabled_product_ids: [PRODUCTS.fixedAirtime] } } },
@@ -251,7 +252,7 @@ describe('back-office vendor operations', () => {
     await run('node', [CLI, 'purchases:pause', '--vendor', vendor.id, '--reason', 'CLI pause 8815'], { env, timeout: 30_000 });
     await run('node', [CLI, 'catalogue:enable', '--vendor', vendor.id, '--products', 'all', '--reason', 'CLI products 8816'], { env, timeout: 30_000 });
     await run('node', [CLI, 'catalogue:disable', '--vendor', vendor.id, '--products', String(PRODUCTS.fixedAirtime), '--reason', 'CLI products 8817'], { env, timeout: 30_000 });
-    expect((await purchase.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(token))).status).toBe(404);
+    expect((await purchase.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(token))).status).toBe(422);
     const later = await db.query(`SELECT actor, action, reason FROM staff_audit_events WHERE vendor_id = $1 AND action IN ('limits.set', 'purchases.paused', 'products.enabled', 'products.disabled') ORDER BY id`, [vendor.id]);
     expect(later).toEqual([
       { actor, action: 'limits.set', reason: 'CLI limits 8814' },

@@ -81,9 +81,9 @@ describe('ops CLI', () => {
     expect(seeded.code).toBe(0);
     expect(seeded.json).toMatchObject({
       vendor_id: expect.any(String),
-      // One rule for both gateways (issue 17): base_url is the origin, every path starts with /api/v1,
-      // and it equals servers[0].url of the gateway's /docs-json.
-      purchase: { base_url: 'http://127.0.0.1:3000', token: expect.stringMatching(/^gwt_test_[A-Za-z0-9_-]{43}$/) },
+      // Each base_url equals servers[0].url of its gateway's /docs-json (issue 25): the purchase base
+      // address includes /api/v1 (its paths are relative to it), the payout one is the origin.
+      purchase: { base_url: 'http://127.0.0.1:3000/api/v1', token: expect.stringMatching(/^gwt_test_[A-Za-z0-9_-]{43}$/) },
       payout: { base_url: 'http://127.0.0.1:3001', token: expect.stringMatching(/^gwt_test_[A-Za-z0-9_-]{43}$/) },
     });
     const vendorId = seeded.json.vendor_id as string;

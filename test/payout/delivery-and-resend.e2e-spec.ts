@@ -14,7 +14,15 @@ describe('delivery and SMS resend', () => {
   afterEach(async () => expect(await stack.discrepancies()).toEqual([]));
 
   const http = () => stack.gateway.http();
-  const create = async (body: { reference: string }, token = vendor.token) => (await http().post('/api/v1/payouts').set(bearer(token)).send(body).expect(200)).body.data;
+  /** The payout as created; a provider refusal answers PROVIDER_REJECTED (issue 25), so the failed payout is read back. */
+  const create = async (body: { reference: string }, token = vendor.token) => {
+    const answer = await http().post('/api/v1/payouts').set(bearer(token)).send(body);
+    if (answer.status === 422 && answer.body.code === 'PROVIDER_REJECTED') {
+      return (await http().get(`/api/v1/payouts/${encodeURIComponent(body.reference)}`).set(bearer(token)).expect(200)).body.data;
+    }
+    expect(answer.status).toBe(200);
+    return answer.body.data;
+  };
   const delivery = (reference: string, token = vendor.token) => http().get(`/api/v1/payouts/${encodeURIComponent(reference)}/delivery`).set(bearer(token));
   const resend = (reference: string, token = vendor.token) => http().post(`/api/v1/payouts/${encodeURIComponent(reference)}/resend-sms`).set(bearer(token));
   const audits = async (payoutId: string) =>
@@ -67,12 +75,15 @@ describe('delivery and SMS resend', () => {
       expect(await audits(payout.id)).toEqual([]);
     });
 
-    it('answers METHOD_UNAVAILABLE for rtc_eft, which has no codes', async () => {
+    it('answers the Delivery with every field null for a paid rtc_eft payout, which has no codes (issue 25), PAYOUT_NOT_PAID before', async () => {
       const request = rtcPayout();
-      await create(request);
+      const payout = await create(request);
+      expect((await delivery(request.reference).expect(409)).body.code).toBe('PAYOUT_NOT_PAID');
       await waitForStatus(request.reference, 'paid');
-      const response = await delivery(request.reference).expect(422);
-      expect(response.body.code).toBe('METHOD_UNAVAILABLE');
+      const response = await delivery(request.reference).expect(200);
+      expect(response.body).toEqual({ success: true, data: { pin: null, serial: null, instructions: null, expires_at: null } });
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(await audits(payout.id)).toEqual([{ token_id: vendor.tokenId, channel: 'delivery_endpoint' }]);
       // And it is never embedded either.
       expect((await http().get(`/api/v1/payouts/${request.reference}`).set(bearer(vendor.token)).expect(200)).body.data.delivery).toBeNull();
     });

@@ -88,6 +88,8 @@ export const FIXED_MESSAGES = {
   INSUFFICIENT_FUNDS: 'The account balance does not cover the amount plus fee.',
   METHOD_UNAVAILABLE: 'This method is not available for this operation.',
   RATE_LIMITED: 'Too many requests. Retry after the indicated time.',
+  API_RATE_LIMITED: 'Too many API requests for this token. Slow down and retry after the indicated time.',
+  PROVIDER_REJECTED: 'The provider rejected the payout.',
   NOT_FOUND: 'The requested resource was not found.',
   PAYOUT_NOT_PAID: 'The payout is not paid, so this is not available yet.',
 } as const;

@@ -79,13 +79,13 @@ describe('payout request validation', () => {
       await expectRejected(cashPayout('55', { method: 'bank_b_cardless', amount: '10.50' }), 'AMOUNT_INCREMENT_INVALID', 'amount');
     });
 
-    it('reports a cash amount off R10 together with the other problems: VALIDATION_FAILED with every field, the increment under amount', async () => {
+    it('reports a cash amount off R10 together with the other problems: AMOUNT_INCREMENT_INVALID with every field, the increment under amount (issue 25)', async () => {
       // Another shape problem (the phone), found before admission.
-      const withPhone = await expectRejected(cashPayout('55', { amount: '155.00', recipient: recipient('55', { phone: '0821234567' }) }), 'VALIDATION_FAILED', 'amount');
+      const withPhone = await expectRejected(cashPayout('55', { amount: '155.00', recipient: recipient('55', { phone: '0821234567' }) }), 'AMOUNT_INCREMENT_INVALID', 'amount');
       expect(withPhone.amount).toEqual([expect.stringContaining('multiple of 10.00')]);
       expect(withPhone['recipient.phone']).toEqual([expect.any(String)]);
       // Another problem only admission sees (above the method's maximum): both messages under amount.
-      const aboveMaximum = await expectRejected(cashPayout('55', { amount: '3005.00' }), 'VALIDATION_FAILED', 'amount');
+      const aboveMaximum = await expectRejected(cashPayout('55', { amount: '3005.00' }), 'AMOUNT_INCREMENT_INVALID', 'amount');
       expect(aboveMaximum.amount).toEqual(expect.arrayContaining([expect.stringContaining('from 10.00 to 3000.00'), expect.stringContaining('multiple of 10.00')]));
       // The same in a batch: each item's problems under its own path.
       const batch = await stack.gateway
@@ -94,10 +94,12 @@ describe('payout request validation', () => {
         .set(bearer(vendor.token))
         .send({ reference: 'increment-batch', payouts: [cashPayout('55', { amount: '155.00' }), cashPayout('55', { recipient: recipient('55', { phone: 'x' }) })] })
         .expect(422);
-      expect(batch.body.code).toBe('VALIDATION_FAILED');
+      expect(batch.body.code).toBe('AMOUNT_INCREMENT_INVALID');
       expect(batch.body.errors['payouts.0.amount']).toEqual([expect.stringContaining('multiple of 10.00')]);
       expect(batch.body.errors['payouts.1.recipient.phone']).toEqual([expect.any(String)]);
-      // Alone it keeps its own code, in a batch too.
+      // Without an increment problem, other problems stay VALIDATION_FAILED.
+      await expectRejected(cashPayout('55', { amount: '150.00', recipient: recipient('55', { phone: '0821234567' }) }), 'VALIDATION_FAILED', 'recipient.phone');
+      // Alone it has its own code, in a batch too.
       const alone = await stack.gateway.http().post('/api/v1/batches').set(bearer(vendor.token)).send({ reference: 'increment-batch-2', payouts: [cashPayout('55', { amount: '155.00' })] }).expect(422);
       expect(alone.body).toMatchObject({ code: 'AMOUNT_INCREMENT_INVALID', errors: { 'payouts.0.amount': [expect.stringContaining('multiple of 10.00')] } });
     });

@@ -6,7 +6,8 @@ import { cashPayout, FIXED_MESSAGES } from './payout-requests.js';
 
 /**
  * The payout API's per-token rate limits: the purchase gateway's read and write buckets, with
- * the payout contract's RATE_LIMITED code and fixed message, in the payout envelope; and, as on
+ * their own code API_RATE_LIMITED (issue 25: the contract's RATE_LIMITED means an SMS resend
+ * cooldown) and fixed message, in the payout envelope; and, as on
  * the purchase gateway, no request served while Redis cannot count it.
  */
 describe('payout API rate limits', () => {
@@ -20,7 +21,7 @@ describe('payout API rate limits', () => {
 
   const payoutsOf = async (vendorId: string) => (await stack.dataSource.query(`SELECT count(*)::int AS n FROM payouts WHERE vendor_id = $1`, [vendorId]))[0].n as number;
 
-  it('limits reads and writes per token in separate buckets with 429 RATE_LIMITED and Retry-After; a refused write creates nothing', async () => {
+  it('limits reads and writes per token in separate buckets with 429 API_RATE_LIMITED and Retry-After; a refused write creates nothing', async () => {
     // Fixed one-minute windows: start well inside one so the burst cannot straddle two.
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
@@ -28,7 +29,7 @@ describe('payout API rate limits', () => {
     const read = () => stack.gateway.http().get('/api/v1/account').set(bearer(vendor.token));
     for (let index = 0; index < 3; index++) await read().expect(200);
     const refused = await read().expect(429);
-    expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', message: FIXED_MESSAGES.RATE_LIMITED, errors: {} });
+    expect(refused.body).toEqual({ success: false, code: 'API_RATE_LIMITED', message: FIXED_MESSAGES.API_RATE_LIMITED, errors: {} });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -38,7 +39,7 @@ describe('payout API rate limits', () => {
     await write().expect(200);
     const balanceBefore = await stack.dataSource.query(`SELECT available_cents, reserved_cents FROM payout_accounts WHERE vendor_id = $1`, [vendor.vendor.id]);
     const refusedWrite = await write().expect(429);
-    expect(refusedWrite.body.code).toBe('RATE_LIMITED');
+    expect(refusedWrite.body.code).toBe('API_RATE_LIMITED');
     expect(Number(refusedWrite.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(await payoutsOf(vendor.vendor.id)).toBe(2);
     expect(await stack.dataSource.query(`SELECT available_cents, reserved_cents FROM payout_accounts WHERE vendor_id = $1`, [vendor.vendor.id])).toEqual(balanceBefore);

@@ -69,15 +69,20 @@ describe('single payouts end to end', () => {
       expect(await stack.submissions(payout.merchant_reference)).toEqual({ count: 1, duplicate_attempts: 0 });
     });
 
-    it('01: the provider rejects it; 200 with failed/provider_rejected, funds released, replay answers the same', async () => {
+    it('01: the provider rejects it; 422 PROVIDER_REJECTED, the payout failed/provider_rejected with its hold released, replay answers the same', async () => {
       const before = await account();
       const request = build('01');
-      const first = await post(request).expect(200);
-      expect(first.body.data).toMatchObject({ status: 'failed', status_reason: 'provider_rejected', paid_at: null, delivery: null });
+      const first = await post(request).expect(422);
+      expect(first.body).toEqual({ success: false, code: 'PROVIDER_REJECTED', message: FIXED_MESSAGES.PROVIDER_REJECTED, errors: {} });
       expect(await account()).toEqual(before);
-      const replay = await post(request).expect(200);
+      const stored = (await get(request.reference).expect(200)).body.data;
+      expect(stored).toMatchObject({ status: 'failed', status_reason: 'provider_rejected', paid_at: null, delivery: null });
+      const kinds: Array<{ kind: string }> = await stack.dataSource.query(`SELECT kind FROM ledger_entries WHERE payout_id = $1 ORDER BY id`, [stored.id]);
+      expect(kinds.map((entry) => entry.kind)).toEqual(['reserve', 'release']);
+      const replay = await post(request).expect(422);
       expect(replay.body).toEqual(first.body);
-      expect(await stack.submissions(first.body.data.merchant_reference)).toEqual({ count: 1, duplicate_attempts: 0 });
+      expect(await account()).toEqual(before);
+      expect(await stack.submissions(stored.merchant_reference)).toEqual({ count: 1, duplicate_attempts: 0 });
     });
 
     it('02: the submission times out; it stays pending, a status poll finds it paid, and it is submitted once', async () => {

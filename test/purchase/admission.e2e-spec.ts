@@ -310,7 +310,7 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
   });
 
   describe('tenancy and reads', () => {
-    it('answers 404 for another vendor’s transaction, reference, fulfilment and quote', async () => {
+    it('answers 404 for another vendor’s transaction, reference, fulfilment and quote, 422 for buying their quote', async () => {
       const owner = await stack.vendor();
       const stranger = await stack.vendor();
       const bought = await purchase(stack, owner, { product_id: PRODUCTS.pin, ...mobile('27821230020') });
@@ -329,8 +329,12 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       }
       const list = await as('/transactions').expect(200);
       expect(list.body.data.total).toBe(0);
+      // Buying another vendor's quote is invalid input (issue 25): the answer for an unknown quote.
       const theirQuote = await quote(owner);
-      await buy({ quote_id: theirQuote.id, reference: 'steal' }, 'steal', stranger).expect(404);
+      const stolen = await buy({ quote_id: theirQuote.id, reference: 'steal' }, 'steal', stranger).expect(422);
+      const unknown = await buy({ quote_id: randomUUID(), reference: 'steal' }, 'steal-2', stranger).expect(422);
+      expect(stolen.body).toEqual({ success: false, message: 'VALIDATION_FAILED', error: { code: 'VALIDATION_FAILED', fields: { quote_id: ['quote_id does not name a quote of this vendor'] } } });
+      expect(unknown.body).toEqual(stolen.body);
     });
 
     it('lists transactions with filters, whole Johannesburg days and pagination', async () => {

@@ -107,10 +107,11 @@ describe('purchase catalogue, pricing and quotes', () => {
       expect(Object.keys(response.body.error.fields)).toHaveLength(1);
     });
 
-    it('answers 404 for a product not enabled for the vendor or unknown', async () => {
-      await get(`/products/${PRODUCTS.esim}`, narrowVendor.token).expect(404);
-      await get('/products/99999999').expect(404);
-      await get('/products/abc').expect(404);
+    it('answers PRODUCT_UNAVAILABLE (422) for a product not enabled for the vendor or unknown, VALIDATION_FAILED for a malformed id', async () => {
+      const unavailable = { success: false, message: 'PRODUCT_UNAVAILABLE', error: { code: 'PRODUCT_UNAVAILABLE' } };
+      expect((await get(`/products/${PRODUCTS.esim}`, narrowVendor.token).expect(422)).body).toEqual(unavailable);
+      expect((await get('/products/99999999').expect(422)).body).toEqual(unavailable);
+      expect((await get('/products/abc').expect(422)).body.error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { id: [expect.any(String)] } });
     });
   });
 

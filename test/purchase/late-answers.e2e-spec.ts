@@ -175,7 +175,7 @@ describe('purchase answers that come after the first one', () => {
     expect(row).toEqual({ ...before, provider_transaction_id: null });
     expect(await usedAllowance(stack, vendor.vendor.id)).toBe(allowanceAfterFailure);
     expect(await stack.db.query(`SELECT 1 FROM purchase_fulfilments WHERE transaction_id = $1`, [id])).toHaveLength(0);
-    await stack.gateway.http().get(`/api/v1/transactions/${id}/fulfilment`).set(bearer(vendor.token)).expect(404);
+    await stack.gateway.http().get(`/api/v1/transactions/${id}/fulfilment`).set(bearer(vendor.token)).expect(409);
     // The reversal may be found first by a watch poll already queued; the marker is then consumed
     // by its own (rebuilt) verification, which the sweeper re-sends.
     await eventually(

@@ -1,27 +1,27 @@
 import { PURCHASE_ERRORS } from '#purchase';
 import { startPurchaseGateway, type RunningApp } from '../support/apps.js';
 
-/** The contract's endpoint table: method, path, ability, success status. */
+/** The contract's endpoint table: method, path (relative to the base address), ability, success status. */
 const CONTRACT = [
-  ['get', '/api/v1/services', 'catalogue:read', '200'],
-  ['get', '/api/v1/countries', 'catalogue:read', '200'],
-  ['get', '/api/v1/operators', 'catalogue:read', '200'],
-  ['get', '/api/v1/products', 'catalogue:read', '200'],
-  ['get', '/api/v1/products/{id}', 'catalogue:read', '200'],
-  ['post', '/api/v1/lookups/mobile-number', 'lookups:read', '200'],
-  ['post', '/api/v1/lookups/statement', 'lookups:read', '200'],
-  ['post', '/api/v1/lookups/account', 'lookups:read', '200'],
-  ['post', '/api/v1/lookups/esim-benefits', 'lookups:read', '200'],
-  ['post', '/api/v1/lookups/esim-status', 'lookups:read', '200'],
-  ['post', '/api/v1/quotes', 'quotes:write', '201'],
-  ['get', '/api/v1/quotes/{id}', 'quotes:write', '200'],
-  ['post', '/api/v1/transactions', 'transactions:write', '202'],
-  ['get', '/api/v1/transactions', 'transactions:read', '200'],
-  ['get', '/api/v1/transactions/{id}', 'transactions:read', '200'],
-  ['get', '/api/v1/transactions/by-reference/{reference}', 'transactions:read', '200'],
-  ['get', '/api/v1/transactions/{id}/fulfilment', 'fulfilment:read', '200'],
-  ['get', '/api/v1/limits', 'limits:read', '200'],
-  ['get', '/api/v1/reports/summary', 'reports:read', '200'],
+  ['get', '/services', 'catalogue:read', '200'],
+  ['get', '/countries', 'catalogue:read', '200'],
+  ['get', '/operators', 'catalogue:read', '200'],
+  ['get', '/products', 'catalogue:read', '200'],
+  ['get', '/products/{id}', 'catalogue:read', '200'],
+  ['post', '/lookups/mobile-number', 'lookups:read', '200'],
+  ['post', '/lookups/statement', 'lookups:read', '200'],
+  ['post', '/lookups/account', 'lookups:read', '200'],
+  ['post', '/lookups/esim-benefits', 'lookups:read', '200'],
+  ['post', '/lookups/esim-status', 'lookups:read', '200'],
+  ['post', '/quotes', 'quotes:write', '201'],
+  ['get', '/quotes/{id}', 'quotes:write', '200'],
+  ['post', '/transactions', 'transactions:write', '202'],
+  ['get', '/transactions', 'transactions:read', '200'],
+  ['get', '/transactions/{id}', 'transactions:read', '200'],
+  ['get', '/transactions/by-reference/{reference}', 'transactions:read', '200'],
+  ['get', '/transactions/{id}/fulfilment', 'fulfilment:read', '200'],
+  ['get', '/limits', 'limits:read', '200'],
+  ['get', '/reports/summary', 'reports:read', '200'],
 ] as const;
 
 describe('purchase OpenAPI document covers the contract', () => {
@@ -35,6 +35,11 @@ describe('purchase OpenAPI document covers the contract', () => {
     document = (await gateway.http().get('/docs-json').expect(200)).body;
   });
   afterAll(() => gateway?.close());
+
+  it("states the contract's base address: servers[0].url includes /api/v1 and every path is relative to it", () => {
+    expect(document.servers?.[0]?.url).toBe('http://127.0.0.1:3000/api/v1');
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/api/'))).toEqual([]);
+  });
 
   it.each(CONTRACT)('%s %s: ability %s, success %s, an operationId and the envelope', (method, path, ability, status) => {
     const operation = document.paths[path]?.[method];
@@ -61,7 +66,7 @@ describe('purchase OpenAPI document covers the contract', () => {
         'error_code', 'fulfilment_available', 'created_at', 'updated_at', 'completed_at', 'reversed_at',
       ].sort(),
     );
-    const create = document.paths['/api/v1/transactions'].post;
+    const create = document.paths['/transactions'].post;
     expect(create.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]));
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['202', '409', '422', '429', '503']));
   });

@@ -38,7 +38,8 @@ describe('purchases end to end: gateway, worker and provider sandbox', () => {
       const [row] = await stack.db.query(`SELECT provider_transaction_id, submission_outcome FROM purchase_transactions WHERE id = $1`, [bought.transaction.id]);
       expect(row.provider_transaction_id).not.toBeNull();
       expect(row.submission_outcome).toBe('accepted');
-      await get(`/transactions/${bought.transaction.id}/fulfilment`).expect(404);
+      // Completed without delivery data (airtime): nothing to hand out (issue 25: 409, not 404).
+      expect((await get(`/transactions/${bought.transaction.id}/fulfilment`).expect(409)).body.error.code).toBe('FULFILMENT_UNAVAILABLE');
     });
 
     it('buys a ranged product for an exact amount', async () => {

@@ -98,7 +98,7 @@ describe('purchase gateway read caches', () => {
 
     await stack.gateway.app.get(CatalogueService).disableProducts(vendor.vendor.id, [product]);
 
-    await get(other, `/products/${product}`).expect(404);
+    await get(other, `/products/${product}`).expect(422);
     const after = await get(other, '/products?per_page=100').expect(200);
     expect(after.body.data.items.map((item: { id: number }) => item.id)).not.toContain(product);
     expect(after.body.data.total).toBe(listed.body.data.total - 1);
@@ -136,7 +136,7 @@ describe('purchase gateway read caches', () => {
     await stack.db.query(`UPDATE api_tokens SET revoked_at = now() WHERE id = $1`, [id]);
 
     const hits = { tokens: tokenCache(other).stats.hits, catalogue: catalogueCache(other).stats.hits };
-    await get(other, `/products/${product}`).expect(404);
+    await get(other, `/products/${product}`).expect(422);
     await get(other, '/services', token).expect(401);
     await get(other, '/services').expect(200);
     await get(other, '/services').expect(200);
@@ -145,7 +145,7 @@ describe('purchase gateway read caches', () => {
 
     // Back: listening again, it caches again.
     await untilLive(other);
-    await get(other, `/products/${product}`).expect(404);
+    await get(other, `/products/${product}`).expect(422);
     await cached(other, '/services');
   });
 });

@@ -68,6 +68,6 @@ describe('purchase recovery from PostgreSQL, and late reversals', () => {
     expect(markers.map((marker: { provider_status_hint: string }) => marker.provider_status_hint)).toContain('REVERSED');
     expect(markers.every((marker: { processed_at: Date | null }) => marker.processed_at !== null)).toBe(true);
     expect(await stack.sandbox.creates(id)).toBe(1);
-    await stack.gateway.http().get(`/api/v1/transactions/${id}/fulfilment`).set(bearer(vendor.token)).expect(404);
+    await stack.gateway.http().get(`/api/v1/transactions/${id}/fulfilment`).set(bearer(vendor.token)).expect(409);
   }, 30_000);
 });

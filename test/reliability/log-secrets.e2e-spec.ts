@@ -85,7 +85,8 @@ describe('logs written while handling secrets', () => {
     // Payouts of every kind, delivery reads, SMS resends up to the provider's cap, a batch.
     const payouts = [cashPayout('55'), cashPayout('55', { method: 'bank_b_cardless' }), voucherPayout('55'), rtcPayout('55'), cashPayout('01')];
     for (const body of payouts) {
-      expect((await call(payoutUrl, { method: 'POST', path: '/api/v1/payouts', token: vendor.token, body })).status).toBe(200);
+      // The last one is refused by the provider: 422 PROVIDER_REJECTED (issue 25).
+      expect((await call(payoutUrl, { method: 'POST', path: '/api/v1/payouts', token: vendor.token, body })).status).toBe(body === payouts[4] ? 422 : 200);
       secrets.push({ kind: 'id number', value: body.recipient.id_number });
     }
     const batchReference = uniqueReference('log-batch');

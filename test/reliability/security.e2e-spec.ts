@@ -78,6 +78,8 @@ describe('security', () => {
       method: string;
       path: (ids: Record<string, string>) => string;
       body?: (ids: Record<string, string>) => Json;
+      /** 404 unless the contract names the condition: another vendor's quote is invalid input (422 on quote_id). */
+      status?: number;
     }
     const routes: Route[] = [
       { label: 'quote', service: 'purchase', method: 'GET', path: (ids) => `/api/v1/quotes/${ids.quote}` },
@@ -85,7 +87,7 @@ describe('security', () => {
       { label: 'transaction', service: 'purchase', method: 'GET', path: (ids) => `/api/v1/transactions/${ids.transaction}` },
       { label: 'transaction by reference', service: 'purchase', method: 'GET', path: (ids) => `/api/v1/transactions/by-reference/${encodeURIComponent(ids.reference)}` },
       { label: 'fulfilment (PIN)', service: 'purchase', method: 'GET', path: (ids) => `/api/v1/transactions/${ids.transaction}/fulfilment` },
-      { label: 'buying the quote', service: 'purchase', method: 'POST', path: () => '/api/v1/transactions', body: (ids) => ({ quote_id: ids.quote, reference: uniqueKey('steal') }) },
+      { label: 'buying the quote', service: 'purchase', method: 'POST', path: () => '/api/v1/transactions', body: (ids) => ({ quote_id: ids.quote, reference: uniqueKey('steal') }), status: 422 },
       { label: 'payout', service: 'payout', method: 'GET', path: (ids) => `/api/v1/payouts/${encodeURIComponent(ids.payout)}` },
       { label: 'payout delivery (PIN)', service: 'payout', method: 'GET', path: (ids) => `/api/v1/payouts/${encodeURIComponent(ids.payout)}/delivery` },
       { label: 'SMS resend', service: 'payout', method: 'POST', path: (ids) => `/api/v1/payouts/${encodeURIComponent(ids.payout)}/resend-sms` },
@@ -93,7 +95,7 @@ describe('security', () => {
     ];
     const probes = { quote: unknownUuid, transaction: unknownUuid, reference: 'no-such-ref', payout: 'no-such-ref', batch: 'no-such-ref' };
 
-    it.each(routes)('$label: 404 NOT_FOUND, the same answer as for an id that does not exist, nothing read or changed', async ({ service, method, path, body }) => {
+    it.each(routes)('$label: 404 NOT_FOUND (422 for a quote to buy), the same answer as for an id that does not exist, nothing read or changed', async ({ service, method, path, body, status = 404 }) => {
       const baseUrl = service === 'purchase' ? stack.purchase.url : stack.payout.url;
       const headers = method === 'POST' && service === 'purchase' ? { 'idempotency-key': uniqueKey('steal-key') } : undefined;
       const before = await moneyState();
@@ -101,7 +103,7 @@ describe('security', () => {
       const stolen = await call(baseUrl, { method, path: path(owned), token: intruder.token, headers, body: body?.(owned) });
       const missing = await call(baseUrl, { method, path: path({ ...owned, ...probes }), token: intruder.token, headers: headers && { 'idempotency-key': uniqueKey('probe-key') }, body: body?.({ ...owned, ...probes }) });
 
-      expect(stolen.status).toBe(404);
+      expect(stolen.status).toBe(status);
       // Indistinguishable from a miss: existence does not leak.
       expect(stolen.body).toEqual(missing.body);
       const text = JSON.stringify(stolen.body);

@@ -41,7 +41,8 @@ describe('SDK against the running stack', () => {
       if (needs.purchase) {
         purchaseStack = await startPurchaseStack();
         purchaseVendor = await purchaseStack.vendor();
-        purchase = new PurchaseClient({ baseUrl: purchaseStack.gateway.url!, token: purchaseVendor.token });
+        // The purchase base address, as demo:seed prints it and servers[0].url states it (issue 25).
+        purchase = new PurchaseClient({ baseUrl: `${purchaseStack.gateway.url!}/api/v1`, token: purchaseVendor.token });
       }
       if (needs.payout) {
         payoutStack = await startPayoutStack({ listen: true, worker: needs.payout.worker });
@@ -117,8 +118,15 @@ describe('SDK against the running stack', () => {
       expect(seen.map((transaction) => transaction.reference).sort()).toEqual([...references].sort());
     });
 
-    it('refuses a base URL that is not the origin, naming the rule', () => {
-      expect(() => new PurchaseClient({ baseUrl: `${purchaseStack.gateway.url}/api/v1`, token: 'x' })).toThrow(/origin/);
+    it('takes the base address with /api/v1 (or the bare origin) and refuses any other path, naming the rule', async () => {
+      const fromOrigin = new PurchaseClient({ baseUrl: purchaseStack.gateway.url!, token: purchaseVendor.token });
+      expect((await fromOrigin.getLimits()).currency).toBe('ZAR');
+      expect(() => new PurchaseClient({ baseUrl: `${purchaseStack.gateway.url}/api`, token: 'x' })).toThrow(/base address/);
+      expect(() => new PurchaseClient({ baseUrl: `${purchaseStack.gateway.url}/api/v1/api/v1`, token: 'x' })).toThrow(/base address/);
+    });
+
+    it('refuses a payout base URL that is not the origin, naming the rule', () => {
+      expect(() => new PayoutClient({ baseUrl: 'http://127.0.0.1:3001/api/v1', token: 'x' })).toThrow(/origin/);
     });
   });
 
@@ -180,7 +188,7 @@ describe('SDK against the running stack', () => {
       });
       afterAll(async () => limited?.close());
 
-      it('on 429 waits exactly Retry-After and then succeeds; without retries the 429 is a typed RATE_LIMITED', async () => {
+      it('on 429 waits exactly Retry-After and then succeeds; without retries the 429 is a typed API_RATE_LIMITED', async () => {
         const { token } = await payoutVendor.issue(['payouts:read']);
         // The limiter counts fixed one-minute windows: start five seconds before one ends, so the
         // Retry-After is short and the retry lands in the next window.
@@ -191,7 +199,7 @@ describe('SDK against the running stack', () => {
         await once.getAccount();
         await once.getAccount();
         const refused = await once.getAccount().catch((caught: unknown) => caught);
-        expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', errors: {} });
+        expect(refused).toMatchObject({ status: 429, code: 'API_RATE_LIMITED', errors: {} });
         const retryAfterSeconds = (refused as GatewayApiError).retryAfterSeconds!;
         expect(retryAfterSeconds).toBeGreaterThanOrEqual(1);
         expect(retryAfterSeconds).toBeLessThanOrEqual(6);
@@ -231,7 +239,8 @@ describe('SDK against the running stack', () => {
       const { stdout } = await run(process.execPath, [EXAMPLE], {
         env: {
           PATH: process.env.PATH,
-          PURCHASE_BASE_URL: purchaseStack.gateway.url,
+          // As demo:seed prints them: the purchase base address with /api/v1, the payout origin.
+          PURCHASE_BASE_URL: `${purchaseStack.gateway.url}/api/v1`,
           PURCHASE_TOKEN: purchaseToken.token,
           PAYOUT_BASE_URL: payoutStack.gateway.url,
           PAYOUT_TOKEN: payoutVendor.readWriteToken,

@@ -78,10 +78,11 @@ describe('npm run stack', () => {
         void exited.then((code) => settle(() => reject(new Error(`the stack script exited (${code}):\n${output.slice(-3000)}`))));
       });
 
-      // The printed purchase token works against the printed purchase API, as the banner says.
-      const token = /"purchase": \{\s*"base_url": "[^"]+",\s*"token": "([^"]+)"/.exec(output)?.[1];
-      expect(token).toMatch(/^gwt_test_/);
-      const services = await fetch(`http://127.0.0.1:${3000 + offset}/api/v1/services`, { headers: { authorization: `Bearer ${token}` } });
+      // The printed purchase token works against the printed base_url (with its /api/v1, as the
+      // contract has it), exactly as the banner's "Try:" line and the README call it.
+      const [, baseUrl, token] = /"purchase": \{\s*"base_url": "([^"]+)",\s*"token": "([^"]+)"/.exec(output) ?? [];
+      expect({ baseUrl, token }).toEqual({ baseUrl: `http://127.0.0.1:${3000 + offset}/api/v1`, token: expect.stringMatching(/^gwt_test_/) });
+      const services = await fetch(`${baseUrl}/services`, { headers: { authorization: `Bearer ${token}` } });
       expect(services.status).toBe(200);
 
       started = descendants(script.pid!);

@@ -40,7 +40,10 @@ describe('payout webhooks', () => {
     const secret = created.body.data.secret as string;
 
     const paid = (await api().post('/api/v1/payouts').set(bearer(vendor.token)).send(cashPayout('55')).expect(200)).body.data;
-    const failed = (await api().post('/api/v1/payouts').set(bearer(vendor.token)).send(cashPayout('01')).expect(200)).body.data;
+    // A provider refusal answers PROVIDER_REJECTED (issue 25); the failed payout is read back.
+    const refused = cashPayout('01');
+    await api().post('/api/v1/payouts').set(bearer(vendor.token)).send(refused).expect(422);
+    const failed = (await api().get(`/api/v1/payouts/${refused.reference}`).set(bearer(vendor.token)).expect(200)).body.data;
     const reversed = (await api().post('/api/v1/payouts').set(bearer(vendor.token)).send(cashPayout('03')).expect(200)).body.data;
     const batchReference = uniqueReference('hook-batch');
     const batch = (
@@ -111,7 +114,9 @@ describe('payout webhooks', () => {
     const created = await register(['payout.failed']).expect(201);
     const endpointId = created.body.data.id as string;
     receiver.respond = (_index, receipt) => (receipt.event.type === 'payout.failed' ? 500 : 200);
-    const payout = (await api().post('/api/v1/payouts').set(bearer(vendor.token)).send(cashPayout('01')).expect(200)).body.data;
+    const refused = cashPayout('01');
+    await api().post('/api/v1/payouts').set(bearer(vendor.token)).send(refused).expect(422);
+    const payout = (await api().get(`/api/v1/payouts/${refused.reference}`).set(bearer(vendor.token)).expect(200)).body.data;
     const entry = await eventually(async () => {
       const response = await api().get(`/api/v1/webhook-endpoints/${endpointId}/deliveries`).set(bearer(vendor.token)).expect(200);
       const found = response.body.data[0];

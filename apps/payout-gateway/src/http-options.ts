@@ -8,14 +8,14 @@ const DESCRIPTION = `Vendor payout API on a prefunded account: account, methods,
 Every operation needs a bearer token (\`gwt_test_…\` in the sandbox, \`gwt_live_…\` in production) holding the scope listed in \`x-required-abilities\`.
 Errors use \`{success: false, code, message, errors: {"field.path": [...]}}\`; each error status lists the codes the operation can return.
 
-**Polling cadence.** \`POST /api/v1/payouts\` answers with the verdict (\`paid\`, \`failed\` or \`pending\`). While \`pending\`, poll \`GET /api/v1/payouts/{reference}\`
+**Polling cadence.** \`POST /api/v1/payouts\` answers with the verdict (\`paid\` or \`pending\`; a provider refusal is 422 \`PROVIDER_REJECTED\`, the payout \`failed\`). While \`pending\`, poll \`GET /api/v1/payouts/{reference}\`
 after 5 s, then double the wait up to 5 min; batches likewise with \`GET /api/v1/batches/{reference}\`. Replaying the same reference and payload answers the stored payout with
 \`Idempotent-Replayed: true\` and never pays twice. Honour \`Retry-After\` on 429 and 503.
 
 **Reversal window.** A \`paid\` payout can still become \`reversed\` for 2 h (watched by the gateway); later reversals (for example uncollected cash) come from the provider's daily settlement report.
 
 **Sandbox values.** The last two digits of \`recipient.phone\` (cash), of the bank account number (\`rtc_eft\`) or the cents of \`amount\` (vouchers):
-other → \`paid\` (rtc_eft: \`pending\`, then \`paid\`); 01 → \`failed\` provider_rejected; 02 → provider times out, \`pending\` then \`paid\`; 03 → \`paid\` then \`reversed\`;
+other → \`paid\` (rtc_eft: \`pending\`, then \`paid\`); 01 → 422 \`PROVIDER_REJECTED\` (the payout \`failed\` provider_rejected, hold released); 02 → provider times out, \`pending\` then \`paid\`; 03 → \`paid\` then \`reversed\`;
 04 → outcome never known, \`needs_review\`; 05 → never received, \`failed\` not_received_by_provider; 06 / 07 → provider answers that do not match, \`needs_review\`.`;
 
 export const PAYOUT_HTTP_OPTIONS: HttpAppOptions = {

@@ -29,8 +29,8 @@ export class PayoutGatewayModule {
         RedisModule,
         AuthModule,
         ApiSurfaceModule.forRoot(PAYOUT_ENVELOPE),
-        // The same per-token read and write buckets as the purchase gateway, with the payout
-        // contract's RATE_LIMITED code, in the payout envelope.
+        // The same per-token read and write buckets as the purchase gateway, with the same
+        // API_RATE_LIMITED code, in the payout envelope (RATE_LIMITED stays the SMS cooldown's).
         RateLimitModule.forRoot({
           code: PAYOUT_ENVELOPE.rateLimitCode,
           scope: 'payout',

@@ -4,11 +4,11 @@ import { PURCHASE_ENVELOPE } from './http/purchase-envelope.js';
 /** Where an integrator looks first: the document's description (kept in step with docs/INTEGRATION.md). */
 const DESCRIPTION = `Vendor purchase API: catalogue, lookups, quotes, idempotent purchases, transaction reads, fulfilment, limits and reports.
 
-**Base URL.** \`servers[0].url\` is the origin (the demo file's \`purchase.base_url\`); every path starts with \`/api/v1\`.
+**Base URL.** \`servers[0].url\` is the base address: the origin followed by the version prefix \`/api/v1\` (the demo file's \`purchase.base_url\`); every path below is relative to it.
 Every operation needs a bearer token (\`gwt_test_…\` in the sandbox, \`gwt_live_…\` in production) holding the ability listed in \`x-required-abilities\`.
 Errors use \`{success: false, message: CODE, error: {code, ...}}\`; each error status lists the codes the operation can return.
 
-**Polling cadence.** \`POST /api/v1/transactions\` answers 202 \`pending\`. Poll \`GET /api/v1/transactions/{id}\` after 2 s, then double the wait up to 60 s,
+**Polling cadence.** \`POST /transactions\` answers 202 \`pending\`. Poll \`GET /transactions/{id}\` after 2 s, then double the wait up to 60 s,
 until the status is \`completed\`, \`failed\`, \`reversed\` or \`review\` (staff resolve \`review\`; keep polling it every few minutes).
 A replayed request (same Idempotency-Key, quote_id and reference) answers with \`Idempotent-Replayed: true\` and never buys twice. Honour \`Retry-After\` on 429 and 503.
 
@@ -27,7 +27,9 @@ export const PURCHASE_HTTP_OPTIONS: HttpAppOptions = {
     description: DESCRIPTION,
     finish: {
       envelope: PURCHASE_ENVELOPE,
-      servers: [{ url: 'http://127.0.0.1:3000', description: 'Local stack and sandbox (npm run stack); in production, your purchase gateway origin' }],
+      // The contract's base address includes the version prefix: paths are relative to it.
+      servers: [{ url: 'http://127.0.0.1:3000/api/v1', description: 'Local stack and sandbox (npm run stack); in production, your purchase gateway origin followed by /api/v1' }],
+      pathPrefix: '/api/v1',
       tags: {
         catalogue: 'Services, countries, operators and products enabled for the vendor, with prices in ZAR cents',
         lookups: 'Read-only provider lookups (operators of a number, statements, accounts, eSIM benefits and status); never return PINs',

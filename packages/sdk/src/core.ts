@@ -2,14 +2,34 @@ import createClient, { type Client } from 'openapi-fetch';
 import { GatewayApiError, WaitTimeoutError } from './errors.js';
 import { retryingFetch, sleep, type ClientOptions } from './transport.js';
 
-/** The generated, typed openapi-fetch client for a gateway, with bearer auth and the retry policy. */
-export function createApi<Paths extends object>(options: ClientOptions, referenceKeyedPaths: readonly string[] = []): Client<Paths> {
-  if (!/^https?:\/\/[^/]+\/?$/.test(options.baseUrl)) {
-    // The one base-URL rule: an origin. A base URL ending in /api/v1 would call /api/v1/api/v1/….
-    throw new Error(`baseUrl must be the gateway origin (e.g. https://purchase.example.com), not ${JSON.stringify(options.baseUrl)}: every path already starts with /api/v1`);
+/**
+ * How a gateway's base URL relates to its paths (`servers[0].url` of its `/docs-json`):
+ * - `'versioned'` (purchase): the base address is the origin followed by `/api/v1` and every
+ *   path is relative to it. A bare origin is accepted too and `/api/v1` is appended.
+ * - `'origin'` (payout): the base URL is the origin and every path starts with `/api/v1`.
+ */
+export type BaseUrlRule = 'versioned' | 'origin';
+
+const VERSION_PREFIX = '/api/v1';
+
+/** The base URL the generated paths are appended to, or an error naming the rule. */
+export function resolveBaseUrl(baseUrl: string, rule: BaseUrlRule): string {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  const origin = /^https?:\/\/[^/]+$/.test(trimmed);
+  if (rule === 'origin') {
+    // A base URL ending in /api/v1 would call /api/v1/api/v1/….
+    if (!origin) throw new Error(`baseUrl must be the payout gateway origin (e.g. https://payout.example.com), not ${JSON.stringify(baseUrl)}: every payout path already starts with /api/v1`);
+    return trimmed;
   }
+  if (origin) return `${trimmed}${VERSION_PREFIX}`;
+  if (/^https?:\/\/[^/]+\/api\/v1$/.test(trimmed)) return trimmed;
+  throw new Error(`baseUrl must be the purchase gateway base address (e.g. https://purchase.example.com/api/v1), not ${JSON.stringify(baseUrl)}`);
+}
+
+/** The generated, typed openapi-fetch client for a gateway, with bearer auth and the retry policy. */
+export function createApi<Paths extends object>(options: ClientOptions, rule: BaseUrlRule, referenceKeyedPaths: readonly string[] = []): Client<Paths> {
   return createClient<Paths>({
-    baseUrl: options.baseUrl.replace(/\/$/, ''),
+    baseUrl: resolveBaseUrl(options.baseUrl, rule),
     headers: { ...options.headers, Authorization: `Bearer ${options.token}` },
     fetch: retryingFetch(options, referenceKeyedPaths),
   });

@@ -35,7 +35,7 @@ export class PayoutClient {
   readonly api: Client<paths>;
 
   constructor(options: ClientOptions) {
-    this.api = createApi<paths>(options, REFERENCE_KEYED_PATHS);
+    this.api = createApi<paths>(options, 'origin', REFERENCE_KEYED_PATHS);
   }
 
   async getAccount(): Promise<Account> {
@@ -46,7 +46,11 @@ export class PayoutClient {
     return (await unwrap<{ data: Method[] }, PayoutErrorCode>(this.api.GET('/api/v1/methods'))).data;
   }
 
-  /** Pays once per `reference`: sending the same body again answers the stored payout (`replayed`). */
+  /**
+   * Pays once per `reference`: sending the same body again answers the stored result (`replayed`).
+   * A provider refusal throws GatewayApiError `PROVIDER_REJECTED` (422), on a replay too: the payout
+   * exists as `failed` (`provider_rejected`) with its hold released; `getPayout` reads it.
+   */
   async createPayout(body: PayoutRequest): Promise<{ payout: Payout; replayed: boolean }> {
     const { data, response } = await unwrap<{ data: Payout }, PayoutErrorCode>(this.api.POST('/api/v1/payouts', { body }));
     return { payout: data, replayed: replayed(response) };

@@ -38,11 +38,11 @@ export class PurchaseClient {
   readonly api: Client<paths>;
 
   constructor(options: ClientOptions) {
-    this.api = createApi<paths>(options);
+    this.api = createApi<paths>(options, 'versioned');
   }
 
   async createQuote(body: QuoteRequest): Promise<Quote> {
-    return (await unwrap<{ data: Quote }, PurchaseErrorCode>(this.api.POST('/api/v1/quotes', { body }))).data;
+    return (await unwrap<{ data: Quote }, PurchaseErrorCode>(this.api.POST('/quotes', { body }))).data;
   }
 
   /**
@@ -52,26 +52,26 @@ export class PurchaseClient {
   async createTransaction(body: CreateTransactionRequest, options: { idempotencyKey?: string } = {}): Promise<CreatedTransaction> {
     const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
     const { data, response } = await unwrap<{ data: Transaction }, PurchaseErrorCode>(
-      this.api.POST('/api/v1/transactions', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body }),
+      this.api.POST('/transactions', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body }),
     );
     return { transaction: data, idempotencyKey, replayed: replayed(response) };
   }
 
   async getTransaction(id: string): Promise<Transaction> {
-    return (await unwrap<{ data: Transaction }, PurchaseErrorCode>(this.api.GET('/api/v1/transactions/{id}', { params: { path: { id } } }))).data;
+    return (await unwrap<{ data: Transaction }, PurchaseErrorCode>(this.api.GET('/transactions/{id}', { params: { path: { id } } }))).data;
   }
 
   async getTransactionByReference(reference: string): Promise<Transaction> {
-    return (await unwrap<{ data: Transaction }, PurchaseErrorCode>(this.api.GET('/api/v1/transactions/by-reference/{reference}', { params: { path: { reference } } }))).data;
+    return (await unwrap<{ data: Transaction }, PurchaseErrorCode>(this.api.GET('/transactions/by-reference/{reference}', { params: { path: { reference } } }))).data;
   }
 
   /** The PIN or eSIM data of a completed purchase (needs `fulfilment:read`; the read is audited). */
   async getFulfilment(id: string): Promise<Fulfilment> {
-    return (await unwrap<{ data: Fulfilment }, PurchaseErrorCode>(this.api.GET('/api/v1/transactions/{id}/fulfilment', { params: { path: { id } } }))).data;
+    return (await unwrap<{ data: Fulfilment }, PurchaseErrorCode>(this.api.GET('/transactions/{id}/fulfilment', { params: { path: { id } } }))).data;
   }
 
   async getLimits(): Promise<Limits> {
-    return (await unwrap<{ data: Limits }, PurchaseErrorCode>(this.api.GET('/api/v1/limits'))).data;
+    return (await unwrap<{ data: Limits }, PurchaseErrorCode>(this.api.GET('/limits'))).data;
   }
 
   /**
@@ -89,11 +89,11 @@ export class PurchaseClient {
 
   /** Every transaction matching `query`, page after page (newest first). */
   transactions(query: Omit<TransactionQuery, 'page'> = {}): AsyncGenerator<Transaction, void, undefined> {
-    return eachItem(async (page) => (await unwrap(this.api.GET('/api/v1/transactions', { params: { query: { ...query, page } } }))).data);
+    return eachItem(async (page) => (await unwrap(this.api.GET('/transactions', { params: { query: { ...query, page } } }))).data);
   }
 
   /** Every enabled product matching `query`, page after page. */
   products(query: Omit<ProductQuery, 'page'> = {}): AsyncGenerator<Product, void, undefined> {
-    return eachItem(async (page) => (await unwrap(this.api.GET('/api/v1/products', { params: { query: { ...query, page } } }))).data);
+    return eachItem(async (page) => (await unwrap(this.api.GET('/products', { params: { query: { ...query, page } } }))).data);
   }
 }

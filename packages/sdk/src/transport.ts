@@ -26,8 +26,10 @@ export interface RetryEvent {
 
 export interface ClientOptions {
   /**
-   * The gateway's origin, e.g. `http://127.0.0.1:3000`: `servers[0].url` of its `/docs-json` and
-   * the demo file's `base_url`. Every path starts with `/api/v1` (docs/INTEGRATION.md).
+   * `servers[0].url` of the gateway's `/docs-json`, the demo file's `base_url`: for the purchase
+   * gateway its base address, the origin followed by `/api/v1` (e.g. `http://127.0.0.1:3000/api/v1`;
+   * a bare origin is accepted too); for the payout gateway its origin (e.g. `http://127.0.0.1:3001`),
+   * every payout path starting with `/api/v1` (docs/INTEGRATION.md).
    */
   baseUrl: string;
   /** Opaque bearer token (`gwt_test_…` / `gwt_live_…`). */

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { serverBasePath } from './openapi-validator.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -257,6 +258,8 @@ function extraHeaders(): fc.Arbitrary<Record<string, string>> {
 /** Every operation of the document as an arbitrary of hostile and near-valid requests. */
 export function fuzzRequests({ document, token, known }: FuzzTarget): fc.Arbitrary<FuzzRequest> {
   const operations: Array<fc.Arbitrary<FuzzRequest>> = [];
+  // Paths are relative to servers[0].url (the purchase document's carries /api/v1).
+  const basePath = serverBasePath(document);
   for (const [template, methods] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
     for (const [method, operation] of Object.entries(methods)) {
       const parameters: Json[] = operation.parameters ?? [];
@@ -266,7 +269,7 @@ export function fuzzRequests({ document, token, known }: FuzzTarget): fc.Arbitra
       const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
 
       const path = fc.tuple(...pathParameters.map((parameter) => pathValue(document, parameter, known))).map((values) => {
-        let built = template;
+        let built = basePath + template;
         pathParameters.forEach((parameter, index) => (built = built.replace(`{${parameter.name}}`, values[index])));
         return built;
       });

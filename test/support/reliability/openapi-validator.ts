@@ -39,6 +39,12 @@ export interface ResponseCheck {
  * documented schema (the error envelope for undocumented error statuses). Also checks the
  * envelope rules the document states in words. Counts what it saw, for the report.
  */
+/** The path of `servers[0].url` (`/api/v1` for the purchase document, empty for the payout one). */
+export function serverBasePath(document: Json): string {
+  const url = document.servers?.[0]?.url;
+  return typeof url === 'string' ? new URL(url).pathname.replace(/\/+$/, '') : '';
+}
+
 export class OpenApiResponseValidator {
   private readonly ajv: Ajv;
   private readonly operations: Operation[];
@@ -54,12 +60,14 @@ export class OpenApiResponseValidator {
     const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
     (addFormats as unknown as (ajv: Ajv) => void)(this.ajv);
     this.ajv.addSchema({ $id: 'openapi', components: openApiToJsonSchema(document.components ?? {}) });
+    // Paths are relative to servers[0].url: the purchase document's carries /api/v1, the payout one's is the origin.
+    const basePath = serverBasePath(document);
     this.operations = Object.entries(document.paths as Record<string, Record<string, Json>>)
       .flatMap(([template, methods]) =>
         Object.entries(methods).map(([method, operation]) => ({
           method: method.toUpperCase(),
           template,
-          pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+          pattern: new RegExp(`^${(basePath + template).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
           literalLength: template.replace(/\{[^}]+\}/g, '').length,
           responses: operation.responses ?? {},
         })),

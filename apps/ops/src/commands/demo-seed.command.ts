@@ -13,9 +13,11 @@ export function registerDemoSeedCommand(program: Command, steps: DemoSeedStep[])
     .command('demo:seed')
     .description('Create a ready-to-use demo vendor and print its tokens')
     .option('--vendor-name <name>', 'vendor name', 'Demo vendor')
-    // One rule for both gateways: base_url is the origin (= servers[0].url of /docs-json) and
-    // every path starts with /api/v1, so a generated client given base_url calls the right URL.
-    .option('--purchase-base-url <url>', 'purchase base URL to print', 'http://127.0.0.1:3000')
+    // Each base_url is servers[0].url of that gateway's /docs-json, as its contract puts it: the
+    // purchase base address includes the version prefix /api/v1 (paths are relative to it); the
+    // payout base URL is the origin (payout paths include /api/v1). A generated client given
+    // base_url calls the right URLs on both.
+    .option('--purchase-base-url <url>', 'purchase base URL to print', 'http://127.0.0.1:3000/api/v1')
     .option('--payout-base-url <url>', 'payout base URL to print', 'http://127.0.0.1:3001')
     .option('--dashboard-url <url>', 'vendor dashboard URL to print', 'http://127.0.0.1:3200')
     .action((options: { vendorName: string; purchaseBaseUrl: string; payoutBaseUrl: string; dashboardUrl: string }) =>

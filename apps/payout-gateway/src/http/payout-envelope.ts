@@ -25,7 +25,8 @@ export class ErrorEnvelopeSchema {
  */
 export const PAYOUT_ENVELOPE: ApiEnvelopeFormat<PayoutApiErrorCode> = {
   catalogue: CATALOGUE,
-  rateLimitCode: 'RATE_LIMITED',
+  // The general throttle has its own code; RATE_LIMITED is the SMS resend cooldown's (the contract's).
+  rateLimitCode: 'API_RATE_LIMITED',
   success: (data) => ({ success: true, data }),
   error: ({ code, message, details, fieldErrors, requestId }) => {
     const correlation = requestId === undefined ? {} : { request_id: requestId };

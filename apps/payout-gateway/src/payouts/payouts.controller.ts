@@ -45,13 +45,24 @@ export class PayoutsController {
   @ApiOperation({
     summary: 'Send a payout',
     description:
-      'Submitted to the provider inside the request; the verdict comes back with HTTP 200: `paid`, `failed` (status_reason ' +
-      '`provider_rejected`: the provider refused it and the hold was released), or `pending` (rtc_eft, or a provider that did ' +
-      'not answer in time; poll GET /payouts/{reference}). The same reference and payload replays the stored payout without a ' +
-      'second payment; a different payload is REFERENCE_CONFLICT. Amount plus fee is reserved at creation.',
+      'Submitted to the provider inside the request; the verdict comes back with HTTP 200: `paid`, or `pending` (rtc_eft, or a ' +
+      'provider that did not answer in time; poll GET /payouts/{reference}). A provider refusal answers 422 PROVIDER_REJECTED: the ' +
+      'payout exists as `failed` (status_reason `provider_rejected`, GET /payouts/{reference} shows it) and its hold was released. ' +
+      'The same reference and payload replays the stored result (the payout, or PROVIDER_REJECTED) without a second payment; a ' +
+      'different payload is REFERENCE_CONFLICT. An amount off the method increment is AMOUNT_INCREMENT_INVALID, with every ' +
+      "field's messages in `errors`. Amount plus fee is reserved at creation.",
   })
   @ApiEnvelope(200, PayoutSchema, { data: PAID_CASH_PAYOUT })
-  @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
+  @ApiPayoutErrors(
+    'VALIDATION_FAILED',
+    'AMOUNT_INCREMENT_INVALID',
+    'METHOD_UNAVAILABLE',
+    'PROVIDER_REJECTED',
+    'REFERENCE_CONFLICT',
+    'INSUFFICIENT_FUNDS',
+    'VENDOR_NOT_RELEASED',
+    'PROVIDER_NOT_CONFIGURED',
+  )
   async createPayout(
     @CurrentVendor() vendor: VendorPrincipal,
     @Body() body: PayoutRequestDto,
@@ -79,11 +90,11 @@ export class PayoutsController {
   @ApiOperation({
     summary: 'PIN, serial and voucher details of a paid payout',
     description:
-      'Only for paid payouts (PAYOUT_NOT_PAID otherwise); rtc_eft is a bank credit without codes (METHOD_UNAVAILABLE). ' +
+      'Only for paid payouts (PAYOUT_NOT_PAID otherwise); rtc_eft is a bank credit without codes: its Delivery has every field null. ' +
       'Every read is audited with the token id.',
   })
   @ApiEnvelope(200, DeliverySchema, { data: PAID_CASH_PAYOUT.delivery })
-  @ApiPayoutErrors('NOT_FOUND', 'PAYOUT_NOT_PAID', 'METHOD_UNAVAILABLE')
+  @ApiPayoutErrors('NOT_FOUND', 'PAYOUT_NOT_PAID')
   getDelivery(@CurrentVendor() vendor: VendorPrincipal, @Param('reference') reference: string): Promise<DeliveryView> {
     return this.delivery.readDelivery(vendor, reference);
   }
@@ -96,7 +107,7 @@ export class PayoutsController {
     summary: 'Send the collection SMS again',
     description:
       'Cash rails only (METHOD_UNAVAILABLE otherwise), paid payouts only. The provider caps resends and then applies a 30-minute ' +
-      'cooldown: RATE_LIMITED with Retry-After. Never creates a payout.',
+      'cooldown: RATE_LIMITED with Retry-After (the general per-token throttle is API_RATE_LIMITED). Never creates a payout.',
   })
   @ApiEnvelope(200, null)
   @ApiPayoutErrors('NOT_FOUND', 'METHOD_UNAVAILABLE', 'PAYOUT_NOT_PAID', 'RATE_LIMITED', 'PROVIDER_REJECTED', 'PROVIDER_UNAVAILABLE')

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { NotFoundError } from '#common';
+import { ValidationFailedError } from '#common';
 import { CatalogueReadCache } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { CountrySchema, OperatorSchema, ProductPageSchema, ProductSchema, ServiceSchema } from './dto/catalogue.schemas.js';
@@ -71,12 +71,16 @@ export class CatalogueController {
 
   @Get('products/:id')
   @RequireAbilities('catalogue:read')
-  @ApiOperation({ operationId: 'getProduct', summary: 'One enabled product with vendor price, benefits and delivery requirements' })
+  @ApiOperation({
+    operationId: 'getProduct',
+    summary: 'One enabled product with vendor price, benefits and delivery requirements',
+    description: 'A product not enabled for the vendor (withdrawn, no longer offered, or unknown) answers 422 PRODUCT_UNAVAILABLE: refresh the catalogue.',
+  })
   @ApiParam({ name: 'id', type: 'integer' })
   @ApiEnvelope(200, ProductSchema)
-  @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
+  @ApiPurchaseErrors('VALIDATION_FAILED', 'PRODUCT_UNAVAILABLE', RATE_LIMITED)
   product(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string) {
-    if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) throw new NotFoundError('product');
+    if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) throw new ValidationFailedError({ id: ['id must be a positive integer product id'] });
     return this.catalogue.getProduct(vendor.vendorId, Number(id));
   }
 }

@@ -44,13 +44,12 @@ export class TransactionsController {
     description:
       '202 means durably accepted (the purchase and its submission are committed), not delivered: poll GET /transactions/{id}. ' +
       'An exact replay (same Idempotency-Key, quote_id and reference) returns the same transaction in its current state with 202, even after the quote expired or purchases were paused (header `Idempotent-Replayed: true`). ' +
-      'A key reused with another quote or reference, or a reference reused under another key, answers IDEMPOTENCY_CONFLICT. A rejected request (any error) stores nothing, so the same key may be retried.',
+      'A key reused with another quote or reference, or a reference reused under another key, answers IDEMPOTENCY_CONFLICT. An unknown `quote_id`, or one of another vendor, is invalid input: VALIDATION_FAILED on `quote_id`. A rejected request (any error) stores nothing, so the same key may be retried.',
   })
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1 to 128 letters, digits or _ . : -; keep it stable across retries' })
   @ApiEnvelope(202, TransactionSchema)
   @ApiPurchaseErrors(
     'VALIDATION_FAILED',
-    'NOT_FOUND',
     'IDEMPOTENCY_CONFLICT',
     'QUOTE_ALREADY_USED',
     'QUOTE_EXPIRED',
@@ -120,7 +119,10 @@ export class TransactionsController {
   @ApiOperation({
     operationId: 'getTransactionFulfilment',
     summary: 'PIN or eSIM delivery data of a completed transaction',
-    description: 'Restricted to `fulfilment:read`; every read is audited (token, transaction, time); served with `Cache-Control: no-store`. 404 until the transaction is completed with delivery data, and after a reversal.',
+    description:
+      'Restricted to `fulfilment:read`; every read is audited (token, transaction, time); served with `Cache-Control: no-store`. ' +
+      '409 FULFILMENT_UNAVAILABLE until the transaction is completed with delivery data, after a reversal, and for products without a PIN or eSIM; ' +
+      '404 NOT_FOUND for an id that is not one of your transactions.',
   })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(200, FulfilmentSchema, undefined, {
@@ -129,7 +131,7 @@ export class TransactionsController {
     pin: { code: '1234567890123456', serial: 'SN000000000001' },
     esim: null,
   })
-  @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
+  @ApiPurchaseErrors('NOT_FOUND', 'FULFILMENT_UNAVAILABLE', RATE_LIMITED)
   fulfilment(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return this.fulfilments.read({ vendorId: vendor.vendorId, tokenId: vendor.tokenId }, id.toLowerCase());

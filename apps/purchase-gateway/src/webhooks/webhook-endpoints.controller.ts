@@ -9,6 +9,6 @@ import { PURCHASE_ENVELOPE } from '../http/purchase-envelope.js';
 export const WebhookEndpointsController = webhookEndpointsController({
   gateway: 'purchase',
   envelope: PURCHASE_ENVELOPE,
-  verifiedStateHint: 'GET /api/v1/transactions/{id}',
+  verifiedStateHint: 'GET /transactions/{id}',
   access: { require: (ability) => RequireAbilities(ability), vendor: CurrentVendor },
 });

@@ -10,8 +10,17 @@ import type { ApiEnvelopeFormat } from './api-envelope.js';
 export interface OpenApiFinish {
   /** The gateway's envelope: its catalogue (status and fixed message per code), rate-limit code and error bodies. */
   envelope: ApiEnvelopeFormat<string>;
-  /** `servers`: the origin; every path starts with /api/v1 (the rule is in docs/INTEGRATION.md). */
+  /**
+   * `servers`: the base address every path is relative to. The payout gateway's is its origin
+   * (its contract writes paths with `/api/v1`); the purchase gateway's is origin + `/api/v1`
+   * (its contract's base address includes the prefix), with `pathPrefix` set to match.
+   */
   servers: Array<{ url: string; description: string }>;
+  /**
+   * A prefix every route starts with that the `servers` URLs already carry (`/api/v1`): it is
+   * taken off every path, so `servers[0].url` + path is the URL a client calls.
+   */
+  pathPrefix?: string;
   /** Description of every tag the controllers use. */
   tags: Record<string, string>;
   /** Operations whose success may be an idempotent replay (header `Idempotent-Replayed: true`). */
@@ -39,6 +48,7 @@ const ERROR_ENVELOPE = 'ErrorEnvelope';
 export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFinish): OpenAPIObject {
   const doc = document as Json;
   doc.servers = finish.servers;
+  if (finish.pathPrefix) relativePaths(doc, finish.pathPrefix);
   // Opaque random tokens, not JWTs: a generator must not suggest decoding them.
   doc.components.securitySchemes.bearer = {
     type: 'http',
@@ -80,6 +90,18 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
   }
   walk(doc, integerNumbers);
   return document;
+}
+
+/** Takes `prefix` off every path; the servers must end with it, so no URL changes. */
+function relativePaths(doc: Json, prefix: string): void {
+  const servers: Array<{ url: string }> = doc.servers ?? [];
+  if (servers.length === 0 || servers.some((server) => !server.url.endsWith(prefix))) throw new Error(`OpenAPI: every server URL must end with the path prefix ${prefix}`);
+  const paths: Record<string, Json> = {};
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+    if (!path.startsWith(`${prefix}/`)) throw new Error(`OpenAPI: ${path} does not start with the path prefix ${prefix}`);
+    paths[path.slice(prefix.length)] = item;
+  }
+  doc.paths = paths;
 }
 
 /** `*Schema` and `*Dto` are implementation words: responses are plain nouns, bodies end in `Request`. */

@@ -1,5 +1,17 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
-import { ValidationFailedError } from '../errors/domain-error.js';
+import { DomainError, ValidationFailedError } from '../errors/domain-error.js';
+import type { ErrorCode } from '../errors/error-catalogue.js';
+
+/**
+ * What a class-validator constraint may carry in its `context`:
+ * - `deferToDomain`: the domain checks the rule again with everything it knows, see onlyDeferredFailures;
+ * - `code`: when this rule fails, the whole answer carries this code instead of VALIDATION_FAILED,
+ *   with every field's messages as usual (AMOUNT_INCREMENT_INVALID, whatever else is wrong).
+ */
+export interface ConstraintContext {
+  deferToDomain?: boolean;
+  code?: ErrorCode;
+}
 
 /** Turns class-validator's tree into `{"recipient.id_number": ["..."], "payouts.3.amount": [...]}`. */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): Record<string, string[]> {
@@ -32,6 +44,19 @@ export function onlyDeferredFailures(errors: ValidationError[]): boolean {
   return walk(errors) && any;
 }
 
+/** The code a failed constraint asks the answer to carry (its context's `code`), if any. */
+export function codeOfFailures(errors: ValidationError[]): ErrorCode | undefined {
+  for (const error of errors) {
+    for (const constraint of Object.keys(error.constraints ?? {})) {
+      const code = (error.contexts?.[constraint] as ConstraintContext | undefined)?.code;
+      if (code !== undefined) return code;
+    }
+    const nested = codeOfFailures(error.children ?? []);
+    if (nested !== undefined) return nested;
+  }
+  return undefined;
+}
+
 /** Carries the validated entity past the pipe when only deferred rules failed (see onlyDeferredFailures). */
 class DeferredToDomain extends Error {
   constructor(readonly entity: unknown) {
@@ -41,7 +66,8 @@ class DeferredToDomain extends Error {
 
 /**
  * Whitelisting pipe: unknown properties are rejected, types are transformed, errors are
- * VALIDATION_FAILED with every field's messages. When the only failures are rules deferred to
+ * VALIDATION_FAILED with every field's messages (or the code a failed rule names, see
+ * ConstraintContext). When the only failures are rules deferred to
  * the domain, the request passes on and the domain reports them.
  */
 class GatewayValidationPipe extends ValidationPipe {
@@ -66,7 +92,9 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => {
       const root = errors[0]?.target;
       if (root !== undefined && onlyDeferredFailures(errors)) return new DeferredToDomain(root);
-      return new ValidationFailedError(flattenValidationErrors(errors));
+      const fields = flattenValidationErrors(errors);
+      const code = codeOfFailures(errors);
+      return code === undefined ? new ValidationFailedError(fields) : new DomainError(code, 'The request is invalid', {}, fields);
     },
   });
 }

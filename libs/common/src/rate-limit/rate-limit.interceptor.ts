@@ -8,7 +8,7 @@ export const RATE_LIMIT_OPTIONS = Symbol('RATE_LIMIT_OPTIONS');
 export const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
 
 export interface RateLimitSettings {
-  /** Error code of a refused request: `API_RATE_LIMITED` (purchase) or `RATE_LIMITED` (payout). */
+  /** Error code of a refused request: `API_RATE_LIMITED` on both gateways. */
   code: ErrorCode;
   readPerMinute: number;
   writePerMinute: number;

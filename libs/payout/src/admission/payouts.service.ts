@@ -5,12 +5,16 @@ import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 import type { DeliveryReadChannel, PayoutRecord } from '../model/payout-record.js';
+import { PayoutRejectedError } from '../model/payout-errors.js';
 import { payoutFingerprint, type PayoutRequestInput } from '../model/payout-request.js';
 import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
 import { PAYOUT_ANSWERED_CHANNEL, PayoutAnswerSignals } from '../persistence/payout-answer-signals.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PayoutSubmitter } from '../submission/payout-submitter.js';
 import { PayoutAdmission } from './payout-admission.js';
+
+/** The provider refused the payout (failed for any other reason, it is answered as the payout). */
+const rejectedByProvider = (payout: PayoutRecord) => payout.status === 'failed' && payout.statusReason === 'provider_rejected';
 
 /** How long a replay waits, beyond the provider timeout, for the verdict of a submission still in flight. */
 const REPLAY_WAIT_MARGIN_MS = 1_000;
@@ -33,6 +37,10 @@ export class PayoutsService {
    * The same reference and payload replays the stored payout (waiting briefly for a verdict
    * still in flight) without another provider call; a different payload is REFERENCE_CONFLICT.
    * `replayed` tells the controller to answer `Idempotent-Replayed: true`, as purchase replays do.
+   *
+   * A provider refusal is not answered as a payout: the payout is recorded `failed`
+   * (`provider_rejected`) with its hold released, and the request answers PROVIDER_REJECTED
+   * (the contract's code for "the provider refuses the payout"); so does every replay of it.
    *
    * Statements: one read before admission (readiness, method policies and the reference), one
    * self-committing statement for phase 1, and for a "paid" answer one transaction of one
@@ -68,6 +76,7 @@ export class PayoutsService {
     if (verdict.followedUp) return { payout: payoutViewOf(recorded, this.delivery.embeddedAudited(principal, recorded)), replayed: false };
     // Replays of this request waiting for its verdict (in any gateway process) read it now.
     await this.signals.announce(row.id);
+    if (rejectedByProvider(recorded)) throw new PayoutRejectedError();
     return { payout: await this.viewOf(principal, recorded, channel), replayed: false };
   }
 
@@ -80,7 +89,10 @@ export class PayoutsService {
 
   private async replay(principal: VendorPrincipal, existing: PayoutRecord, fingerprint: string): Promise<PayoutView> {
     this.admission.assertSameRequest(existing.requestFingerprint, fingerprint);
-    return this.viewOf(principal, await this.awaitSubmissionAnswer(existing), 'payout_response');
+    const answered = await this.awaitSubmissionAnswer(existing);
+    // The stored result of a refused payout is the refusal: the same answer as the original request.
+    if (rejectedByProvider(answered)) throw new PayoutRejectedError();
+    return this.viewOf(principal, answered, 'payout_response');
   }
 
   /**

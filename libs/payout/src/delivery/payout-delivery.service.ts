@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { FieldEncryption, NotFoundError } from '#common';
 import type { VendorPrincipal } from '#auth';
 import { methodDefinition, type PayoutMethod } from '../model/payout-method-catalogue.js';
-import { MethodUnavailableError, PayoutNotPaidError } from '../model/payout-errors.js';
+import { PayoutNotPaidError } from '../model/payout-errors.js';
 import { deliveryContext, type DeliveryReadChannel, type PayoutRecord, type StoredDelivery } from '../model/payout-record.js';
 import type { DeliveryView } from '../model/payout-view.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 
 export const DELIVERY_SCOPE = 'payouts:delivery';
+
+/** The Delivery of a payout without codes: every field null. */
+const NO_DELIVERY: DeliveryView = Object.freeze({ pin: null, serial: null, instructions: null, expires_at: null });
 
 /**
  * PINs and serials leave the service only here: through the delivery endpoint, or embedded in a
@@ -21,15 +24,15 @@ export class PayoutDeliveryService {
     private readonly encryption: FieldEncryption,
   ) {}
 
-  /** `GET /payouts/{reference}/delivery`: 404 unknown, 422 METHOD_UNAVAILABLE for rtc_eft, 409 PAYOUT_NOT_PAID unless paid. */
+  /**
+   * `GET /payouts/{reference}/delivery`: 404 unknown, 409 PAYOUT_NOT_PAID unless paid. A paid
+   * bank credit (`rtc_eft`, "no codes" in the contract) answers the Delivery with every field null.
+   */
   async readDelivery(principal: VendorPrincipal, reference: string): Promise<DeliveryView> {
     const payout = await this.payouts.findByReference(principal.vendorId, reference);
     if (!payout) throw new NotFoundError('payout');
-    if (methodDefinition(payout.method).delivery === null) {
-      throw new MethodUnavailableError({ method: [`${payout.method} is a bank credit and has no PIN, serial or voucher code`] });
-    }
     if (payout.status !== 'paid') throw new PayoutNotPaidError();
-    const delivery = this.decrypt(payout);
+    const delivery = methodDefinition(payout.method).delivery === null ? NO_DELIVERY : this.decrypt(payout);
     await this.audit(principal, [payout.id], 'delivery_endpoint');
     return delivery;
   }
@@ -63,7 +66,7 @@ export class PayoutDeliveryService {
   }
 
   private decrypt(payout: PayoutRecord): DeliveryView {
-    if (payout.deliveryEncrypted === null) return { pin: null, serial: null, instructions: null, expires_at: null };
+    if (payout.deliveryEncrypted === null) return NO_DELIVERY;
     return this.encryption.decryptJson<StoredDelivery>(payout.deliveryEncrypted, deliveryContext(payout.id));
   }
 

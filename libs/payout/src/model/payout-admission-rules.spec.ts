@@ -45,12 +45,14 @@ describe('admitPayout', () => {
     expect(admitPayout(request({ amount: '110.00' }), tightened).problems[0].message).toContain('from 50.00 to 100.00');
   });
 
-  it('reports a disabled method as METHOD_UNAVAILABLE and mixed problems as VALIDATION_FAILED', () => {
+  it('reports a disabled method as METHOD_UNAVAILABLE, and an increment problem as AMOUNT_INCREMENT_INVALID whatever else is wrong', () => {
     const { problems } = admitPayout(request(), policies({}, ['rtc_eft']));
     expect(admissionErrorOf(problems).code).toBe('METHOD_UNAVAILABLE');
     const mixed = admitPayout(request({ amount: '105.00', currency: 'USD' }), policies()).problems;
-    expect(admissionErrorOf(mixed).code).toBe('VALIDATION_FAILED');
+    expect(admissionErrorOf(mixed).code).toBe('AMOUNT_INCREMENT_INVALID');
     expect(admissionErrorOf(mixed).fieldErrors).toEqual({ currency: [expect.any(String)], amount: [expect.any(String)] });
+    const withoutIncrement = admitPayout(request({ amount: '100.00', currency: 'USD' }), policies()).problems;
+    expect(admissionErrorOf(withoutIncrement).code).toBe('VALIDATION_FAILED');
   });
 
   it('requires a bank account for rtc_eft and prefixes batch fields', () => {

@@ -66,14 +66,15 @@ export function admitPayout(
 }
 
 /**
- * One error for all problems: AMOUNT_INCREMENT_INVALID or METHOD_UNAVAILABLE when every
- * problem is of that kind, VALIDATION_FAILED otherwise; each field keeps its messages.
+ * One error for all problems, each field keeping its messages: AMOUNT_INCREMENT_INVALID whenever
+ * an amount is off its method's increment (the contract's code for it, whatever else is wrong),
+ * else METHOD_UNAVAILABLE when every problem is an unavailable method, else VALIDATION_FAILED.
  */
 export function admissionErrorOf(problems: readonly AdmissionProblem[]): DomainError {
   const fieldErrors: Record<string, string[]> = {};
   for (const { field, message } of problems) fieldErrors[field] = [...(fieldErrors[field] ?? []), message];
   const kinds = new Set(problems.map((problem) => problem.kind));
-  if (kinds.size === 1 && kinds.has('increment')) return new AmountIncrementInvalidError(fieldErrors);
+  if (kinds.has('increment')) return new AmountIncrementInvalidError(fieldErrors);
   if (kinds.size === 1 && kinds.has('method_unavailable')) return new MethodUnavailableError(fieldErrors);
   return new ValidationFailedError(fieldErrors);
 }

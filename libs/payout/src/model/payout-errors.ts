@@ -7,7 +7,10 @@ export const PAYOUT_ERRORS = {
   AMOUNT_INCREMENT_INVALID: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'The amount is not a multiple of the method increment.' },
   INSUFFICIENT_FUNDS: { status: HttpStatus.CONFLICT, message: 'The account balance does not cover the amount plus fee.' },
   PROVIDER_REJECTED: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'The provider rejected the payout.' },
+  // The contract's code for the SMS resend cooldown and the provider's resend cap.
   RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, message: 'Too many requests. Retry after the indicated time.' },
+  // The general per-token API throttle (the purchase gateway's code): not an SMS cooldown.
+  API_RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, message: 'Too many API requests for this token. Slow down and retry after the indicated time.' },
   METHOD_UNAVAILABLE: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'This method is not available for this operation.' },
   PROVIDER_NOT_CONFIGURED: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'The payout provider is not configured.' },
   VENDOR_NOT_RELEASED: { status: HttpStatus.CONFLICT, message: 'The account is not yet accepted for production.' },
@@ -48,9 +51,20 @@ export class PayoutNotPaidError extends DomainError {
   }
 }
 
+/** The provider refused an SMS resend. */
 export class ProviderRejectedRequestError extends DomainError {
   constructor() {
     super('PROVIDER_REJECTED', 'The provider refused the request');
+  }
+}
+
+/**
+ * The provider refused the payout: it is recorded `failed` (`provider_rejected`) with its hold
+ * released, and the request (and any replay of it) answers this error instead of the payout.
+ */
+export class PayoutRejectedError extends DomainError {
+  constructor() {
+    super('PROVIDER_REJECTED', 'The provider refused the payout');
   }
 }
 

@@ -36,7 +36,7 @@ export class CatalogueReadCache {
     return this.read(key, () => this.catalogue.listProducts(vendorId, filter));
   }
 
-  /** A missing product throws NotFoundError from the service and is not cached. */
+  /** A product not enabled for the vendor throws ProductUnavailableError from the service and is not cached. */
   getProduct(vendorId: string, productId: number): Promise<CachedResult<ProductView>> {
     return this.read(['product', vendorId, productId], () => this.catalogue.getProduct(vendorId, productId));
   }

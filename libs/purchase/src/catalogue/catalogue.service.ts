@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { NotFoundError, ValidationFailedError } from '#common';
+import { ValidationFailedError } from '#common';
 import { pageOf, productPriceOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
 import { ProductUnavailableError } from '../model/purchase-errors.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
@@ -70,10 +70,14 @@ export class CatalogueService {
     return pageOf(items, filter.page, filter.perPage, total);
   }
 
-  /** One enabled product; another vendor's or a disabled product answers 404 like an unknown id. */
+  /**
+   * One enabled product. A product not enabled for the vendor (withdrawn, no longer offered, or
+   * an id the catalogue does not have) is PRODUCT_UNAVAILABLE, the contract's "refresh catalogue",
+   * the same answer as a quote for it gets.
+   */
   async getProduct(vendorId: string, productId: number): Promise<ProductView> {
     const product = await this.catalogue.enabledProduct(vendorId, productId);
-    if (!product) throw new NotFoundError('product');
+    if (!product) throw new ProductUnavailableError();
     const version = await this.pricing.currentVersion();
     const cents = version ? (await this.pricing.listedPrices(version.id, [product.id])).get(product.id) : undefined;
     if (!version || cents === undefined) return product;

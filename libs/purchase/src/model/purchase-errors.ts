@@ -2,7 +2,10 @@ import { HttpStatus } from '@nestjs/common';
 import { DomainError, type ErrorCatalogue } from '#common';
 import { ProviderError, ProviderNotConfiguredError, ProviderRejectedError, ProviderTimeoutError } from '#providers';
 
-/** Stable codes of the purchase contract (purchase-gateway.md, Errors) with their HTTP status. */
+/**
+ * Stable codes of the purchase contract (its Errors section) with their HTTP status, plus one
+ * addition the contract's list lacks (docs/PURCHASE.md, Errors): FULFILMENT_UNAVAILABLE.
+ */
 export const PURCHASE_ERRORS = {
   DAILY_CAP_EXCEEDED: { status: HttpStatus.CONFLICT, message: 'DAILY_CAP_EXCEEDED' },
   TRANSACTION_MAXIMUM_EXCEEDED: { status: HttpStatus.CONFLICT, message: 'TRANSACTION_MAXIMUM_EXCEEDED' },
@@ -21,6 +24,9 @@ export const PURCHASE_ERRORS = {
   PROVIDER_NOT_CONFIGURED: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'PROVIDER_NOT_CONFIGURED' },
   PROVIDER_HTTP_ERROR: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'PROVIDER_HTTP_ERROR' },
   PROVIDER_OUTCOME_UNKNOWN: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'PROVIDER_OUTCOME_UNKNOWN' },
+  // Not in the contract's list, which names no code for it: the vendor's own transaction has no
+  // delivery data to hand out (yet, or any more). 409: a state conflict, like a quote already used.
+  FULFILMENT_UNAVAILABLE: { status: HttpStatus.CONFLICT, message: 'FULFILMENT_UNAVAILABLE' },
 } as const satisfies ErrorCatalogue;
 
 export type PurchaseErrorCode = keyof typeof PURCHASE_ERRORS;
@@ -35,6 +41,13 @@ declare module '#common' {
 export class ProductUnavailableError extends DomainError {
   constructor(message = 'The product is not available to this vendor') {
     super('PRODUCT_UNAVAILABLE', message);
+  }
+}
+
+/** The vendor's transaction has no PIN or eSIM data to deliver: not completed (yet), reversed, or a product without any. */
+export class FulfilmentUnavailableError extends DomainError {
+  constructor() {
+    super('FULFILMENT_UNAVAILABLE', 'The transaction has no delivery data to hand out');
   }
 }
 

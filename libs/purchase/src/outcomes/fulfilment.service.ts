@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import type { PurchaseFulfilment } from '#providers';
+import { FulfilmentUnavailableError } from '../model/purchase-errors.js';
 import { isUuid } from '../model/uuid-pattern.js';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
 
@@ -52,13 +53,16 @@ export class FulfilmentService {
 
   /**
    * The vendor's own completed transaction's delivery data, with an audit row written in the
-   * same database transaction: no audit, no data. 404 when there is nothing to deliver.
+   * same database transaction: no audit, no data. 404 NOT_FOUND for an id that is not the
+   * vendor's; 409 FULFILMENT_UNAVAILABLE for the vendor's transaction with nothing to deliver
+   * (not completed, reversed, or a product without PIN/eSIM data).
    */
   async read(reader: FulfilmentReader, transactionId: string): Promise<FulfilmentView> {
-    if (!isUuid(transactionId)) throw new NotFoundError('fulfilment');
+    if (!isUuid(transactionId)) throw new NotFoundError('transaction');
     return this.dataSource.transaction(async (manager) => {
       const sealed = await this.transactions.sealedFulfilment(manager, reader.vendorId, transactionId);
-      if (sealed === undefined) throw new NotFoundError('fulfilment');
+      if (sealed === undefined) throw new NotFoundError('transaction');
+      if (sealed === null) throw new FulfilmentUnavailableError();
       const stored = this.encryption.decryptJson<StoredFulfilment>(sealed, sealingContext(transactionId));
       await this.transactions.recordFulfilmentRead(manager, {
         vendorId: reader.vendorId,

@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { DomainError, NotFoundError } from '#common';
+import { DomainError, ValidationFailedError } from '#common';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import {
   DailyCapExceededError,
@@ -27,6 +27,7 @@ type Refusal =
   | { code: 'PROVIDER_NOT_CONFIGURED' | 'QUOTE_NOT_FOUND' | 'QUOTE_ALREADY_USED' | 'QUOTE_EXPIRED' | 'SPEND_CONTROLS_NOT_CONFIGURED' | 'PRICING_UNPUBLISHED' | 'VENDOR_NOT_RELEASED' };
 
 const KEY_CONFLICT = 'The Idempotency-Key was used with another quote or reference';
+const UNKNOWN_QUOTE = 'quote_id does not name a quote of this vendor';
 const REFERENCE_CONFLICT = 'The reference belongs to a purchase made with another Idempotency-Key';
 
 function refusalError(refusal: Refusal): DomainError {
@@ -36,7 +37,8 @@ function refusalError(refusal: Refusal): DomainError {
     case 'PROVIDER_NOT_CONFIGURED':
       return new ProviderNotConfiguredForPurchasesError();
     case 'QUOTE_NOT_FOUND':
-      return new NotFoundError('quote');
+      // Invalid input, not a missing resource: the same answer for an unknown and another vendor's quote.
+      return new ValidationFailedError({ quote_id: [UNKNOWN_QUOTE] });
     case 'QUOTE_ALREADY_USED':
       return new QuoteAlreadyUsedError();
     case 'QUOTE_EXPIRED':

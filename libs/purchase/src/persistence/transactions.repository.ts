@@ -520,15 +520,19 @@ export class TransactionsRepository {
     );
   }
 
-  /** The sealed delivery data of the vendor's own completed transaction. */
-  async sealedFulfilment(manager: Queryable, vendorId: string, transactionId: string): Promise<string | undefined> {
-    const [row] = await manager.query<{ sealed: string }[]>(
-      `SELECT f.sealed
-         FROM purchase_transactions t JOIN purchase_fulfilments f ON f.transaction_id = t.id
-        WHERE t.vendor_id = $1 AND t.id = $2 AND t.status = 'completed'`,
+  /**
+   * The sealed delivery data of the vendor's own completed transaction; null when the transaction
+   * is the vendor's but has none to deliver (not completed, reversed, or no PIN/eSIM data);
+   * undefined when it is not the vendor's (or does not exist).
+   */
+  async sealedFulfilment(manager: Queryable, vendorId: string, transactionId: string): Promise<string | null | undefined> {
+    const [row] = await manager.query<{ sealed: string | null }[]>(
+      `SELECT CASE WHEN t.status = 'completed' THEN f.sealed END AS sealed
+         FROM purchase_transactions t LEFT JOIN purchase_fulfilments f ON f.transaction_id = t.id
+        WHERE t.vendor_id = $1 AND t.id = $2`,
       [vendorId, transactionId],
     );
-    return row?.sealed;
+    return row === undefined ? undefined : row.sealed;
   }
 
   /** Exactly one of the token and the dashboard user is set (a CHECK keeps it so). */

@@ -57,7 +57,7 @@ export interface paths {
         put?: never;
         /**
          * Send a payout
-         * @description Submitted to the provider inside the request; the verdict comes back with HTTP 200: `paid`, `failed` (status_reason `provider_rejected`: the provider refused it and the hold was released), or `pending` (rtc_eft, or a provider that did not answer in time; poll GET /payouts/{reference}). The same reference and payload replays the stored payout without a second payment; a different payload is REFERENCE_CONFLICT. Amount plus fee is reserved at creation.
+         * @description Submitted to the provider inside the request; the verdict comes back with HTTP 200: `paid`, or `pending` (rtc_eft, or a provider that did not answer in time; poll GET /payouts/{reference}). A provider refusal answers 422 PROVIDER_REJECTED: the payout exists as `failed` (status_reason `provider_rejected`, GET /payouts/{reference} shows it) and its hold was released. The same reference and payload replays the stored result (the payout, or PROVIDER_REJECTED) without a second payment; a different payload is REFERENCE_CONFLICT. An amount off the method increment is AMOUNT_INCREMENT_INVALID, with every field's messages in `errors`. Amount plus fee is reserved at creation.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -95,7 +95,7 @@ export interface paths {
         };
         /**
          * PIN, serial and voucher details of a paid payout
-         * @description Only for paid payouts (PAYOUT_NOT_PAID otherwise); rtc_eft is a bank credit without codes (METHOD_UNAVAILABLE). Every read is audited with the token id.
+         * @description Only for paid payouts (PAYOUT_NOT_PAID otherwise); rtc_eft is a bank credit without codes: its Delivery has every field null. Every read is audited with the token id.
          */
         get: operations["getDelivery"];
         put?: never;
@@ -117,7 +117,7 @@ export interface paths {
         put?: never;
         /**
          * Send the collection SMS again
-         * @description Cash rails only (METHOD_UNAVAILABLE otherwise), paid payouts only. The provider caps resends and then applies a 30-minute cooldown: RATE_LIMITED with Retry-After. Never creates a payout.
+         * @description Cash rails only (METHOD_UNAVAILABLE otherwise), paid payouts only. The provider caps resends and then applies a 30-minute cooldown: RATE_LIMITED with Retry-After (the general per-token throttle is API_RATE_LIMITED). Never creates a payout.
          */
         post: operations["resendSms"];
         delete?: never;
@@ -320,7 +320,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFERENCE_CONFLICT" | "AMOUNT_INCREMENT_INVALID" | "INSUFFICIENT_FUNDS" | "PROVIDER_REJECTED" | "RATE_LIMITED" | "METHOD_UNAVAILABLE" | "PROVIDER_NOT_CONFIGURED" | "VENDOR_NOT_RELEASED" | "PAYOUT_NOT_PAID" | "PROVIDER_UNAVAILABLE";
+            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFERENCE_CONFLICT" | "AMOUNT_INCREMENT_INVALID" | "INSUFFICIENT_FUNDS" | "PROVIDER_REJECTED" | "RATE_LIMITED" | "API_RATE_LIMITED" | "METHOD_UNAVAILABLE" | "PROVIDER_NOT_CONFIGURED" | "VENDOR_NOT_RELEASED" | "PAYOUT_NOT_PAID" | "PROVIDER_UNAVAILABLE";
             /** @description Fixed per code, user-safe */
             message: string;
             /**
@@ -736,7 +736,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED` */
+            /** @description `API_RATE_LIMITED` */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -754,7 +754,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -894,7 +894,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED` */
+            /** @description `API_RATE_LIMITED` */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -912,7 +912,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -1084,7 +1084,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. | `AMOUNT_INCREMENT_INVALID`: The amount is not a multiple of the method increment. | `METHOD_UNAVAILABLE`: This method is not available for this operation. */
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. | `AMOUNT_INCREMENT_INVALID`: The amount is not a multiple of the method increment. | `METHOD_UNAVAILABLE`: This method is not available for this operation. | `PROVIDER_REJECTED`: The provider rejected the payout. */
             422: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1100,11 +1100,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "VALIDATION_FAILED" | "AMOUNT_INCREMENT_INVALID" | "METHOD_UNAVAILABLE";
+                        code?: "VALIDATION_FAILED" | "AMOUNT_INCREMENT_INVALID" | "METHOD_UNAVAILABLE" | "PROVIDER_REJECTED";
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1122,7 +1122,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -1294,7 +1294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1312,7 +1312,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -1467,7 +1467,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `METHOD_UNAVAILABLE`: This method is not available for this operation., `VALIDATION_FAILED` */
+            /** @description `VALIDATION_FAILED` */
             422: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1483,11 +1483,11 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "METHOD_UNAVAILABLE" | "VALIDATION_FAILED";
+                        code?: "VALIDATION_FAILED";
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1505,7 +1505,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -1676,7 +1676,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. | `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1694,7 +1694,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "RATE_LIMITED" | "API_RATE_LIMITED";
                     };
                 };
             };
@@ -1912,7 +1912,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1930,7 +1930,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -2107,7 +2107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -2125,7 +2125,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -2265,7 +2265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -2283,7 +2283,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -2435,7 +2435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -2453,7 +2453,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -2614,7 +2614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -2632,7 +2632,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -2785,7 +2785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -2803,7 +2803,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -2978,7 +2978,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -2996,7 +2996,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -3167,7 +3167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -3185,7 +3185,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -3352,7 +3352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -3370,7 +3370,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };
@@ -3533,7 +3533,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests. Retry after the indicated time. */
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
             429: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -3551,7 +3551,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "RATE_LIMITED";
+                        code?: "API_RATE_LIMITED";
                     };
                 };
             };

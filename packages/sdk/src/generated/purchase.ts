@@ -6,7 +6,7 @@
 // The purchase gateway's /docs-json. Regenerate with `npm run sdk:generate`; CI fails when this file is out of date.
 
 export interface paths {
-    "/api/v1/services": {
+    "/services": {
         parameters: {
             query?: never;
             header?: never;
@@ -23,7 +23,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/countries": {
+    "/countries": {
         parameters: {
             query?: never;
             header?: never;
@@ -40,7 +40,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/operators": {
+    "/operators": {
         parameters: {
             query?: never;
             header?: never;
@@ -57,7 +57,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/products": {
+    "/products": {
         parameters: {
             query?: never;
             header?: never;
@@ -77,14 +77,17 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/products/{id}": {
+    "/products/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** One enabled product with vendor price, benefits and delivery requirements */
+        /**
+         * One enabled product with vendor price, benefits and delivery requirements
+         * @description A product not enabled for the vendor (withdrawn, no longer offered, or unknown) answers 422 PRODUCT_UNAVAILABLE: refresh the catalogue.
+         */
         get: operations["getProduct"];
         put?: never;
         post?: never;
@@ -94,7 +97,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/mobile-number": {
+    "/lookups/mobile-number": {
         parameters: {
             query?: never;
             header?: never;
@@ -114,7 +117,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/statement": {
+    "/lookups/statement": {
         parameters: {
             query?: never;
             header?: never;
@@ -131,7 +134,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/account": {
+    "/lookups/account": {
         parameters: {
             query?: never;
             header?: never;
@@ -148,7 +151,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/esim-benefits": {
+    "/lookups/esim-benefits": {
         parameters: {
             query?: never;
             header?: never;
@@ -165,7 +168,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/lookups/esim-status": {
+    "/lookups/esim-status": {
         parameters: {
             query?: never;
             header?: never;
@@ -182,7 +185,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/quotes": {
+    "/quotes": {
         parameters: {
             query?: never;
             header?: never;
@@ -202,7 +205,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/quotes/{id}": {
+    "/quotes/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -219,7 +222,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/transactions": {
+    "/transactions": {
         parameters: {
             query?: never;
             header?: never;
@@ -231,7 +234,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a quote, once
-         * @description 202 means durably accepted (the purchase and its submission are committed), not delivered: poll GET /transactions/{id}. An exact replay (same Idempotency-Key, quote_id and reference) returns the same transaction in its current state with 202, even after the quote expired or purchases were paused (header `Idempotent-Replayed: true`). A key reused with another quote or reference, or a reference reused under another key, answers IDEMPOTENCY_CONFLICT. A rejected request (any error) stores nothing, so the same key may be retried.
+         * @description 202 means durably accepted (the purchase and its submission are committed), not delivered: poll GET /transactions/{id}. An exact replay (same Idempotency-Key, quote_id and reference) returns the same transaction in its current state with 202, even after the quote expired or purchases were paused (header `Idempotent-Replayed: true`). A key reused with another quote or reference, or a reference reused under another key, answers IDEMPOTENCY_CONFLICT. An unknown `quote_id`, or one of another vendor, is invalid input: VALIDATION_FAILED on `quote_id`. A rejected request (any error) stores nothing, so the same key may be retried.
          */
         post: operations["createTransaction"];
         delete?: never;
@@ -240,7 +243,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/transactions/by-reference/{reference}": {
+    "/transactions/by-reference/{reference}": {
         parameters: {
             query?: never;
             header?: never;
@@ -257,7 +260,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/transactions/{id}": {
+    "/transactions/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -274,7 +277,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/transactions/{id}/fulfilment": {
+    "/transactions/{id}/fulfilment": {
         parameters: {
             query?: never;
             header?: never;
@@ -283,7 +286,7 @@ export interface paths {
         };
         /**
          * PIN or eSIM delivery data of a completed transaction
-         * @description Restricted to `fulfilment:read`; every read is audited (token, transaction, time); served with `Cache-Control: no-store`. 404 until the transaction is completed with delivery data, and after a reversal.
+         * @description Restricted to `fulfilment:read`; every read is audited (token, transaction, time); served with `Cache-Control: no-store`. 409 FULFILMENT_UNAVAILABLE until the transaction is completed with delivery data, after a reversal, and for products without a PIN or eSIM; 404 NOT_FOUND for an id that is not one of your transactions.
          */
         get: operations["getTransactionFulfilment"];
         put?: never;
@@ -294,7 +297,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/limits": {
+    "/limits": {
         parameters: {
             query?: never;
             header?: never;
@@ -311,7 +314,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/reports/summary": {
+    "/reports/summary": {
         parameters: {
             query?: never;
             header?: never;
@@ -331,7 +334,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhook-endpoints": {
+    "/webhook-endpoints": {
         parameters: {
             query?: never;
             header?: never;
@@ -343,7 +346,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Answers the signing secret once. Events are hints: on receipt, GET /api/v1/transactions/{id} for the verified state.
+         * @description Answers the signing secret once. Events are hints: on receipt, GET /transactions/{id} for the verified state.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -352,7 +355,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhook-endpoints/{id}": {
+    "/webhook-endpoints/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -371,7 +374,7 @@ export interface paths {
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
-    "/api/v1/webhook-endpoints/{id}/rotate-secret": {
+    "/webhook-endpoints/{id}/rotate-secret": {
         parameters: {
             query?: never;
             header?: never;
@@ -391,7 +394,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhook-endpoints/{id}/deliveries": {
+    "/webhook-endpoints/{id}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -408,7 +411,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhook-endpoints/{id}/events/{eventId}/redeliver": {
+    "/webhook-endpoints/{id}/events/{eventId}/redeliver": {
         parameters: {
             query?: never;
             header?: never;
@@ -459,7 +462,7 @@ export interface components {
              * @description Stable error code
              * @enum {string}
              */
-            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DAILY_CAP_EXCEEDED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "VELOCITY_LIMIT_EXCEEDED" | "API_RATE_LIMITED" | "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PRODUCT_UNAVAILABLE" | "DESTINATION_AMOUNT_INVALID" | "BUDGET_INSUFFICIENT" | "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN";
+            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "DAILY_CAP_EXCEEDED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "VELOCITY_LIMIT_EXCEEDED" | "API_RATE_LIMITED" | "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PRODUCT_UNAVAILABLE" | "DESTINATION_AMOUNT_INVALID" | "BUDGET_INSUFFICIENT" | "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "FULFILMENT_UNAVAILABLE";
             /** @description DAILY_CAP_EXCEEDED only: remaining allowance today in ZAR cents */
             remaining_minor?: number;
             /**
@@ -2044,31 +2047,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND` */
-            404: {
-                headers: {
-                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
-                    "X-Request-Id"?: string;
-                    /** @description Always `no-store`: answers are live money state */
-                    "Cache-Control"?: "no-store";
-                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {string} */
-                        message?: "NOT_FOUND";
-                        error?: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description `VALIDATION_FAILED` */
+            /** @description `VALIDATION_FAILED`, `PRODUCT_UNAVAILABLE` */
             422: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -2084,10 +2063,10 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        message?: "VALIDATION_FAILED";
+                        message?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         error?: {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         };
                     };
                 };
@@ -4096,30 +4075,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description `NOT_FOUND` */
-            404: {
-                headers: {
-                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
-                    "X-Request-Id"?: string;
-                    /** @description Always `no-store`: answers are live money state */
-                    "Cache-Control"?: "no-store";
-                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        /** @enum {string} */
-                        message?: "NOT_FOUND";
-                        error?: {
-                            /** @enum {string} */
-                            code: "NOT_FOUND";
-                        };
-                    };
-                };
-            };
             /** @description `IDEMPOTENCY_CONFLICT`, `QUOTE_ALREADY_USED`, `QUOTE_EXPIRED`, `PURCHASES_PAUSED`, `SPEND_CONTROLS_NOT_CONFIGURED`, `PRICING_UNPUBLISHED`, `VENDOR_NOT_RELEASED`, `TRANSACTION_MAXIMUM_EXCEEDED`, `DAILY_CAP_EXCEEDED` */
             409: {
                 headers: {
@@ -4774,6 +4729,30 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `FULFILMENT_UNAVAILABLE` */
+            409: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "FULFILMENT_UNAVAILABLE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "FULFILMENT_UNAVAILABLE";
                         };
                     };
                 };

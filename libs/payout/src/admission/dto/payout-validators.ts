@@ -1,4 +1,5 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import type { ConstraintContext } from '#common';
 import { formatCents, parseZarAmount2dp } from '#money';
 import { isPayoutMethod, methodDefinition } from '../../model/payout-method-catalogue.js';
 import { dateOfBirthProblems, metadataProblems, recipientIdNumberProblems } from '../../model/payout-field-rules.js';
@@ -29,14 +30,18 @@ export const IsFlatMetadata = (options?: ValidationOptions) => ruleDecorator('is
 
 /**
  * A well-formed amount off its method's increment (R10 on cash rails). Checked with the request's
- * shape, so the problem is reported together with every other shape problem (VALIDATION_FAILED,
- * under `amount`). When it is the only shape problem it is deferred to admission (admitPayout),
- * which checks it again with the vendor's limits and answers AMOUNT_INCREMENT_INVALID only when
- * nothing else is wrong. The increment comes from the catalogue (vendors tighten limits, never
- * the increment).
+ * shape, so the problem is reported together with every other shape problem, under `amount`;
+ * the answer's code is then AMOUNT_INCREMENT_INVALID (the contract's code for it), with every
+ * field's messages in `errors`. When it is the only shape problem it is deferred to admission
+ * (admitPayout), which checks it again with the vendor's limits and answers
+ * AMOUNT_INCREMENT_INVALID too, with any limit problem beside it. The increment comes from the
+ * catalogue (vendors tighten limits, never the increment).
  */
 export const IsOnMethodIncrement = (options?: ValidationOptions) =>
-  ruleDecorator('isOnMethodIncrement', (value, object) => incrementProblems(value, object.method), { ...options, context: { deferToDomain: true } });
+  ruleDecorator('isOnMethodIncrement', (value, object) => incrementProblems(value, object.method), {
+    ...options,
+    context: { deferToDomain: true, code: 'AMOUNT_INCREMENT_INVALID' } satisfies ConstraintContext,
+  });
 
 function incrementProblems(amount: unknown, method: unknown): string[] {
   if (typeof amount !== 'string' || typeof method !== 'string' || !isPayoutMethod(method)) return [];
