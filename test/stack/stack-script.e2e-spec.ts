@@ -86,7 +86,8 @@ describe('npm run stack', () => {
       expect(services.status).toBe(200);
 
       started = descendants(script.pid!);
-      const apps = started.filter((pid) => alive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/apps/'));
+      // The apps' node processes (not the bash pipelines that start them).
+      const apps = started.filter((pid) => alive(pid) && /^node\0dist\/apps\//.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')));
       expect(apps.length).toBeGreaterThanOrEqual(6);
       // Every app runs on the pinned Node (scripts/node/pinned-node.txt), not the machine's.
       const pinned = /^version (\S+)$/m.exec(readFileSync('scripts/node/pinned-node.txt', 'utf8'))![1];
