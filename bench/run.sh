@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 source scripts/node/use-pinned-node.sh
 [[ -d node_modules ]] || npm install --no-audit --no-fund
 # BENCH_NODE=/path/to/node runs the harness, and so every app it starts (process.execPath), on
-# another Node.js, for a side-by-side run: `node bench/report.mjs <this run> --compare <that run>`.
+# another Node.js, for a side-by-side run: `node bench/report.mjs --compare <Node 24 run> <other run>`.
 exec "${BENCH_NODE:-node}" bench/run.mjs "$@"

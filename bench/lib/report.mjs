@@ -20,8 +20,8 @@ const verdict = (ok) => (ok ? '**met**' : '**missed**');
 
 /**
  * docs/BENCHMARKS.md from one result file: tables generated, the analysis from bench/report-notes.md.
- * `comparison` (a second run's results and file, e.g. the same commit on another Node.js) adds a
- * side-by-side table of the figures both runs measured.
+ * `comparison` ({ current, previous }, each { results, file }: two runs of the same code, e.g. on
+ * two Node.js versions) adds a side-by-side table of the figures both runs measured.
  */
 export function writeReport(results, resultFile, target, comparison) {
   const s = results.scenarios;
@@ -262,7 +262,7 @@ export function writeReport(results, resultFile, target, comparison) {
     );
   }
 
-  if (comparison) add(...comparisonSection(results, resultFile, comparison.results, comparison.file));
+  if (comparison) add(...comparisonSection(comparison.current, comparison.previous));
 
   // ---- analysis (hand-written, kept across runs)
   const notes = 'bench/report-notes.md';
@@ -346,8 +346,8 @@ function sustainedSection(sustained, tx) {
   ];
 }
 
-/** The figures two runs share, side by side: this run against `other` (another runtime, the same code). */
-function comparisonSection(results, file, other, otherFile) {
+/** The figures two runs share, side by side: `current` against `previous` (the same code on another runtime). */
+function comparisonSection({ results, file }, { results: other, file: otherFile }) {
   const label = (r) => `Node ${r.machine.node}`;
   const rows = [];
   const row = (title, get, digits = 1) => {
@@ -379,7 +379,8 @@ function comparisonSection(results, file, other, otherFile) {
   return [
     `## ${label(results)} against ${label(other)}`,
     '',
-    `The same commit and settings on the same machine, one run after the other: [\`${otherFile}\`](../${otherFile}) on ${label(other)} (${other.started_at}) and this report's run on ${label(results)}. ` +
+    `The same commit and settings on the same machine, one run after the other: [\`${otherFile}\`](../${otherFile}) on ${label(other)} (${other.started_at}) and [\`${file}\`](../${file}) on ${label(results)} (${results.started_at}), ` +
+      `${results.settings.warmupSeconds} s warm-up and ${results.settings.durationSeconds} s measured per scenario. ` +
       'Both share the machine with whatever else ran then, so compare each pair with the pgbench line (no Node involved) in mind: where pgbench moved, the machine did.',
     '',
     `| figure | ${label(other)} | ${label(results)} | change |`,
