@@ -187,6 +187,8 @@ describe('the SDK tarball in a fresh vendor folder', () => {
     if (!tarball) throw new Error('npm pack wrote no tarball');
     await writeFile(join(vendorDir, 'package.json'), JSON.stringify({ name: 'vendor-app', version: '1.0.0', private: true, type: 'module' }));
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `./${tarball}`], { cwd: vendorDir, timeout: 240_000 });
+    // No runtime dependencies: the tarball is all that is installed.
+    expect((await readdir(join(vendorDir, 'node_modules'))).filter((name) => !name.startsWith('.'))).toEqual(['@za-gateway']);
 
     gateway = fakeGateway();
     await new Promise<void>((done) => gateway.server.listen(0, '127.0.0.1', done));

@@ -1,5 +1,5 @@
-import createClient, { type Client } from 'openapi-fetch';
 import { errorFor, responseMeta, WaitTimeoutError, type ResponseMeta } from './errors.js';
+import { Http, type SendResult } from './http.js';
 import { retryingFetch, sleep, type ClientOptions, type RequestOptions } from './transport.js';
 
 /**
@@ -39,21 +39,13 @@ export function resolveBaseUrl(baseUrl: unknown, rule: BaseUrlRule): string {
   throw new TypeError(`baseUrl must be the purchase gateway base address (e.g. https://purchase.example.com/api/v1), not ${JSON.stringify(baseUrl)}`);
 }
 
-/** The generated, typed openapi-fetch client for a gateway, with bearer auth and the retry policy. */
-export function createApi<Paths extends object>(options: ClientOptions, rule: BaseUrlRule, referenceKeyedPaths: readonly string[] = []): Client<Paths> {
+/** The HTTP layer of a gateway client: base URL checked, bearer auth on every request. */
+export function createHttp(options: ClientOptions, rule: BaseUrlRule): Http {
   if (typeof options?.token !== 'string' || options.token === '') throw new TypeError('token is required: the gateway bearer token (gwt_test_… or gwt_live_…)');
-  return createClient<Paths>({
-    baseUrl: resolveBaseUrl(options.baseUrl, rule),
-    headers: { ...options.headers, Authorization: `Bearer ${options.token}` },
-    fetch: retryingFetch(options, referenceKeyedPaths),
-  });
+  return new Http(resolveBaseUrl(options.baseUrl, rule), { ...options.headers, Authorization: `Bearer ${options.token}` });
 }
 
-interface ApiResult<Body> {
-  data?: Body;
-  error?: unknown;
-  response: Response;
-}
+type ApiResult<Body> = SendResult<Body>;
 
 /** A call's value together with what the gateway answered. */
 export interface WithResponse<T> {
@@ -68,7 +60,7 @@ export interface WithResponse<T> {
  */
 export type ApiPromise<T> = Promise<T> & { withResponse(): Promise<WithResponse<T>> };
 
-/** The init that carries one call's options into openapi-fetch. */
+/** The init that carries one call's options into the HTTP layer. */
 export type CallInit = {
   headers?: Record<string, string>;
   signal?: AbortSignal;
@@ -112,15 +104,6 @@ export class Caller {
     return Object.assign(value, { withResponse: () => full });
   }
 }
-
-/** @deprecated kept for callers of 0.1: the success envelope's `data`, or the error for any other answer. */
-export async function unwrap<Body extends { data: unknown }, _Code extends string = string>(pending: Promise<ApiResult<Body>>): Promise<{ data: Body['data']; response: Response }> {
-  const { data, error, response } = await pending;
-  if (!response.ok || data === undefined) throw errorFor(response.status, error, response.headers, undefined, response);
-  return { data: data.data, response };
-}
-
-export const replayed = (response: Response) => response.headers.get('idempotent-replayed') === 'true';
 
 /** A page as the purchase gateway lists them. */
 export interface Page<Item> {

@@ -15,3 +15,10 @@ export type PayoutCodeOf<B> = B extends { code: infer C } ? (C extends string ? 
 export type BodyOf<O> = O extends { requestBody?: infer R } ? JsonBody<NonNullable<R>> : never;
 /** The query parameters of an operation (without paging for the auto-paginated lists). */
 export type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** The JSON body of an operation's success answer (2xx). */
+export type SuccessBody<O> = O extends { responses: infer Rs } ? { [S in keyof Rs]: S extends SuccessStatus ? JsonBody<Rs[S]> : never }[keyof Rs] : never;
+/** The envelope's `data` of an operation's success answer. */
+export type DataOf<O> = SuccessBody<O> extends { data: infer D } ? D : never;
+/** The path parameters of an operation. */
+export type PathOf<O> = O extends { parameters: { path: infer P } } ? P : never;

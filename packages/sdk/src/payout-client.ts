@@ -1,8 +1,8 @@
-import type { Client } from 'openapi-fetch';
-import { Caller, createApi, paginate, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
+import { Caller, createHttp, paginate, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
 import { GatewayApiError } from './errors.js';
-import type { components, operations, paths } from './generated/payout.js';
-import type { BodyOf, ErrorBodies, PayoutCodeOf } from './operation-types.js';
+import type { components, operations } from './generated/payout.js';
+import type { BodyOf, DataOf, ErrorBodies, PayoutCodeOf } from './operation-types.js';
+import type { Http, SendParams } from './http.js';
 import type { ClientOptions, RequestOptions } from './transport.js';
 
 type Schemas = components['schemas'];
@@ -52,25 +52,36 @@ const REFERENCE_KEYED_PATHS = ['/api/v1/payouts', '/api/v1/batches'];
 /** The contract's payout cadence: 5 s, doubling up to 5 minutes; default timeout 10 minutes. */
 const PAYOUT_CADENCE = { timeoutMs: 600_000, intervalMs: 5_000, maxIntervalMs: 300_000 };
 
-/** The payout gateway: one method per operation of its document, and `api` for raw typed calls. */
+/** The payout gateway: one method per operation of its document. */
 export class PayoutClient {
-  /** The generated openapi-fetch client (bearer auth and retries included) for raw typed calls. */
-  readonly api: Client<paths>;
+  private readonly http: Http;
   private readonly caller: Caller;
 
   constructor(options: ClientOptions) {
-    this.api = createApi<paths>(options, 'origin', REFERENCE_KEYED_PATHS);
+    this.http = createHttp(options, 'origin');
     this.caller = new Caller(options, REFERENCE_KEYED_PATHS);
+  }
+
+  /** One operation: its `operationId` (for typed error codes), method, path and parameters. */
+  private run<Op extends PayoutOperation, Out = DataOf<operations[Op]>>(
+    operation: Op,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    request: { params?: SendParams; body?: unknown },
+    options?: RequestOptions,
+    map?: (data: DataOf<operations[Op]>, response: Response) => Out,
+  ): ApiPromise<Out> {
+    return this.caller.call<DataOf<operations[Op]>, Out>(operation, (init) => this.http.send(method, path, { ...init, ...request }), options, map);
   }
 
   /** `GET /api/v1/account`: the prefunded balance. */
   getAccount(options?: RequestOptions): ApiPromise<Account> {
-    return this.caller.call('getAccount', (init) => this.api.GET('/api/v1/account', init), options);
+    return this.run('getAccount', 'GET', '/api/v1/account', {}, options);
   }
 
   /** `GET /api/v1/methods`: the enabled methods and their fees. */
   listMethods(options?: RequestOptions): ApiPromise<Method[]> {
-    return this.caller.call('listMethods', (init) => this.api.GET('/api/v1/methods', init), options);
+    return this.run('listMethods', 'GET', '/api/v1/methods', {}, options);
   }
 
   /**
@@ -79,7 +90,7 @@ export class PayoutClient {
    * a replay too: the payout exists as `failed` (`provider_rejected`) with its hold released.
    */
   createPayout(body: PayoutRequest, options?: RequestOptions): ApiPromise<{ payout: Payout; replayed: boolean }> {
-    return this.caller.call('createPayout', (init) => this.api.POST('/api/v1/payouts', { ...init, body }), options, (payout, response) => ({
+    return this.run('createPayout', 'POST', '/api/v1/payouts', { body }, options, (payout, response) => ({
       payout,
       replayed: response.headers.get('idempotent-replayed') === 'true',
     }));
@@ -87,17 +98,17 @@ export class PayoutClient {
 
   /** `GET /api/v1/payouts/{reference}`. */
   getPayout(reference: string, options?: RequestOptions): ApiPromise<Payout> {
-    return this.caller.call('getPayout', (init) => this.api.GET('/api/v1/payouts/{reference}', { ...init, params: { path: { reference } } }), options);
+    return this.run('getPayout', 'GET', '/api/v1/payouts/{reference}', { params: { path: { reference } } }, options);
   }
 
   /** `GET /api/v1/payouts/{reference}/delivery`: the PIN and instructions of a cash payout (needs `payouts:delivery`; audited). */
   getDelivery(reference: string, options?: RequestOptions): ApiPromise<Delivery> {
-    return this.caller.call('getDelivery', (init) => this.api.GET('/api/v1/payouts/{reference}/delivery', { ...init, params: { path: { reference } } }), options);
+    return this.run('getDelivery', 'GET', '/api/v1/payouts/{reference}/delivery', { params: { path: { reference } } }, options);
   }
 
   /** `POST /api/v1/payouts/{reference}/resend-sms`: sends the recipient's SMS again (cooldown: `RATE_LIMITED`). */
   resendSms(reference: string, options?: RequestOptions) {
-    return this.caller.call('resendSms', (init) => this.api.POST('/api/v1/payouts/{reference}/resend-sms', { ...init, params: { path: { reference } } }), options);
+    return this.run('resendSms', 'POST', '/api/v1/payouts/{reference}/resend-sms', { params: { path: { reference } } }, options);
   }
 
   /** Polls a payout until `paid`, `failed`, `reversed` or `cancelled` (`needs_review` is not final). */
@@ -107,7 +118,7 @@ export class PayoutClient {
 
   /** `POST /api/v1/batches`: accepts a batch once per `reference` (202 `processing`); its items are paid in the background. */
   createBatch(body: BatchRequest, options?: RequestOptions): ApiPromise<{ batch: Batch; replayed: boolean }> {
-    return this.caller.call('createBatch', (init) => this.api.POST('/api/v1/batches', { ...init, body }), options, (batch, response) => ({
+    return this.run('createBatch', 'POST', '/api/v1/batches', { body }, options, (batch, response) => ({
       batch,
       replayed: response.headers.get('idempotent-replayed') === 'true',
     }));
@@ -115,7 +126,7 @@ export class PayoutClient {
 
   /** `GET /api/v1/batches/{reference}`. */
   getBatch(reference: string, options?: RequestOptions): ApiPromise<Batch> {
-    return this.caller.call('getBatch', (init) => this.api.GET('/api/v1/batches/{reference}', { ...init, params: { path: { reference } } }), options);
+    return this.run('getBatch', 'GET', '/api/v1/batches/{reference}', { params: { path: { reference } } }, options);
   }
 
   /** Polls a batch until `completed`, `completed_with_failures` or `cancelled`. */
@@ -127,45 +138,45 @@ export class PayoutClient {
 
   /** `GET /api/v1/webhook-endpoints`: endpoints, never their secrets. */
   listWebhookEndpoints(options?: RequestOptions): ApiPromise<PayoutWebhookEndpoint[]> {
-    return this.caller.call('listWebhookEndpoints', (init) => this.api.GET('/api/v1/webhook-endpoints', init), options);
+    return this.run('listWebhookEndpoints', 'GET', '/api/v1/webhook-endpoints', {}, options);
   }
 
   /** `POST /api/v1/webhook-endpoints`: the answer carries `secret` (`whsec_…`) once. */
   createWebhookEndpoint(body: PayoutBody<'createWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PayoutWebhookEndpointWithSecret> {
-    return this.caller.call('createWebhookEndpoint', (init) => this.api.POST('/api/v1/webhook-endpoints', { ...init, body }), options);
+    return this.run('createWebhookEndpoint', 'POST', '/api/v1/webhook-endpoints', { body }, options);
   }
 
   /** `GET /api/v1/webhook-endpoints/{id}`. */
   getWebhookEndpoint(id: string, options?: RequestOptions): ApiPromise<PayoutWebhookEndpoint> {
-    return this.caller.call('getWebhookEndpoint', (init) => this.api.GET('/api/v1/webhook-endpoints/{id}', { ...init, params: { path: { id } } }), options);
+    return this.run('getWebhookEndpoint', 'GET', '/api/v1/webhook-endpoints/{id}', { params: { path: { id } } }, options);
   }
 
   /** `PATCH /api/v1/webhook-endpoints/{id}`. */
   updateWebhookEndpoint(id: string, body: PayoutBody<'updateWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PayoutWebhookEndpoint> {
-    return this.caller.call('updateWebhookEndpoint', (init) => this.api.PATCH('/api/v1/webhook-endpoints/{id}', { ...init, params: { path: { id } }, body }), options);
+    return this.run('updateWebhookEndpoint', 'PATCH', '/api/v1/webhook-endpoints/{id}', { params: { path: { id } }, body }, options);
   }
 
   /** `DELETE /api/v1/webhook-endpoints/{id}`. */
   deleteWebhookEndpoint(id: string, options?: RequestOptions) {
-    return this.caller.call('deleteWebhookEndpoint', (init) => this.api.DELETE('/api/v1/webhook-endpoints/{id}', { ...init, params: { path: { id } } }), options);
+    return this.run('deleteWebhookEndpoint', 'DELETE', '/api/v1/webhook-endpoints/{id}', { params: { path: { id } } }, options);
   }
 
   /** `POST /api/v1/webhook-endpoints/{id}/rotate-secret`: a new secret (shown once); the old one signs too for `overlap_seconds`. */
   rotateWebhookSecret(id: string, body: PayoutBody<'rotateWebhookSecret'> = {}, options?: RequestOptions): ApiPromise<PayoutWebhookEndpointWithSecret> {
-    return this.caller.call('rotateWebhookSecret', (init) => this.api.POST('/api/v1/webhook-endpoints/{id}/rotate-secret', { ...init, params: { path: { id } }, body }), options);
+    return this.run('rotateWebhookSecret', 'POST', '/api/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id } }, body }, options);
   }
 
   /** `GET /api/v1/webhook-endpoints/{id}/deliveries`: the delivery log, newest first, page after page. */
   listWebhookDeliveries(id: string, query: { per_page?: number } = {}, options?: RequestOptions): AutoPaginated<PayoutWebhookDelivery> {
     const perPage = query.per_page ?? 20;
     return paginate(
-      (page) => this.caller.call('listWebhookDeliveries', (init) => this.api.GET('/api/v1/webhook-endpoints/{id}/deliveries', { ...init, params: { path: { id }, query: { page, per_page: perPage } } }), options),
+      (page) => this.run('listWebhookDeliveries', 'GET', '/api/v1/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { page, per_page: perPage } } }, options),
       perPage,
     );
   }
 
   /** `POST /api/v1/webhook-endpoints/{id}/events/{eventId}/redeliver`: delivers the event again. */
   redeliverWebhookEvent(id: string, eventId: string, options?: RequestOptions): ApiPromise<PayoutWebhookDelivery> {
-    return this.caller.call('redeliverWebhookEvent', (init) => this.api.POST('/api/v1/webhook-endpoints/{id}/events/{eventId}/redeliver', { ...init, params: { path: { id, eventId } } }), options);
+    return this.run('redeliverWebhookEvent', 'POST', '/api/v1/webhook-endpoints/{id}/events/{eventId}/redeliver', { params: { path: { id, eventId } } }, options);
   }
 }

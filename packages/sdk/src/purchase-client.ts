@@ -1,8 +1,8 @@
-import type { Client } from 'openapi-fetch';
-import { Caller, createApi, paginate, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
+import { Caller, createHttp, paginate, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
 import { GatewayApiError } from './errors.js';
-import type { components, operations, paths } from './generated/purchase.js';
-import type { BodyOf, ErrorBodies, PurchaseCodeOf, QueryOf } from './operation-types.js';
+import type { components, operations } from './generated/purchase.js';
+import type { BodyOf, DataOf, ErrorBodies, PurchaseCodeOf, QueryOf } from './operation-types.js';
+import type { Http, SendParams } from './http.js';
 import type { ClientOptions, RequestOptions } from './transport.js';
 
 type Schemas = components['schemas'];
@@ -59,81 +59,92 @@ export interface CreatedTransaction {
   replayed: boolean;
 }
 
-/** The purchase gateway: one method per operation of its document, and `api` for raw typed calls. */
+/** The purchase gateway: one method per operation of its document. */
 export class PurchaseClient {
-  /** The generated openapi-fetch client (bearer auth and retries included) for raw typed calls. */
-  readonly api: Client<paths>;
+  private readonly http: Http;
   private readonly caller: Caller;
 
   constructor(options: ClientOptions) {
-    this.api = createApi<paths>(options, 'versioned');
+    this.http = createHttp(options, 'versioned');
     this.caller = new Caller(options, []);
+  }
+
+  /** One operation: its `operationId` (for typed error codes), method, path and parameters. */
+  private run<Op extends PurchaseOperation, Out = DataOf<operations[Op]>>(
+    operation: Op,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    request: { params?: SendParams; body?: unknown },
+    options?: RequestOptions,
+    map?: (data: DataOf<operations[Op]>, response: Response) => Out,
+  ): ApiPromise<Out> {
+    return this.caller.call<DataOf<operations[Op]>, Out>(operation, (init) => this.http.send(method, path, { ...init, ...request }), options, map);
   }
 
   // Catalogue
 
   /** `GET /services`. */
   listServices(options?: RequestOptions): ApiPromise<Service[]> {
-    return this.caller.call('listServices', (init) => this.api.GET('/services', init), options);
+    return this.run('listServices', 'GET', '/services', {}, options);
   }
 
   /** `GET /countries`. */
   listCountries(options?: RequestOptions): ApiPromise<Country[]> {
-    return this.caller.call('listCountries', (init) => this.api.GET('/countries', init), options);
+    return this.run('listCountries', 'GET', '/countries', {}, options);
   }
 
   /** `GET /operators`. */
   listOperators(options?: RequestOptions): ApiPromise<Operator[]> {
-    return this.caller.call('listOperators', (init) => this.api.GET('/operators', init), options);
+    return this.run('listOperators', 'GET', '/operators', {}, options);
   }
 
   /** `GET /products`: every enabled product matching `query`, page after page (async iterator). */
   listProducts(query: Omit<ProductQuery, 'page'> = {}, options?: RequestOptions): AutoPaginated<Product> {
-    return paginate((page) => this.caller.call('listProducts', (init) => this.api.GET('/products', { ...init, params: { query: { ...query, page } } }), options));
+    return paginate((page) => this.run('listProducts', 'GET', '/products', { params: { query: { ...query, page } } }, options));
   }
 
   /** `GET /products/{id}`. */
   getProduct(id: operations['getProduct']['parameters']['path']['id'], options?: RequestOptions): ApiPromise<Product> {
-    return this.caller.call('getProduct', (init) => this.api.GET('/products/{id}', { ...init, params: { path: { id } } }), options);
+    return this.run('getProduct', 'GET', '/products/{id}', { params: { path: { id } } }, options);
   }
 
   // Lookups (POST: never resent after a 5xx unless you give an idempotencyKey)
 
   /** `POST /lookups/mobile-number`: the operators (and products) of a number, one page (`page`/`per_page` in the body). */
   lookupMobileNumber(body: PurchaseBody<'lookupMobileNumber'>, options?: RequestOptions) {
-    return this.caller.call('lookupMobileNumber', (init) => this.api.POST('/lookups/mobile-number', { ...init, body }), options);
+    return this.run('lookupMobileNumber', 'POST', '/lookups/mobile-number', { body }, options);
   }
 
   /** `POST /lookups/statement`. */
   lookupStatement(body: PurchaseBody<'lookupStatement'>, options?: RequestOptions) {
-    return this.caller.call('lookupStatement', (init) => this.api.POST('/lookups/statement', { ...init, body }), options);
+    return this.run('lookupStatement', 'POST', '/lookups/statement', { body }, options);
   }
 
   /** `POST /lookups/account`. */
   lookupAccount(body: PurchaseBody<'lookupAccount'>, options?: RequestOptions) {
-    return this.caller.call('lookupAccount', (init) => this.api.POST('/lookups/account', { ...init, body }), options);
+    return this.run('lookupAccount', 'POST', '/lookups/account', { body }, options);
   }
 
   /** `POST /lookups/esim-benefits`. */
   lookupEsimBenefits(body: PurchaseBody<'lookupEsimBenefits'>, options?: RequestOptions) {
-    return this.caller.call('lookupEsimBenefits', (init) => this.api.POST('/lookups/esim-benefits', { ...init, body }), options);
+    return this.run('lookupEsimBenefits', 'POST', '/lookups/esim-benefits', { body }, options);
   }
 
   /** `POST /lookups/esim-status`. */
   lookupEsimStatus(body: PurchaseBody<'lookupEsimStatus'>, options?: RequestOptions) {
-    return this.caller.call('lookupEsimStatus', (init) => this.api.POST('/lookups/esim-status', { ...init, body }), options);
+    return this.run('lookupEsimStatus', 'POST', '/lookups/esim-status', { body }, options);
   }
 
   // Quotes and purchases
 
   /** `POST /quotes`: prices a product. */
   createQuote(body: QuoteRequest, options?: RequestOptions): ApiPromise<Quote> {
-    return this.caller.call('createQuote', (init) => this.api.POST('/quotes', { ...init, body }), options);
+    return this.run('createQuote', 'POST', '/quotes', { body }, options);
   }
 
   /** `GET /quotes/{id}`. */
   getQuote(id: string, options?: RequestOptions): ApiPromise<Quote> {
-    return this.caller.call('getQuote', (init) => this.api.GET('/quotes/{id}', { ...init, params: { path: { id } } }), options);
+    return this.run('getQuote', 'GET', '/quotes/{id}', { params: { path: { id } } }, options);
   }
 
   /**
@@ -143,9 +154,11 @@ export class PurchaseClient {
    */
   createTransaction(body: CreateTransactionRequest, options: RequestOptions = {}): ApiPromise<CreatedTransaction> {
     const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-    return this.caller.call(
+    return this.run(
       'createTransaction',
-      (init) => this.api.POST('/transactions', { ...init, params: { header: { 'Idempotency-Key': idempotencyKey } }, body }),
+      'POST',
+      '/transactions',
+      { params: { header: { 'Idempotency-Key': idempotencyKey } }, body },
       { ...options, idempotencyKey },
       (transaction, response) => ({ transaction, idempotencyKey, replayed: response.headers.get('idempotent-replayed') === 'true' }),
     );
@@ -153,32 +166,32 @@ export class PurchaseClient {
 
   /** `GET /transactions/{id}`. */
   getTransaction(id: string, options?: RequestOptions): ApiPromise<Transaction> {
-    return this.caller.call('getTransaction', (init) => this.api.GET('/transactions/{id}', { ...init, params: { path: { id } } }), options);
+    return this.run('getTransaction', 'GET', '/transactions/{id}', { params: { path: { id } } }, options);
   }
 
   /** `GET /transactions/by-reference/{reference}`. */
   getTransactionByReference(reference: string, options?: RequestOptions): ApiPromise<Transaction> {
-    return this.caller.call('getTransactionByReference', (init) => this.api.GET('/transactions/by-reference/{reference}', { ...init, params: { path: { reference } } }), options);
+    return this.run('getTransactionByReference', 'GET', '/transactions/by-reference/{reference}', { params: { path: { reference } } }, options);
   }
 
   /** `GET /transactions`: every transaction matching `query`, page after page (newest first). */
   listTransactions(query: Omit<TransactionQuery, 'page'> = {}, options?: RequestOptions): AutoPaginated<Transaction> {
-    return paginate((page) => this.caller.call('listTransactions', (init) => this.api.GET('/transactions', { ...init, params: { query: { ...query, page } } }), options));
+    return paginate((page) => this.run('listTransactions', 'GET', '/transactions', { params: { query: { ...query, page } } }, options));
   }
 
   /** `GET /transactions/{id}/fulfilment`: the PIN or eSIM data of a completed purchase (needs `fulfilment:read`; audited). */
   getFulfilment(id: string, options?: RequestOptions): ApiPromise<Fulfilment> {
-    return this.caller.call('getTransactionFulfilment', (init) => this.api.GET('/transactions/{id}/fulfilment', { ...init, params: { path: { id } } }), options);
+    return this.run('getTransactionFulfilment', 'GET', '/transactions/{id}/fulfilment', { params: { path: { id } } }, options);
   }
 
   /** `GET /limits`: the daily allowance and limits. */
   getLimits(options?: RequestOptions): ApiPromise<Limits> {
-    return this.caller.call('getLimits', (init) => this.api.GET('/limits', init), options);
+    return this.run('getLimits', 'GET', '/limits', {}, options);
   }
 
   /** `GET /reports/summary`: sales between two dates. */
   getSalesSummary(query: QueryOf<operations['getSalesSummary']> = {}, options?: RequestOptions): ApiPromise<SalesSummary> {
-    return this.caller.call('getSalesSummary', (init) => this.api.GET('/reports/summary', { ...init, params: { query } }), options);
+    return this.run('getSalesSummary', 'GET', '/reports/summary', { params: { query } }, options);
   }
 
   /**
@@ -208,45 +221,45 @@ export class PurchaseClient {
 
   /** `GET /webhook-endpoints`: endpoints, never their secrets. */
   listWebhookEndpoints(options?: RequestOptions): ApiPromise<PurchaseWebhookEndpoint[]> {
-    return this.caller.call('listWebhookEndpoints', (init) => this.api.GET('/webhook-endpoints', init), options);
+    return this.run('listWebhookEndpoints', 'GET', '/webhook-endpoints', {}, options);
   }
 
   /** `POST /webhook-endpoints`: the answer carries `secret` (`whsec_…`) once. */
   createWebhookEndpoint(body: PurchaseBody<'createWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpointWithSecret> {
-    return this.caller.call('createWebhookEndpoint', (init) => this.api.POST('/webhook-endpoints', { ...init, body }), options);
+    return this.run('createWebhookEndpoint', 'POST', '/webhook-endpoints', { body }, options);
   }
 
   /** `GET /webhook-endpoints/{id}`. */
   getWebhookEndpoint(id: string, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpoint> {
-    return this.caller.call('getWebhookEndpoint', (init) => this.api.GET('/webhook-endpoints/{id}', { ...init, params: { path: { id } } }), options);
+    return this.run('getWebhookEndpoint', 'GET', '/webhook-endpoints/{id}', { params: { path: { id } } }, options);
   }
 
   /** `PATCH /webhook-endpoints/{id}`. */
   updateWebhookEndpoint(id: string, body: PurchaseBody<'updateWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpoint> {
-    return this.caller.call('updateWebhookEndpoint', (init) => this.api.PATCH('/webhook-endpoints/{id}', { ...init, params: { path: { id } }, body }), options);
+    return this.run('updateWebhookEndpoint', 'PATCH', '/webhook-endpoints/{id}', { params: { path: { id } }, body }, options);
   }
 
   /** `DELETE /webhook-endpoints/{id}`: pending deliveries are cancelled, the log is kept. */
   deleteWebhookEndpoint(id: string, options?: RequestOptions) {
-    return this.caller.call('deleteWebhookEndpoint', (init) => this.api.DELETE('/webhook-endpoints/{id}', { ...init, params: { path: { id } } }), options);
+    return this.run('deleteWebhookEndpoint', 'DELETE', '/webhook-endpoints/{id}', { params: { path: { id } } }, options);
   }
 
   /** `POST /webhook-endpoints/{id}/rotate-secret`: a new secret (shown once); the old one signs too for `overlap_seconds`. */
   rotateWebhookSecret(id: string, body: PurchaseBody<'rotateWebhookSecret'> = {}, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpointWithSecret> {
-    return this.caller.call('rotateWebhookSecret', (init) => this.api.POST('/webhook-endpoints/{id}/rotate-secret', { ...init, params: { path: { id } }, body }), options);
+    return this.run('rotateWebhookSecret', 'POST', '/webhook-endpoints/{id}/rotate-secret', { params: { path: { id } }, body }, options);
   }
 
   /** `GET /webhook-endpoints/{id}/deliveries`: the delivery log, newest first, page after page. */
   listWebhookDeliveries(id: string, query: { per_page?: number } = {}, options?: RequestOptions): AutoPaginated<PurchaseWebhookDelivery> {
     const perPage = query.per_page ?? 20;
     return paginate(
-      (page) => this.caller.call('listWebhookDeliveries', (init) => this.api.GET('/webhook-endpoints/{id}/deliveries', { ...init, params: { path: { id }, query: { page, per_page: perPage } } }), options),
+      (page) => this.run('listWebhookDeliveries', 'GET', '/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { page, per_page: perPage } } }, options),
       perPage,
     );
   }
 
   /** `POST /webhook-endpoints/{id}/events/{eventId}/redeliver`: delivers the event again (a new log entry). */
   redeliverWebhookEvent(id: string, eventId: string, options?: RequestOptions): ApiPromise<PurchaseWebhookDelivery> {
-    return this.caller.call('redeliverWebhookEvent', (init) => this.api.POST('/webhook-endpoints/{id}/events/{eventId}/redeliver', { ...init, params: { path: { id, eventId } } }), options);
+    return this.run('redeliverWebhookEvent', 'POST', '/webhook-endpoints/{id}/events/{eventId}/redeliver', { params: { path: { id, eventId } } }, options);
   }
 }
