@@ -99,8 +99,10 @@ export class Caller {
       return { data: map ? map(data.data, response) : (data.data as unknown as Out), response: responseMeta(response) };
     })();
     const value = full.then((result) => result.data);
-    // Handled here so that awaiting only one of the two never reports an unhandled rejection.
+    // Both marked handled here, so that awaiting only one of the two (the value, or withResponse())
+    // never reports an unhandled rejection; whichever is awaited still rejects with the error.
     full.catch(() => undefined);
+    value.catch(() => undefined);
     return Object.assign(value, { withResponse: () => full });
   }
 }

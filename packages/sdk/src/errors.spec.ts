@@ -88,3 +88,21 @@ describe('paginate', () => {
     expect(await paginate(async () => [1, 2, 3]).toArray({ limit: 2 })).toEqual([1, 2]);
   });
 });
+
+describe('Caller: an error through withResponse() only', () => {
+  it('rejects withResponse() with the error class, and leaves no unhandled rejection behind', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const caller = new Caller({ baseUrl: 'http://gw.test', token: 't', retry: false, fetch: async () => new Response('{"code":"NOT_FOUND"}', { status: 404 }) }, []);
+      const send = (init: { fetch: (request: Request) => Promise<Response> }) =>
+        init.fetch(new Request('http://gw.test/x')).then(async (response) => ({ error: await response.json(), response }));
+      await expect(caller.call('op', send).withResponse()).rejects.toBeInstanceOf(NotFoundError);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
