@@ -154,6 +154,6 @@ describe('ops money commands under four eyes', () => {
 
   it('demo:seed refuses APP_ENV=production', async () => {
     const { stderr } = await run('node', [CLI, 'demo:seed'], { env: { ...env, APP_ENV: 'production' }, timeout: 30_000 }).catch((error: { stderr: string }) => ({ stderr: error.stderr }));
-    expect(stderr).toMatch(/demo:seed is for development and tests only|APP_ENV=production|not configured|must be set/);
+    expect(stderr).toContain('demo:seed is for development and tests only');
   });
 });
