@@ -67,6 +67,9 @@ describe('ops money commands under four eyes', () => {
     const forged = await ops('payout:fund', '--vendor', vendorId, '--amount', '5000.00', '--note', 'EFT ref 5550001', '--proposer', approver.email, '--code', '000000');
     expect(forged.code).toBe(1);
     expect(forged.stderr).toContain('do not match an active staff account');
+    expect(await db.query(`SELECT actor, details FROM staff_audit_events WHERE action = 'ops.proposer_refused' AND subject_id = $1`, [vendorId])).toEqual([
+      { actor: 'ops:jane.ops', details: { command: 'payout:fund', proposer_email: approver.email } },
+    ]);
     expect(await fundEntries(vendorId)).toEqual([]);
     expect(await db.query(`SELECT id FROM staff_proposals WHERE subject_id = $1`, [vendorId])).toEqual([]);
 
@@ -108,6 +111,8 @@ describe('ops money commands under four eyes', () => {
     );
     expect(trail).toEqual([
       { actor: 'ops:jane.ops', actor_staff_id: null, action: 'vendor.created', approved_by_staff_id: null, reason: null, via: null, ops_actor: null, amount_cents: null },
+      // The colleague's email with a wrong code: refused, and on the trail.
+      { actor: 'ops:jane.ops', actor_staff_id: null, action: 'ops.proposer_refused', approved_by_staff_id: null, reason: null, via: null, ops_actor: null, amount_cents: null },
       { actor: proposer.email, actor_staff_id: proposer.id, action: 'proposal.created', approved_by_staff_id: null, reason: 'EFT ref 5550001', via: 'ops', ops_actor: 'ops:jane.ops', amount_cents: '500000' },
       { actor: proposer.email, actor_staff_id: proposer.id, action: 'payout.funded', approved_by_staff_id: approver.id, reason: 'EFT ref 5550001', via: null, ops_actor: null, amount_cents: '500000' },
       { actor: 'ops:jane.ops', actor_staff_id: null, action: 'payout.funded', approved_by_staff_id: null, reason: 'EFT ref 5550002', via: null, ops_actor: null, amount_cents: '100000' },

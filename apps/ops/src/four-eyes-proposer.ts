@@ -1,7 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { GatewayEnv } from '#config';
-import { FourEyes, StaffAccounts, type CliOutcome, type CliProposer, type Proposal } from '#staff';
+import { FourEyes, StaffAccounts, StaffAuditLog, type CliOutcome, type CliProposer, type Proposal } from '#staff';
+import { cliActor } from './cli-actor.js';
 import { OpsInputError } from './ops-context.js';
 
 /** Where staff approve: the back-office's address as people reach it (the staff commands' default). */
@@ -27,7 +28,7 @@ export function withProposerOptions(command: Command): Command {
  * alone cannot propose: the back-office's rule "never the proposer" needs a staff identity, and
  * naming a colleague without their code would let one person propose and approve.
  */
-export function cliProposer(context: INestApplicationContext, options: ProposerOptions): CliProposer {
+export function cliProposer(context: INestApplicationContext, options: ProposerOptions, about: { command: string; vendorId: string }): CliProposer {
   return async () => {
     const threshold = context.get(GatewayEnv).STAFF_FOUR_EYES_ABOVE_CENTS;
     if (!options.proposer || !options.code) {
@@ -37,7 +38,18 @@ export function cliProposer(context: INestApplicationContext, options: ProposerO
       );
     }
     const user = await context.get(StaffAccounts).checkSecondFactor(options.proposer, options.code);
-    if (!user) throw new OpsInputError('--proposer and --code do not match an active staff account with an authenticator (a code works once). Nothing was changed.');
+    if (!user) {
+      // A failed proof is on the trail: someone guessing a colleague's codes through the CLI is seen.
+      await context.get(StaffAuditLog).record({
+        actor: cliActor(),
+        action: 'ops.proposer_refused',
+        subjectType: 'vendor',
+        subjectId: about.vendorId,
+        vendorId: about.vendorId,
+        details: { command: about.command, proposer_email: options.proposer },
+      });
+      throw new OpsInputError('--proposer and --code do not match an active staff account with an authenticator (a code works once). Nothing was changed.');
+    }
     return { staffUserId: user.id, label: user.email, role: user.role, address: null };
   };
 }

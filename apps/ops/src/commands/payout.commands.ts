@@ -63,9 +63,9 @@ export function registerPayoutCommands(program: Command): void {
     // At or below the threshold the credit and its staff audit record (the back-office's
     // `payout.funded`, actor `ops:<user>`) commit together; above it, a `payout.fund` proposal only.
     runCommand(async (context) => {
-      const outcome = await context
-        .get(VendorFunding)
-        .fundFromCli(requireUuid(options.vendor, '--vendor'), parseAmount(options.amount, '--amount'), options.note ?? null, cliActor(), cliProposer(context, options));
+      const vendorId = requireUuid(options.vendor, '--vendor');
+      const proposer = cliProposer(context, options, { command: 'payout:fund', vendorId });
+      const outcome = await context.get(VendorFunding).fundFromCli(vendorId, parseAmount(options.amount, '--amount'), options.note ?? null, cliActor(), proposer);
       return printableOutcome(context, outcome, options.backOfficeUrl);
     }),
   );

@@ -55,7 +55,9 @@ export function registerPurchaseCommands(program: Command): void {
       };
       // The back-office's rule through the same service (VendorFunding): applied with its `limits.set`
       // record (actor `ops:<user>`), or, for a raise above the threshold, a `limits.set` proposal.
-      const outcome = await context.get(VendorFunding).setLimitsFromCli(requireUuid(options.vendor, '--vendor'), limits, options.reason ?? null, cliActor(), cliProposer(context, options));
+      const vendorId = requireUuid(options.vendor, '--vendor');
+      const proposer = cliProposer(context, options, { command: 'limits:set', vendorId });
+      const outcome = await context.get(VendorFunding).setLimitsFromCli(vendorId, limits, options.reason ?? null, cliActor(), proposer);
       return printableOutcome(context, outcome, options.backOfficeUrl);
     }),
   );
