@@ -21,7 +21,8 @@ describe('payout holds are bounded', () => {
   let vendor: PayoutTestVendor;
 
   beforeAll(async () => {
-    stack = await startPayoutStack({ config: { PAYOUT_HOLD_MAX_AGE_MS: String(BOUND_MS), PAYOUT_REVIEW_POLL_INTERVAL_MS: '3600000' } });
+    // The test runs the sweep's hold check itself: the worker's own tick (and the review polls) stay out of its way.
+    stack = await startPayoutStack({ config: { PAYOUT_HOLD_MAX_AGE_MS: String(BOUND_MS), PAYOUT_REVIEW_POLL_INTERVAL_MS: '3600000', PAYOUT_SWEEP_INTERVAL_MS: '3600000' } });
     vendor = await stack.vendor({ fundCents: 1_000_000n, feePerPayoutCents: 100n });
   });
   afterAll(async () => stack?.close());
