@@ -92,3 +92,26 @@ describe('payout holds are bounded', () => {
     await stack.dataSource.query(`UPDATE payouts SET created_at = now() WHERE id = $1`, [created.id]);
   });
 });
+
+/** The same through the worker's own sweep loop: raised by the tick, and still once after many ticks. */
+describe('payout holds are bounded: the worker sweep', () => {
+  let stack: PayoutStack;
+
+  beforeAll(async () => {
+    stack = await startPayoutStack({ config: { PAYOUT_HOLD_MAX_AGE_MS: String(BOUND_MS), PAYOUT_REVIEW_POLL_INTERVAL_MS: '3600000', PAYOUT_SWEEP_INTERVAL_MS: '300' } });
+  });
+  afterAll(async () => stack?.close());
+
+  it('raises hold_overdue on a tick, once however many ticks follow', async () => {
+    const vendor = await stack.vendor({ fundCents: 1_000_000n });
+    const created = (await stack.gateway.http().post('/api/v1/payouts').set(bearer(vendor.token)).send(cashPayout('04')).expect(200)).body.data as { id: string };
+    await eventually(async () => expect((await stack.dataSource.query(`SELECT status FROM payouts WHERE id = $1`, [created.id]))[0].status).toBe('needs_review'), 20_000, 100);
+    await stack.dataSource.query(`UPDATE payouts SET created_at = now() - make_interval(secs => $2::float8 / 1000 + 60) WHERE id = $1`, [created.id, BOUND_MS]);
+    const count = async () => Number((await stack.dataSource.query(`SELECT count(*)::int AS n FROM reconciliation_exceptions WHERE payout_id = $1 AND kind = 'hold_overdue'`, [created.id]))[0].n);
+    await eventually(async () => expect(await count()).toBe(1), 20_000, 100);
+    // Ten more ticks.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await count()).toBe(1);
+    await stack.dataSource.query(`UPDATE payouts SET created_at = now() WHERE id = $1`, [created.id]);
+  });
+});
