@@ -9,9 +9,11 @@ export type ReconciliationDomain = 'purchase' | 'payout';
  * - `status_conflict`: the provider's final status contradicts a verified outcome we recorded.
  * - `unknown_line`: a report line for which we hold no record.
  * - `missing_line`: a record of ours that the provider's report should hold and does not.
+ * - `hold_overdue`: a payout has held the vendor's funds longer than PAYOUT_HOLD_MAX_AGE_MS and no
+ *   staff item owns it (raised once per hold by the payout worker's sweep, PayoutHoldWatch).
  */
 export const RECONCILIATION_EXCEPTION_KINDS = [
-  'late_creation', 'amount_mismatch', 'reference_mismatch', 'status_conflict', 'unknown_line', 'missing_line',
+  'late_creation', 'amount_mismatch', 'reference_mismatch', 'status_conflict', 'unknown_line', 'missing_line', 'hold_overdue',
 ] as const;
 export type ReconciliationExceptionKind = (typeof RECONCILIATION_EXCEPTION_KINDS)[number];
 

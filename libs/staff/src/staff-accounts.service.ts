@@ -114,6 +114,21 @@ export class StaffAccounts {
     return found.user;
   }
 
+  /**
+   * The operator CLI's proof of who proposes a money change (`ops payout:fund --proposer E --code C`
+   * above the four-eyes threshold): the named active account's current authenticator code, used
+   * once like a sign-in's. Without it anyone with the CLI could name a colleague as proposer and
+   * approve the proposal themselves. Null for an unknown email, a disabled account, no second
+   * factor, or a wrong or replayed code (one answer for all).
+   */
+  async checkSecondFactor(email: string, code: unknown): Promise<StaffUser | null> {
+    const found = await this.users.credentials(normaliseEmail(email));
+    if (!found?.totpSealed) return null;
+    const step = await totpStep(this.encryption.decrypt(found.totpSealed, totpContext(found.user.id, 'staff')), code, found.totpLastStep);
+    if (step === null || !(await this.users.useTotpStep(found.user.id, step))) return null;
+    return found.user;
+  }
+
   list(): Promise<StaffUser[]> {
     return this.users.list();
   }

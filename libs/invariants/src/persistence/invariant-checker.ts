@@ -13,6 +13,8 @@
  * platform lib) knows nothing of the domains' tables.
  */
 
+import { DEFAULT_PAYOUT_HOLD_MAX_AGE_MS } from '#config';
+import { checkPayoutHoldAges } from './payout-hold-invariants.js';
 import { checkManualResolutions } from './staff-invariants.js';
 import { checkWebhooks } from './webhook-invariants.js';
 import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
@@ -32,6 +34,8 @@ export interface InvariantCheckOptions {
   sandboxes?: readonly SubmissionWitnessSource[];
   /** Bounds each witness request. */
   witnessTimeoutMs?: number;
+  /** PAYOUT_HOLD_MAX_AGE_MS: the oldest a payout hold may be without an open staff item (its default when absent). */
+  payoutHoldMaxAgeMs?: number;
 }
 
 export const INVARIANTS = {
@@ -49,6 +53,8 @@ export const INVARIANTS = {
   settlementLines: 'every settlement report line is matched or applied to one of our records, or has an open or resolved reconciliation exception',
   payoutHoldsJustified:
     'a payout holds a reservation only while its submission is open (pending, with a status poll scheduled, or queued for submission) or it is an open review item (needs_review)',
+  payoutHoldsBounded:
+    'no payout holds funds (pending, needs_review) longer than PAYOUT_HOLD_MAX_AGE_MS without an open staff item (an open reconciliation exception naming it, or a pending staff proposal about it)',
   webhookEventPerMove: 'every transaction and payout status move a webhook reports (since webhooks were deployed) has its event',
   webhookDeliveredWith2xx: 'no webhook delivery is marked delivered without an attempt on record that got a 2xx',
   manualResolutionApproved:
@@ -101,6 +107,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkPayoutHoldsJustified,
     checkWebhooks,
     checkManualResolutions,
+    (query, scope, into) => checkPayoutHoldAges(query, scope, into, options.payoutHoldMaxAgeMs ?? DEFAULT_PAYOUT_HOLD_MAX_AGE_MS),
   ];
   for (const check of checks) await check(query, vendors, report);
   for (const sandbox of options.sandboxes ?? []) {
