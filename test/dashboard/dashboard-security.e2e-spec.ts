@@ -273,22 +273,46 @@ describe('vendor dashboard security', () => {
     expect((await signInRequest(dashboard.http, owner.email, owner.password)).status).toBe(303);
   });
 
-  it('limits sign-in attempts per client address across accounts', async () => {
-    // trust proxy is 1: the address is the one the ingress appends to X-Forwarded-For.
-    const address = '203.0.113.77';
-    const attempt = (email: string, password: string) =>
-      dashboard.http().get('/sign-in').set('X-Forwarded-For', address).then(async (page) => {
-        const pre = cookieValue(page.headers['set-cookie'], '__Host-dash_pre')!;
-        return dashboard
-          .http()
-          .post('/sign-in')
-          .set('X-Forwarded-For', address)
-          .set('Cookie', `__Host-dash_pre=${pre}`)
-          .type('form')
-          .send({ email, password, _pre: /name="_pre" value="([^"]+)"/.exec(page.text)![1] });
-      });
-    for (let index = 0; index < SIGN_IN_LIMITS.perAddress; index++) expect((await attempt(`nobody-${index}@vendor.example`, 'not a password')).status).toBe(401);
-    expect((await attempt(owner.email, owner.password)).status).toBe(429);
+  /** A sign-in attempt through the form, from the address `forwardedFor` claims. */
+  const attemptFrom = (app: RunningApp, forwardedFor: string, email: string, password: string) =>
+    app.http().get('/sign-in').set('X-Forwarded-For', forwardedFor).then(async (page) => {
+      const pre = cookieValue(page.headers['set-cookie'], '__Host-dash_pre')!;
+      return app
+        .http()
+        .post('/sign-in')
+        .set('X-Forwarded-For', forwardedFor)
+        .set('Cookie', `__Host-dash_pre=${pre}`)
+        .type('form')
+        .send({ email, password, _pre: /name="_pre" value="([^"]+)"/.exec(page.text)![1] });
+    });
+
+  it('limits sign-in attempts per client address across accounts, behind one trusted proxy', async () => {
+    // As behind the ingress (TRUSTED_PROXY_HOPS=1): the address is the one it appends to
+    // X-Forwarded-For. Its own queue prefix, so this test's count starts at zero.
+    const proxied = await startVendorDashboard({ config: { TRUSTED_PROXY_HOPS: '1', QUEUE_PREFIX: `{xff-${randomUUID()}}` } });
+    try {
+      const address = '203.0.113.77';
+      for (let index = 0; index < SIGN_IN_LIMITS.perAddress; index++) expect((await attemptFrom(proxied, address, `nobody-${index}@vendor.example`, 'not a password')).status).toBe(401);
+      expect((await attemptFrom(proxied, address, owner.email, owner.password)).status).toBe(429);
+      // Another client behind the same ingress is not limited by this one.
+      expect((await attemptFrom(proxied, '203.0.113.78', owner.email, owner.password)).status).toBe(303);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('counts a directly connected client by its socket address, whatever X-Forwarded-For it sends', async () => {
+    // Reached without a proxy (TRUSTED_PROXY_HOPS=0, the default), a new X-Forwarded-For per
+    // attempt must not buy a new count: every attempt is the socket's (127.0.0.1).
+    const direct = await startVendorDashboard({ config: { QUEUE_PREFIX: `{xff-${randomUUID()}}` } });
+    try {
+      for (let index = 0; index < SIGN_IN_LIMITS.perAddress; index++) {
+        expect((await attemptFrom(direct, `198.51.100.${index % 250}`, `nobody-${index}@vendor.example`, 'not a password')).status).toBe(401);
+      }
+      expect((await attemptFrom(direct, '198.51.100.251', owner.email, owner.password)).status).toBe(429);
+    } finally {
+      await direct.close();
+    }
   });
 
   it("withdraws a pending invite so its link stops working; another vendor's owner cannot", async () => {

@@ -86,6 +86,15 @@ export class GatewayEnv {
   @IntSetting(1_000, 3_601_000)
   HTTP_HEADERS_TIMEOUT_MS = 66_000;
 
+  /**
+   * Proxies in front of the app whose X-Forwarded-For entry is believed: the client address is the
+   * entry that many hops from the right (Kubernetes: 1, the ingress controller). 0, the default,
+   * ignores the header: an app reached directly would otherwise take any client's word for its
+   * address, and the sign-in limit per address and the audit trail with it.
+   */
+  @IntSetting(0, 10)
+  TRUSTED_PROXY_HOPS = 0;
+
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true })
   PURCHASE_PROVIDER_BASE_URL?: string;

@@ -11,6 +11,8 @@ export interface HttpAppOptions {
   /** Also parse HTML form posts (application/x-www-form-urlencoded): the vendor dashboard. */
   forms?: boolean;
   openApi?: { title: string; description: string; finish?: OpenApiFinish };
+  /** X-Forwarded-For hops believed (TRUSTED_PROXY_HOPS); 0 or absent: the socket's address. */
+  trustedProxyHops?: number;
 }
 
 export const OPERATIONAL_PATHS = ['health/live', 'health/ready', 'metrics'];
@@ -22,7 +24,7 @@ export const OPERATIONAL_PATHS = ['health/live', 'health/ready', 'metrics'];
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): OpenAPIObject | undefined {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
-  express.set('trust proxy', 1);
+  express.set('trust proxy', options.trustedProxyHops ?? 0);
   // No ETag: every answer here is live money state that must not be served from a conditional
   // cache, and hashing each JSON body cost ~1 % of a gateway's CPU (docs/BENCHMARKS.md).
   express.set('etag', false);
