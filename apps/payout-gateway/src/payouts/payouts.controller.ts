@@ -51,7 +51,7 @@ export class PayoutsController {
       'second payment; a different payload is REFERENCE_CONFLICT. Amount plus fee is reserved at creation.',
   })
   @ApiEnvelope(200, PayoutSchema, { data: PAID_CASH_PAYOUT })
-  @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
+  @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'ACCOUNT_IN_DEBT', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
   async createPayout(
     @CurrentVendor() vendor: VendorPrincipal,
     @Body() body: PayoutRequestDto,

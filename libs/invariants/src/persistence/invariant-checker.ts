@@ -36,9 +36,10 @@ export interface InvariantCheckOptions {
 
 export const INVARIANTS = {
   ledgerSums: 'ledger entries sum to available and reserved for every account',
-  nonNegativeBalances: 'no balance is negative',
+  nonNegativeBalances: 'no balance is negative, except an available balance in debt that its correction debits (resettle, adjust_debit) explain',
   reservedHoldsOpenPayouts: 'reserved equals amount + fee of the open (pending, needs_review) payouts',
-  payoutEntriesMatchStatus: 'every payout has one reserve entry, and exactly the settle/release/reverse entries its status implies (a paid payout exactly one settle)',
+  payoutEntriesMatchStatus:
+    'every payout has one reserve entry, and exactly the settle/release/reverse entries its status implies (a paid payout exactly one settle, or one release and one resettle when it was paid after we released it)',
   batchTotals: 'a batch item count and totals equal its items',
   singleProviderSubmission: 'no purchase and no payout reached the provider more than once',
   dailyAllowance: 'daily allowance used equals the admitted charges per vendor and Johannesburg day, minus those verified failed',
@@ -123,8 +124,10 @@ async function checkLedger(query: InvariantQuery, vendors: string[] | null, repo
   const rows = await query(
     `SELECT a.vendor_id, a.available_cents::text AS available, a.reserved_cents::text AS reserved,
             COALESCE(e.available, 0)::text AS entries_available, COALESCE(e.reserved, 0)::text AS entries_reserved,
-            COALESCE(p.open_cents, 0)::text AS open_payouts
+            COALESCE(p.open_cents, 0)::text AS open_payouts, COALESCE(c.debits, 0)::text AS correction_debits
        FROM payout_accounts a
+       LEFT JOIN (SELECT vendor_id, SUM(amount_cents) AS debits FROM ledger_entries WHERE kind IN ('resettle', 'adjust_debit') GROUP BY vendor_id) c
+              ON c.vendor_id = a.vendor_id
        LEFT JOIN (SELECT vendor_id, SUM(available_delta_cents) AS available, SUM(reserved_delta_cents) AS reserved
                     FROM ledger_entries GROUP BY vendor_id) e ON e.vendor_id = a.vendor_id
        LEFT JOIN (SELECT vendor_id, SUM(amount_cents + fee_cents) AS open_cents
@@ -148,7 +151,11 @@ async function checkLedger(query: InvariantQuery, vendors: string[] | null, repo
         entries_reserved_cents: entriesReserved.toString(),
       });
     }
-    if (available < 0n || reserved < 0n) add(report, 'nonNegativeBalances', account, { available_cents: available.toString(), reserved_cents: reserved.toString() });
+    // A debt is allowed only as far as correction debits made it: without them the balance would not be negative.
+    const correctionDebits = BigInt(String(row.correction_debits));
+    if (available + correctionDebits < 0n || reserved < 0n) {
+      add(report, 'nonNegativeBalances', account, { available_cents: available.toString(), reserved_cents: reserved.toString(), correction_debits_cents: correctionDebits.toString() });
+    }
     if (reserved !== openPayouts) add(report, 'reservedHoldsOpenPayouts', account, { reserved_cents: reserved.toString(), open_payouts_cents: openPayouts.toString() });
   }
   // The allowance counter is a balance too.
@@ -160,14 +167,17 @@ async function checkLedger(query: InvariantQuery, vendors: string[] | null, repo
   for (const row of negativeAllowances) add(report, 'nonNegativeBalances', `${row.vendor_id}/${row.day}`, { used_cents: row.used });
 }
 
-/** Entries each status implies, by kind: [reserve, settle, release, reverse]. */
-const EXPECTED_ENTRIES: Record<string, [number, number, number, number]> = {
-  pending: [1, 0, 0, 0],
-  needs_review: [1, 0, 0, 0],
-  paid: [1, 1, 0, 0],
-  reversed: [1, 1, 0, 1],
-  failed: [1, 0, 1, 0],
-  cancelled: [1, 0, 1, 0],
+/**
+ * Entries each status implies, by kind: [reserve, settle, release, reverse, resettle]. A payout
+ * paid after we released it (`paid_after_release`) holds a release and a resettle instead of a settle.
+ */
+const EXPECTED_ENTRIES: Record<string, [number, number, number, number, number]> = {
+  pending: [1, 0, 0, 0, 0],
+  needs_review: [1, 0, 0, 0, 0],
+  paid: [1, 1, 0, 0, 0],
+  reversed: [1, 1, 0, 1, 0],
+  failed: [1, 0, 1, 0, 0],
+  cancelled: [1, 0, 1, 0, 0],
 };
 
 async function checkPayoutEntries(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
@@ -180,24 +190,29 @@ async function checkPayoutEntries(query: InvariantQuery, vendors: string[] | nul
               count(*) FILTER (WHERE e.kind = 'settle')::int AS settle,
               count(*) FILTER (WHERE e.kind = 'release')::int AS release,
               count(*) FILTER (WHERE e.kind = 'reverse')::int AS reverse,
-              count(*) FILTER (WHERE e.id IS NOT NULL AND e.amount_cents <> p.amount_cents + p.fee_cents)::int AS wrong_amounts
+              count(*) FILTER (WHERE e.kind = 'resettle')::int AS resettle,
+              count(*) FILTER (WHERE e.id IS NOT NULL AND e.kind NOT IN ('adjust_debit', 'adjust_credit') AND e.amount_cents <> p.amount_cents + p.fee_cents)::int AS wrong_amounts
          FROM payouts p LEFT JOIN ledger_entries e ON e.payout_id = p.id
         WHERE ${inScope('p.vendor_id')}
         GROUP BY p.id)
-     SELECT id, status, reserve, settle, release, reverse, wrong_amounts FROM counts
+     SELECT id, status, reserve, settle, release, reverse, resettle, wrong_amounts FROM counts
       WHERE wrong_amounts > 0
-         OR (reserve, settle, release, reverse) IS DISTINCT FROM (
+         OR ((reserve, settle, release, reverse, resettle) IS DISTINCT FROM (
               1,
               CASE WHEN status IN ('paid', 'reversed') THEN 1 ELSE 0 END,
               CASE WHEN status IN ('failed', 'cancelled') THEN 1 ELSE 0 END,
-              CASE WHEN status = 'reversed' THEN 1 ELSE 0 END)`,
+              CASE WHEN status = 'reversed' THEN 1 ELSE 0 END,
+              0)
+         AND (reserve, settle, release, reverse, resettle) IS DISTINCT FROM (
+              1, 0, 1, CASE WHEN status = 'reversed' THEN 1 ELSE 0 END, 1)
+         OR status NOT IN ('paid', 'reversed') AND resettle > 0)`,
     [vendors],
   );
   for (const row of rows) {
     const status = String(row.status);
     add(report, 'payoutEntriesMatchStatus', String(row.id), {
       status,
-      entries: { reserve: row.reserve, settle: row.settle, release: row.release, reverse: row.reverse },
+      entries: { reserve: row.reserve, settle: row.settle, release: row.release, reverse: row.reverse, resettle: row.resettle },
       expected: EXPECTED_ENTRIES[status] ?? null,
       entries_with_wrong_amount: row.wrong_amounts,
     });
