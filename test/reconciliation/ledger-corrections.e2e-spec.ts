@@ -238,15 +238,22 @@ describe('ledger corrections from the provider’s proof', () => {
   describe('the invariant checker', () => {
     it('reports a negative balance no correction entry explains, and accepts one a resettle explains', async () => {
       const vendor = await stack.vendor({ fundCents: 10_000n, name: 'Unexplained debt vendor' });
-      // Someone edits the balance by hand: entries and balance disagree and it is negative.
-      await stack.dataSource.query(`UPDATE payout_accounts SET available_cents = -500 WHERE vendor_id = $1`, [vendor.vendor.id]);
+      // The database refuses it: only correction debits may take `available` below zero.
+      await expect(stack.dataSource.query(`UPDATE payout_accounts SET available_cents = -500 WHERE vendor_id = $1`, [vendor.vendor.id])).rejects.toThrow(/balances_non_negative/);
+      // With the CHECK dropped (inside a transaction rolled back), a hand edit is caught by the checker.
+      const runner = stack.dataSource.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction();
       try {
-        const violations = await invariantViolations(vendor.vendor.id);
+        await runner.query(`ALTER TABLE payout_accounts DROP CONSTRAINT payout_accounts_balances_non_negative`);
+        await runner.query(`UPDATE payout_accounts SET available_cents = -500 WHERE vendor_id = $1`, [vendor.vendor.id]);
+        const { violations } = await checkInvariants((sql, parameters) => runner.query(sql, parameters), { vendorIds: [vendor.vendor.id] });
         expect(violations).toEqual(
           expect.arrayContaining([expect.objectContaining({ invariant: 'nonNegativeBalances', subject: vendor.vendor.id, details: expect.objectContaining({ correction_debits_cents: '0' }) })]),
         );
       } finally {
-        await stack.dataSource.query(`UPDATE payout_accounts SET available_cents = 10000 WHERE vendor_id = $1`, [vendor.vendor.id]);
+        await runner.rollbackTransaction();
+        await runner.release();
       }
       expect(await invariantViolations(vendor.vendor.id)).toEqual([]);
     });

@@ -13,8 +13,8 @@ const EXCEPTION_KINDS = `${EXCEPTION_KINDS_BEFORE}, 'paid_after_release', 'rever
  *
  * Each correction names its reason and the exception or proposal it comes from, and who approved
  * it (NULL when automatic). `available` may now go below zero: that is the vendor's debt, which
- * only a correction debit can cause (the reserve guard still refuses any payout it does not
- * cover). `reserved` stays non-negative.
+ * only a correction debit can cause, as far as the account's correction debits reach (CHECK); the
+ * reserve guard still refuses any payout it does not cover. `reserved` stays non-negative.
  *
  * Reconciliation exceptions gain the kinds of the new disagreements, and `settlement_lines` the
  * time a re-issued report withdrew a line.
@@ -62,17 +62,24 @@ export class LedgerCorrections1763782610000 implements MigrationInterface {
     await queryRunner.query(`CREATE UNIQUE INDEX ledger_entries_exception_kind_key ON ledger_entries (exception_id, kind) WHERE exception_id IS NOT NULL`);
     await queryRunner.query(`CREATE UNIQUE INDEX ledger_entries_proposal_kind_key ON ledger_entries (proposal_id, kind) WHERE proposal_id IS NOT NULL`);
 
-    // A debt is a negative `available`; `reserved` never goes below zero.
+    // A debt is a negative `available`, and only correction debits may make it: the account
+    // counts them (`correction_debits_cents`, raised in the statement that writes each resettle or
+    // adjust_debit entry), and the CHECK, still the last line of defence, allows `available` below
+    // zero only by that much. A direct write cannot overdraw an account; `reserved` never goes below zero.
+    await queryRunner.query(`ALTER TABLE payout_accounts ADD COLUMN correction_debits_cents bigint NOT NULL DEFAULT 0 CHECK (correction_debits_cents >= 0)`);
     await queryRunner.query(`ALTER TABLE payout_accounts DROP CONSTRAINT payout_accounts_balances_non_negative`);
-    await queryRunner.query(`ALTER TABLE payout_accounts ADD CONSTRAINT payout_accounts_reserved_non_negative CHECK (reserved_cents >= 0)`);
+    await queryRunner.query(`
+      ALTER TABLE payout_accounts ADD CONSTRAINT payout_accounts_balances_non_negative
+        CHECK (available_cents + correction_debits_cents >= 0 AND reserved_cents >= 0)`);
 
     await queryRunner.query(`ALTER TABLE settlement_lines ADD COLUMN withdrawn_at timestamptz NULL`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE settlement_lines DROP COLUMN withdrawn_at`);
-    await queryRunner.query(`ALTER TABLE payout_accounts DROP CONSTRAINT payout_accounts_reserved_non_negative`);
+    await queryRunner.query(`ALTER TABLE payout_accounts DROP CONSTRAINT payout_accounts_balances_non_negative`);
     await queryRunner.query(`ALTER TABLE payout_accounts ADD CONSTRAINT payout_accounts_balances_non_negative CHECK (available_cents >= 0 AND reserved_cents >= 0)`);
+    await queryRunner.query(`ALTER TABLE payout_accounts DROP COLUMN correction_debits_cents`);
     await queryRunner.query(`DROP INDEX ledger_entries_proposal_kind_key`);
     await queryRunner.query(`DROP INDEX ledger_entries_exception_kind_key`);
     await queryRunner.query(`DROP INDEX ledger_entries_payout_kind_key`);

@@ -122,13 +122,15 @@ export class LedgerRepository {
   /**
    * A correction entry with its balance update, in the caller's transaction: the entry names its
    * reason and source (exception or proposal), and the unique (exception, kind) and (proposal,
-   * kind) indexes make a second one for the same source fail. The balances after it.
+   * kind) indexes make a second one for the same source fail. A debit also raises the account's
+   * `correction_debits_cents`, how far its CHECK lets `available` go below zero. The balances after it.
    */
   async correct(manager: Queryable, correction: LedgerCorrection): Promise<AccountBalances | null> {
     const [available] = MOVES[correction.kind].effect;
     const rows: object[] = await manager.query(
       `WITH account AS (
-         UPDATE payout_accounts SET available_cents = available_cents + $2::bigint * $3, updated_at = now()
+         UPDATE payout_accounts SET available_cents = available_cents + $2::bigint * $3, updated_at = now(),
+                correction_debits_cents = correction_debits_cents + CASE WHEN $3 < 0 THEN $2::bigint ELSE 0 END
           WHERE vendor_id = $1 RETURNING vendor_id, available_cents, reserved_cents
        ), entry AS (
          INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, reason, exception_id, proposal_id, approved_by)
