@@ -29,7 +29,7 @@ export class PayoutSchema {
     nullable: true,
     description:
       'pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; ' +
-      'needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; paid or failed from needs_review: `resolved_by_staff` (two staff members resolved it with the provider\'s or the bank\'s confirmation); null otherwise',
+      'needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; paid or failed from needs_review: `resolved_by_staff` (two staff members resolved it with the provider\'s or the bank\'s confirmation); paid after it had failed: `paid_after_release` (the provider proved it paid; amount and fee were debited again); null otherwise',
   })
   status_reason: string | null;
   @ApiProperty({ enum: PAYOUT_METHODS })
