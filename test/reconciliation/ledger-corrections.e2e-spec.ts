@@ -81,6 +81,8 @@ describe('ledger corrections from the provider’s proof', () => {
       REDIS_URL: process.env.E2E_REDIS_URL,
       PAYOUT_PROVIDER_BASE_URL: stack.sandboxUrl,
       PAYOUT_PROVIDER_API_KEY: PAYOUT_SANDBOX_KEY,
+      // These fundings are below any four-eyes threshold: the CLI credits them at once.
+      STAFF_FOUR_EYES_ABOVE_CENTS: '100000000',
     };
     const { stdout } = await run('node', [CLI, ...args], { env, timeout: 30_000 });
     return JSON.parse(stdout) as Record<string, unknown>;
