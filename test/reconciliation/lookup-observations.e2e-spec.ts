@@ -65,6 +65,29 @@ describe('lookup answers as observations', () => {
       expect((await exceptions(failed.id)).map(({ kind, status }) => ({ kind, status }))).toEqual([{ kind: 'paid_after_release', status: 'open' }]);
     });
 
+    it('a staff "failed" resolution the provider contradicts is corrected the same way: paid, re-debited once', async () => {
+      // 04: the provider never answers; the payout waits in review until two staff resolve it as failed.
+      const created = (await post(cashPayout('04')).expect(200)).body.data;
+      const review = await eventually(async () => {
+        const [row] = await stack.dataSource.query(`SELECT id, status FROM payouts WHERE merchant_reference = $1`, [created.merchant_reference]);
+        expect(row.status).toBe('needs_review');
+        return row as { id: string };
+      });
+      const outcomes = stack.worker.get(PayoutOutcomes);
+      // What an approved four-eyes proposal runs (the back-office's approval transaction).
+      const resolved = await stack.dataSource.transaction((manager) => outcomes.resolveByStaff(manager, review.id, 'failed'));
+      expect(resolved.resolved).toBe(true);
+      const before = await available();
+      // The provider then answers: it paid.
+      await outcomes.applyProviderPayment(review.id, answer(created.merchant_reference, 'paid'), false);
+      await outcomes.applyProviderPayment(review.id, answer(created.merchant_reference, 'paid'), false);
+      const [payout] = await stack.dataSource.query(`SELECT status, status_reason FROM payouts WHERE id = $1`, [review.id]);
+      expect(payout).toEqual({ status: 'paid', status_reason: 'paid_after_release' });
+      expect(await entries(review.id)).toEqual(['reserve', 'release', 'resettle']);
+      expect(await available()).toBe(before - 20_500n);
+      expect((await exceptions(review.id)).map(({ kind }) => kind)).toEqual(['paid_after_release']);
+    });
+
     it('a resolved status_conflict does not hide the same disagreement seen again: a new exception, joined while open', async () => {
       const paid = (await post(cashPayout('55')).expect(200)).body.data;
       const [row] = await stack.dataSource.query(`SELECT id FROM payouts WHERE merchant_reference = $1`, [paid.merchant_reference]);
