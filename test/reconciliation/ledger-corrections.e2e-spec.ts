@@ -176,6 +176,27 @@ describe('ledger corrections from the provider’s proof', () => {
       expect(exceptions[1].details).toMatchObject({ returned: '205.00', provider_status: 'REVERSED' });
       expect(await invariantViolations(vendor.vendor.id)).toEqual([]);
     });
+    it('the invariant checker catches the old behaviour: a released payout a line proves paid, and a line hidden by a resolved exception', async () => {
+      // Each "old" state is written inside a transaction that is rolled back.
+      const runner = stack.dataSource.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction();
+      try {
+        const [first] = await exceptionsOfPayout(released.id);
+        // Defect 1: the payout left failed (released) although its PAID line is on the report.
+        await runner.query(`UPDATE payouts SET status = 'failed', status_reason = 'not_received_by_provider' WHERE id = $1`, [released.id]);
+        // Defect 2: the reversal line marked as an exception pointing at the one resolved before it arrived.
+        await runner.query(`UPDATE settlement_lines SET match_result = 'exception', exception_id = $2 WHERE payout_id = $1 AND status = 'reversed'`, [released.id, first.id]);
+        const { violations } = await checkInvariants((sql, parameters) => runner.query(sql, parameters), { vendorIds: [vendor.vendor.id] });
+        const names = violations.map((violation) => violation.invariant);
+        expect(names).toContain('releasedPayoutNotProvedPaid');
+        expect(names).toContain('settlementLineNotHidden');
+      } finally {
+        await runner.rollbackTransaction();
+        await runner.release();
+      }
+      expect(await invariantViolations(vendor.vendor.id)).toEqual([]);
+    });
   });
 
   describe('each disagreement of a report raises its own exception', () => {

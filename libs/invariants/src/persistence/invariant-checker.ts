@@ -48,6 +48,8 @@ export const INVARIANTS = {
   idempotencyRecordsMatch: 'every idempotency record names a transaction with its own quote and reference',
   velocityCounters: 'the per-second velocity counters equal the purchases admitted in each second (last seven days)',
   settlementLines: 'every settlement report line is matched or applied to one of our records, or has an open or resolved reconciliation exception',
+  settlementLineNotHidden: 'no settlement line is marked as an exception that had already been resolved when the line arrived (a resolved exception hides nothing)',
+  releasedPayoutNotProvedPaid: 'no payout stays failed (its amount + fee released) while a settlement line of the provider proves it paid or reversed',
   payoutHoldsJustified:
     'a payout holds a reservation only while its submission is open (pending, with a status poll scheduled, or queued for submission) or it is an open review item (needs_review)',
   webhookEventPerMove: 'every transaction and payout status move a webhook reports (since webhooks were deployed) has its event',
@@ -99,6 +101,8 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkIdempotencyRecords,
     checkVelocityCounters,
     checkSettlementLines,
+    checkLinesNotHidden,
+    checkReleasedPayoutsNotProvedPaid,
     checkPayoutHoldsJustified,
     checkWebhooks,
     checkManualResolutions,
@@ -424,6 +428,58 @@ async function checkSettlementLines(query: InvariantQuery, vendors: string[] | n
   );
   for (const row of rows) {
     add(report, 'settlementLines', `settlement_line:${String(row.id)}`, { provider: row.provider, report_date: row.report_date, match_result: row.match_result, exception_id: row.exception_id });
+  }
+}
+
+/**
+ * A line that disagrees raises its own exception (issue 26): a line marked `exception` that names
+ * one resolved before the line was even received was swallowed by it, and nobody sees it.
+ */
+async function checkLinesNotHidden(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const scoped = `FROM settlement_lines l
+       JOIN settlement_reports r ON r.id = l.report_id
+       JOIN reconciliation_exceptions e ON e.id = l.exception_id
+      WHERE ($1::uuid[] IS NULL OR e.vendor_id = ANY($1::uuid[]))`;
+  report.examined.settlementLineNotHidden = await countExamined(query, vendors, scoped);
+  const rows = await query(
+    `SELECT l.id::text AS id, r.provider, to_char(r.report_date, 'YYYY-MM-DD') AS report_date, e.id AS exception_id, e.kind, e.resolved_at, l.received_at
+       ${scoped} AND e.resolved_at IS NOT NULL AND e.resolved_at < l.received_at`,
+    [vendors],
+  );
+  for (const row of rows) {
+    add(report, 'settlementLineNotHidden', `settlement_line:${String(row.id)}`, {
+      provider: row.provider,
+      report_date: row.report_date,
+      exception_id: row.exception_id,
+      kind: row.kind,
+      exception_resolved_at: row.resolved_at,
+      line_received_at: row.received_at,
+    });
+  }
+}
+
+/**
+ * The books follow the provider's proof (issue 26): a payout we released as failed that a line
+ * (for its amount and provider reference) names as paid or reversed must have been re-settled
+ * (it is then `paid` or `reversed`), never left failed with the vendor holding money that has left.
+ */
+async function checkReleasedPayoutsNotProvedPaid(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  report.examined.releasedPayoutNotProvedPaid = await countExamined(query, vendors, `FROM payouts WHERE status = 'failed' AND ${inScope('vendor_id')}`);
+  const rows = await query(
+    `SELECT p.id, p.status_reason, (p.amount_cents + p.fee_cents)::text AS released_cents, l.id::text AS line_id, l.status AS line_status
+       FROM payouts p JOIN settlement_lines l ON l.payout_id = p.id
+      WHERE p.status = 'failed' AND ${inScope('p.vendor_id')}
+        -- A line that misstates the amount or the provider reference proves nothing about ours (it is an exception of its own).
+        AND l.amount_cents = p.amount_cents AND (p.provider_reference IS NULL OR p.provider_reference = l.provider_reference)`,
+    [vendors],
+  );
+  for (const row of rows) {
+    add(report, 'releasedPayoutNotProvedPaid', String(row.id), {
+      status_reason: row.status_reason,
+      released_cents: row.released_cents,
+      settlement_line_id: row.line_id,
+      line_status: row.line_status,
+    });
   }
 }
 
