@@ -270,7 +270,7 @@ export interface components {
             /** @example Demo vendor */
             name: string;
             /**
-             * @description Must cover payout amount plus the effective fee
+             * @description Must cover payout amount plus the effective fee; negative while the account is in debt
              * @example 10000.00
              */
             available: string;
@@ -279,6 +279,11 @@ export interface components {
              * @example 155.00
              */
             reserved: string;
+            /**
+             * @description What the vendor owes after a payout released earlier was proved paid by the provider; new payouts and batches answer ACCOUNT_IN_DEBT until funding covers it
+             * @example 0.00
+             */
+            debt: string;
             /** @example 5.00 */
             fee_per_payout: string;
             /** @enum {string} */
@@ -320,7 +325,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFERENCE_CONFLICT" | "AMOUNT_INCREMENT_INVALID" | "INSUFFICIENT_FUNDS" | "PROVIDER_REJECTED" | "RATE_LIMITED" | "API_RATE_LIMITED" | "METHOD_UNAVAILABLE" | "PROVIDER_NOT_CONFIGURED" | "VENDOR_NOT_RELEASED" | "PAYOUT_NOT_PAID" | "PROVIDER_UNAVAILABLE";
+            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFERENCE_CONFLICT" | "AMOUNT_INCREMENT_INVALID" | "INSUFFICIENT_FUNDS" | "ACCOUNT_IN_DEBT" | "PROVIDER_REJECTED" | "RATE_LIMITED" | "API_RATE_LIMITED" | "METHOD_UNAVAILABLE" | "PROVIDER_NOT_CONFIGURED" | "VENDOR_NOT_RELEASED" | "PAYOUT_NOT_PAID" | "PROVIDER_UNAVAILABLE";
             /** @description Fixed per code, user-safe */
             message: string;
             /**
@@ -359,10 +364,10 @@ export interface components {
              */
             status: "pending" | "paid" | "failed" | "reversed" | "needs_review" | "cancelled";
             /**
-             * @description pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; paid or failed from needs_review: `resolved_by_staff` (two staff members resolved it with the provider's or the bank's confirmation); null otherwise
+             * @description pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; paid or failed from needs_review: `resolved_by_staff` (two staff members resolved it with the provider's or the bank's confirmation); paid after it had failed: `paid_after_release` (the provider proved it paid; amount and fee were debited again); null otherwise
              * @enum {string|null}
              */
-            status_reason: "queued" | "submitting" | "awaiting_provider" | "provider_rejected" | "cancelled_by_operations" | "reversed_by_provider" | "outcome_unknown" | "not_received_by_provider" | "resolved_by_staff" | null;
+            status_reason: "queued" | "submitting" | "awaiting_provider" | "provider_rejected" | "cancelled_by_operations" | "reversed_by_provider" | "outcome_unknown" | "not_received_by_provider" | "resolved_by_staff" | "paid_after_release" | null;
             /** @enum {string} */
             method: "bank_a_instant_money" | "bank_b_cardless" | "rtc_eft" | "voucher_type_1" | "voucher_type_2" | "voucher_type_3" | "voucher_type_4";
             /** @example 150.00 */
@@ -672,6 +677,7 @@ export interface operations {
                      *         "name": "Demo vendor",
                      *         "available": "10000.00",
                      *         "reserved": "155.00",
+                     *         "debt": "0.00",
                      *         "fee_per_payout": "5.00",
                      *         "currency": "ZAR"
                      *       }
@@ -1064,7 +1070,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
+            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `ACCOUNT_IN_DEBT`: The account is in debt: a payout released earlier was paid by the provider. Fund the account before new payouts. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
             409: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1080,7 +1086,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "VENDOR_NOT_RELEASED";
+                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "ACCOUNT_IN_DEBT" | "VENDOR_NOT_RELEASED";
                     };
                 };
             };
@@ -1872,7 +1878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
+            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `ACCOUNT_IN_DEBT`: The account is in debt: a payout released earlier was paid by the provider. Fund the account before new payouts. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
             409: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1888,7 +1894,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "VENDOR_NOT_RELEASED";
+                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "ACCOUNT_IN_DEBT" | "VENDOR_NOT_RELEASED";
                     };
                 };
             };
