@@ -353,10 +353,14 @@ describe('vendor dashboard security', () => {
     const signedIn = await signIn(dashboard.http, person);
     const started = await dashboard.http().post('/account/totp').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf });
     const secret = /id="totp-key">([A-Z2-7]+)</.exec(started.text)![1];
-    const wrong = await dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, secret, code: '000000' === (await generate({ secret })) ? '111111' : '000000' });
+    const enrolment = /name="enrolment" value="([^"]+)"/.exec(started.text)![1];
+    const confirm = (fields: Record<string, string>) => dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, ...fields });
+    const wrong = await confirm({ enrolment, password: person.password, code: '000000' === (await generate({ secret })) ? '111111' : '000000' });
     expect(wrong.status).toBe(400);
+    // The right code without the password (a borrowed session) does not turn it on either.
+    expect((await confirm({ enrolment, password: 'not the password', code: await generate({ secret }) })).status).toBe(400);
     expect((await stack.db.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE id = $1`, [person.id]))[0].totp_secret_ciphertext).toBeNull();
-    const confirmed = await dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, secret, code: await generate({ secret }) });
+    const confirmed = await confirm({ enrolment, password: person.password, code: await generate({ secret }) });
     expect(confirmed.status).toBe(200);
     const [{ totp_secret_ciphertext: sealed }] = await stack.db.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE id = $1`, [person.id]);
     expect(sealed).toMatch(/^v1:/);
@@ -379,6 +383,22 @@ describe('vendor dashboard security', () => {
     const replayed = await signInRequest(dashboard.http, person.email, person.password, { totp: code });
     expect(replayed.status).toBe(401);
     expect(cookieValue(replayed.headers['set-cookie'], SESSION_COOKIE)).toBeUndefined();
+  });
+
+  it('enrols only a key the server made: a key the browser chose (all zeros) or a forged enrolment is refused', async () => {
+    const person = await createDashboardUser(dashboard.app, vendorA.vendor.id, 'viewer');
+    const signedIn = await signIn(dashboard.http, person);
+    const zeros = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'; // the all-zero key, base32
+    const confirm = (fields: Record<string, string>) => dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, password: person.password, ...fields });
+    // The old form's field, a forged enrolment, and another person's genuine one.
+    expect((await confirm({ secret: zeros, code: await generate({ secret: zeros }) })).status).toBe(400);
+    expect((await confirm({ enrolment: `v1:${zeros}`, code: await generate({ secret: zeros }) })).status).toBe(400);
+    const other = await signIn(dashboard.http, await createDashboardUser(dashboard.app, vendorA.vendor.id, 'viewer'));
+    const othersPage = await dashboard.http().post('/account/totp').set('Cookie', other.cookie).type('form').send({ _csrf: other.csrf });
+    const othersSecret = /id="totp-key">([A-Z2-7]+)</.exec(othersPage.text)![1];
+    const othersEnrolment = /name="enrolment" value="([^"]+)"/.exec(othersPage.text)![1];
+    expect((await confirm({ enrolment: othersEnrolment, code: await generate({ secret: othersSecret }) })).status).toBe(400);
+    expect((await stack.db.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE id = $1`, [person.id]))[0].totp_secret_ciphertext).toBeNull();
   });
 
   it('records token actions in the audit log, which the database keeps append-only', async () => {
