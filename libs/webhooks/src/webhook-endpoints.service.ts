@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { FieldEncryption, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
+import { FieldEncryption, NotFoundError, textRuleProblem, UUID_PATTERN, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
 import { WebhookDeliveryRepository, type WebhookDeliveryLogRow } from './persistence/webhook-delivery.repository.js';
@@ -216,6 +216,11 @@ export class WebhookEndpointsService {
     if (value === undefined || value === null) return null;
     if (typeof value !== 'string' || value.length > 200) {
       errors.description = ['description must be a string of at most 200 characters'];
+      return null;
+    }
+    const problem = value.length > 0 ? textRuleProblem(value) : undefined;
+    if (problem !== undefined) {
+      errors.description = [`description ${problem}`];
       return null;
     }
     return value;
