@@ -102,6 +102,18 @@ describe('purchase gateway input handling', () => {
   });
 
   describe('text rule', () => {
+    it('refuses invisible or control characters in the product search and a statement lookup account number', async () => {
+      const search = await stack.gateway.http().get('/api/v1/products?search=orb%E2%80%8Bit').set(bearer(vendor.token)).expect(422);
+      expect(Object.keys(search.body.error.fields)).toEqual(['search']);
+      const lookup = await stack.gateway
+        .http()
+        .post('/api/v1/lookups/statement')
+        .set(bearer(vendor.token))
+        .send({ product_id: PRODUCTS.bill, account_number: '4000\u0000123', account_qualifier: '   ' })
+        .expect(422);
+      expect(Object.keys(lookup.body.error.fields).sort()).toEqual(['account_number', 'account_qualifier']);
+    });
+
     it.each([['NUL', 'Tha\u0000bo'], ['a zero-width space', 'Tha\u200bbo'], ['an unpaired surrogate', '\udc00x'], ['only whitespace', '  ']])(
       'refuses %s in a recipient-group value',
       async (_label, text) => {
