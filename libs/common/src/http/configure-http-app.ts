@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import helmet from 'helmet';
+import { jsonBodyShapeGuard, jsonOnlyWrites } from './body-shape.js';
 import { finishOpenApiDocument, type OpenApiFinish } from './openapi-finish.js';
 
 export interface HttpAppOptions {
@@ -31,6 +32,9 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   express.use(helmet({ contentSecurityPolicy: false }));
   express.useBodyParser('json', { limit: options.bodyLimit, strict: true });
   if (options.forms) express.useBodyParser('urlencoded', { limit: options.bodyLimit, extended: false });
+  // Depth and reserved keys are checked on the parsed JSON (V8's JSON.parse does not recurse on
+  // the stack, and makes `__proto__` an own property) before validation, which does recurse.
+  express.use(jsonBodyShapeGuard());
   if (options.globalPrefix) {
     const prefix = `/${options.globalPrefix}`;
     // Every vendor answer is live money state (balances, statuses, PINs): no client or proxy may
@@ -39,6 +43,8 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
       response.setHeader('Cache-Control', 'no-store');
       next();
     });
+    // The vendor API takes JSON only: a write with another body is 415, not an empty body's 422.
+    express.use(prefix, jsonOnlyWrites());
     app.setGlobalPrefix(options.globalPrefix, { exclude: OPERATIONAL_PATHS });
   }
   if (!options.openApi) return undefined;
