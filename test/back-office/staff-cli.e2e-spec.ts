@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { generate, generateSecret } from 'otplib';
+import { generate } from 'otplib';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { cookieValue } from '../support/dashboard.js';
 import { STAFF_PRE_COOKIE, STAFF_SESSION_COOKIE, staffSignInRequest } from '../support/back-office.js';
@@ -28,19 +28,24 @@ describe('ops staff commands and setup links', () => {
     }
   }
 
-  async function completeSetup(setupUrl: string, fields: Record<string, string>) {
+  /** Opens the setup page and posts its form: `fields` from the key the page shows (the server's, sealed in the form). */
+  async function completeSetup(setupUrl: string, fields: (secret: string) => Promise<Record<string, string>>) {
     const path = new URL(setupUrl).pathname + new URL(setupUrl).search;
     const page = await backOffice.http().get(path);
     expect(page.status).toBe(200);
     const pre = cookieValue(page.headers['set-cookie'], STAFF_PRE_COOKIE)!;
     const field = /name="_pre" value="([^"]+)"/.exec(page.text)![1];
-    return backOffice.http().post(path).set('Cookie', `${STAFF_PRE_COOKIE}=${pre}`).type('form').send({ _pre: field, ...fields });
+    const secret = /id="totp-key">([A-Z2-7]+)</.exec(page.text)![1];
+    const enrolment = /name="enrolment" value="([^"]+)"/.exec(page.text)![1];
+    const response = await backOffice.http().post(path).set('Cookie', `${STAFF_PRE_COOKIE}=${pre}`).type('form').send({ _pre: field, enrolment, ...(await fields(secret)) });
+    return Object.assign(response, { secret });
   }
 
   beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
-    // OPS_ACTOR names who runs the CLI: the records say `ops:jane.ops`.
-    env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL, OPS_ACTOR: 'jane.ops' };
+    // OPS_ACTOR names who runs the CLI: the records say `ops:jane.ops`. The R120.50 funding below is
+    // within the four-eyes threshold (R1 000.00), so one person applies it.
+    env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL, OPS_ACTOR: 'jane.ops', STAFF_FOUR_EYES_ABOVE_CENTS: '100000' };
     backOffice = await startBackOffice();
   });
 
@@ -54,13 +59,13 @@ describe('ops staff commands and setup links', () => {
     const created = await ops('staff:create', '--email', email, '--role', 'admin', '--base-url', 'http://127.0.0.1:3300');
     expect(created.json).toMatchObject({ email, role: 'admin', setup_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3300\/setup\?token=[A-Za-z0-9_-]{43}$/) });
 
-    const secret = generateSecret();
     const step = Math.floor(Date.now() / 30_000);
     const password = 'a long staff pass phrase';
-    const wrongCode = await completeSetup(created.json.setup_url, { password, confirm: password, totp_secret: secret, code: '000000' === (await generate({ secret, epoch: step * 30 })) ? '111111' : '000000' });
+    const wrongCode = await completeSetup(created.json.setup_url, async (secret) => ({ password, confirm: password, code: '000000' === (await generate({ secret, epoch: step * 30 })) ? '111111' : '000000' }));
     expect(wrongCode.status).toBe(400);
-    const done = await completeSetup(created.json.setup_url, { password, confirm: password, totp_secret: secret, code: await generate({ secret, epoch: (step - 1) * 30 }) });
+    const done = await completeSetup(created.json.setup_url, async (secret) => ({ password, confirm: password, code: await generate({ secret, epoch: (step - 1) * 30 }) }));
     expect(done.status).toBe(303);
+    const secret = done.secret;
     // The link worked once.
     expect((await backOffice.http().get(new URL(created.json.setup_url).pathname + new URL(created.json.setup_url).search)).status).toBe(404);
 
@@ -73,10 +78,11 @@ describe('ops staff commands and setup links', () => {
     const reset = await ops('staff:reset-totp', '--email', email);
     expect(reset.json.setup_url).toMatch(/\/setup\?token=/);
     expect((await backOffice.http().get('/staff').set('Cookie', cookie)).status).toBe(303);
-    const newSecret = generateSecret();
     const now = Math.floor(Date.now() / 30_000);
-    expect((await completeSetup(reset.json.setup_url, { password: 'not the password', totp_secret: newSecret, code: await generate({ secret: newSecret, epoch: now * 30 }) })).status).toBe(400);
-    expect((await completeSetup(reset.json.setup_url, { password, totp_secret: newSecret, code: await generate({ secret: newSecret, epoch: (now - 1) * 30 }) })).status).toBe(303);
+    expect((await completeSetup(reset.json.setup_url, async (newSecret) => ({ password: 'not the password', code: await generate({ secret: newSecret, epoch: now * 30 }) }))).status).toBe(400);
+    const redone = await completeSetup(reset.json.setup_url, async (newSecret) => ({ password, code: await generate({ secret: newSecret, epoch: (now - 1) * 30 }) }));
+    expect(redone.status).toBe(303);
+    const newSecret = redone.secret;
     expect((await staffSignInRequest(backOffice.http, email, password, await generate({ secret: newSecret, epoch: now * 30 }))).status).toBe(303);
 
     const audit = await backOffice.app.get((await import('typeorm')).DataSource).query(
@@ -106,5 +112,29 @@ describe('ops staff commands and setup links', () => {
       { actor: 'ops:jane.ops', actor_staff_id: null, action: 'vendor.created', reason: null, amount_cents: null },
       { actor: 'ops:jane.ops', actor_staff_id: null, action: 'payout.funded', reason: 'EFT ref 99812', amount_cents: '12050' },
     ]);
+  });
+
+  it('enrols only a key the server made: a key of the browser\'s choosing, or one sealed for another account, is refused', async () => {
+    const email = `cli-chosen-${Date.now()}@staff.example`;
+    const created = await ops('staff:create', '--email', email, '--role', 'support', '--base-url', 'http://127.0.0.1:3300');
+    const other = await ops('staff:create', '--email', `cli-other-${Date.now()}@staff.example`, '--role', 'support', '--base-url', 'http://127.0.0.1:3300');
+    const password = 'a long staff pass phrase';
+    const zeros = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'; // the all-zero key, base32
+    const path = (url: string) => new URL(url).pathname + new URL(url).search;
+    const page = await backOffice.http().get(path(created.json.setup_url));
+    const pre = cookieValue(page.headers['set-cookie'], STAFF_PRE_COOKIE)!;
+    const form = { _pre: /name="_pre" value="([^"]+)"/.exec(page.text)![1], password, confirm: password, code: await generate({ secret: zeros }) };
+    const post = (fields: Record<string, string>) => backOffice.http().post(path(created.json.setup_url)).set('Cookie', `${STAFF_PRE_COOKIE}=${pre}`).type('form').send({ ...form, ...fields });
+    // The old form's field, a forged enrolment, and the other account's genuine one.
+    expect((await post({ totp_secret: zeros })).status).toBe(400);
+    expect((await post({ enrolment: `v1:${zeros}` })).status).toBe(400);
+    const otherPage = await backOffice.http().get(path(other.json.setup_url));
+    const otherSecret = /id="totp-key">([A-Z2-7]+)</.exec(otherPage.text)![1];
+    const otherEnrolment = /name="enrolment" value="([^"]+)"/.exec(otherPage.text)![1];
+    expect((await post({ enrolment: otherEnrolment, code: await generate({ secret: otherSecret }) })).status).toBe(400);
+    const [row] = await backOffice.app.get((await import('typeorm')).DataSource).query(`SELECT password_hash, totp_secret_ciphertext FROM staff_users WHERE email = $1`, [email]);
+    expect(row).toEqual({ password_hash: null, totp_secret_ciphertext: null });
+    // The link still works with the key the page showed.
+    expect((await backOffice.http().get(path(created.json.setup_url))).status).toBe(200);
   });
 });

@@ -235,7 +235,8 @@ describe('back-office vendor operations', () => {
   });
 
   it('ops vendor:release, vendor:abilities, limits:set, purchases:pause and catalogue:enable/disable write the same audit records, with actor ops:<os user>', async () => {
-    const env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL };
+    // The back-office's threshold (R1 000.00): the CLI's limit raises below stay one person's.
+    const env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL, STAFF_FOUR_EYES_ABOVE_CENTS: '100000' };
     // Without OPS_ACTOR the record names the OS user who ran the command.
     const actor = `ops:${userInfo().username}`;
     const { vendor, token } = await createTestVendor(purchase.app, 'Released by the CLI');
@@ -335,7 +336,8 @@ describe('back-office vendor operations', () => {
   });
 
   it('ops pricing:publish, payout:methods, payout:fee and the global purchases:pause/resume write audit records, with actor ops:<os user>', async () => {
-    const env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL };
+    // The back-office's threshold (R1 000.00): the CLI's limit raises below stay one person's.
+    const env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL, STAFF_FOUR_EYES_ABOVE_CENTS: '100000' };
     const actor = `ops:${userInfo().username}`;
     const { vendor } = await createTestVendor(purchase.app, 'Payout methods by the CLI');
     await run('node', [CLI, 'payout:methods', '--vendor', vendor.id, '--enable', 'rtc_eft', '--fee', 'rtc_eft=1.75', '--reason', 'CLI methods 8820'], { env, timeout: 30_000 });

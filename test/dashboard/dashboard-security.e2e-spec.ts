@@ -273,22 +273,46 @@ describe('vendor dashboard security', () => {
     expect((await signInRequest(dashboard.http, owner.email, owner.password)).status).toBe(303);
   });
 
-  it('limits sign-in attempts per client address across accounts', async () => {
-    // trust proxy is 1: the address is the one the ingress appends to X-Forwarded-For.
-    const address = '203.0.113.77';
-    const attempt = (email: string, password: string) =>
-      dashboard.http().get('/sign-in').set('X-Forwarded-For', address).then(async (page) => {
-        const pre = cookieValue(page.headers['set-cookie'], '__Host-dash_pre')!;
-        return dashboard
-          .http()
-          .post('/sign-in')
-          .set('X-Forwarded-For', address)
-          .set('Cookie', `__Host-dash_pre=${pre}`)
-          .type('form')
-          .send({ email, password, _pre: /name="_pre" value="([^"]+)"/.exec(page.text)![1] });
-      });
-    for (let index = 0; index < SIGN_IN_LIMITS.perAddress; index++) expect((await attempt(`nobody-${index}@vendor.example`, 'not a password')).status).toBe(401);
-    expect((await attempt(owner.email, owner.password)).status).toBe(429);
+  /** A sign-in attempt through the form, from the address `forwardedFor` claims. */
+  const attemptFrom = (app: RunningApp, forwardedFor: string, email: string, password: string) =>
+    app.http().get('/sign-in').set('X-Forwarded-For', forwardedFor).then(async (page) => {
+      const pre = cookieValue(page.headers['set-cookie'], '__Host-dash_pre')!;
+      return app
+        .http()
+        .post('/sign-in')
+        .set('X-Forwarded-For', forwardedFor)
+        .set('Cookie', `__Host-dash_pre=${pre}`)
+        .type('form')
+        .send({ email, password, _pre: /name="_pre" value="([^"]+)"/.exec(page.text)![1] });
+    });
+
+  it('limits sign-in attempts per client address across accounts, behind one trusted proxy', async () => {
+    // As behind the ingress (TRUSTED_PROXY_HOPS=1): the address is the one it appends to
+    // X-Forwarded-For. Its own queue prefix, so this test's count starts at zero.
+    const proxied = await startVendorDashboard({ config: { TRUSTED_PROXY_HOPS: '1', QUEUE_PREFIX: `{xff-${randomUUID()}}` } });
+    try {
+      const address = '203.0.113.77';
+      for (let index = 0; index < SIGN_IN_LIMITS.perAddress; index++) expect((await attemptFrom(proxied, address, `nobody-${index}@vendor.example`, 'not a password')).status).toBe(401);
+      expect((await attemptFrom(proxied, address, owner.email, owner.password)).status).toBe(429);
+      // Another client behind the same ingress is not limited by this one.
+      expect((await attemptFrom(proxied, '203.0.113.78', owner.email, owner.password)).status).toBe(303);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('counts a directly connected client by its socket address, whatever X-Forwarded-For it sends', async () => {
+    // Reached without a proxy (TRUSTED_PROXY_HOPS=0, the default), a new X-Forwarded-For per
+    // attempt must not buy a new count: every attempt is the socket's (127.0.0.1).
+    const direct = await startVendorDashboard({ config: { QUEUE_PREFIX: `{xff-${randomUUID()}}` } });
+    try {
+      for (let index = 0; index < SIGN_IN_LIMITS.perAddress; index++) {
+        expect((await attemptFrom(direct, `198.51.100.${index % 250}`, `nobody-${index}@vendor.example`, 'not a password')).status).toBe(401);
+      }
+      expect((await attemptFrom(direct, '198.51.100.251', owner.email, owner.password)).status).toBe(429);
+    } finally {
+      await direct.close();
+    }
   });
 
   it("withdraws a pending invite so its link stops working; another vendor's owner cannot", async () => {
@@ -329,10 +353,14 @@ describe('vendor dashboard security', () => {
     const signedIn = await signIn(dashboard.http, person);
     const started = await dashboard.http().post('/account/totp').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf });
     const secret = /id="totp-key">([A-Z2-7]+)</.exec(started.text)![1];
-    const wrong = await dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, secret, code: '000000' === (await generate({ secret })) ? '111111' : '000000' });
+    const enrolment = /name="enrolment" value="([^"]+)"/.exec(started.text)![1];
+    const confirm = (fields: Record<string, string>) => dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, ...fields });
+    const wrong = await confirm({ enrolment, password: person.password, code: '000000' === (await generate({ secret })) ? '111111' : '000000' });
     expect(wrong.status).toBe(400);
+    // The right code without the password (a borrowed session) does not turn it on either.
+    expect((await confirm({ enrolment, password: 'not the password', code: await generate({ secret }) })).status).toBe(400);
     expect((await stack.db.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE id = $1`, [person.id]))[0].totp_secret_ciphertext).toBeNull();
-    const confirmed = await dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, secret, code: await generate({ secret }) });
+    const confirmed = await confirm({ enrolment, password: person.password, code: await generate({ secret }) });
     expect(confirmed.status).toBe(200);
     const [{ totp_secret_ciphertext: sealed }] = await stack.db.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE id = $1`, [person.id]);
     expect(sealed).toMatch(/^v1:/);
@@ -355,6 +383,22 @@ describe('vendor dashboard security', () => {
     const replayed = await signInRequest(dashboard.http, person.email, person.password, { totp: code });
     expect(replayed.status).toBe(401);
     expect(cookieValue(replayed.headers['set-cookie'], SESSION_COOKIE)).toBeUndefined();
+  });
+
+  it('enrols only a key the server made: a key the browser chose (all zeros) or a forged enrolment is refused', async () => {
+    const person = await createDashboardUser(dashboard.app, vendorA.vendor.id, 'viewer');
+    const signedIn = await signIn(dashboard.http, person);
+    const zeros = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'; // the all-zero key, base32
+    const confirm = (fields: Record<string, string>) => dashboard.http().post('/account/totp/confirm').set('Cookie', signedIn.cookie).type('form').send({ _csrf: signedIn.csrf, password: person.password, ...fields });
+    // The old form's field, a forged enrolment, and another person's genuine one.
+    expect((await confirm({ secret: zeros, code: await generate({ secret: zeros }) })).status).toBe(400);
+    expect((await confirm({ enrolment: `v1:${zeros}`, code: await generate({ secret: zeros }) })).status).toBe(400);
+    const other = await signIn(dashboard.http, await createDashboardUser(dashboard.app, vendorA.vendor.id, 'viewer'));
+    const othersPage = await dashboard.http().post('/account/totp').set('Cookie', other.cookie).type('form').send({ _csrf: other.csrf });
+    const othersSecret = /id="totp-key">([A-Z2-7]+)</.exec(othersPage.text)![1];
+    const othersEnrolment = /name="enrolment" value="([^"]+)"/.exec(othersPage.text)![1];
+    expect((await confirm({ enrolment: othersEnrolment, code: await generate({ secret: othersSecret }) })).status).toBe(400);
+    expect((await stack.db.query(`SELECT totp_secret_ciphertext FROM dashboard_users WHERE id = $1`, [person.id]))[0].totp_secret_ciphertext).toBeNull();
   });
 
   it('records token actions in the audit log, which the database keeps append-only', async () => {

@@ -37,6 +37,9 @@ describe('ops CLI', () => {
       REDIS_URL: process.env.E2E_REDIS_URL,
       PURCHASE_PROVIDER_BASE_URL: sandbox.url,
       PAYOUT_PROVIDER_BASE_URL: sandbox.url,
+      // Fundings and limit raises up to R1 000.00 apply at once; above it they are four-eyes
+      // proposals (test/ops/ops-four-eyes.e2e-spec.ts).
+      STAFF_FOUR_EYES_ABOVE_CENTS: '100000',
     };
     db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
     await db.connect();

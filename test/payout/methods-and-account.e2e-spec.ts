@@ -59,7 +59,7 @@ describe('methods and account', () => {
   it('shows the account: balances as two-place strings, the fee, and funding through the ledger', async () => {
     const vendor = await stack.vendor({ fundCents: 0n, feePerPayoutCents: 350n, name: 'Account vendor' });
     const empty = (await stack.gateway.http().get('/api/v1/account').set(bearer(vendor.token)).expect(200)).body.data;
-    expect(empty).toEqual({ id: expect.any(String), name: 'Account vendor', available: '0.00', reserved: '0.00', fee_per_payout: '3.50', currency: 'ZAR' });
+    expect(empty).toEqual({ id: expect.any(String), name: 'Account vendor', available: '0.00', reserved: '0.00', debt: '0.00', fee_per_payout: '3.50', currency: 'ZAR' });
     await stack.gateway.app.get(PayoutLedger).fund(vendor.vendor.id, 123_456n, 'top-up');
     await stack.gateway.app.get(PayoutLedger).fund(vendor.vendor.id, 1n);
     const funded = (await stack.gateway.http().get('/api/v1/account').set(bearer(vendor.token)).expect(200)).body.data;

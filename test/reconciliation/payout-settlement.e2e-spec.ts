@@ -143,9 +143,14 @@ describe('payout settlement reports', () => {
 
     const first = await ingestor.ingest('bank_b_cardless', day);
     expect(first).toMatchObject({ lines: 2, results: { matched: 0, applied: 0, exception: 2 }, missing_lines_raised: 1 });
-    const mismatch = await exceptionsOf(`payout:${differingRow.id}:amount_mismatch`);
+    // Each line's exception is keyed by the line (its own observation).
+    const lineKey = async (merchantReference: string, kind: string) => {
+      const [line] = await stack.dataSource.query(`SELECT id::text AS id FROM settlement_lines WHERE merchant_reference = $1 ORDER BY id LIMIT 1`, [merchantReference]);
+      return `settlement_line:${line.id}:${kind}`;
+    };
+    const mismatch = await exceptionsOf(await lineKey(differing.merchant_reference, 'amount_mismatch'));
     expect(mismatch).toEqual([expect.objectContaining({ kind: 'amount_mismatch', status: 'open', details: expect.objectContaining({ provider_amount: '210.00', our_amount: '200.00' }) })]);
-    expect(await exceptionsOf('settlement:bank_b_cardless:bank-b-never-ours-1:unknown_line')).toEqual([expect.objectContaining({ kind: 'unknown_line' })]);
+    expect(await exceptionsOf(await lineKey('GW_PO_0000000000000000000000000000DEAD', 'unknown_line'))).toEqual([expect.objectContaining({ kind: 'unknown_line' })]);
     expect(await exceptionsOf(`payout:${missingRow.id}:missing_line:${day}`)).toEqual([expect.objectContaining({ kind: 'missing_line' })]);
     expect((await row(differing.merchant_reference)).status).toBe('paid');
     expect([await entries(differingRow.id), await entries(missingRow.id)]).toEqual(entriesBefore);

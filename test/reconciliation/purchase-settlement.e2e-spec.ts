@@ -125,8 +125,13 @@ describe('purchase settlement reports', () => {
 
     const summary = await ingestor.ingest('dvs', LATER_DAY);
     expect(summary).toMatchObject({ results: { matched: 0, applied: 0, exception: 2 }, missing_lines_raised: 1 });
-    expect(await exceptionsOf(`purchase:${differing}:amount_mismatch`)).toEqual([expect.objectContaining({ kind: 'amount_mismatch', details: expect.objectContaining({ provider_amount: '1.00' }) })]);
-    expect(await exceptionsOf('settlement:dvs:9999000001:unknown_line')).toEqual([expect.objectContaining({ kind: 'unknown_line', purchase_transaction_id: null })]);
+    // Each line's exception is keyed by the line (its own observation).
+    const lineKey = async (merchantReference: string, kind: string) => {
+      const [line] = await stack.db.query(`SELECT id::text AS id FROM settlement_lines WHERE merchant_reference = $1 ORDER BY id LIMIT 1`, [merchantReference]);
+      return `settlement_line:${line.id}:${kind}`;
+    };
+    expect(await exceptionsOf(await lineKey(differing, 'amount_mismatch'))).toEqual([expect.objectContaining({ kind: 'amount_mismatch', details: expect.objectContaining({ provider_amount: '1.00' }) })]);
+    expect(await exceptionsOf(await lineKey(stranger, 'unknown_line'))).toEqual([expect.objectContaining({ kind: 'unknown_line', purchase_transaction_id: null })]);
     expect(await exceptionsOf(`purchase:${missing}:missing_line:${LATER_DAY}`)).toEqual([expect.objectContaining({ kind: 'missing_line', purchase_transaction_id: missing })]);
     expect((await row(differing)).status).toBe('completed');
     nothingNew(await ingestor.ingest('dvs', LATER_DAY));

@@ -180,10 +180,28 @@ describe('invariant checker', () => {
       ['payoutHoldsJustified'],
       (c) => c.query(`UPDATE payouts SET next_poll_at = NULL WHERE vendor_id = $1 AND reference = $2`, [payer.vendor.id, ids.unknownReference]).then(() => undefined),
     ],
+    [
+      'a payout hold older than PAYOUT_HOLD_MAX_AGE_MS (default 5 days) that no staff item owns',
+      ['payoutHoldsBounded'],
+      (c) => c.query(`UPDATE payouts SET created_at = now() - interval '6 days' WHERE vendor_id = $1 AND reference = $2`, [payer.vendor.id, ids.unknownReference]).then(() => undefined),
+    ],
   ])('names %s', async (_label, expected, breakIt) => {
     const report = await checkBroken(breakIt);
     expect(report.ok).toBe(false);
     expect(named(report)).toEqual([...expected].sort());
+  });
+
+  it('accepts an old payout hold once a staff item owns it (an open reconciliation exception naming it)', async () => {
+    const report = await checkBroken(async (c) => {
+      await c.query(`UPDATE payouts SET created_at = now() - interval '6 days' WHERE vendor_id = $1 AND reference = $2`, [payer.vendor.id, ids.unknownReference]);
+      await c.query(
+        `INSERT INTO reconciliation_exceptions (domain, kind, dedupe_key, vendor_id, payout_id)
+         SELECT 'payout', 'hold_overdue', 'payout:' || id || ':hold_overdue:1', vendor_id, id FROM payouts WHERE vendor_id = $1 AND reference = $2`,
+        [payer.vendor.id, ids.unknownReference],
+      );
+    });
+    expect(report.violations).toEqual([]);
+    expect(report.examined.payoutHoldsBounded).toBe(1);
   });
 
   it('counts a second provider submission the sandbox witnessed', async () => {

@@ -41,7 +41,7 @@ async function start(root: (config: GatewayEnv) => DynamicModule, http: HttpAppO
   for (const override of options.overrides ?? []) builder.overrideProvider(override.provide).useValue(override.useValue);
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
-  configureHttpApp(app, http);
+  configureHttpApp(app, { ...http, trustedProxyHops: config.TRUSTED_PROXY_HOPS });
   let url: string | undefined;
   if (options.listen) {
     await app.listen(0, '127.0.0.1');

@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { generate, generateSecret } from 'otplib';
+import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import type supertest from 'supertest';
 import { opsActor, StaffAccounts, type StaffRole } from '#staff';
@@ -41,8 +41,9 @@ export async function createStaffUser(app: INestApplicationContext, role: StaffR
   const email = `${role}-${process.pid}-${Date.now() % 1e8}-${++people}@staff.example`;
   const password = `staff horse battery ${people} staple`;
   const link = await accounts.create(email, role, opsActor('test-setup'));
-  const person: StaffPerson = { id: link.user.id, email, password, role, totpSecret: generateSecret(), lastStep: 0 };
-  await accounts.completeSetup(link.secret, { password, totpSecret: person.totpSecret, code: await nextCode(person) }, null);
+  const { secret, enrolment } = accounts.newEnrolment(link.user.id);
+  const person: StaffPerson = { id: link.user.id, email, password, role, totpSecret: secret, lastStep: 0 };
+  await accounts.completeSetup(link.secret, { password, enrolment, code: await nextCode(person) }, null);
   return person;
 }
 

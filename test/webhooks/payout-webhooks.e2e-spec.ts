@@ -92,7 +92,7 @@ describe('payout webhooks', () => {
 
     const log = await eventually(async () => {
       const response = await api().get(`/api/v1/webhook-endpoints/${endpointId}/deliveries`).set(bearer(vendor.token)).expect(200);
-      const entry = response.body.data.find((item: { event_id: string }) => item.event_id === delivered.event.id);
+      const entry = response.body.data.items.find((item: { event_id: string }) => item.event_id === delivered.event.id);
       if (entry?.status !== 'delivered') throw new Error('not recorded yet');
       return entry;
     });
@@ -119,7 +119,7 @@ describe('payout webhooks', () => {
     const payout = (await api().get(`/api/v1/payouts/${refused.reference}`).set(bearer(vendor.token)).expect(200)).body.data;
     const entry = await eventually(async () => {
       const response = await api().get(`/api/v1/webhook-endpoints/${endpointId}/deliveries`).set(bearer(vendor.token)).expect(200);
-      const found = response.body.data[0];
+      const found = response.body.data.items[0];
       if (found?.status !== 'failed') throw new Error('still retrying');
       return found;
     }, 60_000);

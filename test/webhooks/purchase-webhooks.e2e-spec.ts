@@ -1,6 +1,6 @@
 import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
-import { sendWebhook, verifySignature, WebhookDeliveryRepository, WebhookEndpointRepository, WebhookEndpointsService } from '#webhooks';
+import { sendWebhook, systemHostResolver, verifySignature, WebhookDeliveryRepository, WebhookEndpointRepository, WebhookEndpointsService } from '#webhooks';
 import { DataSource } from 'typeorm';
 import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
 import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
@@ -94,7 +94,7 @@ describe('purchase webhooks', () => {
 
     // The delivery log and a redelivery on request.
     const log = await api().get(`/api/v1/webhook-endpoints/${endpointId}/deliveries`).set(bearer(vendor.token)).expect(200);
-    const first = (log.body.data as Array<{ event_id: string; status: string; attempts: number; last_http_status: number }>).find((entry) => entry.status === 'delivered')!;
+    const first = (log.body.data.items as Array<{ event_id: string; status: string; attempts: number; last_http_status: number }>).find((entry) => entry.status === 'delivered')!;
     expect(first).toMatchObject({ attempts: 1, last_http_status: 200 });
     const before = receiver.receipts.filter((receipt) => receipt.event.id === first.event_id).length;
     const again = await api().post(`/api/v1/webhook-endpoints/${endpointId}/events/${first.event_id}/redeliver`).set(bearer(vendor.token)).expect(202);
@@ -193,6 +193,7 @@ describe('purchase webhooks', () => {
         new WebhookDeliveryRepository(stack.db),
         stack.gateway.app.get(FieldEncryption),
         production(),
+        systemHostResolver,
       );
       await expect(service.create(vendor.vendor.id, 'purchase', { url, events: ['transaction.completed'] })).rejects.toMatchObject({
         code: 'VALIDATION_FAILED',

@@ -6,11 +6,11 @@ import { DatabaseModule } from '#database';
 import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule } from '#purchase';
 import { SettlementModule } from '#settlement';
-import { StaffModule, VendorOperations } from '#staff';
+import { StaffModule, VendorFunding, VendorOperations, VendorProposalKinds } from '#staff';
 import { ALL_ENTITIES } from './entities.js';
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). Every domain (vendors, pricing, payouts, settlement runs, dashboard invites). */
-export const OPS_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'dashboard', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'settlement', 'webhooks'];
+export const OPS_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'dashboard', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'settlement', 'webhooks', 'staffFourEyes'];
 
 /** The operator CLI's application context: domain services, no HTTP. */
 @Module({})
@@ -19,8 +19,10 @@ export class OpsModule {
     return {
       module: OpsModule,
       imports: [ConfigModule.forRoot(config, OPS_CONFIG), DatabaseModule.forRoot({ applicationName: 'ops', entities: ALL_ENTITIES }), VendorAccountsModule, DashboardAccountsModule, PurchaseDomainModule, PayoutDomainModule, SettlementModule, StaffModule],
-      // The vendor operations the back-office also offers, so both write the same audit records.
-      providers: [VendorOperations],
+      // The vendor operations the back-office also offers, so both write the same audit records;
+      // the money ones above STAFF_FOUR_EYES_ABOVE_CENTS become the back-office's own four-eyes
+      // proposals (VendorFunding, the `payout.fund` / `limits.set` kinds), approved there.
+      providers: [VendorOperations, VendorProposalKinds, VendorFunding],
     };
   }
 }

@@ -44,7 +44,7 @@ export async function startHttpService(definition: ServiceDefinition): Promise<I
   const config = loadConfigOrExit(definition.module.configGroups);
   const app = await NestFactory.create(definition.module.register(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
-  configureHttpApp(app, definition.http);
+  configureHttpApp(app, { ...definition.http, trustedProxyHops: config.TRUSTED_PROXY_HOPS });
   installShutdownDeadline(app, config.SHUTDOWN_GRACE_MS);
   // Keep-alive and header timeouts from the configuration (why they matter: GatewayEnv).
   const server = app.getHttpServer() as Server;

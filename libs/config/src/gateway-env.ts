@@ -32,6 +32,9 @@ const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /
  * An integer setting read from its environment string: at least `min`, and at most `max` when
  * given. The same decorators, applied in the same order, as writing them out on the property.
  */
+/** PAYOUT_HOLD_MAX_AGE_MS's default, also the invariant checker's when it is called without one (the reliability suites). */
+export const DEFAULT_PAYOUT_HOLD_MAX_AGE_MS = 432_000_000;
+
 function IntSetting(min: number, max?: number): PropertyDecorator {
   // Bottom up, as TypeScript applies a written stack `@Transform @IsInt @Min @Max`.
   const decorators = [...(max === undefined ? [] : [Max(max)]), Min(min), IsInt(), Transform(toInt)];
@@ -82,6 +85,15 @@ export class GatewayEnv {
   /** Time allowed to receive a request's headers; Node requires it to exceed the keep-alive timeout. */
   @IntSetting(1_000, 3_601_000)
   HTTP_HEADERS_TIMEOUT_MS = 66_000;
+
+  /**
+   * Proxies in front of the app whose X-Forwarded-For entry is believed: the client address is the
+   * entry that many hops from the right (Kubernetes: 1, the ingress controller). 0, the default,
+   * ignores the header: an app reached directly would otherwise take any client's word for its
+   * address, and the sign-in limit per address and the audit trail with it.
+   */
+  @IntSetting(0, 10)
+  TRUSTED_PROXY_HOPS = 0;
 
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true })
@@ -241,6 +253,16 @@ export class GatewayEnv {
   /** How often the worker re-enqueues overdue payout work from PostgreSQL (covers lost Redis jobs). */
   @IntSetting(10)
   PAYOUT_SWEEP_INTERVAL_MS = 30_000;
+
+  /**
+   * The longest a payout may hold the vendor's funds (amount + fee reserved, status pending or
+   * needs_review, counted from its creation) before staff must own it: past it the worker raises
+   * one `hold_overdue` reconciliation exception and the metrics report it, and the invariant
+   * checker reports any such hold without an open staff item. Must exceed PAYOUT_REVIEW_AFTER_MS
+   * (a hold reaches review first). Default 5 days: 3 to needs_review, 2 for staff.
+   */
+  @IntSetting(1_000)
+  PAYOUT_HOLD_MAX_AGE_MS = DEFAULT_PAYOUT_HOLD_MAX_AGE_MS;
 
   // ---- Worker crash recovery (issue 6, reliability) ----
 

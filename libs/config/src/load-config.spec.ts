@@ -36,6 +36,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '90000', HTTP_HEADERS_TIMEOUT_MS: '91000' }).HTTP_KEEP_ALIVE_TIMEOUT_MS).toBe(90_000);
   });
 
+  it('bounds payout holds: PAYOUT_HOLD_MAX_AGE_MS is a whole number of ms, above PAYOUT_REVIEW_AFTER_MS', () => {
+    expect(loadConfig({}).PAYOUT_HOLD_MAX_AGE_MS).toBe(432_000_000);
+    expect(loadConfig({ PAYOUT_HOLD_MAX_AGE_MS: '600000', PAYOUT_REVIEW_AFTER_MS: '60000' }).PAYOUT_HOLD_MAX_AGE_MS).toBe(600_000);
+    expect(() => loadConfig({ PAYOUT_HOLD_MAX_AGE_MS: 'soon' })).toThrow(/PAYOUT_HOLD_MAX_AGE_MS/);
+    expect(() => loadConfig({ PAYOUT_HOLD_MAX_AGE_MS: '60000', PAYOUT_REVIEW_AFTER_MS: '60000' })).toThrow(/PAYOUT_HOLD_MAX_AGE_MS: must be greater than PAYOUT_REVIEW_AFTER_MS/);
+    // Not checked where the group is not declared.
+    expect(() => loadConfig({ PAYOUT_HOLD_MAX_AGE_MS: '60000', PAYOUT_REVIEW_AFTER_MS: '60000' }, {}, ['database'])).not.toThrow();
+  });
+
   it('accepts PostgreSQL URLs over TCP and over a Unix socket, and refuses anything else', () => {
     for (const url of [
       'postgres://postgres@127.0.0.1:5432/gateway',

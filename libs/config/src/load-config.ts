@@ -56,6 +56,9 @@ export function loadConfig(
   if (config.HTTP_HEADERS_TIMEOUT_MS <= config.HTTP_KEEP_ALIVE_TIMEOUT_MS) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must be greater than HTTP_KEEP_ALIVE_TIMEOUT_MS');
   }
+  if (settings.has('PAYOUT_HOLD_MAX_AGE_MS') && config.PAYOUT_HOLD_MAX_AGE_MS <= config.PAYOUT_REVIEW_AFTER_MS) {
+    problems.push('PAYOUT_HOLD_MAX_AGE_MS: must be greater than PAYOUT_REVIEW_AFTER_MS (a hold reaches review before it is overdue)');
+  }
   if (problems.length > 0) throw new ConfigValidationError(problems);
   return restrictConfig(config, groups);
 }

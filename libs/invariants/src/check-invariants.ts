@@ -42,8 +42,8 @@ async function main(): Promise<number> {
     tokens: true,
     strict: true,
   });
-  // The database, and the providers' URLs and keys (or the sandbox's key) for the witness.
-  const config = loadConfig(process.env, {}, ['database', 'purchaseProvider', 'payoutProvider', 'sandbox']);
+  // The database, the providers' URLs and keys (or the sandbox's key) for the witness, and the payout hold bound.
+  const config = loadConfig(process.env, {}, ['database', 'purchaseProvider', 'payoutProvider', 'payoutTimings', 'sandbox']);
   let sandboxes = sandboxesFrom(args.tokens);
   if (sandboxes.length === 0 && !args.values['no-provider-witness']) {
     const configured: SubmissionWitnessSource[] = [];
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
     sandboxes = configured.filter((source, index) => configured.findIndex((other) => other.url.replace(/\/$/, '') === source.url.replace(/\/$/, '')) === index);
   }
   // One repeatable-read snapshot: every check sees the same committed state.
-  const report = await withReadOnlySnapshot(config.DATABASE_URL, 'check-invariants', (query) => checkInvariants(query, { vendorIds: args.values.vendor, sandboxes }));
+  const report = await withReadOnlySnapshot(config.DATABASE_URL, 'check-invariants', (query) => checkInvariants(query, { vendorIds: args.values.vendor, sandboxes, payoutHoldMaxAgeMs: config.PAYOUT_HOLD_MAX_AGE_MS }));
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return report.ok ? 0 : 1;
 }

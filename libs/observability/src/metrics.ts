@@ -25,7 +25,7 @@ export class MetricsService {
   /** Every verified lookup of a purchase at the provider, by what it found: the worker's verification rate. */
   readonly purchaseLookups = new Counter({
     name: 'purchase_provider_lookups_total',
-    help: 'Purchase lookups at the provider by result (found, not_found, unavailable)',
+    help: 'Purchase lookups at the provider by result (found, not_found, unavailable, mismatched)',
     labelNames: ['result'] as const,
     registers: [this.registry],
   });

@@ -37,6 +37,7 @@ export * from './submission/payout-submitter.js';
 export * from './verification/payout-status-poller.js';
 export * from './verification/payout-review.service.js';
 export * from './sweeper/payout-work-sweeper.js';
+export * from './sweeper/payout-hold-watch.js';
 export * from './worker/payout-worker.module.js';
 export * from './operations/payout-operations.service.js';
 export * from './payout-domain.module.js';

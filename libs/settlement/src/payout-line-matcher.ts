@@ -5,16 +5,19 @@ import { PayoutOutcomes, PayoutRepository, methodDefinition } from '#payout';
 import type { PayoutProviderPayment } from '#providers';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
-import { lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
+import { SettlementRepository } from './persistence/settlement.repository.js';
+import { lineDedupeKey, lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
 
 /**
  * Matches one payout-provider settlement line (docs/RECONCILIATION.md, "Matching rules"), under
  * the payout's row lock and in one transaction with its ledger movement and the line's result:
  * a crash leaves either both or neither, and a re-run finds the payout already moved and the
  * line `matched`. Compared: amount (without our fee, which the provider never sees), currency
- * and the provider reference once we hold one. Moves go through PayoutOutcomes, the same path as
- * a status poll, so a reversal returns amount + fee exactly once (the ledger's unique index
- * holds one `reverse` entry per payout).
+ * and the provider reference once we hold one; a second settling (or reversing) line for one
+ * payout is a `duplicate_line`. Moves go through PayoutOutcomes, the same path as a status poll,
+ * so a reversal returns amount + fee exactly once (the ledger's unique index holds one `reverse`
+ * entry per payout), and a payout we released that a line proves paid is re-debited once (one
+ * `resettle`). Each exception a line raises is keyed by the line: its own observation.
  */
 @Injectable()
 export class PayoutLineMatcher {
@@ -23,6 +26,7 @@ export class PayoutLineMatcher {
     private readonly outcomes: PayoutOutcomes,
     private readonly payouts: PayoutRepository,
     private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly settlements: SettlementRepository,
   ) {}
 
   async match(context: LineContext, line: StoredLine): Promise<LineResult> {
@@ -31,29 +35,35 @@ export class PayoutLineMatcher {
     return this.dataSource.transaction(async (manager) => {
       const payout = found && methodDefinition(found.method).channel === context.provider ? await this.payouts.findForWorker(found.id, manager, true) : null;
       const raise = (exception: RaiseReconciliationException, links = {}) => lineException(manager, this.exceptions, line, exception, links);
-      if (!payout) {
-        const dedupeKey = `settlement:${context.provider}:${line.provider_reference}:unknown_line`;
-        return raise({ ...base, kind: 'unknown_line', dedupeKey, details: lineEvidence(line) });
-      }
+      if (!payout) return raise({ ...base, kind: 'unknown_line', dedupeKey: lineDedupeKey(line, 'unknown_line'), details: lineEvidence(line) });
       const links = { payoutId: payout.id };
       const ours = { vendorId: payout.vendorId, payoutId: payout.id };
       const evidence = { ...lineEvidence(line), our_status: payout.status, our_amount: formatCents(payout.amountCents), our_currency: payout.currency };
 
       if (payout.amountCents !== BigInt(line.amount_cents) || payout.currency !== line.currency) {
-        return raise({ ...base, ...ours, kind: 'amount_mismatch', dedupeKey: `payout:${payout.id}:amount_mismatch`, details: evidence }, links);
+        return raise({ ...base, ...ours, kind: 'amount_mismatch', dedupeKey: lineDedupeKey(line, 'amount_mismatch'), details: evidence }, links);
       }
       if (payout.providerReference !== null && payout.providerReference !== line.provider_reference) {
         const details = { ...evidence, our_provider_reference: payout.providerReference };
-        return raise({ ...base, ...ours, kind: 'reference_mismatch', dedupeKey: `payout:${payout.id}:reference_mismatch`, details }, links);
+        return raise({ ...base, ...ours, kind: 'reference_mismatch', dedupeKey: lineDedupeKey(line, 'reference_mismatch'), details }, links);
+      }
+      // Read under the payout's row lock: a line for it matched by a concurrent ingestion has committed.
+      const earlier = await this.settlements.earlierLineFor(manager, { payoutId: payout.id }, line);
+      if (earlier) {
+        // The provider settled (or reversed) this record twice on its reports: nothing moves twice, staff ask why.
+        const details = { ...evidence, earlier_line: earlier };
+        return raise({ ...base, ...ours, kind: 'duplicate_line', dedupeKey: lineDedupeKey(line, 'duplicate_line'), details }, links);
       }
       const wanted = line.status === 'reversed' ? 'reversed' : 'paid';
       if (payout.status === wanted || (payout.status === 'reversed' && wanted === 'paid')) return markLine(manager, line.id, 'matched', links);
-      if (payout.status === 'failed' || payout.status === 'cancelled') {
-        // We released the hold; the provider says it paid. Never re-settled automatically: staff recover the money.
-        return raise({ ...base, ...ours, kind: 'status_conflict', dedupeKey: `payout:${payout.id}:status_conflict`, details: evidence }, links);
+      if (payout.status === 'cancelled') {
+        // Cancelled before any provider had it: a line for it is the provider's error, for staff.
+        return raise({ ...base, ...ours, kind: 'status_conflict', dedupeKey: lineDedupeKey(line, 'status_conflict'), details: evidence }, links);
       }
-      // pending / needs_review (paid or paid-and-reversed), or paid and now reversed.
-      const after = await this.outcomes.applyToLocked(manager, payout, paymentOf(line, wanted), false);
+      // pending / needs_review (paid or paid-and-reversed), paid and now reversed, or failed (released)
+      // and proved paid after all: the books follow the provider's proof (a resettle entry, an exception).
+      const observation = { via: 'settlement_report' as const, provider: context.provider, reportDate: context.reportDate, details: { ...evidence, settlement_line_id: line.id } };
+      const after = await this.outcomes.applyToLocked(manager, payout, paymentOf(line, wanted), false, observation);
       return markLine(manager, line.id, after.status === wanted ? 'applied' : 'matched', links);
     });
   }

@@ -5,7 +5,8 @@ import { ProviderError, PurchaseProviderClient, type PurchaseProviderTransaction
 import { PurchaseOutcomeRecorder, TransactionsRepository, isUuid, lateCreationDedupeKey, type TransactionState } from '#purchase';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
-import { lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
+import { SettlementRepository } from './persistence/settlement.repository.js';
+import { lineDedupeKey, lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
 
 /**
  * Matches one purchase-provider settlement line (docs/RECONCILIATION.md, "Matching rules").
@@ -24,6 +25,7 @@ export class PurchaseLineMatcher {
     private readonly provider: PurchaseProviderClient,
     private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly transactions: TransactionsRepository,
+    private readonly settlements: SettlementRepository,
   ) {}
 
   async match(context: LineContext, line: StoredLine): Promise<LineResult> {
@@ -33,20 +35,22 @@ export class PurchaseLineMatcher {
     // Each exception is raised, and the line marked, in one transaction of its own.
     const raise = (exception: RaiseReconciliationException, links = {}) =>
       this.dataSource.transaction((tx) => lineException(tx, this.exceptions, line, exception, links));
-    if (!record) {
-      const dedupeKey = `settlement:${context.provider}:${line.provider_reference}:unknown_line`;
-      return raise({ ...base, kind: 'unknown_line', dedupeKey, details: lineEvidence(line) });
-    }
+    if (!record) return raise({ ...base, kind: 'unknown_line', dedupeKey: lineDedupeKey(line, 'unknown_line'), details: lineEvidence(line) });
     const links = { purchaseTransactionId: record.id };
     const ours = { vendorId: record.vendor_id, purchaseTransactionId: record.id };
     const evidence = { ...lineEvidence(line), our_status: record.status, our_amount: formatCents(BigInt(record.wholesale_cents)), our_currency: record.currency };
 
     if (BigInt(record.wholesale_cents) !== BigInt(line.amount_cents) || record.currency !== line.currency) {
-      return raise({ ...base, ...ours, kind: 'amount_mismatch', dedupeKey: `purchase:${record.id}:amount_mismatch`, details: evidence }, links);
+      return raise({ ...base, ...ours, kind: 'amount_mismatch', dedupeKey: lineDedupeKey(line, 'amount_mismatch'), details: evidence }, links);
     }
     if (!/^\d{1,18}$/.test(line.provider_reference) || (record.provider_transaction_id !== null && record.provider_transaction_id !== line.provider_reference)) {
       const details = { ...evidence, our_provider_transaction_id: record.provider_transaction_id };
-      return raise({ ...base, ...ours, kind: 'reference_mismatch', dedupeKey: `purchase:${record.id}:reference_mismatch`, details }, links);
+      return raise({ ...base, ...ours, kind: 'reference_mismatch', dedupeKey: lineDedupeKey(line, 'reference_mismatch'), details }, links);
+    }
+    const earlier = await this.settlements.earlierLineFor(manager, { purchaseTransactionId: record.id }, line);
+    if (earlier) {
+      // The provider settled (or reversed) this purchase twice on its reports: nothing moves twice, staff ask why.
+      return raise({ ...base, ...ours, kind: 'duplicate_line', dedupeKey: lineDedupeKey(line, 'duplicate_line'), details: { ...evidence, earlier_line: earlier } }, links);
     }
     if (record.status === 'failed') {
       // The purchase domain's one rule for a late creation (the same as for a callback): it stays failed, staff decide.
@@ -75,7 +79,7 @@ export class PurchaseLineMatcher {
     if (recorded.status === wanted) return markLine(manager, line.id, recorded.statusMoved ? 'applied' : 'matched', links);
     // Unreachable with the allowed moves (pending/review/completed all lead to `wanted`); kept so an oddity reaches staff, not silence.
     const details = { ...evidence, our_status: recorded.status };
-    return raise({ ...base, ...ours, kind: 'status_conflict', dedupeKey: `purchase:${record.id}:status_conflict`, details }, links);
+    return raise({ ...base, ...ours, kind: 'status_conflict', dedupeKey: lineDedupeKey(line, 'status_conflict'), details }, links);
   }
 
   private async find(line: StoredLine): Promise<TransactionState | undefined> {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { PAYOUT_METHODS, PayoutRepository, methodDefinition } from '#payout';
 import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport } from '#providers';
@@ -9,7 +10,8 @@ import { PayoutLineMatcher } from './payout-line-matcher.js';
 import { PurchaseLineMatcher } from './purchase-line-matcher.js';
 import { SettlementMetrics } from './settlement-metrics.js';
 import { domainOf, SETTLEMENT_PROVIDERS, type LineResult, type SettlementProvider } from './settlement-provider.js';
-import { SettlementRepository } from './persistence/settlement.repository.js';
+import { SettlementRepository, type WithdrawnLine } from './persistence/settlement.repository.js';
+import { lineDedupeKey } from './stored-line.js';
 
 export interface IngestSummary {
   provider: SettlementProvider;
@@ -21,6 +23,8 @@ export interface IngestSummary {
   results: Record<LineResult, number>;
   /** Records of ours missing from the report, raised by this run (only once the day is over). */
   missing_lines_raised: number;
+  /** Lines matched or applied earlier that this (re-issued) report no longer holds: one `line_withdrawn` exception each. */
+  withdrawn_lines: number;
   /** False while the report's Johannesburg day is still running: no line can be called missing yet. */
   day_complete: boolean;
 }
@@ -69,7 +73,7 @@ export class SettlementIngestor {
     const day = parseIsoDay(rawDay);
     const report = await this.fetch(provider, day);
     return this.settlements.withReportLock(provider, day, async () => {
-      const { reportId, newLines } = await this.store(provider, day, report);
+      const { reportId, newLines, withdrawn } = await this.store(provider, day, report);
       const results: Record<LineResult, number> = { matched: 0, applied: 0, exception: 0 };
       const pending = await this.settlements.unmatchedLines(reportId);
       const context = { reportId, reportDate: day, provider };
@@ -82,7 +86,7 @@ export class SettlementIngestor {
       const dayComplete = day < johannesburgDayOf(new Date());
       const missing = dayComplete ? await this.raiseMissingLines(provider, day, reportId) : 0;
       await this.settlements.markReconciled(reportId);
-      const summary: IngestSummary = { provider, report_date: day, lines: report.lines.length, new_lines: newLines, results, missing_lines_raised: missing, day_complete: dayComplete };
+      const summary: IngestSummary = { provider, report_date: day, lines: report.lines.length, new_lines: newLines, results, missing_lines_raised: missing, withdrawn_lines: withdrawn, day_complete: dayComplete };
       this.logger.log(summary, 'Settlement report reconciled');
       return summary;
     });
@@ -92,10 +96,40 @@ export class SettlementIngestor {
     return provider === 'dvs' ? this.purchaseProvider.getSettlementReport(day) : this.payoutProvider.getSettlementReport(provider, day);
   }
 
-  private async store(provider: SettlementProvider, day: string, report: SettlementReport): Promise<{ reportId: string; newLines: number }> {
+  private async store(provider: SettlementProvider, day: string, report: SettlementReport): Promise<{ reportId: string; newLines: number; withdrawn: number }> {
     const keyed = report.lines.map((line) => ({ line, key: sha256(canonicalJson(line.raw)) }));
     const checksum = sha256(keyed.map(({ key }) => key).join('\n'));
-    return this.settlements.storeReport(provider, day, domainOf(provider), checksum, keyed);
+    const domain = domainOf(provider);
+    // A re-issued report never silently overwrites what we applied: each dropped line is an exception.
+    const raiseWithdrawn = async (manager: EntityManager, lines: WithdrawnLine[], previousChecksum: string | null) => {
+      for (const line of lines) {
+        await this.exceptions.raise(
+          {
+            domain,
+            kind: 'line_withdrawn',
+            dedupeKey: lineDedupeKey(line, 'line_withdrawn'),
+            vendorId: line.vendor_id,
+            payoutId: line.payout_id,
+            purchaseTransactionId: line.purchase_transaction_id,
+            provider,
+            reportDate: day,
+            details: {
+              settlement_line_id: line.id,
+              merchant_reference: line.merchant_reference,
+              provider_reference: line.provider_reference,
+              provider_status: line.line.status,
+              provider_amount: line.line.amount,
+              settled_at: line.line.settled_at,
+              our_result: line.match_result,
+              previous_checksum: previousChecksum,
+              checksum,
+            },
+          },
+          manager,
+        );
+      }
+    };
+    return this.settlements.storeReport(provider, day, domain, checksum, keyed, raiseWithdrawn);
   }
 
   /** Our records closed (settled or reversed) on the day at this provider that no line of its report names. */

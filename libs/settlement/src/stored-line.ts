@@ -20,10 +20,15 @@ export async function lineException(
   exceptions: ReconciliationExceptionsRepository,
   line: StoredLine,
   exception: RaiseReconciliationException,
-  links: Omit<LineLinks, 'exceptionDedupeKey'> = {},
+  links: Omit<LineLinks, 'exceptionDedupeKey' | 'exceptionId'> = {},
 ): Promise<LineResult> {
-  await exceptions.raise(exception, manager);
-  return markLine(manager, line.id, 'exception', { ...links, exceptionDedupeKey: exception.dedupeKey });
+  const { id } = await exceptions.raiseAndName(exception, manager);
+  return markLine(manager, line.id, 'exception', { ...links, exceptionId: id });
+}
+
+/** The dedupe key of an exception one report line raises: the line is the observation, so a resolved exception never hides a later line. */
+export function lineDedupeKey(line: Pick<StoredLine, 'id'>, kind: string): string {
+  return `settlement_line:${line.id}:${kind}`;
 }
 
 /** What staff see of a line in an exception: the provider's words, never anything secret (a report has no PINs). */

@@ -14,3 +14,4 @@ export * from './review/review-queues.service.js';
 export * from './review/staff-review.module.js';
 export * from './vendors/vendor-funding.service.js';
 export * from './vendors/vendor-operations.service.js';
+export { VendorProposalKinds } from './vendors/vendor-proposal-kinds.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
-import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, normaliseEmail, passwordProblems, randomSecret, SECRET_PATTERN, secretHash, totpContext, totpStep, verifyPassword } from '#web';
+import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, newTotpSecret, normaliseEmail, openTotpEnrolment, passwordProblems, randomSecret, sealTotpEnrolment, SECRET_PATTERN, secretHash, totpContext, totpStep, verifyPassword } from '#web';
 import type { StaffActor, StaffUser } from './model/staff.js';
 import { isStaffRole, type StaffRole } from './model/staff-roles.js';
 import { StaffSessionRepository } from './persistence/staff-session.repository.js';
@@ -21,8 +21,8 @@ export interface SetupLink {
 export interface SetupForm {
   /** New accounts choose a password; a second-factor reset proves the existing one instead. */
   password: string;
-  /** The base32 key the setup page generated, posted back with the first code. */
-  totpSecret: string;
+  /** The setup page's key as newEnrolment sealed it, posted back with the first code. */
+  enrolment: unknown;
   code: unknown;
 }
 
@@ -78,6 +78,20 @@ export class StaffAccounts {
   }
 
   /** Finishes a setup link: password (new account) or proof of it (reset), and the first TOTP code. */
+  /**
+   * A new authenticator key for an account's setup page, with the same key sealed for the form to
+   * carry back (sealTotpEnrolment): the browser shows it but cannot choose it.
+   */
+  newEnrolment(staffUserId: string): { secret: string; enrolment: string } {
+    const secret = newTotpSecret();
+    return { secret, enrolment: sealTotpEnrolment(this.encryption, secret, totpContext(staffUserId, 'staff')) };
+  }
+
+  /** The key a setup form carried back, when this server made it for that account recently; else null. */
+  openEnrolment(staffUserId: string, enrolment: unknown): string | null {
+    return openTotpEnrolment(this.encryption, enrolment, totpContext(staffUserId, 'staff'));
+  }
+
   async completeSetup(secret: string, form: SetupForm, address: string | null): Promise<StaffUser> {
     const setup = await this.setup(secret);
     if (!setup) throw new NotFoundError('setup link');
@@ -89,9 +103,11 @@ export class StaffAccounts {
       if (problems.length > 0) throw new ValidationFailedError({ password: problems });
       passwordHash = await hashPassword(form.password);
     }
-    const step = await totpStep(form.totpSecret, form.code);
+    const totpSecret = this.openEnrolment(setup.user.id, form.enrolment);
+    if (totpSecret === null) throw new ValidationFailedError({ code: ['This setup page has expired. Add the new key shown and enter its code.'] });
+    const step = await totpStep(totpSecret, form.code);
     if (step === null) throw new ValidationFailedError({ code: ['That code does not match. Enter the current 6-digit code from the app.'] });
-    const sealed = this.encryption.encrypt(form.totpSecret, totpContext(setup.user.id, 'staff'));
+    const sealed = this.encryption.encrypt(totpSecret, totpContext(setup.user.id, 'staff'));
     return this.dataSource.transaction(async (manager) => {
       const user = await this.users.completeSetup(manager, secretHash(secret), passwordHash, sealed, step);
       if (!user) throw new NotFoundError('setup link');
@@ -110,6 +126,21 @@ export class StaffAccounts {
     if (!found || !passwordOk || !found.totpSealed) return null;
     const step = await totpStep(this.encryption.decrypt(found.totpSealed, totpContext(found.user.id, 'staff')), code, found.totpLastStep);
     // A code is good once: a replayed (or concurrently raced) one is refused like a wrong one.
+    if (step === null || !(await this.users.useTotpStep(found.user.id, step))) return null;
+    return found.user;
+  }
+
+  /**
+   * The operator CLI's proof of who proposes a money change (`ops payout:fund --proposer E --code C`
+   * above the four-eyes threshold): the named active account's current authenticator code, used
+   * once like a sign-in's. Without it anyone with the CLI could name a colleague as proposer and
+   * approve the proposal themselves. Null for an unknown email, a disabled account, no second
+   * factor, or a wrong or replayed code (one answer for all).
+   */
+  async checkSecondFactor(email: string, code: unknown): Promise<StaffUser | null> {
+    const found = await this.users.credentials(normaliseEmail(email));
+    if (!found?.totpSealed) return null;
+    const step = await totpStep(this.encryption.decrypt(found.totpSealed, totpContext(found.user.id, 'staff')), code, found.totpLastStep);
     if (step === null || !(await this.users.useTotpStep(found.user.id, step))) return null;
     return found.user;
   }

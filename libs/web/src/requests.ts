@@ -12,7 +12,8 @@ export function readCookie(request: Request, name: string): string | undefined {
 }
 
 export function clientAddress(request: Request): string {
-  // trust proxy is 1 (configureHttpApp): request.ip is the address the ingress saw.
+  // request.ip follows TRUSTED_PROXY_HOPS (configureHttpApp): behind the ingress (1 hop) the
+  // address the ingress saw; reached directly (0) the socket's, whatever X-Forwarded-For says.
   return request.ip ?? request.socket.remoteAddress ?? 'unknown';
 }
 

@@ -1,4 +1,5 @@
 import { generateSecret, generateURI, verify } from 'otplib';
+import type { FieldEncryption } from '#common';
 
 /** One 30-second step either side, for clocks a little off. */
 const TOLERANCE_SECONDS = 30;
@@ -19,9 +20,29 @@ export function totpUri(secret: string, email: string, issuer = 'Vendor dashboar
   return generateURI({ issuer, label: email, secret });
 }
 
-/** A base32 secret as newTotpSecret makes it, posted back by an enrolment form. */
-export function isTotpSecret(value: unknown): value is string {
-  return typeof value === 'string' && /^[A-Z2-7]{16,64}$/.test(value);
+/** How long an enrolment form's key stays good: long enough to find the phone, not a standing offer. */
+export const TOTP_ENROLMENT_TTL_MS = 30 * 60_000;
+
+/**
+ * A key the server made, sealed (AES-GCM, FieldEncryption) for the enrolment form to carry back:
+ * the browser can show it but not choose it, so no one can enrol a key of their own making (an
+ * all-zero key, or one planted by a script). Bound to the account (`context`, see totpContext)
+ * and dated, so it opens only for that account and only for TOTP_ENROLMENT_TTL_MS.
+ */
+export function sealTotpEnrolment(encryption: FieldEncryption, secret: string, context: string, now = Date.now()): string {
+  return encryption.encryptJson({ secret, issuedAt: now }, `enrol:${context}`);
+}
+
+/** The key of a sealed enrolment, or null when it was not sealed by this server for this account, or is too old. */
+export function openTotpEnrolment(encryption: FieldEncryption, sealed: unknown, context: string, now = Date.now()): string | null {
+  if (typeof sealed !== 'string' || sealed.length > 1_000) return null;
+  try {
+    const { secret, issuedAt } = encryption.decryptJson<{ secret: unknown; issuedAt: unknown }>(sealed, `enrol:${context}`);
+    if (typeof secret !== 'string' || !/^[A-Z2-7]{16,64}$/.test(secret) || typeof issuedAt !== 'number') return null;
+    return now - issuedAt >= 0 && now - issuedAt <= TOTP_ENROLMENT_TTL_MS ? secret : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
@@ -7,6 +7,7 @@ import { WebhookDeliveryRepository, type WebhookAttemptRow } from './persistence
 import { endpointSecretContext } from './webhook-endpoints.service.js';
 import { retryDelayMs } from './webhook-retry-schedule.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
+import { WEBHOOK_HOST_RESOLVER, type WebhookHostResolver } from './webhook-url-guard.js';
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.js';
 
 /**
@@ -26,6 +27,7 @@ export class WebhookDeliverer {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly encryption: FieldEncryption,
     private readonly config: GatewayEnv,
+    @Inject(WEBHOOK_HOST_RESOLVER) private readonly resolve: WebhookHostResolver,
   ) {}
 
   async deliver(deliveryId: string, seq: number): Promise<'stale' | 'delivered' | 'retry' | 'failed' | 'cancelled'> {
@@ -49,7 +51,7 @@ export class WebhookDeliverer {
         'Gateway-Delivery-Id': row.id,
       },
       body,
-      { production: this.config.isProduction, connectTimeoutMs: this.config.WEBHOOK_CONNECT_TIMEOUT_MS, responseTimeoutMs: this.config.WEBHOOK_RESPONSE_TIMEOUT_MS },
+      { production: this.config.isProduction, connectTimeoutMs: this.config.WEBHOOK_CONNECT_TIMEOUT_MS, responseTimeoutMs: this.config.WEBHOOK_RESPONSE_TIMEOUT_MS, resolve: this.resolve },
     );
     return this.recordAttempt(row, result);
   }

@@ -1,13 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { FieldEncryption, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
+import { FieldEncryption, NotFoundError, textRuleProblem, UUID_PATTERN, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
 import { WebhookDeliveryRepository, type WebhookDeliveryLogRow } from './persistence/webhook-delivery.repository.js';
 import { WebhookEndpointRepository, type WebhookEndpointChanges, type WebhookEndpointRow } from './persistence/webhook-endpoint.repository.js';
 import { eventsOf, type WebhookEventType, type WebhookGateway } from './webhook-event-types.js';
 import { generateWebhookSecret } from './webhook-signature.js';
-import { resolveDeliverable, urlProblems, WebhookUrlRefusedError } from './webhook-url-guard.js';
+import { resolveDeliverable, urlProblems, WEBHOOK_HOST_RESOLVER, WebhookUrlRefusedError, type WebhookHostResolver } from './webhook-url-guard.js';
 
 /** An endpoint as the API returns it: the row with its times as ISO strings; the secret appears only in the answers of create and rotate. */
 export type WebhookEndpointView = Omit<WebhookEndpointRow, 'previous_secret_expires_at' | 'created_at' | 'updated_at'> & {
@@ -28,6 +28,14 @@ export type WebhookDeliveryView = Omit<WebhookDeliveryLogRow, 'next_attempt_at' 
   delivered_at: string | null;
   created_at: string;
 };
+
+/** A page of the delivery log: `{items, page, total, last_page}`, as every list of both gateways. */
+export interface WebhookDeliveryPage {
+  items: WebhookDeliveryView[];
+  page: number;
+  total: number;
+  last_page: number;
+}
 
 export interface EndpointInput {
   url?: unknown;
@@ -58,6 +66,7 @@ export class WebhookEndpointsService {
     private readonly deliveryLog: WebhookDeliveryRepository,
     private readonly encryption: FieldEncryption,
     private readonly config: GatewayEnv,
+    @Inject(WEBHOOK_HOST_RESOLVER) private readonly resolve: WebhookHostResolver,
   ) {}
 
   async create(vendorId: string, gateway: WebhookGateway, input: EndpointInput): Promise<WebhookEndpointWithSecret> {
@@ -125,8 +134,14 @@ export class WebhookEndpointsService {
     });
   }
 
-  async deliveries(vendorId: string, gateway: WebhookGateway, endpointId: string, page: number, perPage: number): Promise<WebhookDeliveryView[]> {
+  /** One page of the endpoint's delivery log, newest first, with the paging metadata of every list. */
+  async deliveries(vendorId: string, gateway: WebhookGateway, endpointId: string, page: number, perPage: number): Promise<WebhookDeliveryPage> {
     await this.find(vendorId, gateway, endpointId);
+    const [items, total] = await Promise.all([this.deliveryViews(endpointId, page, perPage), this.deliveryLog.countOf(endpointId)]);
+    return { items, page, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
+  }
+
+  private async deliveryViews(endpointId: string, page: number, perPage: number): Promise<WebhookDeliveryView[]> {
     const rows = await this.deliveryLog.logOf(endpointId, perPage, (page - 1) * perPage);
     return rows.map((row) => ({
       ...row,
@@ -150,7 +165,7 @@ export class WebhookEndpointsService {
       await enqueueInTransaction(manager, jobSpec('webhook.deliver', { deliveryId: created.id, seq: created.seq }));
       return created.id;
     });
-    const [view] = (await this.deliveries(vendorId, gateway, endpointId, 1, 1000)).filter((delivery) => delivery.id === deliveryId);
+    const [view] = (await this.deliveryViews(endpointId, 1, 1000)).filter((delivery) => delivery.id === deliveryId);
     return view;
   }
 
@@ -192,7 +207,7 @@ export class WebhookEndpointsService {
     const problems = urlProblems(value, this.config.isProduction);
     if (problems.length === 0) {
       try {
-        await resolveDeliverable(new URL(value).hostname, this.config.isProduction);
+        await resolveDeliverable(new URL(value).hostname, this.config.isProduction, this.resolve);
       } catch (error) {
         problems.push(error instanceof WebhookUrlRefusedError ? `url refused: ${error.message}` : 'url host does not resolve');
       }
@@ -216,6 +231,11 @@ export class WebhookEndpointsService {
     if (value === undefined || value === null) return null;
     if (typeof value !== 'string' || value.length > 200) {
       errors.description = ['description must be a string of at most 200 characters'];
+      return null;
+    }
+    const problem = value.length > 0 ? textRuleProblem(value) : undefined;
+    if (problem !== undefined) {
+      errors.description = [`description ${problem}`];
       return null;
     }
     return value;

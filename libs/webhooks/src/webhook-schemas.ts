@@ -107,3 +107,18 @@ export class WebhookDeliverySchema {
   @ApiProperty({ format: 'date-time' })
   created_at: string;
 }
+
+/**
+ * One page of the delivery log: `{items, page, total, last_page}`, the paging metadata every
+ * list of both gateways carries (docs/INTEGRATION.md, "Lists and paging").
+ */
+export class WebhookDeliveryPageSchema {
+  @ApiProperty({ type: [WebhookDeliverySchema] })
+  items: WebhookDeliverySchema[];
+  @ApiProperty({ example: 1, description: 'This page (from 1)' })
+  page: number;
+  @ApiProperty({ example: 1, description: 'Deliveries in the whole log' })
+  total: number;
+  @ApiProperty({ example: 1, description: 'The last page (1 when the log is empty)' })
+  last_page: number;
+}

@@ -1,7 +1,7 @@
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { resolveDeliverable, WebhookUrlRefusedError } from './webhook-url-guard.js';
+import { isBlockedAddress, resolveDeliverable, systemHostResolver, WebhookUrlRefusedError, type WebhookHostResolver } from './webhook-url-guard.js';
 
 export interface SendResult {
   httpStatus: number | null;
@@ -14,6 +14,8 @@ export interface SendOptions {
   production: boolean;
   connectTimeoutMs: number;
   responseTimeoutMs: number;
+  /** How the host is resolved (the system resolver unless injected, e.g. by a test). */
+  resolve?: WebhookHostResolver;
 }
 
 /**
@@ -28,11 +30,13 @@ export async function sendWebhook(rawUrl: string, headers: Record<string, string
   const url = new URL(rawUrl);
   let addresses: { address: string; family: number }[];
   try {
-    addresses = await resolveDeliverable(url.hostname, options.production);
+    addresses = await resolveDeliverable(url.hostname, options.production, options.resolve ?? systemHostResolver);
   } catch (error) {
     return done(null, error instanceof WebhookUrlRefusedError ? `refused: ${error.message}` : 'host does not resolve');
   }
   const pinned = addresses[0];
+  // Connect time: the socket can only reach this checked address (checked once more here).
+  if (options.production && isBlockedAddress(pinned.address)) return done(null, 'refused: host resolves to a private, loopback or link-local address');
   const pinnedLookup: LookupFunction = (_hostname, lookupOptions, callback) => {
     if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
     else callback(null, pinned.address, pinned.family);

@@ -28,6 +28,11 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // IPv4-compatible (deprecated) ::a.b.c.d, which the URL parser writes as ::7f00:1.
+  ['::', 96],
+  // 6to4 and Teredo embed an IPv4 address (2002:7f00:1::); no webhook receiver needs them.
+  ['2002::', 16],
+  ['2001::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -68,15 +73,29 @@ export function urlProblems(raw: string, production: boolean): string[] {
   return problems;
 }
 
+/** Resolves a host name to every address it has (the system resolver by default; tests inject one). */
+export type WebhookHostResolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+export const systemHostResolver: WebhookHostResolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
+/** Injection token of the resolver the endpoints service and the deliverer use (WebhookHostResolver). */
+export const WEBHOOK_HOST_RESOLVER = Symbol('WEBHOOK_HOST_RESOLVER');
+
 /**
  * Resolves the host and refuses it in production when ANY address is blocked, so a name that
  * resolves to a public and a private address cannot be used to reach the private one. Returns
  * the addresses; the delivery connects to one of exactly these (no second resolution a DNS
- * rebinding could change).
+ * rebinding could change). `hostname` must come from the WHATWG URL parser (`new URL(raw).hostname`),
+ * which already normalises every IPv4 spelling (`2130706433`, `0x7f000001`, `0177.0.0.1`,
+ * `127.1`) to dotted decimal and IPv6 to its canonical form, so only canonical literals reach here.
  */
-export async function resolveDeliverable(hostname: string, production: boolean): Promise<{ address: string; family: number }[]> {
-  const bare = hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true, verbatim: true });
+export async function resolveDeliverable(
+  hostname: string,
+  production: boolean,
+  resolve: WebhookHostResolver = systemHostResolver,
+): Promise<{ address: string; family: number }[]> {
+  const bare = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await resolve(bare);
   if (addresses.length === 0) throw new WebhookUrlRefusedError('host does not resolve');
   if (production && addresses.some(({ address }) => isBlockedAddress(address))) {
     throw new WebhookUrlRefusedError('host resolves to a private, loopback or link-local address');

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { actorOf, StaffAccounts, StaffAuditLog, type StaffSession, StaffSessions } from '#staff';
-import { clientAddress, errorSummary, html, isTotpSecret, newPasswordFields, newTotpSecret, preSessionMatches, PublicPage, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpUri } from '#web';
+import { clientAddress, errorSummary, html, newPasswordFields, preSessionMatches, PublicPage, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpUri } from '#web';
 import { AnyStaff } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
 import { CurrentSession, type StaffRequest } from '../web/staff-request.js';
@@ -57,28 +57,31 @@ export class AuthController {
   @PublicPage()
   async setupPage(@Query('token') token: string | undefined, @Res() response: Response): Promise<void> {
     const setup = await this.accounts.setup(token);
-    this.setupForm(response, setup ? 200 : 404, token, setup ? { email: setup.user.email, hasPassword: setup.hasPassword } : null, newTotpSecret());
+    if (!setup) return this.setupForm(response, 404, token, null);
+    this.setupForm(response, 200, token, { email: setup.user.email, hasPassword: setup.hasPassword, ...this.accounts.newEnrolment(setup.user.id) });
   }
 
   @Post('setup')
   @PublicPage()
   async completeSetup(
     @Query('token') token: string | undefined,
-    @Body() form: { password?: string; confirm?: string; totp_secret?: string; code?: string; _pre?: string },
+    @Body() form: { password?: string; confirm?: string; enrolment?: string; code?: string; _pre?: string },
     @Req() request: StaffRequest,
     @Res() response: Response,
   ): Promise<void> {
     const setup = await this.accounts.setup(token);
-    if (!setup || typeof token !== 'string') return this.setupForm(response, 404, token, null, '');
-    const state = { email: setup.user.email, hasPassword: setup.hasPassword };
-    const totpSecret = isTotpSecret(form.totp_secret) ? form.totp_secret : newTotpSecret();
-    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.setupForm(response, 403, token, state, totpSecret, { _: ['The form expired. Try again.'] });
+    if (!setup || typeof token !== 'string') return this.setupForm(response, 404, token, null);
+    // The same key again while its sealed enrolment holds (the person may have added it already); a new one otherwise.
+    const opened = this.accounts.openEnrolment(setup.user.id, form.enrolment);
+    const enrolment = opened === null ? this.accounts.newEnrolment(setup.user.id) : { secret: opened, enrolment: form.enrolment as string };
+    const state = { email: setup.user.email, hasPassword: setup.hasPassword, ...enrolment };
+    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.setupForm(response, 403, token, state, { _: ['The form expired. Try again.'] });
     const password = typeof form.password === 'string' ? form.password : '';
-    if (!setup.hasPassword && password !== form.confirm) return this.setupForm(response, 400, token, state, totpSecret, { password: ['The two passwords differ.'] });
+    if (!setup.hasPassword && password !== form.confirm) return this.setupForm(response, 400, token, state, { password: ['The two passwords differ.'] });
     try {
-      await this.accounts.completeSetup(token, { password, totpSecret, code: form.code }, clientAddress(request));
+      await this.accounts.completeSetup(token, { password, enrolment: form.enrolment, code: form.code }, clientAddress(request));
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.setupForm(response, 400, token, state, totpSecret, error.fieldErrors);
+      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.setupForm(response, 400, token, state, error.fieldErrors);
       throw error;
     }
     response.redirect(303, '/sign-in');
@@ -89,7 +92,13 @@ export class AuthController {
     sendPage(response, { title: 'Staff sign-in', body: html`${body}<p class="hint">Internal staff only. A new account starts from the one-time setup link an admin gives you.</p>` }, status);
   }
 
-  private setupForm(response: Response, status: number, token: string | undefined, setup: { email: string; hasPassword: boolean } | null, totpSecret: string, errors?: Record<string, string[]>): void {
+  private setupForm(
+    response: Response,
+    status: number,
+    token: string | undefined,
+    setup: { email: string; hasPassword: boolean; secret: string; enrolment: string } | null,
+    errors?: Record<string, string[]>,
+  ): void {
     if (!setup) {
       sendPage(response, { title: 'Setup link not valid', body: html`<p>This setup link is not valid: it was already used, has expired or the account was disabled. Ask an admin for a new one.</p>` }, status);
       return;
@@ -108,9 +117,9 @@ ${errorSummary(errors)}
   ${password}
   <h2>Authenticator</h2>
   <p>Add this key to an authenticator app (manual entry, time-based), or open the link on the phone that has the app:</p>
-  <p class="secret" id="totp-key">${totpSecret}</p>
-  <p><a href="${totpUri(totpSecret, setup.email, 'Staff back-office')}">Open in authenticator app</a></p>
-  <input type="hidden" name="totp_secret" value="${totpSecret}">
+  <p class="secret" id="totp-key">${setup.secret}</p>
+  <p><a href="${totpUri(setup.secret, setup.email, 'Staff back-office')}">Open in authenticator app</a></p>
+  <input type="hidden" name="enrolment" value="${setup.enrolment}">
   <label for="code">Code shown by the app</label>
   <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required>
   <p><button type="submit">Finish setup</button></p>

@@ -2,8 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { PAYOUT_SCOPES, PURCHASE_ABILITIES, TokenService, VendorService, WEBHOOK_ABILITIES } from '#auth';
+import { GatewayEnv } from '#config';
 import { DashboardAccounts } from '#dashboard';
-import { runCommand } from '../ops-context.js';
+import { OpsInputError, runCommand } from '../ops-context.js';
+
+/** The reason the demo seed's staff audit records carry. */
+export const DEMO_SEED_REASON = 'demo:seed, development only (refused with APP_ENV=production)';
 
 /** Steps that later capabilities add to the demo vendor (catalogue, pricing, funding...). */
 export type DemoSeedStep = (context: INestApplicationContext, vendorId: string) => Promise<void>;
@@ -22,6 +26,9 @@ export function registerDemoSeedCommand(program: Command, steps: DemoSeedStep[])
     .option('--dashboard-url <url>', 'vendor dashboard URL to print', 'http://127.0.0.1:3200')
     .action((options: { vendorName: string; purchaseBaseUrl: string; payoutBaseUrl: string; dashboardUrl: string }) =>
       runCommand(async (context) => {
+        // The seed funds R100 000 and sets spend controls in one command, past the four-eyes rule
+        // every other money command follows (STAFF_FOUR_EYES_ABOVE_CENTS): a development path only.
+        if (context.get(GatewayEnv).isProduction) throw new OpsInputError('demo:seed is for development and tests only: it funds a vendor without a second person, so it refuses APP_ENV=production');
         const vendor = await context.get(VendorService).create(options.vendorName);
         for (const step of steps) await step(context, vendor.id);
         await context.get(VendorService).release(vendor.id);

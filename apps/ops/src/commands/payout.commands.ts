@@ -1,11 +1,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { formatCents, parseZarAmount2dp, type Cents } from '#money';
-import { PayoutAccountService, PayoutLedger, PayoutMethodsService, type MethodLimitsChange } from '#payout';
-import { VendorOperations } from '#staff';
+import { PayoutAccountService, PayoutMethodsService, type MethodLimitsChange } from '#payout';
+import { VendorFunding, VendorOperations } from '#staff';
 import { cliActor } from '../cli-actor.js';
+import { cliProposer, printableOutcome, withProposerOptions, type ProposerOptions } from '../four-eyes-proposer.js';
 import { OpsInputError, requireUuid, runCommand, splitList } from '../ops-context.js';
-import type { DemoSeedStep } from './demo-seed.command.js';
+import { DEMO_SEED_REASON, type DemoSeedStep } from './demo-seed.command.js';
 
 function parseAmount(value: string, option: string): Cents {
   try {
@@ -51,18 +52,23 @@ function parseLimits(minimums: string[], maximums: string[]): Record<string, Met
 const repeatable = (value: string, previous: string[]) => [...previous, value];
 
 export function registerPayoutCommands(program: Command): void {
-  program
-    .command('payout:fund')
-    .description('Credit the prefunded payout account (a ledger fund entry)')
-    .requiredOption('--vendor <id>', 'vendor id')
-    .requiredOption('--amount <zar>', 'amount such as 1000.00')
-    .option('--note <text>', 'why the funds arrived (bank reference)')
-    .action((options: { vendor: string; amount: string; note?: string }) =>
-      // The credit and its staff audit record (the back-office's `payout.funded`, actor `ops:<user>`) commit together.
-      runCommand((context) =>
-        context.get(VendorOperations).fund(requireUuid(options.vendor, '--vendor'), parseAmount(options.amount, '--amount'), options.note ?? null, options.note ?? null, cliActor()),
-      ),
-    );
+  withProposerOptions(
+    program
+      .command('payout:fund')
+      .description('Credit the prefunded payout account: at once up to STAFF_FOUR_EYES_ABOVE_CENTS, above it a four-eyes proposal approved in the back-office')
+      .requiredOption('--vendor <id>', 'vendor id')
+      .requiredOption('--amount <zar>', 'amount such as 1000.00')
+      .option('--note <text>', 'why the funds arrived (bank reference; at least 10 characters for a proposal)'),
+  ).action((options: { vendor: string; amount: string; note?: string } & ProposerOptions) =>
+    // At or below the threshold the credit and its staff audit record (the back-office's
+    // `payout.funded`, actor `ops:<user>`) commit together; above it, a `payout.fund` proposal only.
+    runCommand(async (context) => {
+      const vendorId = requireUuid(options.vendor, '--vendor');
+      const proposer = cliProposer(context, options, { command: 'payout:fund', vendorId });
+      const outcome = await context.get(VendorFunding).fundFromCli(vendorId, parseAmount(options.amount, '--amount'), options.note ?? null, cliActor(), proposer);
+      return printableOutcome(context, outcome, options.backOfficeUrl);
+    }),
+  );
 
   program
     .command('payout:methods')
@@ -101,9 +107,14 @@ export function registerPayoutCommands(program: Command): void {
     );
 }
 
-/** Demo vendor: every method enabled, R100 000 funded, R2.50 fee per cash or bank payout. */
+/**
+ * Demo vendor: every method enabled, R100 000 funded, R2.50 fee per cash or bank payout. The
+ * funding is above any sensible four-eyes threshold and applied by one command: demo:seed is a
+ * development-only path (it refuses APP_ENV=production, demo-seed.command.ts) and still leaves the
+ * `payout.funded` staff audit record, marked `demo_seed`.
+ */
 export const seedPayoutDemo: DemoSeedStep = async (context: INestApplicationContext, vendorId: string) => {
   await context.get(PayoutMethodsService).enableAll(vendorId);
   await context.get(PayoutAccountService).setFeePerPayout(vendorId, 250n);
-  await context.get(PayoutLedger).fund(vendorId, 10_000_000n, 'demo seed');
+  await context.get(VendorOperations).fund(vendorId, 10_000_000n, 'demo seed', DEMO_SEED_REASON, cliActor(), { demo_seed: true });
 };

@@ -1,8 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService } from '#purchase';
-import { productListOf, VendorOperations } from '#staff';
+import { productListOf, VendorFunding, VendorOperations } from '#staff';
 import { cliActor } from '../cli-actor.js';
+import { cliProposer, printableOutcome, withProposerOptions, type ProposerOptions } from '../four-eyes-proposer.js';
 import { parseInteger, requireUuid, runCommand } from '../ops-context.js';
 import type { DemoSeedStep } from './demo-seed.command.js';
 
@@ -34,31 +35,32 @@ export function registerPurchaseCommands(program: Command): void {
       runCommand((context) => context.get(VendorOperations).publishPricing(parseInteger(options.marginBps, '--margin-bps', 0), options.reason ?? null, cliActor())),
     );
 
-  program
-    .command('limits:set')
-    .description("Set a vendor's spend controls")
-    .requiredOption('--vendor <id>', 'vendor id')
-    .requiredOption('--daily-cap-minor <n>', 'daily allowance in ZAR cents')
-    .requiredOption('--transaction-max-minor <n>', 'maximum charge per purchase in ZAR cents')
-    .requiredOption('--velocity-count <n>', 'admissions allowed per window')
-    .requiredOption('--velocity-window-seconds <n>', 'window length in seconds')
-    .option('--reason <text>', 'why (kept in the staff audit record)')
-    .action((options: { vendor: string; dailyCapMinor: string; transactionMaxMinor: string; velocityCount: string; velocityWindowSeconds: string; reason?: string }) =>
-      runCommand((context) =>
-        // Through VendorOperations so the change writes the back-office's `limits.set` audit record (actor `ops:<user>`).
-        context.get(VendorOperations).setLimits(
-          requireUuid(options.vendor, '--vendor'),
-          {
-            dailyCapMinor: parseInteger(options.dailyCapMinor, '--daily-cap-minor', 0),
-            transactionMaxMinor: parseInteger(options.transactionMaxMinor, '--transaction-max-minor', 1),
-            velocityCount: parseInteger(options.velocityCount, '--velocity-count', 1),
-            velocityWindowSeconds: parseInteger(options.velocityWindowSeconds, '--velocity-window-seconds', 1),
-          },
-          options.reason ?? null,
-          cliActor(),
-        ),
-      ),
-    );
+  withProposerOptions(
+    program
+      .command('limits:set')
+      .description("Set a vendor's spend controls: a raise of the daily cap or per-purchase maximum above STAFF_FOUR_EYES_ABOVE_CENTS is a four-eyes proposal")
+      .requiredOption('--vendor <id>', 'vendor id')
+      .requiredOption('--daily-cap-minor <n>', 'daily allowance in ZAR cents')
+      .requiredOption('--transaction-max-minor <n>', 'maximum charge per purchase in ZAR cents')
+      .requiredOption('--velocity-count <n>', 'admissions allowed per window')
+      .requiredOption('--velocity-window-seconds <n>', 'window length in seconds')
+      .option('--reason <text>', 'why (kept in the staff audit record; at least 10 characters for a proposal)'),
+  ).action((options: { vendor: string; dailyCapMinor: string; transactionMaxMinor: string; velocityCount: string; velocityWindowSeconds: string; reason?: string } & ProposerOptions) =>
+    runCommand(async (context) => {
+      const limits = {
+        dailyCapMinor: parseInteger(options.dailyCapMinor, '--daily-cap-minor', 0),
+        transactionMaxMinor: parseInteger(options.transactionMaxMinor, '--transaction-max-minor', 1),
+        velocityCount: parseInteger(options.velocityCount, '--velocity-count', 1),
+        velocityWindowSeconds: parseInteger(options.velocityWindowSeconds, '--velocity-window-seconds', 1),
+      };
+      // The back-office's rule through the same service (VendorFunding): applied with its `limits.set`
+      // record (actor `ops:<user>`), or, for a raise above the threshold, a `limits.set` proposal.
+      const vendorId = requireUuid(options.vendor, '--vendor');
+      const proposer = cliProposer(context, options, { command: 'limits:set', vendorId });
+      const outcome = await context.get(VendorFunding).setLimitsFromCli(vendorId, limits, options.reason ?? null, cliActor(), proposer);
+      return printableOutcome(context, outcome, options.backOfficeUrl);
+    }),
+  );
 
   for (const [name, paused] of [['purchases:pause', true], ['purchases:resume', false]] as const) {
     program

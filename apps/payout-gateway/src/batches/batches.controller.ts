@@ -52,7 +52,7 @@ export class BatchesController {
       'GET /batches/{reference}. Replaying an identical batch returns it; changed details are REFERENCE_CONFLICT.',
   })
   @ApiEnvelope(202, BatchSchema, { data: ACCEPTED_BATCH })
-  @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
+  @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'ACCOUNT_IN_DEBT', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
   async createBatch(
     @CurrentVendor() vendor: VendorPrincipal,
     @Body() body: BatchRequestDto,

@@ -29,7 +29,7 @@ export class PayoutSchema {
     nullable: true,
     description:
       'pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; ' +
-      'needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; paid or failed from needs_review: `resolved_by_staff` (two staff members resolved it with the provider\'s or the bank\'s confirmation); null otherwise',
+      'needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; paid or failed from needs_review: `resolved_by_staff` (two staff members resolved it with the provider\'s or the bank\'s confirmation); paid after it had failed: `paid_after_release` (the provider proved it paid; amount and fee were debited again); null otherwise',
   })
   status_reason: string | null;
   @ApiProperty({ enum: PAYOUT_METHODS })
@@ -85,10 +85,15 @@ export class AccountSchema {
   id: string;
   @ApiProperty({ example: 'Demo vendor' })
   name: string;
-  @ApiProperty({ example: '10000.00', description: 'Must cover payout amount plus the effective fee' })
+  @ApiProperty({ example: '10000.00', description: 'Must cover payout amount plus the effective fee; negative while the account is in debt' })
   available: string;
   @ApiProperty({ example: '155.00', description: 'Held for unfinished payouts' })
   reserved: string;
+  @ApiProperty({
+    example: '0.00',
+    description: 'What the vendor owes after a payout released earlier was proved paid by the provider; new payouts and batches answer ACCOUNT_IN_DEBT until funding covers it',
+  })
+  debt: string;
   @ApiProperty({ example: '5.00' })
   fee_per_payout: string;
   @ApiProperty({ enum: ['ZAR'] })

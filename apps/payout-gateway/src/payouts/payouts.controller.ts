@@ -60,6 +60,7 @@ export class PayoutsController {
     'PROVIDER_REJECTED',
     'REFERENCE_CONFLICT',
     'INSUFFICIENT_FUNDS',
+    'ACCOUNT_IN_DEBT',
     'VENDOR_NOT_RELEASED',
     'PROVIDER_NOT_CONFIGURED',
   )

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { JsonBody } from '../json-body.js';
 import { SANDBOX_OPTIONS, type SandboxOptions } from '../sandbox-options.js';
@@ -131,6 +132,43 @@ export class PayoutPaymentBook {
     if (!payment || payment.status !== 'PENDING') return undefined;
     if (status === 'PAID') this.markPaid(payment, this.accepted.get(key)!);
     else this.markRejected(payment);
+    return payment;
+  }
+
+  /**
+   * Sandbox control: the provider pays after all a payout the gateway has released: a submission
+   * it "lost" (test value 05: nothing was recorded, so `amount` says what it pays), or a payment
+   * still PENDING or REJECTED (a staff "failed" resolution the provider contradicts). Paid now,
+   * with no callback: a lookup or the settlement report shows it. Undefined when the payment is
+   * already paid or reversed, or unknown and no amount is given.
+   */
+  payAfterRelease(provider: PayoutProviderName, merchantReference: string, amount: string | undefined): PayoutPayment | undefined {
+    const key = keyOf(provider, merchantReference);
+    const existing = this.payments.get(key);
+    if (existing) {
+      if (existing.status !== 'PENDING' && existing.status !== 'REJECTED') return undefined;
+      existing.rejectionReason = null;
+      this.markPaid(existing, this.accepted.get(key)!);
+      return existing;
+    }
+    if (amount === undefined) return undefined;
+    const payment: PayoutPayment = {
+      provider,
+      merchantReference,
+      providerReference: randomUUID(),
+      amount,
+      productCode: null,
+      status: 'PENDING',
+      rejectionReason: null,
+      delivery: null,
+      createdAt: this.options.clock.now(),
+      paidAt: null,
+      reversedAt: null,
+      misstated: 'none',
+    };
+    this.payments.set(key, payment);
+    payment.status = 'PAID';
+    payment.paidAt = this.options.clock.now();
     return payment;
   }
 

@@ -9,10 +9,17 @@ import { reportDayOf, SettlementReports, settlementProviderOf } from './settleme
 
 const AMOUNT = /^\d{1,9}\.\d{2}$/;
 
+function optionalBoolean(raw: unknown, field: string): boolean | undefined {
+  const value = (raw as Record<string, unknown> | null)?.[field];
+  if (value !== undefined && typeof value !== 'boolean') throw sandboxError(400, 'INVALID_FIELD', `${field} must be a boolean`);
+  return value as boolean | undefined;
+}
+
 /**
  * Sandbox-only controls (no real provider has them; still behind the API key) that make the
- * cases reconciliation exists for happen on demand: a reversal long after every watch, and
- * report lines that disagree with what was sent.
+ * cases reconciliation exists for happen on demand: a reversal long after every watch, a payout
+ * paid after the gateway released it, report lines that disagree with what was sent, lines
+ * reported twice, and a day's report re-issued without some lines.
  */
 @Controller('__sandbox/settlement')
 export class SettlementControlController {
@@ -37,18 +44,48 @@ export class SettlementControlController {
     return payoutPaymentView(reversed);
   }
 
-  /** `{amount}` reports another amount for the reference; `{omit: true}` leaves its lines out. */
+  /**
+   * `{amount}` reports another amount for the reference; `{omit: true}` leaves its lines out;
+   * `{duplicate: true}` reports its line twice (the copy settled a minute later).
+   */
   @Post(':provider/lines/:reference')
   @HttpCode(200)
   override(@Param('provider') rawProvider: string, @Param('reference') reference: string, @Body() raw: unknown) {
     const provider = settlementProviderOf(rawProvider);
     const body = JsonBody.of(raw);
     const amount = body.optionalString('amount', AMOUNT);
-    const rawOmit = (raw as { omit?: unknown }).omit;
-    if (rawOmit !== undefined && typeof rawOmit !== 'boolean') throw sandboxError(400, 'INVALID_FIELD', 'omit must be a boolean');
-    const omit = rawOmit as boolean | undefined;
-    this.reports.override(provider, reference, { amount, omit });
-    return { provider, merchant_reference: reference, amount: amount ?? null, omit: omit ?? false };
+    const omit = optionalBoolean(raw, 'omit');
+    const duplicate = optionalBoolean(raw, 'duplicate');
+    this.reports.override(provider, reference, { amount, omit, duplicate });
+    return { provider, merchant_reference: reference, amount: amount ?? null, omit: omit ?? false, duplicate: duplicate ?? false };
+  }
+
+  /**
+   * The provider pays after all a payout the gateway released: a lost submission (test value 05;
+   * `{amount}` required, the provider recorded nothing) or a payment still pending or rejected.
+   * Paid now, no callback: the settlement report (or a lookup) shows it.
+   */
+  @Post(':provider/pay-after-release/:reference')
+  @HttpCode(200)
+  payAfterRelease(@Param('provider') rawProvider: string, @Param('reference') reference: string, @Body() raw: unknown) {
+    const provider = settlementProviderOf(rawProvider);
+    if (provider === 'dvs') throw sandboxError(404, 'NOT_FOUND', 'payout providers only');
+    const amount = JsonBody.of(raw).optionalString('amount', AMOUNT);
+    const paid = this.payouts.payAfterRelease(provider, reference, amount);
+    if (!paid) throw sandboxError(422, 'CANNOT_PAY', 'only a payment the provider lost (give amount), or one still pending or rejected, can be paid late');
+    return payoutPaymentView(paid);
+  }
+
+  /** `{drop: [merchant_reference, ...]}`: the day's report is re-issued without those references' lines. */
+  @Post(':provider/reissue/:day')
+  @HttpCode(200)
+  reissue(@Param('provider') rawProvider: string, @Param('day') rawDay: string, @Body() raw: unknown) {
+    const provider = settlementProviderOf(rawProvider);
+    const day = reportDayOf(rawDay);
+    const drop = (raw as { drop?: unknown }).drop;
+    if (!Array.isArray(drop) || drop.some((reference) => typeof reference !== 'string')) throw sandboxError(400, 'INVALID_FIELD', 'drop must be a list of merchant references');
+    this.reports.reissueWithout(provider, day, drop as string[]);
+    return { provider, report_date: day, dropped: drop };
   }
 
   /** Adds a line to one day's report for a transaction the provider holds and we never sent. */

@@ -22,11 +22,15 @@ export interface SettlementLineWire {
   reversed_at: string | null;
 }
 
-/** A test's change to one reference's line: another amount, or left out of the report. */
+/** A test's change to one reference's line: another amount, left out of the report, or reported twice. */
 interface LineOverride {
   amount?: string;
   omit?: boolean;
+  /** The line appears twice on its report, the copy settled a minute later (a provider settling twice). */
+  duplicate?: boolean;
 }
+
+const DUPLICATE_OFFSET_MS = 60_000;
 
 /**
  * Daily settlement reports, built from what the sandbox's providers hold, as a real provider's
@@ -35,12 +39,15 @@ interface LineOverride {
  * reversed on Wednesday is COMPLETED on Monday's report and REVERSED on Wednesday's.
  *
  * Tests shape reports through the `/__sandbox/settlement` controls: an amount that differs, a
- * line left out, a line for a transaction nobody sent.
+ * line left out, a line reported twice, a day re-issued without some lines, a line for a
+ * transaction nobody sent.
  */
 @Injectable()
 export class SettlementReports {
   private readonly overrides = new Map<string, LineOverride>();
   private readonly extraLines = new Map<string, SettlementLineWire[]>();
+  /** Merchant references a re-issued day's report no longer holds, per provider and day. */
+  private readonly dropped = new Map<string, Set<string>>();
 
   constructor(
     private readonly purchases: PurchaseTransactions,
@@ -49,13 +56,22 @@ export class SettlementReports {
 
   linesOf(provider: SettlementProvider, day: string): SettlementLineWire[] {
     const lines = provider === 'dvs' ? this.purchaseLines(day) : this.payoutLines(provider, day);
+    const dropped = this.dropped.get(`${provider}\u0000${day}`) ?? new Set<string>();
     const shaped = lines
-      .filter((line) => !this.overrides.get(overrideKey(provider, line.merchant_reference))?.omit)
-      .map((line) => {
-        const amount = this.overrides.get(overrideKey(provider, line.merchant_reference))?.amount;
-        return amount === undefined ? line : { ...line, amount };
+      .filter((line) => !this.overrides.get(overrideKey(provider, line.merchant_reference))?.omit && !dropped.has(line.merchant_reference))
+      .flatMap((line) => {
+        const override = this.overrides.get(overrideKey(provider, line.merchant_reference));
+        const shapedLine = override?.amount === undefined ? line : { ...line, amount: override.amount };
+        if (!override?.duplicate) return [shapedLine];
+        return [shapedLine, { ...shapedLine, settled_at: new Date(Date.parse(shapedLine.settled_at) + DUPLICATE_OFFSET_MS).toISOString() }];
       });
-    return [...shaped, ...(this.extraLines.get(`${provider}\u0000${day}`) ?? [])];
+    return [...shaped, ...(this.extraLines.get(`${provider}\u0000${day}`) ?? []).filter((line) => !dropped.has(line.merchant_reference))];
+  }
+
+  /** Re-issues one day's report without the lines of these merchant references (that day only). */
+  reissueWithout(provider: SettlementProvider, day: string, merchantReferences: readonly string[]): void {
+    const key = `${provider}\u0000${day}`;
+    this.dropped.set(key, new Set([...(this.dropped.get(key) ?? []), ...merchantReferences]));
   }
 
   override(provider: SettlementProvider, merchantReference: string, override: LineOverride): void {

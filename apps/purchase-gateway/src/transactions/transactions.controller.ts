@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { AdmitPurchaseUseCase, FulfilmentService, TransactionQueryService } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { assertDateOrder, CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
+import { IdempotencyKeyIntoBody } from './idempotency-key-into-body.interceptor.js';
 import { FulfilmentSchema, TransactionPageSchema, TransactionSchema } from './dto/transaction.schemas.js';
 
 /** What a poll shows once the sandbox completed a R12 PIN (10107): the PIN is fetched from /fulfilment. */
@@ -63,12 +64,10 @@ export class TransactionsController {
     RATE_LIMITED,
     'PROVIDER_NOT_CONFIGURED',
   )
-  async create(
-    @CurrentVendor() vendor: VendorPrincipal,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
-    @Body() body: CreateTransactionBody,
-    @Res({ passthrough: true }) response: Response,
-  ) {
+  @UseInterceptors(IdempotencyKeyIntoBody)
+  async create(@CurrentVendor() vendor: VendorPrincipal, @Body() body: CreateTransactionBody, @Res({ passthrough: true }) response: Response) {
+    // Validated with the body (IdempotencyKeyIntoBody): every problem is answered in one 422.
+    const idempotencyKey = body['Idempotency-Key'];
     const result = await this.admission.execute(vendor.vendorId, { idempotencyKey, quoteId: body.quote_id.toLowerCase(), reference: body.reference });
     if (result.replayed) response.setHeader('Idempotent-Replayed', 'true');
     return result.transaction;

@@ -1,4 +1,5 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
+import { isCleanText } from '#common';
 
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const MAX_FIELDS = 20;
@@ -12,7 +13,7 @@ export function IsStringMap(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options: {
-        message: `$property must be an object of at most ${MAX_FIELDS} string fields (names: letters, digits, _; values: 1 to ${MAX_VALUE_LENGTH} characters)`,
+        message: `$property must be an object of at most ${MAX_FIELDS} string fields (names: letters, digits, _; values: 1 to ${MAX_VALUE_LENGTH} characters of plain text: no control, invisible formatting or unpaired surrogate characters, not only whitespace)`,
         ...options,
       },
       validator: {
@@ -21,7 +22,7 @@ export function IsStringMap(options?: ValidationOptions): PropertyDecorator {
           const entries = Object.entries(value as Record<string, unknown>);
           return (
             entries.length <= MAX_FIELDS &&
-            entries.every(([key, field]) => FIELD_NAME.test(key) && typeof field === 'string' && field.length >= 1 && field.length <= MAX_VALUE_LENGTH)
+            entries.every(([key, field]) => FIELD_NAME.test(key) && typeof field === 'string' && field.length >= 1 && field.length <= MAX_VALUE_LENGTH && isCleanText(field))
           );
         },
       },

@@ -5,7 +5,7 @@ import { DashboardAccounts, type DashboardSession } from '#dashboard';
 import { actorOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
-import { csrfField, CurrentSession, errorSummary, html, isTotpSecret, newTotpSecret, type SafeHtml, sessionOf, totpContext, totpStep, totpUri } from '#web';
+import { csrfField, CurrentSession, errorSummary, html, newTotpSecret, openTotpEnrolment, type SafeHtml, sealTotpEnrolment, sessionOf, totpContext, totpStep, totpUri } from '#web';
 
 /** The signed-in person's own settings: two-step sign-in (TOTP). Every role has it. */
 @Controller('account')
@@ -20,7 +20,11 @@ export class AccountController {
     await this.render(response, sessionOf(request), 200);
   }
 
-  /** Step 1: a new secret, shown once for the authenticator app; nothing is stored until a code proves the app has it. */
+  /**
+   * Step 1: a new key made here, shown once for the authenticator app; nothing is stored until a
+   * code proves the app has it. The form carries it back sealed (sealTotpEnrolment), so the
+   * browser never chooses the key.
+   */
   @Post('totp')
   @HttpCode(200)
   async start(@CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
@@ -28,11 +32,21 @@ export class AccountController {
     await this.render(response, session, 200, { enrolling: newTotpSecret() });
   }
 
+  /** Step 2: the current password and a code from the app; a borrowed session alone cannot enrol a device. */
   @Post('totp/confirm')
   @HttpCode(200)
-  async confirm(@Body() form: { secret?: string; code?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    const secret = isTotpSecret(form.secret) ? form.secret : null;
-    if (!secret) return this.render(response, session, 400, { errors: { _: ['Start again.'] } });
+  async confirm(
+    @Body() form: { enrolment?: string; password?: string; code?: string },
+    @CurrentSession() session: DashboardSession,
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+  ): Promise<void> {
+    const secret = openTotpEnrolment(this.encryption, form.enrolment, totpContext(session.userId));
+    if (!secret) return this.render(response, session, 400, { errors: { _: ['This setup has expired or is not valid. Start again.'] } });
+    const verified = await this.accounts.checkCredentials(session.email, typeof form.password === 'string' ? form.password : '');
+    if (verified?.id !== session.userId) {
+      return this.render(response, session, 400, { enrolling: secret, errors: { password: ['The password is not right.'] } });
+    }
     const step = await totpStep(secret, form.code);
     if (step === null) return this.render(response, session, 400, { enrolling: secret, errors: { code: ['That code does not match. Enter the current 6-digit code from the app.'] } });
     await this.accounts.setTotpSecret(session.vendorId, session.userId, this.encryption.encrypt(secret, totpContext(session.userId)), step, actorOf(session, request));
@@ -60,7 +74,8 @@ export class AccountController {
 <p>Add this key to an authenticator app (manual entry, time-based), or open the link on the phone that has the app:</p>
 <p class="secret" id="totp-key">${state.enrolling}</p>
 <p><a href="${totpUri(state.enrolling, session.email)}">Open in authenticator app</a></p>
-<form method="post" action="/account/totp/confirm">${csrfField(session)}<input type="hidden" name="secret" value="${state.enrolling}">
+<form method="post" action="/account/totp/confirm">${csrfField(session)}<input type="hidden" name="enrolment" value="${sealTotpEnrolment(this.encryption, state.enrolling, totpContext(session.userId))}">
+<label for="password">Your password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <label for="code">Code shown by the app</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required>
 <p><button type="submit">Turn on</button></p></form>`
       : enabled

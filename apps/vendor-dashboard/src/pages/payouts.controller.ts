@@ -79,7 +79,7 @@ export class PayoutsController {
       session,
       current: '/payouts',
       body: html`<h2>Account</h2>
-<dl><dt>Available</dt><dd>${account.currency} ${account.available}</dd><dt>Reserved for payouts in flight</dt><dd>${account.currency} ${account.reserved}</dd><dt>Fee per payout</dt><dd>${account.currency} ${account.fee_per_payout}</dd></dl>
+<dl><dt>Available</dt><dd>${account.currency} ${account.available}</dd>${account.debt !== '0.00' ? html`<dt>Debt</dt><dd>${account.currency} ${account.debt}: a payout that failed earlier was paid by the provider after all; new payouts are refused until the account is funded</dd>` : ''}<dt>Reserved for payouts in flight</dt><dd>${account.currency} ${account.reserved}</dd><dt>Fee per payout</dt><dd>${account.currency} ${account.fee_per_payout}</dd></dl>
 <h2>Methods</h2>
 <table><thead><tr><th scope="col">Method</th><th scope="col">Available</th><th scope="col" class="num">Minimum</th><th scope="col" class="num">Maximum</th><th scope="col" class="num">Increment</th><th scope="col" class="num">Fee</th><th scope="col">Bank account needed</th></tr></thead>
 <tbody>${methods.map((method) => html`<tr><td>${method.name} <code>${method.method}</code></td><td>${method.available ? 'yes' : 'no'}</td><td class="num">${method.minimum}</td><td class="num">${method.maximum}</td><td class="num">${method.increment}</td><td class="num">${method.fee}</td><td>${method.requires_bank_account ? 'yes' : 'no'}</td></tr>`)}</tbody></table>

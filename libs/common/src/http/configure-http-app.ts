@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import helmet from 'helmet';
+import { jsonBodyShapeGuard, jsonOnlyWrites } from './body-shape.js';
 import { finishOpenApiDocument, type OpenApiFinish } from './openapi-finish.js';
 
 export interface HttpAppOptions {
@@ -11,6 +12,8 @@ export interface HttpAppOptions {
   /** Also parse HTML form posts (application/x-www-form-urlencoded): the vendor dashboard. */
   forms?: boolean;
   openApi?: { title: string; description: string; finish?: OpenApiFinish };
+  /** X-Forwarded-For hops believed (TRUSTED_PROXY_HOPS); 0 or absent: the socket's address. */
+  trustedProxyHops?: number;
 }
 
 export const OPERATIONAL_PATHS = ['health/live', 'health/ready', 'metrics'];
@@ -22,13 +25,16 @@ export const OPERATIONAL_PATHS = ['health/live', 'health/ready', 'metrics'];
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): OpenAPIObject | undefined {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
-  express.set('trust proxy', 1);
+  express.set('trust proxy', options.trustedProxyHops ?? 0);
   // No ETag: every answer here is live money state that must not be served from a conditional
   // cache, and hashing each JSON body cost ~1 % of a gateway's CPU (docs/BENCHMARKS.md).
   express.set('etag', false);
   express.use(helmet({ contentSecurityPolicy: false }));
   express.useBodyParser('json', { limit: options.bodyLimit, strict: true });
   if (options.forms) express.useBodyParser('urlencoded', { limit: options.bodyLimit, extended: false });
+  // Depth and reserved keys are checked on the parsed JSON (V8's JSON.parse does not recurse on
+  // the stack, and makes `__proto__` an own property) before validation, which does recurse.
+  express.use(jsonBodyShapeGuard());
   if (options.globalPrefix) {
     const prefix = `/${options.globalPrefix}`;
     // Every vendor answer is live money state (balances, statuses, PINs): no client or proxy may
@@ -37,6 +43,8 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
       response.setHeader('Cache-Control', 'no-store');
       next();
     });
+    // The vendor API takes JSON only: a write with another body is 415, not an empty body's 422.
+    express.use(prefix, jsonOnlyWrites());
     app.setGlobalPrefix(options.globalPrefix, { exclude: OPERATIONAL_PATHS });
   }
   if (!options.openApi) return undefined;

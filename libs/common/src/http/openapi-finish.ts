@@ -75,8 +75,11 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
         ensureError(operation, 503, ['SERVICE_UNAVAILABLE']);
       }
       // Any operation can be sent a request the framework cannot read (an undecodable path such
-      // as `%ZZ`, a body that is not JSON): 422 VALIDATION_FAILED on the `request` field.
+      // as `%ZZ`, a body that is not valid JSON, nested deeper than 32 levels or carrying a
+      // reserved key such as `__proto__`): 422 VALIDATION_FAILED naming the field.
       ensureError(operation, 422, ['VALIDATION_FAILED']);
+      // A write whose body is not `application/json` (e.g. `text/plain`) is refused unread.
+      if (method !== 'get') ensureError(operation, 415, ['UNSUPPORTED_MEDIA_TYPE']);
       ensureError(operation, 500, ['INTERNAL_ERROR']);
       for (const [statusText, response] of Object.entries(operation.responses as Record<string, Json>)) {
         const status = Number(statusText);

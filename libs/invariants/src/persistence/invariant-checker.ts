@@ -13,6 +13,8 @@
  * platform lib) knows nothing of the domains' tables.
  */
 
+import { DEFAULT_PAYOUT_HOLD_MAX_AGE_MS } from '#config';
+import { checkPayoutHoldAges } from './payout-hold-invariants.js';
 import { checkManualResolutions } from './staff-invariants.js';
 import { checkWebhooks } from './webhook-invariants.js';
 import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
@@ -32,13 +34,16 @@ export interface InvariantCheckOptions {
   sandboxes?: readonly SubmissionWitnessSource[];
   /** Bounds each witness request. */
   witnessTimeoutMs?: number;
+  /** PAYOUT_HOLD_MAX_AGE_MS: the oldest a payout hold may be without an open staff item (its default when absent). */
+  payoutHoldMaxAgeMs?: number;
 }
 
 export const INVARIANTS = {
   ledgerSums: 'ledger entries sum to available and reserved for every account',
-  nonNegativeBalances: 'no balance is negative',
+  nonNegativeBalances: 'no balance is negative, except an available balance in debt that its correction debits (resettle, adjust_debit) explain',
   reservedHoldsOpenPayouts: 'reserved equals amount + fee of the open (pending, needs_review) payouts',
-  payoutEntriesMatchStatus: 'every payout has one reserve entry, and exactly the settle/release/reverse entries its status implies (a paid payout exactly one settle)',
+  payoutEntriesMatchStatus:
+    'every payout has one reserve entry, and exactly the settle/release/reverse entries its status implies (a paid payout exactly one settle, or one release and one resettle when it was paid after we released it)',
   batchTotals: 'a batch item count and totals equal its items',
   singleProviderSubmission: 'no purchase and no payout reached the provider more than once',
   dailyAllowance: 'daily allowance used equals the admitted charges per vendor and Johannesburg day, minus those verified failed',
@@ -47,8 +52,12 @@ export const INVARIANTS = {
   idempotencyRecordsMatch: 'every idempotency record names a transaction with its own quote and reference',
   velocityCounters: 'the per-second velocity counters equal the purchases admitted in each second (last seven days)',
   settlementLines: 'every settlement report line is matched or applied to one of our records, or has an open or resolved reconciliation exception',
+  settlementLineNotHidden: 'no settlement line is marked as an exception that had already been resolved when the line arrived (a resolved exception hides nothing)',
+  releasedPayoutNotProvedPaid: 'no payout stays failed (its amount + fee released) while a settlement line of the provider proves it paid or reversed',
   payoutHoldsJustified:
     'a payout holds a reservation only while its submission is open (pending, with a status poll scheduled, or queued for submission) or it is an open review item (needs_review)',
+  payoutHoldsBounded:
+    'no payout holds funds (pending, needs_review) longer than PAYOUT_HOLD_MAX_AGE_MS without an open staff item (an open reconciliation exception naming it, or a pending staff proposal about it)',
   webhookEventPerMove: 'every transaction and payout status move a webhook reports (since webhooks were deployed) has its event',
   webhookDeliveredWith2xx: 'no webhook delivery is marked delivered without an attempt on record that got a 2xx',
   manualResolutionApproved:
@@ -98,9 +107,12 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkIdempotencyRecords,
     checkVelocityCounters,
     checkSettlementLines,
+    checkLinesNotHidden,
+    checkReleasedPayoutsNotProvedPaid,
     checkPayoutHoldsJustified,
     checkWebhooks,
     checkManualResolutions,
+    (query, scope, into) => checkPayoutHoldAges(query, scope, into, options.payoutHoldMaxAgeMs ?? DEFAULT_PAYOUT_HOLD_MAX_AGE_MS),
   ];
   for (const check of checks) await check(query, vendors, report);
   for (const sandbox of options.sandboxes ?? []) {
@@ -123,8 +135,10 @@ async function checkLedger(query: InvariantQuery, vendors: string[] | null, repo
   const rows = await query(
     `SELECT a.vendor_id, a.available_cents::text AS available, a.reserved_cents::text AS reserved,
             COALESCE(e.available, 0)::text AS entries_available, COALESCE(e.reserved, 0)::text AS entries_reserved,
-            COALESCE(p.open_cents, 0)::text AS open_payouts
+            COALESCE(p.open_cents, 0)::text AS open_payouts, COALESCE(c.debits, 0)::text AS correction_debits
        FROM payout_accounts a
+       LEFT JOIN (SELECT vendor_id, SUM(amount_cents) AS debits FROM ledger_entries WHERE kind IN ('resettle', 'adjust_debit') GROUP BY vendor_id) c
+              ON c.vendor_id = a.vendor_id
        LEFT JOIN (SELECT vendor_id, SUM(available_delta_cents) AS available, SUM(reserved_delta_cents) AS reserved
                     FROM ledger_entries GROUP BY vendor_id) e ON e.vendor_id = a.vendor_id
        LEFT JOIN (SELECT vendor_id, SUM(amount_cents + fee_cents) AS open_cents
@@ -148,7 +162,11 @@ async function checkLedger(query: InvariantQuery, vendors: string[] | null, repo
         entries_reserved_cents: entriesReserved.toString(),
       });
     }
-    if (available < 0n || reserved < 0n) add(report, 'nonNegativeBalances', account, { available_cents: available.toString(), reserved_cents: reserved.toString() });
+    // A debt is allowed only as far as correction debits made it: without them the balance would not be negative.
+    const correctionDebits = BigInt(String(row.correction_debits));
+    if (available + correctionDebits < 0n || reserved < 0n) {
+      add(report, 'nonNegativeBalances', account, { available_cents: available.toString(), reserved_cents: reserved.toString(), correction_debits_cents: correctionDebits.toString() });
+    }
     if (reserved !== openPayouts) add(report, 'reservedHoldsOpenPayouts', account, { reserved_cents: reserved.toString(), open_payouts_cents: openPayouts.toString() });
   }
   // The allowance counter is a balance too.
@@ -160,14 +178,17 @@ async function checkLedger(query: InvariantQuery, vendors: string[] | null, repo
   for (const row of negativeAllowances) add(report, 'nonNegativeBalances', `${row.vendor_id}/${row.day}`, { used_cents: row.used });
 }
 
-/** Entries each status implies, by kind: [reserve, settle, release, reverse]. */
-const EXPECTED_ENTRIES: Record<string, [number, number, number, number]> = {
-  pending: [1, 0, 0, 0],
-  needs_review: [1, 0, 0, 0],
-  paid: [1, 1, 0, 0],
-  reversed: [1, 1, 0, 1],
-  failed: [1, 0, 1, 0],
-  cancelled: [1, 0, 1, 0],
+/**
+ * Entries each status implies, by kind: [reserve, settle, release, reverse, resettle]. A payout
+ * paid after we released it (`paid_after_release`) holds a release and a resettle instead of a settle.
+ */
+const EXPECTED_ENTRIES: Record<string, [number, number, number, number, number]> = {
+  pending: [1, 0, 0, 0, 0],
+  needs_review: [1, 0, 0, 0, 0],
+  paid: [1, 1, 0, 0, 0],
+  reversed: [1, 1, 0, 1, 0],
+  failed: [1, 0, 1, 0, 0],
+  cancelled: [1, 0, 1, 0, 0],
 };
 
 async function checkPayoutEntries(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
@@ -180,24 +201,29 @@ async function checkPayoutEntries(query: InvariantQuery, vendors: string[] | nul
               count(*) FILTER (WHERE e.kind = 'settle')::int AS settle,
               count(*) FILTER (WHERE e.kind = 'release')::int AS release,
               count(*) FILTER (WHERE e.kind = 'reverse')::int AS reverse,
-              count(*) FILTER (WHERE e.id IS NOT NULL AND e.amount_cents <> p.amount_cents + p.fee_cents)::int AS wrong_amounts
+              count(*) FILTER (WHERE e.kind = 'resettle')::int AS resettle,
+              count(*) FILTER (WHERE e.id IS NOT NULL AND e.kind NOT IN ('adjust_debit', 'adjust_credit') AND e.amount_cents <> p.amount_cents + p.fee_cents)::int AS wrong_amounts
          FROM payouts p LEFT JOIN ledger_entries e ON e.payout_id = p.id
         WHERE ${inScope('p.vendor_id')}
         GROUP BY p.id)
-     SELECT id, status, reserve, settle, release, reverse, wrong_amounts FROM counts
+     SELECT id, status, reserve, settle, release, reverse, resettle, wrong_amounts FROM counts
       WHERE wrong_amounts > 0
-         OR (reserve, settle, release, reverse) IS DISTINCT FROM (
+         OR ((reserve, settle, release, reverse, resettle) IS DISTINCT FROM (
               1,
               CASE WHEN status IN ('paid', 'reversed') THEN 1 ELSE 0 END,
               CASE WHEN status IN ('failed', 'cancelled') THEN 1 ELSE 0 END,
-              CASE WHEN status = 'reversed' THEN 1 ELSE 0 END)`,
+              CASE WHEN status = 'reversed' THEN 1 ELSE 0 END,
+              0)
+         AND (reserve, settle, release, reverse, resettle) IS DISTINCT FROM (
+              1, 0, 1, CASE WHEN status = 'reversed' THEN 1 ELSE 0 END, 1)
+         OR status NOT IN ('paid', 'reversed') AND resettle > 0)`,
     [vendors],
   );
   for (const row of rows) {
     const status = String(row.status);
     add(report, 'payoutEntriesMatchStatus', String(row.id), {
       status,
-      entries: { reserve: row.reserve, settle: row.settle, release: row.release, reverse: row.reverse },
+      entries: { reserve: row.reserve, settle: row.settle, release: row.release, reverse: row.reverse, resettle: row.resettle },
       expected: EXPECTED_ENTRIES[status] ?? null,
       entries_with_wrong_amount: row.wrong_amounts,
     });
@@ -409,6 +435,58 @@ async function checkSettlementLines(query: InvariantQuery, vendors: string[] | n
   );
   for (const row of rows) {
     add(report, 'settlementLines', `settlement_line:${String(row.id)}`, { provider: row.provider, report_date: row.report_date, match_result: row.match_result, exception_id: row.exception_id });
+  }
+}
+
+/**
+ * A line that disagrees raises its own exception (issue 26): a line marked `exception` that names
+ * one resolved before the line was even received was swallowed by it, and nobody sees it.
+ */
+async function checkLinesNotHidden(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  const scoped = `FROM settlement_lines l
+       JOIN settlement_reports r ON r.id = l.report_id
+       JOIN reconciliation_exceptions e ON e.id = l.exception_id
+      WHERE ($1::uuid[] IS NULL OR e.vendor_id = ANY($1::uuid[]))`;
+  report.examined.settlementLineNotHidden = await countExamined(query, vendors, scoped);
+  const rows = await query(
+    `SELECT l.id::text AS id, r.provider, to_char(r.report_date, 'YYYY-MM-DD') AS report_date, e.id AS exception_id, e.kind, e.resolved_at, l.received_at
+       ${scoped} AND e.resolved_at IS NOT NULL AND e.resolved_at < l.received_at`,
+    [vendors],
+  );
+  for (const row of rows) {
+    add(report, 'settlementLineNotHidden', `settlement_line:${String(row.id)}`, {
+      provider: row.provider,
+      report_date: row.report_date,
+      exception_id: row.exception_id,
+      kind: row.kind,
+      exception_resolved_at: row.resolved_at,
+      line_received_at: row.received_at,
+    });
+  }
+}
+
+/**
+ * The books follow the provider's proof (issue 26): a payout we released as failed that a line
+ * (for its amount and provider reference) names as paid or reversed must have been re-settled
+ * (it is then `paid` or `reversed`), never left failed with the vendor holding money that has left.
+ */
+async function checkReleasedPayoutsNotProvedPaid(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  report.examined.releasedPayoutNotProvedPaid = await countExamined(query, vendors, `FROM payouts WHERE status = 'failed' AND ${inScope('vendor_id')}`);
+  const rows = await query(
+    `SELECT p.id, p.status_reason, (p.amount_cents + p.fee_cents)::text AS released_cents, l.id::text AS line_id, l.status AS line_status
+       FROM payouts p JOIN settlement_lines l ON l.payout_id = p.id
+      WHERE p.status = 'failed' AND ${inScope('p.vendor_id')}
+        -- A line that misstates the amount or the provider reference proves nothing about ours (it is an exception of its own).
+        AND l.amount_cents = p.amount_cents AND (p.provider_reference IS NULL OR p.provider_reference = l.provider_reference)`,
+    [vendors],
+  );
+  for (const row of rows) {
+    add(report, 'releasedPayoutNotProvedPaid', String(row.id), {
+      status_reason: row.status_reason,
+      released_cents: row.released_cents,
+      settlement_line_id: row.line_id,
+      line_status: row.line_status,
+    });
   }
 }
 

@@ -53,7 +53,9 @@ export async function checkManualResolutions(query: InvariantQuery, vendors: str
        FROM staff_manual_resolutions r JOIN payouts p ON p.id = r.item_id
       WHERE r.domain = 'payout' AND ${inScope('r.vendor_id')}
         AND CASE r.outcome
-              WHEN 'failed' THEN p.status <> 'failed' OR EXISTS (SELECT 1 FROM payout_provider_contacts c WHERE c.payout_id = p.id AND c.outcome IN ('paid', 'reversed'))
+              -- A failed resolution the provider later proved wrong is corrected in the books (a resettle entry): not a contradiction left standing.
+              WHEN 'failed' THEN (p.status <> 'failed' OR EXISTS (SELECT 1 FROM payout_provider_contacts c WHERE c.payout_id = p.id AND c.outcome IN ('paid', 'reversed')))
+                AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.payout_id = p.id AND l.kind = 'resettle')
               ELSE p.status NOT IN ('paid', 'reversed') OR EXISTS (SELECT 1 FROM payout_provider_contacts c WHERE c.payout_id = p.id AND c.outcome = 'rejected')
             END`,
     [vendors],

@@ -4,7 +4,7 @@ import { QueryFailedError } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import { VendorService } from '#auth';
 import { methodPoliciesOf, PayoutMethodsService } from '../methods/payout-methods.service.js';
-import { InsufficientFundsError } from '../model/ledger-errors.js';
+import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../model/payout-admission-rules.js';
 import { ReferenceConflictError } from '../model/payout-errors.js';
 import { PayoutReadiness } from '../model/payout-readiness.js';
@@ -34,6 +34,7 @@ export class PayoutAdmission {
     private readonly vendors: VendorService,
     private readonly readiness: PayoutReadiness,
     private readonly payouts: PayoutRepository,
+    private readonly ledger: PayoutLedger,
   ) {}
 
   /**
@@ -57,7 +58,7 @@ export class PayoutAdmission {
   /**
    * A single payout, its hold, its reserve entry and first status poll in one statement that
    * commits on its own (PayoutRepository.admitSingle). INSUFFICIENT_FUNDS when the balance does
-   * not cover the hold; null when a concurrent request committed the reference first (the
+   * not cover the hold (ACCOUNT_IN_DEBT while the account is in debt); null when a concurrent request committed the reference first (the
    * caller replays that payout).
    */
   async insertReserved(row: NewPayout): Promise<PayoutRecord | null> {
@@ -70,7 +71,7 @@ export class PayoutAdmission {
       throw error;
     }
     if (written.referenceTaken) return null;
-    if (!written.admitted) throw new InsufficientFundsError();
+    if (!written.admitted) throw await this.ledger.refusal(row.vendorId);
     return written.admitted;
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
-import type { PayoutAccountSnapshot } from '../model/ledger.js';
+import { debtOf, type PayoutAccountSnapshot } from '../model/ledger.js';
 import { LedgerRepository } from '../persistence/ledger.repository.js';
 import { PayoutLedger } from './payout-ledger.js';
 
@@ -10,8 +10,11 @@ import { PayoutLedger } from './payout-ledger.js';
 export interface AccountView {
   id: string;
   name: string;
+  /** Negative while the account is in debt. */
   available: string;
   reserved: string;
+  /** What the vendor owes (`-available` when negative, else 0.00): new payouts are refused while it is above zero. */
+  debt: string;
   fee_per_payout: string;
   currency: 'ZAR';
 }
@@ -39,6 +42,7 @@ export class PayoutAccountService {
       name: account.vendorName,
       available: formatCents(account.availableCents),
       reserved: formatCents(account.reservedCents),
+      debt: formatCents(debtOf(account)),
       fee_per_payout: formatCents(account.feePerPayoutCents),
       currency: 'ZAR',
     };

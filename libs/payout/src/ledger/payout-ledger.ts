@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
-import type { Cents } from '#money';
-import { InsufficientFundsError, LedgerInvariantError } from '../model/ledger-errors.js';
-import type { AccountBalances, LedgerDiscrepancy, PayoutHold } from '../model/ledger.js';
+import { formatCents, type Cents } from '#money';
+import { AccountInDebtError, InsufficientFundsError, LedgerInvariantError } from '../model/ledger-errors.js';
+import { debtOf, type AccountBalances, type LedgerCorrection, type LedgerDiscrepancy, type PayoutHold } from '../model/ledger.js';
 import { LedgerRepository } from '../persistence/ledger.repository.js';
 
 /**
  * The prefunded account as TigerBeetle-style two-phase transfers: `reserve` holds amount + fee
  * when a payout is created, `settle` posts it when the provider paid, `release` voids it when the
- * payout failed or was cancelled, and `reverse` returns a paid payout's money. Every movement is
+ * payout failed or was cancelled, and `reverse` returns a paid payout's money. Corrections after
+ * the fact (`correct`: resettle, adjust_debit, adjust_credit) are entries too. Every movement is
  * an append-only entry written in the caller's transaction together with a guarded balance
  * update (LedgerRepository.move), so balances equal the entries' sums and concurrent payouts can
  * never overdraw.
@@ -51,7 +52,28 @@ export class PayoutLedger {
   async reserve(manager: EntityManager, vendorId: string, holds: readonly PayoutHold[]): Promise<void> {
     const total = holds.reduce((sum, hold) => sum + hold.cents, 0n);
     const moved = await this.accounts.move(manager, vendorId, 'reserve', total, holds);
-    if (!moved) throw new InsufficientFundsError();
+    if (!moved) throw await this.refusal(vendorId, manager);
+  }
+
+  /**
+   * Why a reserve was refused: ACCOUNT_IN_DEBT while `available` is below zero (nothing is paid
+   * out until funding covers the debt), else INSUFFICIENT_FUNDS.
+   */
+  async refusal(vendorId: string, manager: EntityManager = this.dataSource.manager): Promise<AccountInDebtError | InsufficientFundsError> {
+    const debt = debtOf(await this.balances(vendorId, manager));
+    return debt > 0n ? new AccountInDebtError(formatCents(debt)) : new InsufficientFundsError();
+  }
+
+  /**
+   * A correction after the fact (resettle, adjust_debit, adjust_credit) in the caller's
+   * transaction: an append-only entry with its reason and source, never an edit. It may take
+   * `available` below zero (a debt). Called last in the transaction: it locks the account row.
+   */
+  async correct(manager: EntityManager, correction: LedgerCorrection): Promise<AccountBalances> {
+    if (typeof correction.cents !== 'bigint' || correction.cents <= 0n) throw new LedgerInvariantError(`${correction.kind}: amount must be positive`);
+    const account = await this.accounts.correct(manager, correction);
+    if (!account) throw new LedgerInvariantError(`${correction.kind}: no account for vendor ${correction.vendorId}`);
+    return account;
   }
 
   /** The provider paid: the held money leaves the account. */
@@ -68,6 +90,11 @@ export class PayoutLedger {
   async reverse(manager: EntityManager, vendorId: string, hold: PayoutHold): Promise<void> {
     const moved = await this.accounts.move(manager, vendorId, 'reverse', hold.cents, [hold]);
     if (!moved) throw new LedgerInvariantError(`reverse for payout ${hold.payoutId}: no account for vendor ${vendorId}`);
+  }
+
+  /** Whether the payout's books were corrected after the fact (a `resettle` entry). */
+  async wasResettled(manager: EntityManager, payoutId: string): Promise<boolean> {
+    return this.accounts.wasResettled(manager, payoutId);
   }
 
   async balances(vendorId: string, manager: EntityManager = this.dataSource.manager): Promise<AccountBalances> {

@@ -6,6 +6,7 @@ export const PAYOUT_ERRORS = {
   REFERENCE_CONFLICT: { status: HttpStatus.CONFLICT, message: 'This reference was already used with different details.' },
   AMOUNT_INCREMENT_INVALID: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'The amount is not a multiple of the method increment.' },
   INSUFFICIENT_FUNDS: { status: HttpStatus.CONFLICT, message: 'The account balance does not cover the amount plus fee.' },
+  ACCOUNT_IN_DEBT: { status: HttpStatus.CONFLICT, message: 'The account is in debt: a payout released earlier was paid by the provider. Fund the account before new payouts.' },
   PROVIDER_REJECTED: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'The provider rejected the payout.' },
   // The contract's code for the SMS resend cooldown and the provider's resend cap.
   RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, message: 'Too many requests. Retry after the indicated time.' },

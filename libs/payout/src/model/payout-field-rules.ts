@@ -1,3 +1,4 @@
+import { textRuleProblem } from '#common';
 import { isValidRsaIdNumber } from './rsa-id-number.js';
 
 /** Payout contract rule 1. */
@@ -62,6 +63,8 @@ export function metadataProblems(metadata: unknown): string[] {
   if (entries.length > METADATA_MAX_KEYS) problems.push(`metadata must have at most ${METADATA_MAX_KEYS} keys`);
   for (const [key, value] of entries) {
     if (key.length === 0 || key.length > METADATA_MAX_KEY_LENGTH) problems.push(`metadata keys must be 1 to ${METADATA_MAX_KEY_LENGTH} characters`);
+    const keyProblem = key.length > 0 ? textRuleProblem(key) : undefined;
+    if (keyProblem !== undefined) problems.push(`metadata keys ${keyProblem}`);
     if (value === null || typeof value === 'boolean') continue;
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) problems.push(`metadata.${key} must be a finite number`);
@@ -69,6 +72,9 @@ export function metadataProblems(metadata: unknown): string[] {
     }
     if (typeof value === 'string') {
       if (value.length > METADATA_MAX_STRING_LENGTH) problems.push(`metadata.${key} must be at most ${METADATA_MAX_STRING_LENGTH} characters`);
+      // The same text rule as every other free-text field (recipient names included).
+      const problem = value.length > 0 ? textRuleProblem(value) : undefined;
+      if (problem !== undefined) problems.push(`metadata.${key} ${problem}`);
       continue;
     }
     problems.push(`metadata.${key} must be a string, number, boolean or null (metadata is flat)`);

@@ -15,7 +15,9 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
  * - cancelled: `cancelled_by_operations`;
  * - reversed: `reversed_by_provider`;
  * - needs_review: `outcome_unknown` (the provider never gave a final answer within the window);
- * - failed or paid from needs_review by two staff (back-office four eyes): `resolved_by_staff`.
+ * - failed or paid from needs_review by two staff (back-office four eyes): `resolved_by_staff`;
+ * - paid after we had released it as failed, proved by the provider (a settlement line or a
+ *   verified answer; its amount + fee debited again by a `resettle` entry): `paid_after_release`.
  */
 export const PAYOUT_STATUS_REASONS = [
   'queued',
@@ -27,6 +29,7 @@ export const PAYOUT_STATUS_REASONS = [
   'outcome_unknown',
   'not_received_by_provider',
   'resolved_by_staff',
+  'paid_after_release',
 ] as const;
 
 export interface PayoutRecord {

@@ -17,6 +17,17 @@ import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 /** Consecutive "not found" lookups, each after the settle period, that prove the provider never received a payout (as for purchases). */
 export const NOT_FOUND_PROOF_STREAK = 2;
 
+/**
+ * Where a provider statement came from, for the exceptions it raises: a settlement line names
+ * its report day, its provider and the line's evidence; a lookup or submission answer only `via`.
+ */
+export interface PayoutObservation {
+  via: 'submission' | 'lookup' | 'settlement_report';
+  provider?: string;
+  reportDate?: string | null;
+  details?: Record<string, unknown>;
+}
+
 /** What a contact records of one exchange with the provider (never a PIN or a key). */
 export type ProviderContactEvidence = Partial<Pick<ProviderContactRow, 'httpStatus' | 'summary'>>;
 
@@ -130,7 +141,13 @@ export class PayoutOutcomes {
    * movement comes last (it locks the vendor's account row until commit). Returns the payout as
    * it now stands.
    */
-  async applyToLocked(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, fromSubmission: boolean): Promise<PayoutRecord> {
+  async applyToLocked(
+    manager: EntityManager,
+    payout: PayoutRecord,
+    payment: PayoutProviderPayment,
+    fromSubmission: boolean,
+    observation: PayoutObservation = { via: fromSubmission ? 'submission' : 'lookup' },
+  ): Promise<PayoutRecord> {
     const payoutId = payout.id;
     if (!payment.found) return this.applyNotFound(manager, payout, fromSubmission);
     const mismatches = this.mismatchesOf(payout, payment);
@@ -141,9 +158,11 @@ export class PayoutOutcomes {
       const paid = await this.markPaid(manager, payout, payment, fromSubmission);
       if (payment.outcome === 'paid') return paid;
       // It was paid and reversed before we heard of the payment: both movements, so the books tell what happened.
-      await this.markReversed(manager, paid, payment.reversedAt);
+      await this.markReversed(manager, paid, payment.reversedAt, observation);
       return (await this.payouts.findForWorker(payoutId, manager))!;
     }
+    // The provider's proof wins over our release: the books follow it (docs/RECONCILIATION.md, "Corrections").
+    if (payout.status === 'failed' && (payment.outcome === 'paid' || payment.outcome === 'reversed')) return this.applyPaidAfterRelease(manager, payout, payment, observation);
     const contacted = await this.recordContact(manager, payout, payment, fromSubmission);
     switch (payment.outcome) {
       case 'paid':
@@ -160,7 +179,7 @@ export class PayoutOutcomes {
         break;
       case 'reversed':
         if (payout.status !== 'paid') return contacted;
-        await this.markReversed(manager, payout, payment.reversedAt);
+        await this.markReversed(manager, payout, payment.reversedAt, observation);
         break;
       case 'pending':
         if (payout.status !== 'pending') return contacted;
@@ -385,10 +404,84 @@ export class PayoutOutcomes {
     await this.recordWebhookEvents(manager, payout.id, 'payout.failed');
   }
 
-  private async markReversed(manager: EntityManager, payout: PayoutRecord, reversedAt: string | null): Promise<void> {
+  /**
+   * paid → reversed: amount + fee back to available (once: the ledger holds one `reverse` per
+   * payout). A payout whose books were corrected after the fact (a `resettle`: staff were told to
+   * recover the money from the vendor) raises `reversed_after_correction`, a new exception
+   * whatever became of the first, so staff see that the money came back.
+   */
+  private async markReversed(manager: EntityManager, payout: PayoutRecord, reversedAt: string | null, observation: PayoutObservation, raiseIfCorrected = true): Promise<void> {
     if (!(await this.payouts.markReversed(manager, payout.id, validDate(reversedAt) ?? new Date()))) return;
+    if (raiseIfCorrected && (await this.ledger.wasResettled(manager, payout.id))) {
+      await this.exceptions.raise(
+        {
+          ...this.exceptionBase(payout, observation),
+          kind: 'reversed_after_correction',
+          dedupeKey: `payout:${payout.id}:reversed_after_correction`,
+          details: {
+            ...observation.details,
+            via: observation.via,
+            merchant_reference: payout.merchantReference,
+            amount: formatCents(payout.amountCents),
+            returned: formatCents(holdOf(payout).cents),
+          },
+        },
+        manager,
+      );
+    }
     await this.ledger.reverse(manager, payout.vendorId, holdOf(payout));
     await this.recordWebhookEvents(manager, payout.id, 'payout.reversed');
+  }
+
+  /**
+   * The provider proves paid (or paid and since reversed) a payout we had released as failed
+   * (not received, rejected, or resolved failed by staff): the books follow the proof. The
+   * payout becomes `paid` (`paid_after_release`), a `resettle` entry debits amount + fee again at
+   * once, whatever `available` holds (the vendor may now be in debt), and a `paid_after_release`
+   * exception tells staff to deal with the vendor; the entry names it. Once: the status update is
+   * guarded by `failed` under the row lock, and the ledger allows one `resettle` per payout.
+   */
+  private async applyPaidAfterRelease(manager: EntityManager, payout: PayoutRecord, payment: PayoutProviderPayment, observation: PayoutObservation): Promise<PayoutRecord> {
+    const paid = await this.payouts.markPaidAfterRelease(manager, payout.id, { paidAt: validDate(payment.paidAt) ?? new Date(), providerReference: payment.providerReference });
+    if (!paid) return (await this.payouts.findForWorker(payout.id, manager))!;
+    this.logger.error({ payoutId: payout.id, releasedAs: payout.statusReason, providerSays: payment.providerStatus, via: observation.via }, 'Provider proved paid a payout we released; re-debited');
+    if (payment.delivery) await this.payouts.storeDelivery(manager, payout.id, this.encryptDelivery(payout.id, payment.delivery.reveal()));
+    const hold = holdOf(payout);
+    const { id: exceptionId } = await this.exceptions.raiseAndName(
+      {
+        ...this.exceptionBase(payout, observation),
+        kind: 'paid_after_release',
+        dedupeKey: `payout:${payout.id}:paid_after_release`,
+        details: {
+          ...observation.details,
+          via: observation.via,
+          released_as: payout.statusReason,
+          provider_says: payment.providerStatus ?? payment.outcome.toUpperCase(),
+          merchant_reference: payout.merchantReference,
+          amount: formatCents(payout.amountCents),
+          debited_again: formatCents(hold.cents),
+        },
+      },
+      manager,
+    );
+    await this.ledger.correct(manager, {
+      kind: 'resettle',
+      vendorId: payout.vendorId,
+      cents: hold.cents,
+      payoutId: payout.id,
+      reason: `provider proved paid (${observation.via}) a payout released as ${payout.statusReason ?? 'failed'}`,
+      exceptionId,
+      proposalId: null,
+      approvedBy: null,
+    });
+    await this.recordWebhookEvents(manager, payout.id, 'payout.paid');
+    // Paid and since reversed: both movements, so the books tell what happened (net: nothing owed).
+    if (payment.outcome === 'reversed') await this.markReversed(manager, paid, payment.reversedAt, observation, false);
+    return (await this.payouts.findForWorker(payout.id, manager))!;
+  }
+
+  private exceptionBase(payout: PayoutRecord, observation: PayoutObservation) {
+    return { domain: 'payout' as const, vendorId: payout.vendorId, payoutId: payout.id, provider: observation.provider ?? payout.method, reportDate: observation.reportDate ?? null };
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readShape, type Queryable } from '#database';
 import { centsColumn, centsFromDbValue, type Cents } from '#money';
-import type { AccountBalances, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
+import type { AccountBalances, LedgerCorrection, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
 
 
 /**
@@ -15,7 +15,19 @@ const MOVES: Record<LedgerEntryKind, { assignments: (t: string) => string; guard
   settle: { assignments: (t) => `reserved_cents = reserved_cents - ${t}`, guard: (t) => `reserved_cents >= ${t}`, effect: [0, -1] },
   release: { assignments: (t) => `reserved_cents = reserved_cents - ${t}, available_cents = available_cents + ${t}`, guard: (t) => `reserved_cents >= ${t}`, effect: [1, -1] },
   reverse: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
+  // Corrections: unguarded on purpose. The provider's proof (or an approved decision) stands even
+  // when `available` cannot carry it; the shortfall is the vendor's debt (debtOf).
+  resettle: { assignments: (t) => `available_cents = available_cents - ${t}`, guard: () => `true`, effect: [-1, 0] },
+  adjust_debit: { assignments: (t) => `available_cents = available_cents - ${t}`, guard: () => `true`, effect: [-1, 0] },
+  adjust_credit: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
 };
+
+/**
+ * SQL of an account whose negative `available` its correction debits explain: without the
+ * resettle and adjust_debit entries it would not be negative (`a` the account).
+ */
+export const DEBT_EXPLAINED_SQL = `a.available_cents + COALESCE((SELECT SUM(amount_cents) FROM ledger_entries c
+   WHERE c.vendor_id = a.vendor_id AND c.kind IN ('resettle', 'adjust_debit')), 0) >= 0`;
 
 /** How many bind values ledgerMoveCtes takes (ledgerMoveValues answers them in order). */
 export const LEDGER_MOVE_BIND_COUNT = 8;
@@ -107,6 +119,45 @@ export class LedgerRepository {
     return BALANCES.first(rows);
   }
 
+  /**
+   * A correction entry with its balance update, in the caller's transaction: the entry names its
+   * reason and source (exception or proposal), and the unique (exception, kind) and (proposal,
+   * kind) indexes make a second one for the same source fail. A debit also raises the account's
+   * `correction_debits_cents`, how far its CHECK lets `available` go below zero. The balances after it.
+   */
+  async correct(manager: Queryable, correction: LedgerCorrection): Promise<AccountBalances | null> {
+    const [available] = MOVES[correction.kind].effect;
+    const rows: object[] = await manager.query(
+      `WITH account AS (
+         UPDATE payout_accounts SET available_cents = available_cents + $2::bigint * $3, updated_at = now(),
+                correction_debits_cents = correction_debits_cents + CASE WHEN $3 < 0 THEN $2::bigint ELSE 0 END
+          WHERE vendor_id = $1 RETURNING vendor_id, available_cents, reserved_cents
+       ), entry AS (
+         INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, reason, exception_id, proposal_id, approved_by)
+         SELECT vendor_id, $4, $2::bigint, $2::bigint * $3, 0, $5::uuid, $6, $7::uuid, $8::uuid, $9 FROM account
+       )
+       SELECT ${BALANCES.columns} FROM account`,
+      [
+        correction.vendorId,
+        correction.cents.toString(),
+        available,
+        correction.kind,
+        correction.payoutId,
+        correction.reason,
+        correction.exceptionId,
+        correction.proposalId,
+        correction.approvedBy,
+      ],
+    );
+    return BALANCES.first(rows);
+  }
+
+  /** Whether the payout's books were corrected after the fact (it has a `resettle` entry). */
+  async wasResettled(manager: Queryable, payoutId: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM ledger_entries WHERE payout_id = $1 AND kind = 'resettle'`, [payoutId]);
+    return rows.length > 0;
+  }
+
   async balances(vendorId: string, manager: Queryable = this.dataSource.manager): Promise<AccountBalances | null> {
     const rows: object[] = await manager.query(`SELECT ${BALANCES.columns} FROM payout_accounts WHERE vendor_id = $1`, [vendorId]);
     return BALANCES.first(rows);
@@ -139,7 +190,8 @@ export class LedgerRepository {
 
   /**
    * Accounts whose balances differ from their entries' sums, or whose `reserved` differs from
-   * the holds of their open (pending, needs_review) payouts. Empty when the books are right.
+   * the holds of their open (pending, needs_review) payouts, or whose `available` is negative
+   * without correction debits that explain it. Empty when the books are right.
    */
   async findDiscrepancies(vendorId?: string): Promise<LedgerDiscrepancy[]> {
     const rows: object[] = await this.dataSource.query(
@@ -151,7 +203,8 @@ export class LedgerRepository {
                       FROM payouts WHERE status IN ('pending', 'needs_review') GROUP BY vendor_id) p ON p.vendor_id = a.vendor_id
         WHERE ($1::uuid IS NULL OR a.vendor_id = $1)
           AND (a.available_cents <> COALESCE(e.available, 0) OR a.reserved_cents <> COALESCE(e.reserved, 0)
-               OR a.reserved_cents <> COALESCE(p.open_cents, 0) OR a.available_cents < 0 OR a.reserved_cents < 0)`,
+               OR a.reserved_cents <> COALESCE(p.open_cents, 0) OR a.reserved_cents < 0
+               OR (a.available_cents < 0 AND NOT (${DEBT_EXPLAINED_SQL})))`,
       [vendorId ?? null],
     );
     return rows.map(DISCREPANCY.read);

@@ -551,6 +551,23 @@ export class PayoutRepository {
   }
 
   /**
+   * failed → paid when the provider proved paid a payout we had released (a settlement line or a
+   * verified answer): guarded by `status = 'failed'`, so the re-debit that follows happens once
+   * whichever path (line, poll, a second ingestion) gets here first. Polls stay stopped. Null when
+   * the guard refused.
+   */
+  async markPaidAfterRelease(manager: Queryable, payoutId: string, paid: { paidAt: Date; providerReference: string | null }): Promise<PayoutRecord | null> {
+    const rows = await updateReturning<object>(
+      manager,
+      `UPDATE payouts SET status = 'paid', status_reason = 'paid_after_release', paid_at = $2, updated_at = now(), last_checked_at = now(),
+              provider_reference = COALESCE(provider_reference, $3), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0, next_poll_at = NULL
+        WHERE id = $1 AND status = 'failed' RETURNING ${PAYOUT.columns}`,
+      [payoutId, paid.paidAt, paid.providerReference],
+    );
+    return PAYOUT.first(rows);
+  }
+
+  /**
    * needs_review → paid by two staff (an approved four-eyes proposal): no provider answer, so
    * none of the provider columns change; polls stop. Null when the guard refused.
    */

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { GatewayEnv } from '#config';
 import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
 import { PayoutRepository } from '../persistence/payout.repository.js';
+import { PayoutHoldWatch } from './payout-hold-watch.js';
 
 const SWEEP_LIMIT = 500;
 
@@ -21,10 +22,15 @@ export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationS
     private readonly payouts: PayoutRepository,
     private readonly producer: QueueProducer,
     private readonly config: GatewayEnv,
+    private readonly holds: PayoutHoldWatch,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.loop.start(this.config.PAYOUT_SWEEP_INTERVAL_MS, () => this.sweep());
+    // Each tick also raises a staff exception for holds past PAYOUT_HOLD_MAX_AGE_MS (once per hold).
+    this.loop.start(this.config.PAYOUT_SWEEP_INTERVAL_MS, async () => {
+      await this.sweep();
+      await this.holds.raiseOverdue();
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {

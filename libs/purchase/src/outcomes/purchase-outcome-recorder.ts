@@ -15,7 +15,9 @@ import { PurchaseTimings } from '../model/purchase-timings.js';
 export type ProviderObservation =
   | { kind: 'found'; transaction: PurchaseProviderTransaction }
   | { kind: 'not_found' }
-  | { kind: 'unavailable'; reason: string };
+  | { kind: 'unavailable'; reason: string }
+  /** The provider answered about another external id than ours: not evidence about our purchase. */
+  | { kind: 'mismatched'; providerTransactionId: string; answeredExternalId: string | null; providerStatus: string };
 
 /** Safe error codes a failed transaction may carry (vendor-visible). */
 export const PURCHASE_FAILURE_CODES = {
@@ -152,6 +154,8 @@ export class PurchaseOutcomeRecorder {
         }
       } else if (observation.kind === 'not_found') {
         await this.recordNotFound(manager, row, changes);
+      } else if (observation.kind === 'mismatched') {
+        await this.recordMismatched(manager, row, changes, observation);
       }
       if (extras.consumeMarkersUpTo && observation.kind !== 'unavailable') {
         await this.transactions.consumeMarkers(row.id, extras.consumeMarkersUpTo, manager);
@@ -240,6 +244,36 @@ export class PurchaseOutcomeRecorder {
       await this.writeBack(manager, row.id, changes);
       return true;
     });
+  }
+
+  /**
+   * A lookup answered with another external id: no verdict and nothing moved, and asking again
+   * would only repeat it, so instead of retrying for ever a pending purchase goes to review at
+   * once and staff get a `reference_mismatch` exception (joined while open, a new one after a
+   * resolved one: the answer is a new observation).
+   */
+  private async recordMismatched(manager: EntityManager, row: LockedTransactionState, changes: RowChanges, observation: Extract<ProviderObservation, { kind: 'mismatched' }>): Promise<void> {
+    this.logger.error({ transactionId: row.id, providerTransactionId: observation.providerTransactionId }, 'Provider answered with another external id; exception raised for staff');
+    await this.exceptions.raise(
+      {
+        domain: 'purchase',
+        kind: 'reference_mismatch',
+        dedupeKey: `purchase:${row.id}:reference_mismatch:lookup`,
+        vendorId: row.vendor_id,
+        purchaseTransactionId: row.id,
+        provider: 'purchase',
+        details: {
+          via: 'lookup',
+          our_status: row.status,
+          our_external_id: row.id,
+          answered_external_id: observation.answeredExternalId,
+          provider_transaction_id: observation.providerTransactionId,
+          provider_status: observation.providerStatus,
+        },
+      },
+      manager,
+    );
+    if (row.status === 'pending') await this.move(manager, row, changes, 'review', { reason: 'provider answered with another external id' });
   }
 
   private async raiseLateCreation(manager: EntityManager, row: LockedTransactionState, evidence: LateCreationEvidence): Promise<boolean> {

@@ -59,6 +59,11 @@ export class PurchaseSubmission {
     // claim ever have been lost (a database failed over without its last commits).
     const before = await this.lookup.observe(transactionId, null);
     if (before.kind === 'unavailable') throw new Error(`provider lookup before submission failed: ${before.reason}`);
+    if (before.kind === 'mismatched') {
+      // The provider holds something else under our id: never create on top of it; review and an exception for staff.
+      await this.recorder.record(transactionId, before);
+      return;
+    }
     if (before.kind === 'found') {
       await this.transactions.markFoundBeforeCreate(transactionId);
       await this.recorder.record(transactionId, before);

@@ -27,8 +27,9 @@ export class PurchaseProviderLookup {
           : await this.provider.findTransactionByExternalId(transactionId);
       if (result.outcome === 'not_found') return { kind: 'not_found' };
       if (result.externalId !== transactionId) {
-        this.logger.error({ transactionId, providerTransactionId }, 'Provider answered with another external id; ignored');
-        return { kind: 'unavailable', reason: 'external id mismatch' };
+        // Not evidence about our purchase; the recorder raises it for staff rather than asking again for ever.
+        this.logger.error({ transactionId, providerTransactionId }, 'Provider answered with another external id');
+        return { kind: 'mismatched', providerTransactionId: String(result.providerTransactionId), answeredExternalId: result.externalId, providerStatus: result.providerStatus };
       }
       return { kind: 'found', transaction: result };
     } catch (error) {

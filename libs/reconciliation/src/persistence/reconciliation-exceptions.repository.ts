@@ -18,12 +18,40 @@ const EXCEPTION = readShape<ReconciliationException>({
 export class ReconciliationExceptionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Records the exception unless one with the same dedupe key exists. Returns true when it is new. */
+  /**
+   * Records the exception unless an open one with the same dedupe key exists (then it joins it).
+   * Returns true when it is new.
+   */
   async raise(exception: RaiseReconciliationException, manager: Pick<EntityManager, 'query'> = this.dataSource.manager): Promise<boolean> {
+    return (await this.raiseAndName(exception, manager)).raised;
+  }
+
+  /**
+   * raise, answering the exception's id and key too, for what must name it in the same
+   * transaction (a settlement line, a ledger correction). A resolved exception never swallows a
+   * later observation: when the key's exception is resolved, the observation is raised again as
+   * `<key>#2` (then `#3`, ...), and joins that one while it stays open. Keys that name one
+   * observation (a report line) never repeat, so for them this is simply once.
+   */
+  async raiseAndName(
+    exception: RaiseReconciliationException,
+    manager: Pick<EntityManager, 'query'> = this.dataSource.manager,
+  ): Promise<{ id: string; raised: boolean; dedupeKey: string }> {
+    for (let round = 1; ; round += 1) {
+      const dedupeKey = round === 1 ? exception.dedupeKey : `${exception.dedupeKey}#${round}`;
+      const found = await this.insertOrFind({ ...exception, dedupeKey }, manager);
+      if (found.raised || found.status === 'open') return { id: found.id, raised: found.raised, dedupeKey };
+    }
+  }
+
+  private async insertOrFind(exception: RaiseReconciliationException, manager: Pick<EntityManager, 'query'>): Promise<{ id: string; raised: boolean; status: string }> {
     const rows = (await manager.query(
-      `INSERT INTO reconciliation_exceptions (domain, kind, dedupe_key, vendor_id, purchase_transaction_id, payout_id, provider, report_date, details)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::date, $9::jsonb)
-       ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
+      `WITH raised AS (
+         INSERT INTO reconciliation_exceptions (domain, kind, dedupe_key, vendor_id, purchase_transaction_id, payout_id, provider, report_date, details)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::date, $9::jsonb)
+         ON CONFLICT (dedupe_key) DO NOTHING RETURNING id)
+       SELECT id, true AS raised, 'open' AS status FROM raised
+       UNION ALL SELECT id, false, status FROM reconciliation_exceptions WHERE dedupe_key = $3 AND NOT EXISTS (SELECT 1 FROM raised)`,
       [
         exception.domain,
         exception.kind,
@@ -35,8 +63,11 @@ export class ReconciliationExceptionsRepository {
         exception.reportDate ?? null,
         JSON.stringify(exception.details ?? {}),
       ],
-    )) as { id: string }[];
-    return rows.length > 0;
+    )) as { id: string; raised: boolean; status: string }[];
+    if (rows.length > 0) return rows[0];
+    // A concurrent raise of the same key committed while this statement waited: its snapshot predates that row.
+    const [existing] = (await manager.query(`SELECT id, status FROM reconciliation_exceptions WHERE dedupe_key = $1`, [exception.dedupeKey])) as { id: string; status: string }[];
+    return { ...existing, raised: false };
   }
 
   /** Open exceptions, oldest first. */

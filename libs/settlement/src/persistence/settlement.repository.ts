@@ -19,7 +19,9 @@ const STORED_LINE_COLUMNS = `id, provider_reference, merchant_reference, amount_
 export interface LineLinks {
   purchaseTransactionId?: string | null;
   payoutId?: string | null;
-  /** The exception this line raised or joined (looked up by key, so one raised earlier by a callback counts). */
+  /** The exception this line raised or joined, when its id is known. */
+  exceptionId?: string | null;
+  /** Else its dedupe key (so one raised earlier by a callback counts): the latest exception raised under it. */
   exceptionDedupeKey?: string | null;
 }
 
@@ -27,6 +29,18 @@ export interface LineLinks {
 export interface KeyedReportLine {
   key: string;
   line: SettlementReportLine;
+}
+
+/** A line we had matched or applied that a re-issued report no longer holds. */
+export interface WithdrawnLine {
+  id: string;
+  payout_id: string | null;
+  purchase_transaction_id: string | null;
+  vendor_id: string | null;
+  merchant_reference: string;
+  provider_reference: string;
+  match_result: 'matched' | 'applied';
+  line: StoredLine['line'];
 }
 
 /** One provider's report of a day with its lines counted by match result (`ops reconcile:report`). */
@@ -46,9 +60,10 @@ export interface ReportSummaryRow {
 export async function markLine(manager: Pick<EntityManager, 'query'>, lineId: string, result: LineResult, links: LineLinks): Promise<LineResult> {
   await manager.query(
     `UPDATE settlement_lines SET match_result = $2, matched_at = now(), purchase_transaction_id = $3, payout_id = $4,
-            exception_id = (SELECT id FROM reconciliation_exceptions WHERE dedupe_key = $5)
+            exception_id = COALESCE($6::uuid, (SELECT id FROM reconciliation_exceptions WHERE dedupe_key = $5 OR starts_with(dedupe_key, $5 || '#')
+                                                 ORDER BY raised_at DESC, id LIMIT 1))
       WHERE id = $1 AND match_result IS NULL`,
-    [lineId, result, links.purchaseTransactionId ?? null, links.payoutId ?? null, links.exceptionDedupeKey ?? null],
+    [lineId, result, links.purchaseTransactionId ?? null, links.payoutId ?? null, links.exceptionDedupeKey ?? null, links.exceptionId ?? null],
   );
   return result;
 }
@@ -80,9 +95,24 @@ export class SettlementRepository {
     }
   }
 
-  /** Upserts the report row (unique per provider and day) and inserts the lines not stored before, in one transaction. */
-  async storeReport(provider: SettlementProvider, day: string, domain: 'purchase' | 'payout', checksum: string, lines: readonly KeyedReportLine[]): Promise<{ reportId: string; newLines: number }> {
+  /**
+   * Upserts the report row (unique per provider and day) and inserts the lines not stored before,
+   * in one transaction. A re-issued report that no longer holds a line we matched or applied (and
+   * holds no other line for its merchant reference: a line whose content changed is a new line,
+   * matched on its own) marks it withdrawn and hands it to `onWithdrawn`, in the same transaction,
+   * so the report's new checksum is never stored without the exception that says what it dropped.
+   * A withdrawn line that comes back is no longer withdrawn.
+   */
+  async storeReport(
+    provider: SettlementProvider,
+    day: string,
+    domain: 'purchase' | 'payout',
+    checksum: string,
+    lines: readonly KeyedReportLine[],
+    onWithdrawn: (manager: EntityManager, withdrawn: WithdrawnLine[], previousChecksum: string | null) => Promise<void> = async () => undefined,
+  ): Promise<{ reportId: string; newLines: number; withdrawn: number }> {
     return this.dataSource.transaction(async (manager: EntityManager) => {
+      const [previous] = (await manager.query(`SELECT checksum FROM settlement_reports WHERE provider = $1 AND report_date = $2::date FOR UPDATE`, [provider, day])) as { checksum: string }[];
       const [{ id }] = (await manager.query(
         `INSERT INTO settlement_reports (provider, report_date, line_count, checksum) VALUES ($1, $2::date, $3, $4)
          ON CONFLICT (provider, report_date) DO UPDATE SET fetched_at = now(), line_count = EXCLUDED.line_count, checksum = EXCLUDED.checksum
@@ -93,13 +123,49 @@ export class SettlementRepository {
       for (const { line, key } of lines) {
         const rows = (await manager.query(
           `INSERT INTO settlement_lines (report_id, line_key, domain, provider_reference, merchant_reference, amount_cents, currency, status, line)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) ON CONFLICT (report_id, line_key) DO NOTHING RETURNING id`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+           ON CONFLICT (report_id, line_key) DO UPDATE SET withdrawn_at = NULL WHERE settlement_lines.withdrawn_at IS NOT NULL
+           RETURNING (xmax = 0) AS inserted`,
           [id, key, domain, line.providerReference, line.merchantReference, line.amountCents.toString(), line.currency, line.status, JSON.stringify(line.raw)],
-        )) as unknown[];
-        newLines += rows.length;
+        )) as { inserted: boolean }[];
+        newLines += rows.filter((row) => row.inserted).length;
       }
-      return { reportId: id, newLines };
+      const withdrawn = (await manager.query(
+        `WITH withdrawn AS (
+           UPDATE settlement_lines SET withdrawn_at = now()
+            WHERE report_id = $1 AND withdrawn_at IS NULL AND match_result IN ('matched', 'applied')
+              AND NOT (line_key = ANY($2::text[])) AND NOT (merchant_reference = ANY($3::text[]))
+            RETURNING id, payout_id, purchase_transaction_id, merchant_reference, provider_reference, match_result, line)
+         SELECT w.id::text AS id, w.payout_id, w.purchase_transaction_id, COALESCE(p.vendor_id, t.vendor_id) AS vendor_id,
+                w.merchant_reference, w.provider_reference, w.match_result, w.line
+           FROM withdrawn w LEFT JOIN payouts p ON p.id = w.payout_id LEFT JOIN purchase_transactions t ON t.id = w.purchase_transaction_id
+          ORDER BY w.id`,
+        [id, lines.map(({ key }) => key), lines.map(({ line }) => line.merchantReference)],
+      )) as WithdrawnLine[];
+      if (withdrawn.length > 0) await onWithdrawn(manager, withdrawn, previous?.checksum ?? null);
+      return { reportId: id, newLines, withdrawn: withdrawn.length };
     });
+  }
+
+  /**
+   * Another line of the same status (settled, reversed) already matched or applied to the record:
+   * the provider reported it twice. Null when this line is the first. Read in the caller's
+   * transaction, after it locked the record.
+   */
+  async earlierLineFor(
+    manager: Pick<EntityManager, 'query'>,
+    record: { payoutId?: string; purchaseTransactionId?: string },
+    line: Pick<StoredLine, 'id' | 'status'>,
+  ): Promise<{ id: string; report_date: string; provider_reference: string; settled_at: string | null; result: string } | null> {
+    const [earlier] = (await manager.query(
+      `SELECT l.id::text AS id, to_char(r.report_date, 'YYYY-MM-DD') AS report_date, l.provider_reference, l.line->>'settled_at' AS settled_at, l.match_result AS result
+         FROM settlement_lines l JOIN settlement_reports r ON r.id = l.report_id
+        WHERE ($1::uuid IS NOT NULL AND l.payout_id = $1 OR $2::uuid IS NOT NULL AND l.purchase_transaction_id = $2)
+          AND l.status = $3 AND l.id <> $4 AND l.match_result IN ('matched', 'applied')
+        ORDER BY l.id LIMIT 1`,
+      [record.payoutId ?? null, record.purchaseTransactionId ?? null, line.status, line.id],
+    )) as { id: string; report_date: string; provider_reference: string; settled_at: string | null; result: string }[];
+    return earlier ?? null;
   }
 
   /** The report's lines not matched yet, in the order they were stored. */

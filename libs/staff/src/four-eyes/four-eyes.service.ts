@@ -33,7 +33,8 @@ export class FourEyes {
     private readonly audit: StaffAuditLog,
   ) {}
 
-  async propose(kindName: string, subjectId: string, params: Record<string, unknown>, reason: unknown, actor: Decider): Promise<Proposal> {
+  /** `context`: how it was proposed, kept in the `proposal.created` record only (the CLI's `via: ops` and the OS user who ran it). */
+  async propose(kindName: string, subjectId: string, params: Record<string, unknown>, reason: unknown, actor: Decider, context: Record<string, unknown> = {}): Promise<Proposal> {
     const kind = this.kind(kindName);
     if (!staffRoleAllows(actor.role, kind.proposePermission)) throw new StaffPermissionDenied(`Your role (${actor.role}) cannot propose this.`);
     const written = requireReason(reason);
@@ -42,7 +43,7 @@ export class FourEyes {
       const inserted = await this.proposals.insert(manager, { kind: kind.kind, ...prepared, reason: written, proposedBy: actor.staffUserId });
       if (!inserted) throw new StaffActionRefused('This item already has a proposal waiting for approval.');
       await this.audit.record(
-        { actor, action: 'proposal.created', subjectType: prepared.subjectType, subjectId: prepared.subjectId, vendorId: prepared.vendorId, reason: written, proposalId: inserted, details: { kind: kind.kind, ...prepared.params } },
+        { actor, action: 'proposal.created', subjectType: prepared.subjectType, subjectId: prepared.subjectId, vendorId: prepared.vendorId, reason: written, proposalId: inserted, details: { kind: kind.kind, ...prepared.params, ...context } },
         manager,
       );
       return inserted;

@@ -2,12 +2,13 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, typ
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { apiEnvelopeDecorator, apiErrorsDecorator, ValidationFailedError, type ApiEnvelopeFormat } from '#common';
 import { type WebhookGateway } from '../webhook-event-types.js';
-import { WebhookEndpointsService, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEndpointWithSecret } from '../webhook-endpoints.service.js';
+import { WebhookEndpointsService, type WebhookDeliveryPage, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEndpointWithSecret } from '../webhook-endpoints.service.js';
 import {
   CreateWebhookEndpointBody,
   RotateWebhookSecretBody,
   UpdateWebhookEndpointBody,
   WebhookDeletedSchema,
+  WebhookDeliveryPageSchema,
   WebhookDeliverySchema,
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
@@ -125,9 +126,9 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
     @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 } })
     @ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } })
     @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "The endpoint's delivery log, newest first" })
-    @ApiEnvelope(200, WebhookDeliverySchema, { isArray: true })
+    @ApiEnvelope(200, WebhookDeliveryPageSchema)
     @ApiErrors('NOT_FOUND', 'VALIDATION_FAILED')
-    deliveries(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Query('page') page?: string, @Query('per_page') perPage?: string): Promise<WebhookDeliveryView[]> {
+    deliveries(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Query('page') page?: string, @Query('per_page') perPage?: string): Promise<WebhookDeliveryPage> {
       const { pageNumber, size } = paging(page, perPage);
       return this.endpoints.deliveries(vendor.vendorId, gateway, id, pageNumber, size);
     }

@@ -69,6 +69,12 @@ export class WebhookDeliveryRepository {
     );
   }
 
+  /** How many deliveries the endpoint's log holds (the `total` of its pages). */
+  async countOf(endpointId: string): Promise<number> {
+    const [{ count }] = (await this.dataSource.query(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = $1`, [endpointId])) as Array<{ count: number }>;
+    return count;
+  }
+
   /** The event's first delivery to this endpoint, if the event is the vendor's. */
   async originalOf(manager: EntityManager, vendorId: string, endpointId: string, eventId: string): Promise<string | undefined> {
     const [original] = (await manager.query(

@@ -270,7 +270,7 @@ export interface components {
             /** @example Demo vendor */
             name: string;
             /**
-             * @description Must cover payout amount plus the effective fee
+             * @description Must cover payout amount plus the effective fee; negative while the account is in debt
              * @example 10000.00
              */
             available: string;
@@ -279,6 +279,11 @@ export interface components {
              * @example 155.00
              */
             reserved: string;
+            /**
+             * @description What the vendor owes after a payout released earlier was proved paid by the provider; new payouts and batches answer ACCOUNT_IN_DEBT until funding covers it
+             * @example 0.00
+             */
+            debt: string;
             /** @example 5.00 */
             fee_per_payout: string;
             /** @enum {string} */
@@ -320,7 +325,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFERENCE_CONFLICT" | "AMOUNT_INCREMENT_INVALID" | "INSUFFICIENT_FUNDS" | "PROVIDER_REJECTED" | "RATE_LIMITED" | "API_RATE_LIMITED" | "METHOD_UNAVAILABLE" | "PROVIDER_NOT_CONFIGURED" | "VENDOR_NOT_RELEASED" | "PAYOUT_NOT_PAID" | "PROVIDER_UNAVAILABLE";
+            code: "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_FAILED" | "PAYLOAD_TOO_LARGE" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "REFERENCE_CONFLICT" | "AMOUNT_INCREMENT_INVALID" | "INSUFFICIENT_FUNDS" | "ACCOUNT_IN_DEBT" | "PROVIDER_REJECTED" | "RATE_LIMITED" | "API_RATE_LIMITED" | "METHOD_UNAVAILABLE" | "PROVIDER_NOT_CONFIGURED" | "VENDOR_NOT_RELEASED" | "PAYOUT_NOT_PAID" | "PROVIDER_UNAVAILABLE";
             /** @description Fixed per code, user-safe */
             message: string;
             /**
@@ -359,10 +364,10 @@ export interface components {
              */
             status: "pending" | "paid" | "failed" | "reversed" | "needs_review" | "cancelled";
             /**
-             * @description pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; paid or failed from needs_review: `resolved_by_staff` (two staff members resolved it with the provider's or the bank's confirmation); null otherwise
+             * @description pending: `queued` (batch item waiting), `submitting` or `awaiting_provider`; failed: `provider_rejected` or `not_received_by_provider` (the provider never received it; funds released); reversed: `reversed_by_provider`; needs_review: `outcome_unknown`; cancelled: `cancelled_by_operations`; paid or failed from needs_review: `resolved_by_staff` (two staff members resolved it with the provider's or the bank's confirmation); paid after it had failed: `paid_after_release` (the provider proved it paid; amount and fee were debited again); null otherwise
              * @enum {string|null}
              */
-            status_reason: "queued" | "submitting" | "awaiting_provider" | "provider_rejected" | "cancelled_by_operations" | "reversed_by_provider" | "outcome_unknown" | "not_received_by_provider" | "resolved_by_staff" | null;
+            status_reason: "queued" | "submitting" | "awaiting_provider" | "provider_rejected" | "cancelled_by_operations" | "reversed_by_provider" | "outcome_unknown" | "not_received_by_provider" | "resolved_by_staff" | "paid_after_release" | null;
             /** @enum {string} */
             method: "bank_a_instant_money" | "bank_b_cardless" | "rtc_eft" | "voucher_type_1" | "voucher_type_2" | "voucher_type_3" | "voucher_type_4";
             /** @example 150.00 */
@@ -633,6 +638,24 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description This page (from 1)
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Deliveries in the whole log
+             * @example 1
+             */
+            total: number;
+            /**
+             * @description The last page (1 when the log is empty)
+             * @example 1
+             */
+            last_page: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -672,6 +695,7 @@ export interface operations {
                      *         "name": "Demo vendor",
                      *         "available": "10000.00",
                      *         "reserved": "155.00",
+                     *         "debt": "0.00",
                      *         "fee_per_payout": "5.00",
                      *         "currency": "ZAR"
                      *       }
@@ -1064,7 +1088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
+            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `ACCOUNT_IN_DEBT`: The account is in debt: a payout released earlier was paid by the provider. Fund the account before new payouts. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
             409: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1080,7 +1104,27 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "VENDOR_NOT_RELEASED";
+                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "ACCOUNT_IN_DEBT" | "VENDOR_NOT_RELEASED";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -1656,6 +1700,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
             /** @description `METHOD_UNAVAILABLE`: This method is not available for this operation. | `PROVIDER_REJECTED`: The provider rejected the payout., `VALIDATION_FAILED` */
             422: {
                 headers: {
@@ -1872,7 +1936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
+            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `ACCOUNT_IN_DEBT`: The account is in debt: a payout released earlier was paid by the provider. Fund the account before new payouts. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
             409: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -1888,7 +1952,27 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "VENDOR_NOT_RELEASED";
+                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "ACCOUNT_IN_DEBT" | "VENDOR_NOT_RELEASED";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -2415,6 +2499,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
             422: {
                 headers: {
@@ -2765,6 +2869,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED` */
             422: {
                 headers: {
@@ -2958,6 +3082,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
             422: {
                 headers: {
@@ -3147,6 +3291,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
             422: {
                 headers: {
@@ -3256,27 +3420,32 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
-                     *           "event_id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
-                     *           "event_type": "transaction.completed",
-                     *           "redelivery_of": null,
-                     *           "status": "pending",
-                     *           "attempts": 1,
-                     *           "last_http_status": null,
-                     *           "last_error": null,
-                     *           "next_attempt_at": null,
-                     *           "delivered_at": null,
-                     *           "created_at": "2026-11-24T08:00:00.000Z"
-                     *         }
-                     *       ]
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+                     *             "event_id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+                     *             "event_type": "transaction.completed",
+                     *             "redelivery_of": null,
+                     *             "status": "pending",
+                     *             "attempts": 1,
+                     *             "last_http_status": null,
+                     *             "last_error": null,
+                     *             "next_attempt_at": null,
+                     *             "delivered_at": null,
+                     *             "created_at": "2026-11-24T08:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "page": 1,
+                     *         "total": 1,
+                     *         "last_page": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["WebhookDelivery"][];
+                        data: components["schemas"]["WebhookDeliveryPage"];
                     };
                 };
             };
@@ -3510,6 +3679,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

@@ -1075,6 +1075,24 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description This page (from 1)
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Deliveries in the whole log
+             * @example 1
+             */
+            total: number;
+            /**
+             * @description The last page (1 when the log is empty)
+             * @example 1
+             */
+            last_page: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -2263,6 +2281,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED`, `PRODUCT_UNAVAILABLE` */
             422: {
                 headers: {
@@ -2473,6 +2515,30 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code: "VENDOR_NOT_RELEASED";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -2690,6 +2756,30 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code: "VENDOR_NOT_RELEASED";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -2913,6 +3003,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED`, `PRODUCT_UNAVAILABLE` */
             422: {
                 headers: {
@@ -3122,6 +3236,30 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code: "VENDOR_NOT_RELEASED";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -3445,6 +3583,30 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code: "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -4095,6 +4257,30 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code: "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "DAILY_CAP_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -5511,6 +5697,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED` */
             422: {
                 headers: {
@@ -5923,6 +6133,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED` */
             422: {
                 headers: {
@@ -6147,6 +6381,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED` */
             422: {
                 headers: {
@@ -6367,6 +6625,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
             /** @description `VALIDATION_FAILED` */
             422: {
                 headers: {
@@ -6493,21 +6775,26 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "message": "OK",
-                     *       "data": [
-                     *         {
-                     *           "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
-                     *           "event_id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
-                     *           "event_type": "transaction.completed",
-                     *           "redelivery_of": null,
-                     *           "status": "pending",
-                     *           "attempts": 1,
-                     *           "last_http_status": null,
-                     *           "last_error": null,
-                     *           "next_attempt_at": null,
-                     *           "delivered_at": null,
-                     *           "created_at": "2026-11-24T08:00:00.000Z"
-                     *         }
-                     *       ]
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+                     *             "event_id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+                     *             "event_type": "transaction.completed",
+                     *             "redelivery_of": null,
+                     *             "status": "pending",
+                     *             "attempts": 1,
+                     *             "last_http_status": null,
+                     *             "last_error": null,
+                     *             "next_attempt_at": null,
+                     *             "delivered_at": null,
+                     *             "created_at": "2026-11-24T08:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "page": 1,
+                     *         "total": 1,
+                     *         "last_page": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -6515,7 +6802,7 @@ export interface operations {
                         success: true;
                         /** @enum {string} */
                         message: "OK";
-                        data: components["schemas"]["WebhookDelivery"][];
+                        data: components["schemas"]["WebhookDeliveryPage"];
                     };
                 };
             };
@@ -6791,6 +7078,30 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsCleanText } from '#common';
 import { OptionalIdQuery } from '../../validation/optional-id.js';
 import { PaginationQuery } from '../../validation/pagination.query.js';
 
@@ -8,6 +9,7 @@ export class ProductListQuery extends PaginationQuery {
   @IsOptional()
   @IsString()
   @MaxLength(100)
+  @IsCleanText()
   search?: string;
 
   @ApiPropertyOptional({ description: 'ISO 3166 alpha-3, e.g. ZAF', example: 'ZAF' })

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsCleanText } from '#common';
 import { IsStringMap, STRING_MAP_SCHEMA } from '../../validation/string-map.validator.js';
 
 const MAX_PRODUCT_ID = 2_147_483_647;
@@ -42,12 +43,14 @@ export class StatementLookupBody {
   @IsString()
   @MinLength(1)
   @MaxLength(64)
+  @IsCleanText()
   account_number: string;
 
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
   @MaxLength(64)
+  @IsCleanText()
   account_qualifier?: string;
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { ValidationFailedError } from '#common';
 import { REFERENCE_PATTERN, TRANSACTION_STATUSES } from '#purchase';
 import { IsIsoDay } from '../../validation/iso-day.validator.js';
@@ -18,6 +18,16 @@ export class CreateTransactionBody {
   @MaxLength(128)
   @Matches(REFERENCE_PATTERN, { message: REFERENCE_MESSAGE })
   reference: string;
+
+  /**
+   * The `Idempotency-Key` header, put here by IdempotencyKeyIntoBody before validation so that
+   * the header and the body fields are checked together and every problem is answered at once.
+   * Not part of the JSON body (no @ApiProperty: the description declares it as a header).
+   */
+  @IsDefined({ message: 'Idempotency-Key header is required: 1 to 128 letters, digits or the characters _ . : -' })
+  @IsString({ message: 'Idempotency-Key header must be 1 to 128 letters, digits or the characters _ . : -' })
+  @Matches(REFERENCE_PATTERN, { message: 'Idempotency-Key header must be 1 to 128 letters, digits or the characters _ . : -' })
+  'Idempotency-Key'?: string;
 }
 
 export class TransactionListQuery extends PaginationQuery {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsEmail, IsIn, IsISO31661Alpha2, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IsCleanText } from '#common';
 import { PAYOUT_METHODS } from '../../model/payout-method-catalogue.js';
 import {
   BANK_ACCOUNT_NUMBER_PATTERN,
@@ -19,6 +20,7 @@ export class BankAccountDto implements BankAccountInput {
   @ApiProperty({ example: 'Bank A', maxLength: 100 })
   @IsString()
   @Length(1, 100)
+  @IsCleanText()
   bank_name: string;
 
   @ApiProperty({ example: '62001234567', pattern: BANK_ACCOUNT_NUMBER_PATTERN.source, description: '6 to 16 digits' })
@@ -29,6 +31,7 @@ export class BankAccountDto implements BankAccountInput {
   @ApiProperty({ example: 'T Mokoena', maxLength: 100 })
   @IsString()
   @Length(1, 100)
+  @IsCleanText()
   account_name: string;
 
   @ApiProperty({ example: '250655', pattern: BRANCH_CODE_PATTERN.source, description: 'Universal branch code; no bank id is needed' })
@@ -41,17 +44,20 @@ export class RecipientDto implements RecipientInput {
   @ApiProperty({ example: 'Thabo', maxLength: 100 })
   @IsString()
   @Length(1, 100)
+  @IsCleanText()
   first_name: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
   @IsOptional()
   @IsString()
   @Length(1, 100)
+  @IsCleanText()
   middle_name?: string | null;
 
   @ApiProperty({ example: 'Mokoena', maxLength: 100 })
   @IsString()
   @Length(1, 100)
+  @IsCleanText()
   surname: string;
 
   @ApiProperty({ example: '27821234567', pattern: PAYOUT_PHONE_PATTERN.source, description: '27 and nine digits; the delivery SMS goes here on cash rails' })
