@@ -4,7 +4,11 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import {
+  AuthenticationError,
   GatewayApiError,
+  IdempotencyConflictError,
+  isPurchaseError,
+  NotFoundError,
   PayoutClient,
   PurchaseClient,
   type PayoutRequest,
@@ -92,16 +96,23 @@ describe('SDK against the running stack', () => {
       expect(apiError.requestId).toEqual(expect.any(String));
 
       const notFound = await purchase.getTransaction(randomUUID()).catch((caught: unknown) => caught);
-      expect(notFound).toMatchObject({ name: 'GatewayApiError', status: 404, code: 'NOT_FOUND', errors: {} });
+      // Error classes by kind: a 404 is a NotFoundError, still a GatewayApiError.
+      expect(notFound).toBeInstanceOf(NotFoundError);
+      expect(notFound).toBeInstanceOf(GatewayApiError);
+      expect((notFound as NotFoundError).name).toBe('NotFoundError');
+      expect(notFound).toMatchObject({ status: 404, code: 'NOT_FOUND', errors: {}, operation: 'getTransaction' });
 
       const quote = await purchase.createQuote({ product_id: PRODUCTS.pin, credit_party_identifier: { mobile_number: '27821234567' } });
       const key = randomUUID();
       await purchase.createTransaction({ quote_id: quote.id, reference: `sdk-${randomUUID()}` }, { idempotencyKey: key });
       const conflict = await purchase.createTransaction({ quote_id: quote.id, reference: `sdk-${randomUUID()}` }, { idempotencyKey: key }).catch((caught: unknown) => caught);
       expect(conflict).toMatchObject({ status: 409, code: 'IDEMPOTENCY_CONFLICT' });
+      expect(conflict).toBeInstanceOf(IdempotencyConflictError);
+      expect(isPurchaseError(conflict, 'createTransaction') && conflict.code === 'IDEMPOTENCY_CONFLICT').toBe(true);
 
       const unauthenticated = new PurchaseClient({ baseUrl: purchaseStack.gateway.url!, token: 'gwt_test_not-a-token' });
       await expect(unauthenticated.getLimits()).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+      await expect(unauthenticated.getLimits()).rejects.toBeInstanceOf(AuthenticationError);
     });
 
     it('pages through every transaction with the paging helper', async () => {
@@ -116,6 +127,33 @@ describe('SDK against the running stack', () => {
       const seen: Transaction[] = [];
       for await (const transaction of client.transactions({ per_page: 2 })) seen.push(transaction);
       expect(seen.map((transaction) => transaction.reference).sort()).toEqual([...references].sort());
+    });
+
+    it('reaches the catalogue, quote read, reports and webhook endpoints as methods, with response metadata', async () => {
+      expect((await purchase.listServices()).length).toBeGreaterThan(0);
+      expect(Array.isArray(await purchase.listCountries())).toBe(true);
+      expect(Array.isArray(await purchase.listOperators())).toBe(true);
+      const products = await purchase.listProducts({ per_page: 1 }).toArray({ limit: 3 });
+      expect(products.length).toBeGreaterThan(0);
+      expect((await purchase.getProduct(products[0].id)).id).toBe(products[0].id);
+
+      const quote = await purchase.createQuote({ product_id: PRODUCTS.pin, credit_party_identifier: { mobile_number: '27821234567' } });
+      const { data: read, response } = await purchase.getQuote(quote.id).withResponse();
+      expect(read.id).toBe(quote.id);
+      expect(response.status).toBe(200);
+      expect(response.requestId).toEqual(expect.any(String));
+      expect(response.rateLimit.limit).toEqual(expect.any(Number));
+      expect(response.rateLimit.remaining).toEqual(expect.any(Number));
+      expect(await purchase.getSalesSummary({})).toEqual(expect.any(Object));
+
+      const endpoint = await purchase.createWebhookEndpoint({ url: 'http://127.0.0.1:9/sdk-hooks', events: ['transaction.completed'] });
+      expect(endpoint.secret).toMatch(/^whsec_/);
+      expect((await purchase.listWebhookEndpoints()).map((item) => item.id)).toContain(endpoint.id);
+      expect((await purchase.updateWebhookEndpoint(endpoint.id, { description: 'sdk' })).description).toBe('sdk');
+      expect((await purchase.rotateWebhookSecret(endpoint.id, { overlap_seconds: 0 })).secret).toMatch(/^whsec_/);
+      expect(await purchase.listWebhookDeliveries(endpoint.id).toArray()).toEqual(expect.any(Array));
+      await purchase.deleteWebhookEndpoint(endpoint.id);
+      await expect(purchase.getWebhookEndpoint(endpoint.id)).rejects.toBeInstanceOf(NotFoundError);
     });
 
     it('takes the base address with /api/v1 (or the bare origin) and refuses any other path, naming the rule', async () => {

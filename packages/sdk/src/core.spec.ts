@@ -14,3 +14,16 @@ describe('resolveBaseUrl', () => {
     expect(() => resolveBaseUrl('http://127.0.0.1:3001/api/v1', 'origin')).toThrow(/origin/);
   });
 });
+
+describe('resolveBaseUrl: a missing or malformed baseUrl says what is expected', () => {
+  it.each([
+    [undefined, /baseUrl is required.*is the environment variable set/],
+    ['', /baseUrl is required/],
+    ['127.0.0.1:3000', /not an absolute URL|must use http/],
+    ['purchase.example.com/api/v1', /not an absolute URL/],
+    ['ftp://purchase.example.com', /must use http: or https:/],
+    ['https://purchase.example.com/api/v1?x=1', /must not carry a query/],
+  ])('%p', (baseUrl, message) => {
+    expect(() => resolveBaseUrl(baseUrl, 'versioned')).toThrow(message);
+  });
+});

@@ -1,10 +1,87 @@
 /**
- * One error type for both gateways. Their envelopes differ (each is exactly as its contract
- * says): purchase `{success: false, message, error: {code, fields?, ...}}`, payout
- * `{success: false, code, message, errors}`; this reads either, so callers branch on `code`.
+ * Errors of both gateways. Every error the SDK throws extends `GatewayError`:
+ *
+ * - `GatewayApiError` (the gateway answered with an error status), by kind:
+ *   `AuthenticationError` (401), `PermissionError` (403), `NotFoundError` (404),
+ *   `ValidationError` (400/413/415/422 `VALIDATION_FAILED` and other malformed requests),
+ *   `ConflictError` (409; `IdempotencyConflictError` for `IDEMPOTENCY_CONFLICT` and `REFERENCE_CONFLICT`),
+ *   `RateLimitError` (429, with `retryAfter`), `ProviderError` (`PROVIDER_*` codes),
+ *   `ServerError` (5xx). Business refusals with none of these kinds (e.g. `INSUFFICIENT_FUNDS`,
+ *   `DAILY_CAP_EXCEEDED`) are plain `GatewayApiError`s: branch on `code`.
+ * - `GatewayTimeoutError` (no answer within the timeout) and `GatewayConnectionError` (network).
+ *
+ * A request cancelled through your own `AbortSignal` rejects with the signal's reason (an
+ * `AbortError` DOMException unless you gave one), exactly as `fetch` does.
+ *
+ * `instanceof` works in ESM and CommonJS, and even across two copies of the SDK (an ESM and a CJS
+ * one in the same process): each class checks a brand registered with `Symbol.for`.
  */
-export class GatewayApiError<Code extends string = string> extends Error {
-  override readonly name = 'GatewayApiError';
+
+const BRANDS = Symbol.for('@za-gateway/sdk/error-brands');
+
+type Branded = { [BRANDS]?: readonly string[] };
+
+/** Base of every error the SDK throws. */
+export class GatewayError extends Error {
+  /** The class names of this error and its ancestors, so `instanceof` works across copies of the SDK. */
+  declare readonly [BRANDS]: readonly string[];
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    const brands: string[] = [];
+    for (let proto = new.target.prototype; proto && proto !== Error.prototype; proto = Object.getPrototypeOf(proto)) {
+      if (Object.prototype.hasOwnProperty.call(proto, 'constructor')) brands.push((proto.constructor as { brand?: string }).brand ?? proto.constructor.name);
+    }
+    Object.defineProperty(this, BRANDS, { value: brands, enumerable: false });
+    Object.defineProperty(this, 'name', { value: new.target.brand, enumerable: false, configurable: true, writable: true });
+  }
+
+  /** The stable class name used by `instanceof` (class names can be minified; this cannot). */
+  static readonly brand: string = 'GatewayError';
+
+  static override [Symbol.hasInstance](instance: unknown): boolean {
+    if (typeof instance !== 'object' || instance === null) return false;
+    if (Function.prototype[Symbol.hasInstance].call(this, instance)) return true;
+    const brands = (instance as Branded)[BRANDS];
+    return Array.isArray(brands) && brands.includes((this as unknown as { brand: string }).brand);
+  }
+}
+
+/** What the gateway answered, on every API error and in `withResponse()`. */
+export interface ResponseMeta {
+  /** HTTP status. */
+  status: number;
+  /** `X-Request-Id`: quote it to support. */
+  requestId: string | undefined;
+  /** `X-RateLimit-Limit` / `X-RateLimit-Remaining` of the token's bucket, when sent. */
+  rateLimit: { limit: number | undefined; remaining: number | undefined };
+  /** `Idempotent-Replayed: true`: the answer is a stored earlier result. */
+  replayed: boolean;
+  /** Every response header. */
+  headers: Headers;
+}
+
+export function responseMeta(response: Response): ResponseMeta {
+  const number = (name: string) => {
+    const value = response.headers.get(name);
+    return value === null || value.trim() === '' || Number.isNaN(Number(value)) ? undefined : Number(value);
+  };
+  return {
+    status: response.status,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    rateLimit: { limit: number('x-ratelimit-limit'), remaining: number('x-ratelimit-remaining') },
+    replayed: response.headers.get('idempotent-replayed') === 'true',
+    headers: response.headers,
+  };
+}
+
+/**
+ * The gateway answered with an error. `Code` is the union of the codes the operation can answer
+ * (from the generated types); narrow to it with `isPurchaseError(error, 'createTransaction')` /
+ * `isPayoutError(error, 'createPayout')`, and a misspelt code no longer compiles.
+ */
+export class GatewayApiError<Code extends string = string> extends GatewayError {
+  static override readonly brand: string = 'GatewayApiError';
   /** HTTP status of the answer. */
   readonly status: number;
   /** The contract's error code (e.g. `VALIDATION_FAILED`); `HTTP_<status>` when the body was not an envelope. */
@@ -19,8 +96,12 @@ export class GatewayApiError<Code extends string = string> extends Error {
   readonly details: Record<string, unknown>;
   /** The parsed body as received. */
   readonly body: unknown;
+  /** The operation (`operationId`) that was called, e.g. `createTransaction`; undefined through `api`. */
+  readonly operation: string | undefined;
+  /** Status, request id, rate-limit headers and every header of the answer. */
+  readonly response: ResponseMeta | undefined;
 
-  constructor(status: number, body: unknown, headers: Headers) {
+  constructor(status: number, body: unknown, headers: Headers, operation?: string, response?: Response) {
     const parsed = readEnvelope(status, body);
     super(`${parsed.code} (HTTP ${status})${parsed.message && parsed.message !== parsed.code ? `: ${parsed.message}` : ''}`);
     this.status = status;
@@ -31,18 +112,112 @@ export class GatewayApiError<Code extends string = string> extends Error {
     const retryAfter = retryAfterMs(headers.get('retry-after'));
     this.retryAfterSeconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000);
     this.body = body;
+    this.operation = operation;
+    this.response = response ? responseMeta(response) : undefined;
+  }
+}
+
+/** 401: missing, malformed, expired or revoked token. */
+export class AuthenticationError<Code extends string = string> extends GatewayApiError<Code> {
+  static override readonly brand: string = 'AuthenticationError';
+}
+/** 403: the token or the vendor lacks the ability. */
+export class PermissionError<Code extends string = string> extends GatewayApiError<Code> {
+  static override readonly brand: string = 'PermissionError';
+}
+/** 404. */
+export class NotFoundError<Code extends string = string> extends GatewayApiError<Code> {
+  static override readonly brand: string = 'NotFoundError';
+}
+/** The request itself was refused: `VALIDATION_FAILED` (see `errors`), a body too large, a wrong media type. */
+export class ValidationError<Code extends string = string> extends GatewayApiError<Code> {
+  static override readonly brand: string = 'ValidationError';
+}
+/** 409: the request conflicts with the state on the gateway. */
+export class ConflictError<Code extends string = string> extends GatewayApiError<Code> {
+  static override readonly brand: string = 'ConflictError';
+}
+/** 409 `IDEMPOTENCY_CONFLICT` (purchase) or `REFERENCE_CONFLICT` (payout): the key was used with another body. */
+export class IdempotencyConflictError<Code extends string = string> extends ConflictError<Code> {
+  static override readonly brand: string = 'IdempotencyConflictError';
+}
+/** 429: throttled. `retryAfter` is the gateway's `Retry-After` in seconds. */
+export class RateLimitError<Code extends string = string> extends GatewayApiError<Code> {
+  static override readonly brand: string = 'RateLimitError';
+  get retryAfter(): number | undefined {
+    return this.retryAfterSeconds;
+  }
+}
+/** The provider refused, failed or is not configured (`PROVIDER_*` codes). */
+export class ProviderError<Code extends string = string> extends GatewayApiError<Code> {
+  static override readonly brand: string = 'ProviderError';
+}
+/** 5xx: the gateway failed or is unavailable; safe requests were already retried. */
+export class ServerError<Code extends string = string> extends GatewayApiError<Code> {
+  static override readonly brand: string = 'ServerError';
+}
+
+/** No answer within the timeout (per attempt; safe requests were retried first). */
+export class GatewayTimeoutError extends GatewayError {
+  static override readonly brand: string = 'GatewayTimeoutError';
+  constructor(
+    readonly timeoutMs: number,
+    readonly method: string,
+    readonly url: string,
+  ) {
+    super(`${method} ${url}: no answer within ${timeoutMs} ms`);
+  }
+}
+
+/** The request never got an answer: DNS, refused connection, reset (safe requests were retried first). */
+export class GatewayConnectionError extends GatewayError {
+  static override readonly brand: string = 'GatewayConnectionError';
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`${method} ${url}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 
 /** Thrown by the wait helpers when the object is still not final at the deadline; `last` is the last read. */
-export class WaitTimeoutError<T = unknown> extends Error {
-  override readonly name = 'WaitTimeoutError';
+export class WaitTimeoutError<T = unknown> extends GatewayError {
+  static override readonly brand: string = 'WaitTimeoutError';
   constructor(
     readonly last: T,
     readonly timeoutMs: number,
   ) {
     super(`still not final after ${timeoutMs} ms`);
   }
+}
+
+const CONFLICT_IDEMPOTENCY = new Set(['IDEMPOTENCY_CONFLICT', 'REFERENCE_CONFLICT']);
+
+/** The error class for an answer: by code where the code says more than the status, else by status. */
+export function errorFor(status: number, body: unknown, headers: Headers, operation?: string, response?: Response): GatewayApiError {
+  const { code } = readEnvelope(status, body);
+  const Kind =
+    code.startsWith('PROVIDER_')
+      ? ProviderError
+      : status === 401
+        ? AuthenticationError
+        : status === 403
+          ? PermissionError
+          : status === 404
+            ? NotFoundError
+            : status === 409
+              ? CONFLICT_IDEMPOTENCY.has(code)
+                ? IdempotencyConflictError
+                : ConflictError
+              : status === 429
+                ? RateLimitError
+                : status >= 500
+                  ? ServerError
+                  : code === 'VALIDATION_FAILED' || status === 400 || status === 413 || status === 415
+                    ? ValidationError
+                    : GatewayApiError;
+  return new Kind(status, body, headers, operation, response);
 }
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,24 @@
-export { GatewayApiError, WaitTimeoutError } from './errors.js';
-export type { ClientOptions, RetryEvent, RetryOptions } from './transport.js';
-export { eachItem, type Page, type WaitOptions } from './core.js';
+export {
+  AuthenticationError,
+  ConflictError,
+  GatewayApiError,
+  GatewayConnectionError,
+  GatewayError,
+  GatewayTimeoutError,
+  IdempotencyConflictError,
+  NotFoundError,
+  PermissionError,
+  ProviderError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+  WaitTimeoutError,
+  type ResponseMeta,
+} from './errors.js';
+export { DEFAULT_TIMEOUT_MS, type ClientOptions, type RequestOptions, type RetryEvent, type RetryOptions } from './transport.js';
+export { eachItem, paginate, type ApiPromise, type AutoPaginated, type Page, type WaitOptions, type WithResponse } from './core.js';
 export * from './purchase-client.js';
 export * from './payout-client.js';
+export * from './webhooks.js';
 export type * as purchaseApi from './generated/purchase.js';
 export type * as payoutApi from './generated/payout.js';

@@ -1,7 +1,9 @@
-import type { Client } from 'openapi-fetch';
-import { createApi, pollUntil, replayed, unwrap, type WaitOptions } from './core.js';
-import type { components, paths } from './generated/payout.js';
-import type { ClientOptions } from './transport.js';
+import { Caller, createHttp, paginate, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
+import { GatewayApiError } from './errors.js';
+import type { components, operations } from './generated/payout.js';
+import type { BodyOf, DataOf, ErrorBodies, PayoutCodeOf } from './operation-types.js';
+import type { Http, SendParams } from './http.js';
+import type { ClientOptions, RequestOptions } from './transport.js';
 
 type Schemas = components['schemas'];
 export type Account = Schemas['Account'];
@@ -15,6 +17,27 @@ export type BatchRequest = Schemas['BatchRequest'];
 export type Delivery = Schemas['Delivery'];
 /** Every code the payout gateway can answer; each operation's codes are in the generated types. */
 export type PayoutErrorCode = Schemas['ErrorEnvelope']['code'];
+export type PayoutWebhookEndpoint = Schemas['WebhookEndpoint'];
+export type PayoutWebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type PayoutWebhookDelivery = Schemas['WebhookDelivery'];
+
+/** Every operation of the payout gateway (its `operationId`). */
+export type PayoutOperation = keyof operations;
+/** The request body of a payout operation, e.g. `PayoutBody<'createWebhookEndpoint'>`. */
+export type PayoutBody<Op extends PayoutOperation> = BodyOf<operations[Op]>;
+/** The codes each payout operation can answer, e.g. `PayoutErrorCodes['createPayout']`. */
+export type PayoutErrorCodes = { [Op in PayoutOperation]: PayoutCodeOf<ErrorBodies<operations[Op]>> };
+
+/**
+ * Narrows a caught error to the payout operation's `GatewayApiError`, whose `code` is the union
+ * of the codes that operation can answer: comparing it with a code it cannot answer (or a typo)
+ * does not compile. Without `operation`, any payout code.
+ */
+export function isPayoutError<Op extends PayoutOperation>(error: unknown, operation: Op): error is GatewayApiError<PayoutErrorCodes[Op]>;
+export function isPayoutError(error: unknown): error is GatewayApiError<PayoutErrorCode>;
+export function isPayoutError(error: unknown, operation?: string): boolean {
+  return error instanceof GatewayApiError && (operation === undefined || error.operation === operation);
+}
 
 /**
  * `paid` can still become `reversed` within 2 h (the reversal window). `needs_review` is not
@@ -29,59 +52,131 @@ const REFERENCE_KEYED_PATHS = ['/api/v1/payouts', '/api/v1/batches'];
 /** The contract's payout cadence: 5 s, doubling up to 5 minutes; default timeout 10 minutes. */
 const PAYOUT_CADENCE = { timeoutMs: 600_000, intervalMs: 5_000, maxIntervalMs: 300_000 };
 
-/** The payout gateway: typed calls for the common flow, and `api` for every operation of its document. */
+/** The payout gateway: one method per operation of its document. */
 export class PayoutClient {
-  /** The generated openapi-fetch client (bearer auth and retries included) for any other operation. */
-  readonly api: Client<paths>;
+  private readonly http: Http;
+  private readonly caller: Caller;
 
   constructor(options: ClientOptions) {
-    this.api = createApi<paths>(options, 'origin', REFERENCE_KEYED_PATHS);
+    this.http = createHttp(options, 'origin');
+    this.caller = new Caller(options, REFERENCE_KEYED_PATHS);
   }
 
-  async getAccount(): Promise<Account> {
-    return (await unwrap<{ data: Account }, PayoutErrorCode>(this.api.GET('/api/v1/account'))).data;
+  /** One operation: its `operationId` (for typed error codes), method, path and parameters. */
+  private run<Op extends PayoutOperation, Out = DataOf<operations[Op]>>(
+    operation: Op,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    request: { params?: SendParams; body?: unknown },
+    options?: RequestOptions,
+    map?: (data: DataOf<operations[Op]>, response: Response) => Out,
+  ): ApiPromise<Out> {
+    return this.caller.call<DataOf<operations[Op]>, Out>(operation, (init) => this.http.send(method, path, { ...init, ...request }), options, map);
   }
 
-  async listMethods(): Promise<Method[]> {
-    return (await unwrap<{ data: Method[] }, PayoutErrorCode>(this.api.GET('/api/v1/methods'))).data;
+  /** `GET /api/v1/account`: the prefunded balance. */
+  getAccount(options?: RequestOptions): ApiPromise<Account> {
+    return this.run('getAccount', 'GET', '/api/v1/account', {}, options);
+  }
+
+  /** `GET /api/v1/methods`: the enabled methods and their fees. */
+  listMethods(options?: RequestOptions): ApiPromise<Method[]> {
+    return this.run('listMethods', 'GET', '/api/v1/methods', {}, options);
   }
 
   /**
-   * Pays once per `reference`: sending the same body again answers the stored result (`replayed`).
-   * A provider refusal throws GatewayApiError `PROVIDER_REJECTED` (422), on a replay too: the payout
-   * exists as `failed` (`provider_rejected`) with its hold released; `getPayout` reads it.
+   * `POST /api/v1/payouts`: pays once per `reference`; sending the same body again answers the
+   * stored result (`replayed`). A provider refusal throws ProviderError `PROVIDER_REJECTED` (422), on
+   * a replay too: the payout exists as `failed` (`provider_rejected`) with its hold released.
    */
-  async createPayout(body: PayoutRequest): Promise<{ payout: Payout; replayed: boolean }> {
-    const { data, response } = await unwrap<{ data: Payout }, PayoutErrorCode>(this.api.POST('/api/v1/payouts', { body }));
-    return { payout: data, replayed: replayed(response) };
+  createPayout(body: PayoutRequest, options?: RequestOptions): ApiPromise<{ payout: Payout; replayed: boolean }> {
+    return this.run('createPayout', 'POST', '/api/v1/payouts', { body }, options, (payout, response) => ({
+      payout,
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+    }));
   }
 
-  async getPayout(reference: string): Promise<Payout> {
-    return (await unwrap<{ data: Payout }, PayoutErrorCode>(this.api.GET('/api/v1/payouts/{reference}', { params: { path: { reference } } }))).data;
+  /** `GET /api/v1/payouts/{reference}`. */
+  getPayout(reference: string, options?: RequestOptions): ApiPromise<Payout> {
+    return this.run('getPayout', 'GET', '/api/v1/payouts/{reference}', { params: { path: { reference } } }, options);
   }
 
-  /** The PIN and instructions of a cash payout (needs `payouts:delivery`; the read is audited). */
-  async getDelivery(reference: string): Promise<Delivery> {
-    return (await unwrap<{ data: Delivery }, PayoutErrorCode>(this.api.GET('/api/v1/payouts/{reference}/delivery', { params: { path: { reference } } }))).data;
+  /** `GET /api/v1/payouts/{reference}/delivery`: the PIN and instructions of a cash payout (needs `payouts:delivery`; audited). */
+  getDelivery(reference: string, options?: RequestOptions): ApiPromise<Delivery> {
+    return this.run('getDelivery', 'GET', '/api/v1/payouts/{reference}/delivery', { params: { path: { reference } } }, options);
+  }
+
+  /** `POST /api/v1/payouts/{reference}/resend-sms`: sends the recipient's SMS again (cooldown: `RATE_LIMITED`). */
+  resendSms(reference: string, options?: RequestOptions) {
+    return this.run('resendSms', 'POST', '/api/v1/payouts/{reference}/resend-sms', { params: { path: { reference } } }, options);
   }
 
   /** Polls a payout until `paid`, `failed`, `reversed` or `cancelled` (`needs_review` is not final). */
   async waitForFinal(reference: string, options: WaitOptions = {}): Promise<Payout> {
-    return pollUntil(() => this.getPayout(reference), (payout) => FINAL_PAYOUT_STATUSES.includes(payout.status), options, PAYOUT_CADENCE);
+    return pollUntil(() => this.getPayout(reference, { signal: options.signal }), (payout) => FINAL_PAYOUT_STATUSES.includes(payout.status), options, PAYOUT_CADENCE);
   }
 
-  /** Accepts a batch once per `reference` (202 `processing`); its items are paid in the background. */
-  async createBatch(body: BatchRequest): Promise<{ batch: Batch; replayed: boolean }> {
-    const { data, response } = await unwrap<{ data: Batch }, PayoutErrorCode>(this.api.POST('/api/v1/batches', { body }));
-    return { batch: data, replayed: replayed(response) };
+  /** `POST /api/v1/batches`: accepts a batch once per `reference` (202 `processing`); its items are paid in the background. */
+  createBatch(body: BatchRequest, options?: RequestOptions): ApiPromise<{ batch: Batch; replayed: boolean }> {
+    return this.run('createBatch', 'POST', '/api/v1/batches', { body }, options, (batch, response) => ({
+      batch,
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+    }));
   }
 
-  async getBatch(reference: string): Promise<Batch> {
-    return (await unwrap<{ data: Batch }, PayoutErrorCode>(this.api.GET('/api/v1/batches/{reference}', { params: { path: { reference } } }))).data;
+  /** `GET /api/v1/batches/{reference}`. */
+  getBatch(reference: string, options?: RequestOptions): ApiPromise<Batch> {
+    return this.run('getBatch', 'GET', '/api/v1/batches/{reference}', { params: { path: { reference } } }, options);
   }
 
   /** Polls a batch until `completed`, `completed_with_failures` or `cancelled`. */
   async waitForBatch(reference: string, options: WaitOptions = {}): Promise<Batch> {
-    return pollUntil(() => this.getBatch(reference), (batch) => FINAL_BATCH_STATUSES.includes(batch.status), options, PAYOUT_CADENCE);
+    return pollUntil(() => this.getBatch(reference, { signal: options.signal }), (batch) => FINAL_BATCH_STATUSES.includes(batch.status), options, PAYOUT_CADENCE);
+  }
+
+  // Webhook endpoints (`webhooks:read` / `webhooks:write`)
+
+  /** `GET /api/v1/webhook-endpoints`: endpoints, never their secrets. */
+  listWebhookEndpoints(options?: RequestOptions): ApiPromise<PayoutWebhookEndpoint[]> {
+    return this.run('listWebhookEndpoints', 'GET', '/api/v1/webhook-endpoints', {}, options);
+  }
+
+  /** `POST /api/v1/webhook-endpoints`: the answer carries `secret` (`whsec_…`) once. */
+  createWebhookEndpoint(body: PayoutBody<'createWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PayoutWebhookEndpointWithSecret> {
+    return this.run('createWebhookEndpoint', 'POST', '/api/v1/webhook-endpoints', { body }, options);
+  }
+
+  /** `GET /api/v1/webhook-endpoints/{id}`. */
+  getWebhookEndpoint(id: string, options?: RequestOptions): ApiPromise<PayoutWebhookEndpoint> {
+    return this.run('getWebhookEndpoint', 'GET', '/api/v1/webhook-endpoints/{id}', { params: { path: { id } } }, options);
+  }
+
+  /** `PATCH /api/v1/webhook-endpoints/{id}`. */
+  updateWebhookEndpoint(id: string, body: PayoutBody<'updateWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PayoutWebhookEndpoint> {
+    return this.run('updateWebhookEndpoint', 'PATCH', '/api/v1/webhook-endpoints/{id}', { params: { path: { id } }, body }, options);
+  }
+
+  /** `DELETE /api/v1/webhook-endpoints/{id}`. */
+  deleteWebhookEndpoint(id: string, options?: RequestOptions) {
+    return this.run('deleteWebhookEndpoint', 'DELETE', '/api/v1/webhook-endpoints/{id}', { params: { path: { id } } }, options);
+  }
+
+  /** `POST /api/v1/webhook-endpoints/{id}/rotate-secret`: a new secret (shown once); the old one signs too for `overlap_seconds`. */
+  rotateWebhookSecret(id: string, body: PayoutBody<'rotateWebhookSecret'> = {}, options?: RequestOptions): ApiPromise<PayoutWebhookEndpointWithSecret> {
+    return this.run('rotateWebhookSecret', 'POST', '/api/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id } }, body }, options);
+  }
+
+  /** `GET /api/v1/webhook-endpoints/{id}/deliveries`: the delivery log, newest first, page after page. */
+  listWebhookDeliveries(id: string, query: { per_page?: number } = {}, options?: RequestOptions): AutoPaginated<PayoutWebhookDelivery> {
+    const perPage = query.per_page ?? 20;
+    return paginate(
+      (page) => this.run('listWebhookDeliveries', 'GET', '/api/v1/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { page, per_page: perPage } } }, options),
+      perPage,
+    );
+  }
+
+  /** `POST /api/v1/webhook-endpoints/{id}/events/{eventId}/redeliver`: delivers the event again. */
+  redeliverWebhookEvent(id: string, eventId: string, options?: RequestOptions): ApiPromise<PayoutWebhookDelivery> {
+    return this.run('redeliverWebhookEvent', 'POST', '/api/v1/webhook-endpoints/{id}/events/{eventId}/redeliver', { params: { path: { id, eventId } } }, options);
   }
 }

@@ -1,7 +1,9 @@
-import type { Client } from 'openapi-fetch';
-import { createApi, eachItem, pollUntil, replayed, unwrap, type WaitOptions } from './core.js';
-import type { components, operations, paths } from './generated/purchase.js';
-import type { ClientOptions } from './transport.js';
+import { Caller, createHttp, paginate, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
+import { GatewayApiError } from './errors.js';
+import type { components, operations } from './generated/purchase.js';
+import type { BodyOf, DataOf, ErrorBodies, PurchaseCodeOf, QueryOf } from './operation-types.js';
+import type { Http, SendParams } from './http.js';
+import type { ClientOptions, RequestOptions } from './transport.js';
 
 type Schemas = components['schemas'];
 export type Transaction = Schemas['Transaction'];
@@ -14,8 +16,33 @@ export type Fulfilment = Schemas['Fulfilment'];
 export type Limits = Schemas['Limits'];
 /** Every code the purchase gateway can answer; each operation's codes are in the generated types. */
 export type PurchaseErrorCode = Schemas['ErrorDetail']['code'];
-export type TransactionQuery = NonNullable<operations['listTransactions']['parameters']['query']>;
-export type ProductQuery = NonNullable<operations['listProducts']['parameters']['query']>;
+export type TransactionQuery = QueryOf<operations['listTransactions']>;
+export type ProductQuery = QueryOf<operations['listProducts']>;
+export type Service = Schemas['Service'];
+export type Country = Schemas['Country'];
+export type Operator = Schemas['Operator'];
+export type SalesSummary = Schemas['SalesSummary'];
+export type PurchaseWebhookEndpoint = Schemas['WebhookEndpoint'];
+export type PurchaseWebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type PurchaseWebhookDelivery = Schemas['WebhookDelivery'];
+
+/** Every operation of the purchase gateway (its `operationId`). */
+export type PurchaseOperation = keyof operations;
+/** The request body of a purchase operation, e.g. `PurchaseBody<'lookupAccount'>`. */
+export type PurchaseBody<Op extends PurchaseOperation> = BodyOf<operations[Op]>;
+/** The codes each purchase operation can answer, e.g. `PurchaseErrorCodes['createTransaction']`. */
+export type PurchaseErrorCodes = { [Op in PurchaseOperation]: PurchaseCodeOf<ErrorBodies<operations[Op]>> };
+
+/**
+ * Narrows a caught error to the purchase operation's `GatewayApiError`, whose `code` is the union
+ * of the codes that operation can answer: comparing it with a code it cannot answer (or a typo)
+ * does not compile. Without `operation`, any purchase code.
+ */
+export function isPurchaseError<Op extends PurchaseOperation>(error: unknown, operation: Op): error is GatewayApiError<PurchaseErrorCodes[Op]>;
+export function isPurchaseError(error: unknown): error is GatewayApiError<PurchaseErrorCode>;
+export function isPurchaseError(error: unknown, operation?: string): boolean {
+  return error instanceof GatewayApiError && (operation === undefined || error.operation === operation);
+}
 
 /**
  * Statuses no later read changes on its own account. `completed` can still become `reversed`
@@ -32,46 +59,139 @@ export interface CreatedTransaction {
   replayed: boolean;
 }
 
-/** The purchase gateway: typed calls for the common flow, and `api` for every operation of its document. */
+/** The purchase gateway: one method per operation of its document. */
 export class PurchaseClient {
-  /** The generated openapi-fetch client (bearer auth and retries included) for any other operation. */
-  readonly api: Client<paths>;
+  private readonly http: Http;
+  private readonly caller: Caller;
 
   constructor(options: ClientOptions) {
-    this.api = createApi<paths>(options, 'versioned');
+    this.http = createHttp(options, 'versioned');
+    this.caller = new Caller(options, []);
   }
 
-  async createQuote(body: QuoteRequest): Promise<Quote> {
-    return (await unwrap<{ data: Quote }, PurchaseErrorCode>(this.api.POST('/quotes', { body }))).data;
+  /** One operation: its `operationId` (for typed error codes), method, path and parameters. */
+  private run<Op extends PurchaseOperation, Out = DataOf<operations[Op]>>(
+    operation: Op,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    request: { params?: SendParams; body?: unknown },
+    options?: RequestOptions,
+    map?: (data: DataOf<operations[Op]>, response: Response) => Out,
+  ): ApiPromise<Out> {
+    return this.caller.call<DataOf<operations[Op]>, Out>(operation, (init) => this.http.send(method, path, { ...init, ...request }), options, map);
+  }
+
+  // Catalogue
+
+  /** `GET /services`. */
+  listServices(options?: RequestOptions): ApiPromise<Service[]> {
+    return this.run('listServices', 'GET', '/services', {}, options);
+  }
+
+  /** `GET /countries`. */
+  listCountries(options?: RequestOptions): ApiPromise<Country[]> {
+    return this.run('listCountries', 'GET', '/countries', {}, options);
+  }
+
+  /** `GET /operators`. */
+  listOperators(options?: RequestOptions): ApiPromise<Operator[]> {
+    return this.run('listOperators', 'GET', '/operators', {}, options);
+  }
+
+  /** `GET /products`: every enabled product matching `query`, page after page (async iterator). */
+  listProducts(query: Omit<ProductQuery, 'page'> = {}, options?: RequestOptions): AutoPaginated<Product> {
+    return paginate((page) => this.run('listProducts', 'GET', '/products', { params: { query: { ...query, page } } }, options));
+  }
+
+  /** `GET /products/{id}`. */
+  getProduct(id: operations['getProduct']['parameters']['path']['id'], options?: RequestOptions): ApiPromise<Product> {
+    return this.run('getProduct', 'GET', '/products/{id}', { params: { path: { id } } }, options);
+  }
+
+  // Lookups (POST: never resent after a 5xx unless you give an idempotencyKey)
+
+  /** `POST /lookups/mobile-number`: the operators (and products) of a number, one page (`page`/`per_page` in the body). */
+  lookupMobileNumber(body: PurchaseBody<'lookupMobileNumber'>, options?: RequestOptions) {
+    return this.run('lookupMobileNumber', 'POST', '/lookups/mobile-number', { body }, options);
+  }
+
+  /** `POST /lookups/statement`. */
+  lookupStatement(body: PurchaseBody<'lookupStatement'>, options?: RequestOptions) {
+    return this.run('lookupStatement', 'POST', '/lookups/statement', { body }, options);
+  }
+
+  /** `POST /lookups/account`. */
+  lookupAccount(body: PurchaseBody<'lookupAccount'>, options?: RequestOptions) {
+    return this.run('lookupAccount', 'POST', '/lookups/account', { body }, options);
+  }
+
+  /** `POST /lookups/esim-benefits`. */
+  lookupEsimBenefits(body: PurchaseBody<'lookupEsimBenefits'>, options?: RequestOptions) {
+    return this.run('lookupEsimBenefits', 'POST', '/lookups/esim-benefits', { body }, options);
+  }
+
+  /** `POST /lookups/esim-status`. */
+  lookupEsimStatus(body: PurchaseBody<'lookupEsimStatus'>, options?: RequestOptions) {
+    return this.run('lookupEsimStatus', 'POST', '/lookups/esim-status', { body }, options);
+  }
+
+  // Quotes and purchases
+
+  /** `POST /quotes`: prices a product. */
+  createQuote(body: QuoteRequest, options?: RequestOptions): ApiPromise<Quote> {
+    return this.run('createQuote', 'POST', '/quotes', { body }, options);
+  }
+
+  /** `GET /quotes/{id}`. */
+  getQuote(id: string, options?: RequestOptions): ApiPromise<Quote> {
+    return this.run('getQuote', 'GET', '/quotes/{id}', { params: { path: { id } } }, options);
   }
 
   /**
-   * Buys once. An `Idempotency-Key` (a UUID) is created unless given; the same key with the same
-   * quote and reference answers the same transaction, which is what makes retrying safe.
+   * `POST /transactions`: buys once. An `Idempotency-Key` (a UUID) is created unless given
+   * (`options.idempotencyKey`); the same key with the same quote and reference answers the same
+   * transaction, which is what makes retrying safe.
    */
-  async createTransaction(body: CreateTransactionRequest, options: { idempotencyKey?: string } = {}): Promise<CreatedTransaction> {
+  createTransaction(body: CreateTransactionRequest, options: RequestOptions = {}): ApiPromise<CreatedTransaction> {
     const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-    const { data, response } = await unwrap<{ data: Transaction }, PurchaseErrorCode>(
-      this.api.POST('/transactions', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body }),
+    return this.run(
+      'createTransaction',
+      'POST',
+      '/transactions',
+      { params: { header: { 'Idempotency-Key': idempotencyKey } }, body },
+      { ...options, idempotencyKey },
+      (transaction, response) => ({ transaction, idempotencyKey, replayed: response.headers.get('idempotent-replayed') === 'true' }),
     );
-    return { transaction: data, idempotencyKey, replayed: replayed(response) };
   }
 
-  async getTransaction(id: string): Promise<Transaction> {
-    return (await unwrap<{ data: Transaction }, PurchaseErrorCode>(this.api.GET('/transactions/{id}', { params: { path: { id } } }))).data;
+  /** `GET /transactions/{id}`. */
+  getTransaction(id: string, options?: RequestOptions): ApiPromise<Transaction> {
+    return this.run('getTransaction', 'GET', '/transactions/{id}', { params: { path: { id } } }, options);
   }
 
-  async getTransactionByReference(reference: string): Promise<Transaction> {
-    return (await unwrap<{ data: Transaction }, PurchaseErrorCode>(this.api.GET('/transactions/by-reference/{reference}', { params: { path: { reference } } }))).data;
+  /** `GET /transactions/by-reference/{reference}`. */
+  getTransactionByReference(reference: string, options?: RequestOptions): ApiPromise<Transaction> {
+    return this.run('getTransactionByReference', 'GET', '/transactions/by-reference/{reference}', { params: { path: { reference } } }, options);
   }
 
-  /** The PIN or eSIM data of a completed purchase (needs `fulfilment:read`; the read is audited). */
-  async getFulfilment(id: string): Promise<Fulfilment> {
-    return (await unwrap<{ data: Fulfilment }, PurchaseErrorCode>(this.api.GET('/transactions/{id}/fulfilment', { params: { path: { id } } }))).data;
+  /** `GET /transactions`: every transaction matching `query`, page after page (newest first). */
+  listTransactions(query: Omit<TransactionQuery, 'page'> = {}, options?: RequestOptions): AutoPaginated<Transaction> {
+    return paginate((page) => this.run('listTransactions', 'GET', '/transactions', { params: { query: { ...query, page } } }, options));
   }
 
-  async getLimits(): Promise<Limits> {
-    return (await unwrap<{ data: Limits }, PurchaseErrorCode>(this.api.GET('/limits'))).data;
+  /** `GET /transactions/{id}/fulfilment`: the PIN or eSIM data of a completed purchase (needs `fulfilment:read`; audited). */
+  getFulfilment(id: string, options?: RequestOptions): ApiPromise<Fulfilment> {
+    return this.run('getTransactionFulfilment', 'GET', '/transactions/{id}/fulfilment', { params: { path: { id } } }, options);
+  }
+
+  /** `GET /limits`: the daily allowance and limits. */
+  getLimits(options?: RequestOptions): ApiPromise<Limits> {
+    return this.run('getLimits', 'GET', '/limits', {}, options);
+  }
+
+  /** `GET /reports/summary`: sales between two dates. */
+  getSalesSummary(query: QueryOf<operations['getSalesSummary']> = {}, options?: RequestOptions): ApiPromise<SalesSummary> {
+    return this.run('getSalesSummary', 'GET', '/reports/summary', { params: { query } }, options);
   }
 
   /**
@@ -80,20 +200,66 @@ export class PurchaseClient {
    * throws WaitTimeoutError at the deadline with the last transaction in `last`.
    */
   async waitForFinal(id: string, options: WaitOptions = {}): Promise<Transaction> {
-    return pollUntil(() => this.getTransaction(id), (transaction) => FINAL_TRANSACTION_STATUSES.includes(transaction.status), options, {
+    return pollUntil(() => this.getTransaction(id, { signal: options.signal }), (transaction) => FINAL_TRANSACTION_STATUSES.includes(transaction.status), options, {
       timeoutMs: 300_000,
       intervalMs: 2_000,
       maxIntervalMs: 60_000,
     });
   }
 
-  /** Every transaction matching `query`, page after page (newest first). */
-  transactions(query: Omit<TransactionQuery, 'page'> = {}): AsyncGenerator<Transaction, void, undefined> {
-    return eachItem(async (page) => (await unwrap(this.api.GET('/transactions', { params: { query: { ...query, page } } }))).data);
+  /** @deprecated use listTransactions (same iterator). */
+  transactions(query: Omit<TransactionQuery, 'page'> = {}): AutoPaginated<Transaction> {
+    return this.listTransactions(query);
   }
 
-  /** Every enabled product matching `query`, page after page. */
-  products(query: Omit<ProductQuery, 'page'> = {}): AsyncGenerator<Product, void, undefined> {
-    return eachItem(async (page) => (await unwrap(this.api.GET('/products', { params: { query: { ...query, page } } }))).data);
+  /** @deprecated use listProducts (same iterator). */
+  products(query: Omit<ProductQuery, 'page'> = {}): AutoPaginated<Product> {
+    return this.listProducts(query);
+  }
+
+  // Webhook endpoints (`webhooks:read` / `webhooks:write`)
+
+  /** `GET /webhook-endpoints`: endpoints, never their secrets. */
+  listWebhookEndpoints(options?: RequestOptions): ApiPromise<PurchaseWebhookEndpoint[]> {
+    return this.run('listWebhookEndpoints', 'GET', '/webhook-endpoints', {}, options);
+  }
+
+  /** `POST /webhook-endpoints`: the answer carries `secret` (`whsec_…`) once. */
+  createWebhookEndpoint(body: PurchaseBody<'createWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpointWithSecret> {
+    return this.run('createWebhookEndpoint', 'POST', '/webhook-endpoints', { body }, options);
+  }
+
+  /** `GET /webhook-endpoints/{id}`. */
+  getWebhookEndpoint(id: string, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpoint> {
+    return this.run('getWebhookEndpoint', 'GET', '/webhook-endpoints/{id}', { params: { path: { id } } }, options);
+  }
+
+  /** `PATCH /webhook-endpoints/{id}`. */
+  updateWebhookEndpoint(id: string, body: PurchaseBody<'updateWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpoint> {
+    return this.run('updateWebhookEndpoint', 'PATCH', '/webhook-endpoints/{id}', { params: { path: { id } }, body }, options);
+  }
+
+  /** `DELETE /webhook-endpoints/{id}`: pending deliveries are cancelled, the log is kept. */
+  deleteWebhookEndpoint(id: string, options?: RequestOptions) {
+    return this.run('deleteWebhookEndpoint', 'DELETE', '/webhook-endpoints/{id}', { params: { path: { id } } }, options);
+  }
+
+  /** `POST /webhook-endpoints/{id}/rotate-secret`: a new secret (shown once); the old one signs too for `overlap_seconds`. */
+  rotateWebhookSecret(id: string, body: PurchaseBody<'rotateWebhookSecret'> = {}, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpointWithSecret> {
+    return this.run('rotateWebhookSecret', 'POST', '/webhook-endpoints/{id}/rotate-secret', { params: { path: { id } }, body }, options);
+  }
+
+  /** `GET /webhook-endpoints/{id}/deliveries`: the delivery log, newest first, page after page. */
+  listWebhookDeliveries(id: string, query: { per_page?: number } = {}, options?: RequestOptions): AutoPaginated<PurchaseWebhookDelivery> {
+    const perPage = query.per_page ?? 20;
+    return paginate(
+      (page) => this.run('listWebhookDeliveries', 'GET', '/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { page, per_page: perPage } } }, options),
+      perPage,
+    );
+  }
+
+  /** `POST /webhook-endpoints/{id}/events/{eventId}/redeliver`: delivers the event again (a new log entry). */
+  redeliverWebhookEvent(id: string, eventId: string, options?: RequestOptions): ApiPromise<PurchaseWebhookDelivery> {
+    return this.run('redeliverWebhookEvent', 'POST', '/webhook-endpoints/{id}/events/{eventId}/redeliver', { params: { path: { id, eventId } } }, options);
   }
 }

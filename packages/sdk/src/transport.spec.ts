@@ -115,3 +115,41 @@ describe('paging and waiting', () => {
     expect(timedOut).toMatchObject({ last: 'review', timeoutMs: 30 });
   });
 });
+
+describe('retryingFetch: timeouts and AbortSignal', () => {
+  const hanging = () => {
+    const calls: Request[] = [];
+    const fetch = (request: Request) =>
+      new Promise<Response>((_resolve, reject) => {
+        calls.push(request);
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+      });
+    return { calls, fetch };
+  };
+
+  it('a hanging request ends with GatewayTimeoutError after the timeout, retried first when safe', async () => {
+    const { calls, fetch } = hanging();
+    const started = Date.now();
+    await expect(retryingFetch({ fetch, timeoutMs: 50, retry: { ...FAST, maxRetries: 1 } }, [])(new Request('http://gw.test/api/v1/limits'))).rejects.toMatchObject({ name: 'GatewayTimeoutError', timeoutMs: 50 });
+    expect(calls).toHaveLength(2);
+    // Generous: the machine may be busy; a timeout that never fired would hang until Jest's own limit.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const post = hanging();
+    await expect(retryingFetch({ fetch: post.fetch, timeoutMs: 50, retry: FAST }, [])(new Request('http://gw.test/api/v1/quotes', { method: 'POST', body: '{}' }))).rejects.toMatchObject({ name: 'GatewayTimeoutError' });
+    expect(post.calls).toHaveLength(1);
+  });
+
+  it("the caller's signal aborts the request and the wait between retries, with the signal's reason", async () => {
+    const { fetch } = hanging();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    await expect(retryingFetch({ fetch, timeoutMs: 0 }, [])(new Request('http://gw.test/api/v1/limits', { signal: controller.signal }))).rejects.toMatchObject({ name: 'AbortError' });
+
+    const throttled = scripted([status(429, { 'retry-after': '30' }), status(200)]);
+    const waiting = new AbortController();
+    setTimeout(() => waiting.abort(), 20);
+    const started = Date.now();
+    await expect(retryingFetch({ fetch: throttled.fetch }, [])(new Request('http://gw.test/api/v1/limits', { signal: waiting.signal }))).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(5_000); // not the 30 s Retry-After
+  });
+});

@@ -1,4 +1,4 @@
-import { retryAfterMs } from './errors.js';
+import { GatewayConnectionError, GatewayTimeoutError, retryAfterMs } from './errors.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 3. */
@@ -41,24 +41,55 @@ export interface ClientOptions {
   fetch?: (input: Request) => Promise<Response>;
   /** Extra headers on every request, e.g. a User-Agent. */
   headers?: Record<string, string>;
+  /**
+   * Longest wait for an answer to one attempt, in ms (default 30 000; `0` for none). A request that
+   * gets no answer in time is retried when it is safe to repeat, else it throws GatewayTimeoutError.
+   */
+  timeoutMs?: number;
 }
+
+/** Options of one call: they override the client's for that call only. */
+export interface RequestOptions {
+  /** Extra headers for this request. */
+  headers?: Record<string, string>;
+  /** Cancels the request (and any wait between retries): it rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** This call's timeout per attempt, in ms (`0` for none). */
+  timeoutMs?: number;
+  /**
+   * The `Idempotency-Key` header. `createTransaction` makes one when not given; on any other POST
+   * it marks the request as safe to resend after a 5xx or a network error.
+   */
+  idempotencyKey?: string;
+  /** This call's retry policy (`false`: send once). */
+  retry?: RetryOptions | false;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 
 const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 };
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
+
+type FetchOptions = Pick<ClientOptions, 'retry' | 'onRetry' | 'fetch' | 'timeoutMs'>;
 
 /**
  * A fetch that retries only what cannot do anything twice:
  * - 429 for every request: the gateways' rate limiter refuses before any handler runs, so the
  *   refused request did nothing; it waits exactly `Retry-After`.
- * - 5xx and network errors only when the request is safe to repeat: a GET, a POST that carries
- *   an `Idempotency-Key` (a purchase), or a POST whose body reference is its idempotency key
- *   (`referenceKeyedPaths`: payouts and batches). Any other POST may have been carried out before
- *   the failure, so it is handed back to the caller, never sent again.
+ * - 5xx, timeouts and network errors only when the request is safe to repeat: a GET, a request
+ *   that carries an `Idempotency-Key` (a purchase), or a POST whose body reference is its
+ *   idempotency key (`referenceKeyedPaths`: payouts and batches). Any other POST may have been
+ *   carried out before the failure, so it is handed back to the caller, never sent again.
+ *
+ * Each attempt gets `timeoutMs` to answer (GatewayTimeoutError); the request's own signal cancels
+ * the attempt and any wait between attempts (rejecting with the signal's reason); a network
+ * failure is a GatewayConnectionError.
  */
-export function retryingFetch(options: Pick<ClientOptions, 'retry' | 'onRetry' | 'fetch'>, referenceKeyedPaths: readonly string[]): (input: Request) => Promise<Response> {
+export function retryingFetch(options: FetchOptions, referenceKeyedPaths: readonly string[]): (input: Request) => Promise<Response> {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  if (options.retry === false) return send;
-  const policy = { ...DEFAULT_RETRY, ...options.retry };
+  const policy = options.retry === false ? { ...DEFAULT_RETRY, maxRetries: 0 } : { ...DEFAULT_RETRY, ...options.retry };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const safe = (request: Request) =>
     request.method === 'GET' ||
     request.method === 'HEAD' ||
@@ -66,16 +97,21 @@ export function retryingFetch(options: Pick<ClientOptions, 'retry' | 'onRetry' |
     (request.method === 'POST' && referenceKeyedPaths.some((path) => new URL(request.url).pathname.endsWith(path)));
 
   return async (request: Request) => {
+    const caller = request.signal;
     for (let retry = 1; ; retry++) {
-      // A Request body can be read once: every attempt sends a copy, the original stays unread.
-      const attempt = request.clone();
+      caller.throwIfAborted();
       const last = retry > policy.maxRetries;
+      const timer = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+      // A Request body can be read once: every attempt sends a copy, the original stays unread.
+      const attempt = new Request(request.clone(), { signal: timer ? AbortSignal.any([caller, timer]) : caller });
       let response: Response;
       try {
         response = await send(attempt);
       } catch (error) {
-        if (last || !safe(request) || isAbort(error)) throw error;
-        await pause(retry, backoff(policy, retry), request, options, { error });
+        if (caller.aborted) throw caller.reason;
+        const failure = timer?.aborted ? new GatewayTimeoutError(timeoutMs, request.method, request.url) : new GatewayConnectionError(request.method, request.url, error);
+        if (last || !safe(request)) throw failure;
+        await pause(retry, backoff(policy, retry), request, options, { error: failure });
         continue;
       }
       if (last) return response;
@@ -101,9 +137,20 @@ function backoff(policy: Required<RetryOptions>, retry: number): number {
 
 async function pause(retry: number, delayMs: number, request: Request, options: Pick<ClientOptions, 'onRetry'>, cause: { status?: number; error?: unknown }): Promise<void> {
   options.onRetry?.({ retry, method: request.method, url: request.url, delayMs, ...cause });
-  await sleep(delayMs);
+  await sleep(delayMs, request.signal);
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-const isAbort = (error: unknown) => error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+/** Waits `ms`; rejects with the signal's reason as soon as it aborts. */
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
