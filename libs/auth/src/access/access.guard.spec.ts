@@ -3,7 +3,7 @@ import { UnauthenticatedError } from '#common';
 import { AccessGuard } from './access.guard.js';
 
 describe('AccessGuard.handleRequest', () => {
-  const guard = new AccessGuard(new Reflector());
+  const guard = new AccessGuard(new Reflector(), { defaultStrategy: 'bearer:test' });
 
   it('answers a missing or unknown token as unauthenticated', () => {
     expect(() => guard.handleRequest(null, false)).toThrow(UnauthenticatedError);

@@ -1,6 +1,6 @@
-import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
+import { Injectable, Logger, Optional, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
+import { AuthGuard, AuthModuleOptions } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ForbiddenError, UnauthenticatedError } from '#common';
 import type { AuthenticatedToken } from '../tokens/token.service.js';
@@ -16,8 +16,12 @@ import { ACCESS_REQUIREMENT, type AccessRequirement } from './access.decorators.
 export class AccessGuard extends AuthGuard() {
   private readonly logger = new Logger(AccessGuard.name);
 
-  constructor(private readonly reflector: Reflector) {
-    super();
+  // The options (this app's default strategy) go to AuthGuard's constructor, which checks them there.
+  constructor(
+    private readonly reflector: Reflector,
+    @Optional() options?: AuthModuleOptions,
+  ) {
+    super(options);
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
