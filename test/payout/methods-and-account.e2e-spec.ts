@@ -103,7 +103,7 @@ describe('methods and account', () => {
       expect(operation).toBeDefined();
       expect(operation['x-required-abilities']).toEqual([scope]);
     }
-    expect(Object.keys(document.paths['/api/v1/payouts'].post.responses).sort()).toEqual(['200', '401', '403', '409', '422', '429', '500', '503']);
+    expect(Object.keys(document.paths['/api/v1/payouts'].post.responses).sort()).toEqual(['200', '401', '403', '409', '415', '422', '429', '500', '503']);
     expect(document.paths['/api/v1/batches'].post.responses['202']).toBeDefined();
     expect(document.components.schemas.PayoutRequest).toBeDefined();
   });
