@@ -353,7 +353,8 @@ function comparisonSection({ results, file }, { results: other, file: otherFile 
   const row = (title, get, digits = 1) => {
     const here = get(results);
     const there = get(other);
-    if (here === undefined && there === undefined) return;
+    const missing = (value) => value === undefined || value === null || Number.isNaN(value);
+    if (missing(here) && missing(there)) return;
     rows.push(`| ${title} | ${fmt(there, digits)} | ${fmt(here, digits)} | ${pct(here, there)} |`);
   };
   const http = [
