@@ -23,7 +23,9 @@ describe('purchase recovery from PostgreSQL, and late reversals', () => {
       [crashed.transaction.id],
     );
 
-    await stack.startWorker();
+    // The verification window counts from admission; on a loaded machine the worker's start alone
+    // can take most of the suite's 5 s window, and the two "not found" answers must fall inside it.
+    await stack.startWorker({ PURCHASE_VERIFICATION_WINDOW_MS: '60000' });
     const [recovered, unresolved] = await Promise.all([
       settle(stack, vendor, lostJob.transaction.id, ['completed', 'failed']),
       settle(stack, vendor, crashed.transaction.id, ['failed', 'completed']),
