@@ -224,6 +224,23 @@ describe('ledger corrections from the provider’s proof', () => {
       expect(await exceptionsOfPayout(paid.id)).toHaveLength(1);
       expect((await entries(paid.id)).map((entry) => entry.kind)).toEqual(['reserve', 'settle']);
       expect(await books(vendor.vendor.id)).toEqual(before);
+
+      // The old behaviour (the second line matched as if it were the first), written inside a
+      // transaction that is rolled back: the invariant checker catches it.
+      const runner = stack.dataSource.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction();
+      try {
+        await runner.query(`UPDATE settlement_lines SET match_result = 'matched', exception_id = NULL WHERE payout_id = $1 AND match_result = 'exception'`, [paid.id]);
+        const { violations } = await checkInvariants((sql, parameters) => runner.query(sql, parameters), { vendorIds: [vendor.vendor.id] });
+        expect(violations).toEqual([
+          expect.objectContaining({ invariant: 'oneSettlingLinePerRecord', subject: paid.id, details: expect.objectContaining({ domain: 'payout', line_status: 'settled' }) }),
+        ]);
+      } finally {
+        await runner.rollbackTransaction();
+        await runner.release();
+      }
+      expect(await invariantViolations(vendor.vendor.id)).toEqual([]);
     });
 
     it('a re-issued report that drops a line we applied raises line_withdrawn instead of overwriting silently', async () => {

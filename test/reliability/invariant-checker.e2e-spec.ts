@@ -176,6 +176,20 @@ describe('invariant checker', () => {
       },
     ],
     [
+      'a purchase settled twice by the provider, both lines matched (no duplicate_line exception)',
+      ['oneSettlingLinePerRecord'],
+      async (c) => {
+        const report = await c.query(`INSERT INTO settlement_reports (provider, report_date, line_count, checksum, reconciled_at) VALUES ('dvs', '2026-01-03', 2, repeat('0', 64), now()) RETURNING id`);
+        for (const key of ['c', 'd']) {
+          await c.query(
+            `INSERT INTO settlement_lines (report_id, line_key, domain, provider_reference, merchant_reference, amount_cents, currency, status, line, purchase_transaction_id, match_result, matched_at)
+             VALUES ($1, repeat($3::text, 64), 'purchase', '1', $2::text, 100, 'ZAR', 'settled', '{}'::jsonb, $2::uuid, 'matched', now())`,
+            [report.rows[0].id, ids.completed, key],
+          );
+        }
+      },
+    ],
+    [
       'a submitted pending payout nothing will ever look up (its hold stuck)',
       ['payoutHoldsJustified'],
       (c) => c.query(`UPDATE payouts SET next_poll_at = NULL WHERE vendor_id = $1 AND reference = $2`, [payer.vendor.id, ids.unknownReference]).then(() => undefined),

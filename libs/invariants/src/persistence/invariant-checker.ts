@@ -15,6 +15,7 @@
 
 import { DEFAULT_PAYOUT_HOLD_MAX_AGE_MS } from '#config';
 import { checkPayoutHoldAges } from './payout-hold-invariants.js';
+import { checkOneSettlingLinePerRecord } from './settlement-line-invariants.js';
 import { checkManualResolutions } from './staff-invariants.js';
 import { checkWebhooks } from './webhook-invariants.js';
 import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
@@ -53,6 +54,7 @@ export const INVARIANTS = {
   velocityCounters: 'the per-second velocity counters equal the purchases admitted in each second (last seven days)',
   settlementLines: 'every settlement report line is matched or applied to one of our records, or has an open or resolved reconciliation exception',
   settlementLineNotHidden: 'no settlement line is marked as an exception that had already been resolved when the line arrived (a resolved exception hides nothing)',
+  oneSettlingLinePerRecord: 'no payout or purchase has more than one matched or applied settlement line of the same status (a second one is a duplicate_line exception)',
   releasedPayoutNotProvedPaid: 'no payout stays failed (its amount + fee released) while a settlement line of the provider proves it paid or reversed',
   payoutHoldsJustified:
     'a payout holds a reservation only while its submission is open (pending, with a status poll scheduled, or queued for submission) or it is an open review item (needs_review)',
@@ -108,6 +110,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkVelocityCounters,
     checkSettlementLines,
     checkLinesNotHidden,
+    checkOneSettlingLinePerRecord,
     checkReleasedPayoutsNotProvedPaid,
     checkPayoutHoldsJustified,
     checkWebhooks,
