@@ -11,6 +11,7 @@ import { holdOf, type PayoutRecord } from '../model/payout-record.js';
 import { batchFingerprints, type PayoutRequestInput } from '../model/payout-request.js';
 import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js';
 import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
+import type { AdmittedPayout } from '../model/payout-admission-rules.js';
 import { PayoutAdmission } from './payout-admission.js';
 
 class ItemReferenceRaceError extends Error {}
@@ -38,7 +39,16 @@ export class PayoutBatchesService {
     const existing = await this.batches.findByReference(vendorId, request.reference);
     if (existing) return { batch: await this.replay(principal, existing, fingerprint), replayed: true };
 
-    const admitted = await this.admission.admitAll(vendorId, request.payouts);
+    let admitted: AdmittedPayout[];
+    try {
+      admitted = await this.admission.admitAll(vendorId, request.payouts);
+    } catch (error) {
+      // A concurrent copy of this batch may have committed since we looked: its items now hold
+      // our item references. The answer is then the replay a later copy would get, not a refusal.
+      const committed = error instanceof ValidationFailedError ? await this.batches.findByReference(vendorId, request.reference) : null;
+      if (committed) return { batch: await this.replay(principal, committed, fingerprint), replayed: true };
+      throw error;
+    }
 
     const batchId = randomUUID();
     const items: NewPayout[] = request.payouts.map((item, position) =>
@@ -82,9 +92,12 @@ export class PayoutBatchesService {
         return { batch, items: stored };
       });
     } catch (error) {
-      // Another request took one of the item references between our check and our insert.
-      if (error instanceof ItemReferenceRaceError) throw new ValidationFailedError(await this.usedReferenceErrors(vendorId, request.payouts));
-      throw error;
+      // Another request took one of the item references between our check and our insert: a
+      // concurrent copy of this batch (replayed), or another request (the references' errors).
+      if (!(error instanceof ItemReferenceRaceError)) throw error;
+      const committed = await this.batches.findByReference(vendorId, request.reference);
+      if (committed) return { batch: await this.replay(principal, committed, fingerprint), replayed: true };
+      throw new ValidationFailedError(await this.usedReferenceErrors(vendorId, request.payouts));
     }
     if (!created) return { batch: await this.replay(principal, (await this.batches.findByReference(vendorId, request.reference))!, fingerprint), replayed: true };
     // The batch as committed, from the rows the inserts returned: no read-back of 500 rows.
