@@ -20,7 +20,7 @@ describe('ops staff commands and setup links', () => {
 
   async function ops(...args: string[]): Promise<{ json: Record<string, string>; code: number; stderr: string }> {
     try {
-      const { stdout, stderr } = await run('node', [CLI, ...args], { env, timeout: 30_000 });
+      const { stdout, stderr } = await run('node', [CLI, ...args], { env, timeout: 90_000 });
       return { json: JSON.parse(stdout), code: 0, stderr };
     } catch (error) {
       const failure = error as { code: number; stderr: string };

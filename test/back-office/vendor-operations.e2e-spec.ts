@@ -240,8 +240,8 @@ describe('back-office vendor operations', () => {
     // Without OPS_ACTOR the record names the OS user who ran the command.
     const actor = `ops:${userInfo().username}`;
     const { vendor, token } = await createTestVendor(purchase.app, 'Released by the CLI');
-    await run('node', [CLI, 'vendor:release', '--vendor', vendor.id, '--reason', 'Go-live by CLI, OPS-4412'], { env, timeout: 30_000 });
-    await run('node', [CLI, 'vendor:abilities', '--vendor', vendor.id, '--disable', 'limits:read', '--reason', 'CLI ticket 8813'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'vendor:release', '--vendor', vendor.id, '--reason', 'Go-live by CLI, OPS-4412'], { env, timeout: 90_000 });
+    await run('node', [CLI, 'vendor:abilities', '--vendor', vendor.id, '--disable', 'limits:read', '--reason', 'CLI ticket 8813'], { env, timeout: 90_000 });
     const releasedAt = (await vendorRow(vendor.id)).production_released_at as Date;
     expect(await auditOf(vendor.id, 'vendor.released')).toEqual([
       { actor, actor_staff_id: null, reason: 'Go-live by CLI, OPS-4412', details: { before: { production_released_at: null }, after: { production_released_at: releasedAt.toISOString() } } },
@@ -249,10 +249,10 @@ describe('back-office vendor operations', () => {
     const [abilities] = await auditOf(vendor.id, 'vendor.abilities_set');
     expect(abilities).toMatchObject({ actor, actor_staff_id: null, reason: 'CLI ticket 8813' });
     expect(abilities.details.after.enabled_abilities).not.toContain('limits:read');
-    await run('node', [CLI, 'limits:set', '--vendor', vendor.id, '--daily-cap-minor', '1000', '--transaction-max-minor', '500', '--velocity-count', '5', '--velocity-window-seconds', '60', '--reason', 'CLI limits 8814'], { env, timeout: 30_000 });
-    await run('node', [CLI, 'purchases:pause', '--vendor', vendor.id, '--reason', 'CLI pause 8815'], { env, timeout: 30_000 });
-    await run('node', [CLI, 'catalogue:enable', '--vendor', vendor.id, '--products', 'all', '--reason', 'CLI products 8816'], { env, timeout: 30_000 });
-    await run('node', [CLI, 'catalogue:disable', '--vendor', vendor.id, '--products', String(PRODUCTS.fixedAirtime), '--reason', 'CLI products 8817'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'limits:set', '--vendor', vendor.id, '--daily-cap-minor', '1000', '--transaction-max-minor', '500', '--velocity-count', '5', '--velocity-window-seconds', '60', '--reason', 'CLI limits 8814'], { env, timeout: 90_000 });
+    await run('node', [CLI, 'purchases:pause', '--vendor', vendor.id, '--reason', 'CLI pause 8815'], { env, timeout: 90_000 });
+    await run('node', [CLI, 'catalogue:enable', '--vendor', vendor.id, '--products', 'all', '--reason', 'CLI products 8816'], { env, timeout: 90_000 });
+    await run('node', [CLI, 'catalogue:disable', '--vendor', vendor.id, '--products', String(PRODUCTS.fixedAirtime), '--reason', 'CLI products 8817'], { env, timeout: 90_000 });
     expect((await purchase.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(token))).status).toBe(422);
     const later = await db.query(`SELECT actor, action, reason FROM staff_audit_events WHERE vendor_id = $1 AND action IN ('limits.set', 'purchases.paused', 'products.enabled', 'products.disabled') ORDER BY id`, [vendor.id]);
     expect(later).toEqual([
@@ -340,20 +340,20 @@ describe('back-office vendor operations', () => {
     const env = { PATH: process.env.PATH, APP_ENV: 'test', DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL, STAFF_FOUR_EYES_ABOVE_CENTS: '100000' };
     const actor = `ops:${userInfo().username}`;
     const { vendor } = await createTestVendor(purchase.app, 'Payout methods by the CLI');
-    await run('node', [CLI, 'payout:methods', '--vendor', vendor.id, '--enable', 'rtc_eft', '--fee', 'rtc_eft=1.75', '--reason', 'CLI methods 8820'], { env, timeout: 30_000 });
-    await run('node', [CLI, 'payout:fee', '--vendor', vendor.id, '--amount', '2.00', '--reason', 'CLI fee 8821'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'payout:methods', '--vendor', vendor.id, '--enable', 'rtc_eft', '--fee', 'rtc_eft=1.75', '--reason', 'CLI methods 8820'], { env, timeout: 90_000 });
+    await run('node', [CLI, 'payout:fee', '--vendor', vendor.id, '--amount', '2.00', '--reason', 'CLI fee 8821'], { env, timeout: 90_000 });
     const records = await db.query(`SELECT actor, action, reason, details->'after' AS after FROM staff_audit_events WHERE vendor_id = $1 ORDER BY id`, [vendor.id]);
     expect(records).toEqual([
       { actor, action: 'payout.methods_set', reason: 'CLI methods 8820', after: expect.objectContaining({ requested: { enable: ['rtc_eft'], disable: [], fees: { rtc_eft: '175' }, limits: {} } }) },
       { actor, action: 'payout.fee_set', reason: 'CLI fee 8821', after: { fee_per_payout_cents: '200' } },
     ]);
-    const { stdout } = await run('node', [CLI, 'pricing:publish', '--margin-bps', '300', '--reason', 'CLI pricing 8822'], { env, timeout: 30_000 });
+    const { stdout } = await run('node', [CLI, 'pricing:publish', '--margin-bps', '300', '--reason', 'CLI pricing 8822'], { env, timeout: 90_000 });
     const version = JSON.parse(stdout) as { id: number };
     expect(await db.query(`SELECT actor, subject_type, reason FROM staff_audit_events WHERE action = 'pricing.published' AND subject_id = $1`, [String(version.id)])).toEqual([
       { actor, subject_type: 'pricing', reason: 'CLI pricing 8822' },
     ]);
-    await run('node', [CLI, 'purchases:pause', '--reason', 'CLI platform pause 8823'], { env, timeout: 30_000 });
-    await run('node', [CLI, 'purchases:resume', '--reason', 'CLI platform resume 8824'], { env, timeout: 30_000 });
+    await run('node', [CLI, 'purchases:pause', '--reason', 'CLI platform pause 8823'], { env, timeout: 90_000 });
+    await run('node', [CLI, 'purchases:resume', '--reason', 'CLI platform resume 8824'], { env, timeout: 90_000 });
     const platform = await db.query(`SELECT actor, action, subject_type, vendor_id, details->'after'->'paused' AS paused FROM staff_audit_events WHERE subject_type = 'platform' ORDER BY id`);
     expect(platform).toEqual([
       { actor, action: 'purchases.paused', subject_type: 'platform', vendor_id: null, paused: true },

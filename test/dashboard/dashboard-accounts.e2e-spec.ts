@@ -59,7 +59,7 @@ describe('dashboard accounts: invite, team and secrets in logs', () => {
 
   async function ops(...args: string[]): Promise<{ json: Record<string, unknown>; code: number; stderr: string }> {
     try {
-      const { stdout, stderr } = await run('node', [OPS, ...args], { env, timeout: 30_000 });
+      const { stdout, stderr } = await run('node', [OPS, ...args], { env, timeout: 90_000 });
       return { json: JSON.parse(stdout), code: 0, stderr };
     } catch (error) {
       const failure = error as { code: number; stderr: string };

@@ -19,7 +19,7 @@ describe('ops CLI', () => {
 
   async function ops(...args: string[]): Promise<{ json: Record<string, unknown>; code: number; stderr: string }> {
     try {
-      const { stdout, stderr } = await run('node', [CLI, ...args], { env, timeout: 30_000 });
+      const { stdout, stderr } = await run('node', [CLI, ...args], { env, timeout: 90_000 });
       return { json: JSON.parse(stdout), code: 0, stderr };
     } catch (error) {
       const failure = error as { code: number; stdout: string; stderr: string };

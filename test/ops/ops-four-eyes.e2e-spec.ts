@@ -27,7 +27,7 @@ describe('ops money commands under four eyes', () => {
 
   async function ops(...args: string[]): Promise<{ json: Record<string, unknown>; code: number; stderr: string }> {
     try {
-      const { stdout, stderr } = await run('node', [CLI, ...args], { env, timeout: 30_000 });
+      const { stdout, stderr } = await run('node', [CLI, ...args], { env, timeout: 90_000 });
       return { json: JSON.parse(stdout), code: 0, stderr };
     } catch (error) {
       const failure = error as { code: number; stderr: string };
@@ -158,7 +158,7 @@ describe('ops money commands under four eyes', () => {
   });
 
   it('demo:seed refuses APP_ENV=production', async () => {
-    const { stderr } = await run('node', [CLI, 'demo:seed'], { env: { ...env, APP_ENV: 'production' }, timeout: 30_000 }).catch((error: { stderr: string }) => ({ stderr: error.stderr }));
+    const { stderr } = await run('node', [CLI, 'demo:seed'], { env: { ...env, APP_ENV: 'production' }, timeout: 90_000 }).catch((error: { stderr: string }) => ({ stderr: error.stderr }));
     expect(stderr).toContain('demo:seed is for development and tests only');
   });
 });

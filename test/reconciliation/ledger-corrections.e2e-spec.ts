@@ -84,7 +84,7 @@ describe('ledger corrections from the provider’s proof', () => {
       // These fundings are below any four-eyes threshold: the CLI credits them at once.
       STAFF_FOUR_EYES_ABOVE_CENTS: '100000000',
     };
-    const { stdout } = await run('node', [CLI, ...args], { env, timeout: 30_000 });
+    const { stdout } = await run('node', [CLI, ...args], { env, timeout: 90_000 });
     return JSON.parse(stdout) as Record<string, unknown>;
   };
 

@@ -173,7 +173,7 @@ describe('payout settlement reports', () => {
     let env: NodeJS.ProcessEnv;
     const ops = async (...args: string[]) => {
       try {
-        const { stdout } = await run('node', [CLI, ...args], { env, timeout: 30_000 });
+        const { stdout } = await run('node', [CLI, ...args], { env, timeout: 90_000 });
         return { json: JSON.parse(stdout) as Record<string, any>, code: 0, stderr: '' }; // eslint-disable-line @typescript-eslint/no-explicit-any
       } catch (error) {
         const failure = error as { code: number; stderr: string };
