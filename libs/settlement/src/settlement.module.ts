@@ -35,7 +35,7 @@ export class SettlementCloseStatusModule {}
 @Module({
   imports: [PurchaseDomainModule, PayoutDomainModule, ReconciliationModule, SettlementCloseStatusModule],
   providers: SERVICES,
-  exports: [SettlementIngestor, SettlementReportService, SettlementDayCloser, SettlementCloseStatusModule],
+  exports: [SettlementIngestor, SettlementReportService, SettlementDayCloser, SettlementMetrics, SettlementCloseStatusModule, ReconciliationModule],
 })
 export class SettlementModule {}
 
