@@ -1,8 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { johannesburgDayOf } from '#common';
-import { runMigrations } from '#database';
 import { checkInvariants } from '#invariants';
 import { MetricsService } from '#observability';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
@@ -10,6 +8,7 @@ import { SettlementClock, SettlementDayCloser, SettlementScheduler } from '#sett
 import { ManualSandboxClock } from '../../apps/provider-sandbox/src/sandbox-clock.js';
 import { cashPayout } from '../payout/payout-requests.js';
 import { eventually, PAYOUT_SANDBOX_KEY, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
+import { createScratchDatabase } from '../support/scratch-database.js';
 import { bearer } from '../support/vendors.js';
 
 const run = promisify(execFile);
@@ -37,21 +36,10 @@ describe('closing provider-days', () => {
   let scheduler: SettlementScheduler;
   let closer: SettlementDayCloser;
   let databaseUrl: string;
-  const databaseName = `gateway_e2e_close_${process.pid}_${Date.now()}`;
-  const admin = () => {
-    const url = new URL(process.env.E2E_DATABASE_URL!);
-    url.pathname = '/postgres';
-    return new pg.Client({ connectionString: url.toString() });
-  };
+  let dropDatabase: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const client = admin();
-    await client.connect();
-    await client.query(`CREATE DATABASE "${databaseName}"`).finally(() => client.end());
-    const url = new URL(process.env.E2E_DATABASE_URL!);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
-    await runMigrations(databaseUrl);
+    ({ url: databaseUrl, drop: dropDatabase } = await createScratchDatabase('close'));
     sandboxClock = new ManualSandboxClock(new Date(`${OLD_DAY}T10:00:00+02:00`));
     stack = await startPayoutStack({
       sandbox: { clock: sandboxClock },
@@ -64,9 +52,7 @@ describe('closing provider-days', () => {
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
-    const client = admin();
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).finally(() => client.end());
+    await dropDatabase?.();
   });
 
   const setSettlementTime = (at: Date | null) => {
