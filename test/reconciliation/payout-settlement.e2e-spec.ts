@@ -204,6 +204,9 @@ describe('payout settlement reports', () => {
       expect(byProvider.bank_a_instant_money).toEqual({ matched: 0, applied: 1, exception: 0, unprocessed: 0 });
       expect(byProvider.bank_b_cardless).toEqual({ matched: 0, applied: 0, exception: 2, unprocessed: 0 });
       expect(report.json.exceptions_by_kind).toEqual({ amount_mismatch: 1, unknown_line: 1, missing_line: 1 });
+      // Every provider-day of the date that an ingestion (or the schedule) recorded, with its state.
+      const days = Object.fromEntries((report.json.days as { provider: string; status: string }[]).map((day) => [day.provider, day.status]));
+      expect(days).toMatchObject({ bank_a_instant_money: 'fetched', bank_b_cardless: 'fetched' });
       const mismatch = (report.json.open_exceptions.items as { id: string; kind: string; report_date: string }[]).find((item) => item.kind === 'amount_mismatch' && item.report_date === '2026-03-13')!;
       expect(mismatch).toBeDefined();
 

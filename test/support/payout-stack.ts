@@ -82,6 +82,8 @@ export async function startPayoutStack(
     worker?: boolean;
     /** Serve the gateway on a real socket (`gateway.url`), for clients that speak HTTP such as the SDK. */
     listen?: boolean;
+    /** The purchase provider's settlement reports from the same sandbox (its `dvs` API), for tests of every provider's day. */
+    purchaseReports?: boolean;
   } = {},
 ): Promise<PayoutStack> {
   const sandbox = await createSandboxApp({ ...PAYOUT_SANDBOX_TIMINGS, ...options.sandbox, apiKey: PAYOUT_SANDBOX_KEY, logger: false });
@@ -91,6 +93,7 @@ export async function startPayoutStack(
     ...PAYOUT_STACK_CONFIG,
     PAYOUT_PROVIDER_BASE_URL: sandboxUrl,
     PAYOUT_PROVIDER_API_KEY: PAYOUT_SANDBOX_KEY,
+    ...(options.purchaseReports ? { PURCHASE_PROVIDER_BASE_URL: sandboxUrl, PURCHASE_PROVIDER_API_KEY: PAYOUT_SANDBOX_KEY } : {}),
     // Only this stack's worker consumes its jobs, whatever else shares the Redis server.
     QUEUE_PREFIX: `{e2e-payout-${process.pid}-${Date.now().toString(36)}}`,
     ...options.config,

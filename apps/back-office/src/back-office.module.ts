@@ -7,11 +7,13 @@ import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
+import { SettlementCloseStatusModule } from '#settlement';
 import { StaffModule, StaffReviewModule } from '#staff';
 import { PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuditController } from './pages/audit.controller.js';
 import { AuthController } from './pages/auth.controller.js';
+import { CloseController } from './pages/close.controller.js';
 import { HomeController } from './pages/home.controller.js';
 import { ProposalsController } from './pages/proposals.controller.js';
 import { QueuesController } from './pages/queues.controller.js';
@@ -52,8 +54,10 @@ export class BackOfficeModule implements NestModule {
         PayoutDomainModule,
         // Pricing versions (PricingController).
         PurchaseDomainModule,
+        // The provider-days' close status (CloseController), read from the database only.
+        SettlementCloseStatusModule,
       ],
-      controllers: [AssetsController, AuthController, HomeController, QueuesController, VendorsController, PayoutMethodsController, PricingController, ProposalsController, StaffController, AuditController],
+      controllers: [AssetsController, AuthController, HomeController, QueuesController, VendorsController, PayoutMethodsController, PricingController, ProposalsController, StaffController, AuditController, CloseController],
       providers: [
         // `__Host-staff_session` / `__Host-staff_pre`: a vendor dashboard cookie (`dash_…`) means nothing here.
         ...signInProviders('staff', REDIS_CLIENT),

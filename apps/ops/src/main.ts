@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { nameCliOperator } from './cli-actor.js';
+import { registerCloseCommands } from './commands/close.commands.js';
 import { registerDashboardCommands } from './commands/dashboard.commands.js';
 import { registerDemoSeedCommand } from './commands/demo-seed.command.js';
 import { registerPayoutCommands, seedPayoutDemo } from './commands/payout.commands.js';
@@ -20,6 +21,7 @@ registerVendorCommands(program);
 registerPurchaseCommands(program);
 registerPayoutCommands(program);
 registerReconcileCommands(program);
+registerCloseCommands(program);
 registerDashboardCommands(program);
 registerStaffCommands(program);
 registerDemoSeedCommand(program, [seedPurchaseDemo, seedPayoutDemo]);

@@ -288,6 +288,14 @@ export class GatewayEnv {
   @IntSetting(1, 31)
   SETTLEMENT_LOOKBACK_DAYS = 2;
 
+  /**
+   * How long after a Johannesburg day ends its settlement report must be in: a report not fetched
+   * by then raises a `missing_report` exception (once) and is still asked for on every tick, however
+   * far behind the look-back it falls, until it arrives.
+   */
+  @IntSetting(60_000)
+  SETTLEMENT_REPORT_DEADLINE_MS = 43_200_000;
+
   // ---- Signed webhooks (docs/INTEGRATION.md, Webhooks) ----
 
   /** Delay before a failed delivery's first retry; each later retry waits twice the one before, up to WEBHOOK_RETRY_MAX_DELAY_MS. */

@@ -17,13 +17,16 @@ export type ReconciliationDomain = 'purchase' | 'payout';
  * - `line_withdrawn`: a re-issued report no longer holds a line we had matched or applied.
  * - `hold_overdue`: a payout has held the vendor's funds longer than PAYOUT_HOLD_MAX_AGE_MS and no
  *   staff item owns it (raised once per hold by the payout worker's sweep, PayoutHoldWatch).
+ * - `missing_report`: a provider's settlement report for a day was not fetched by its deadline
+ *   (SETTLEMENT_REPORT_DEADLINE_MS after the day ended); raised once per provider-day, the
+ *   schedule keeps asking for it.
  *
  * Each exception is one observation (a report line, a lookup answer): a resolved one never
  * hides a later disagreement about the same record, which raises its own.
  */
 export const RECONCILIATION_EXCEPTION_KINDS = [
   'late_creation', 'amount_mismatch', 'reference_mismatch', 'status_conflict', 'unknown_line', 'missing_line',
-  'paid_after_release', 'reversed_after_correction', 'duplicate_line', 'line_withdrawn', 'hold_overdue',
+  'paid_after_release', 'reversed_after_correction', 'duplicate_line', 'line_withdrawn', 'hold_overdue', 'missing_report',
 ] as const;
 export type ReconciliationExceptionKind = (typeof RECONCILIATION_EXCEPTION_KINDS)[number];
 

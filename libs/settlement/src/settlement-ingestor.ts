@@ -2,14 +2,17 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
+import { GatewayEnv } from '#config';
 import { PAYOUT_METHODS, PayoutRepository, methodDefinition } from '#payout';
 import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport } from '#providers';
 import { TransactionsRepository } from '#purchase';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import { PayoutLineMatcher } from './payout-line-matcher.js';
 import { PurchaseLineMatcher } from './purchase-line-matcher.js';
+import { SettlementClock } from './settlement-clock.js';
 import { SettlementMetrics } from './settlement-metrics.js';
 import { domainOf, SETTLEMENT_PROVIDERS, type LineResult, type SettlementProvider } from './settlement-provider.js';
+import { SettlementDaysRepository, type ExpectedDay } from './persistence/settlement-days.repository.js';
 import { SettlementRepository, type WithdrawnLine } from './persistence/settlement.repository.js';
 import { lineDedupeKey } from './stored-line.js';
 
@@ -38,6 +41,8 @@ export type IngestOutcome = IngestSummary | { provider: SettlementProvider; repo
  * provider and day, lines per content hash, exceptions per dedupe key, and each move goes
  * through the guarded domain paths. A session advisory lock per provider and day makes two
  * workers (or the worker and the CLI) take turns rather than match the same line twice.
+ * Every attempt is recorded on the provider-day (`settlement_days`): a failure with its error, a
+ * finished day's report as fetched.
  */
 @Injectable()
 export class SettlementIngestor {
@@ -53,7 +58,15 @@ export class SettlementIngestor {
     private readonly metrics: SettlementMetrics,
     private readonly purchases: TransactionsRepository,
     private readonly payouts: PayoutRepository,
+    private readonly days: SettlementDaysRepository,
+    private readonly clock: SettlementClock,
+    private readonly config: GatewayEnv,
   ) {}
+
+  /** The provider-day as the schedule expects it: its report is due SETTLEMENT_REPORT_DEADLINE_MS after the day ends. */
+  expected(provider: SettlementProvider, day: string): ExpectedDay {
+    return { provider, day, deadlineAt: new Date(johannesburgDayRange(day).endExclusive.getTime() + this.config.SETTLEMENT_REPORT_DEADLINE_MS) };
+  }
 
   /** Every provider (or the given ones) for one day; a provider that fails is reported, the others still run. */
   async ingestDay(day: string, providers: readonly SettlementProvider[] = SETTLEMENT_PROVIDERS): Promise<IngestOutcome[]> {
@@ -63,6 +76,8 @@ export class SettlementIngestor {
         outcomes.push(await this.ingest(provider, day));
       } catch (error) {
         this.logger.warn({ provider, day, err: (error as Error).message }, 'Settlement report ingestion failed');
+        // Only a real calendar day is a provider-day (a malformed one fails before any fetch).
+        if (isIsoDay(day)) await this.days.recordFailure(this.expected(provider, day), (error as Error).message).catch(() => undefined);
         outcomes.push({ provider, report_date: day, error: (error as Error).message });
       }
     }
@@ -83,9 +98,11 @@ export class SettlementIngestor {
         this.metrics.countLine(provider, result);
       }
       // Today's report is still growing: a record closed an hour ago may simply not be on it yet.
-      const dayComplete = day < johannesburgDayOf(new Date());
+      const dayComplete = day < johannesburgDayOf(this.clock.now());
       const missing = dayComplete ? await this.raiseMissingLines(provider, day, reportId) : 0;
       await this.settlements.markReconciled(reportId);
+      // Only a finished day's report is final: today's is matched, but the day still expects its report.
+      if (dayComplete) await this.days.recordFetched(this.expected(provider, day));
       const summary: IngestSummary = { provider, report_date: day, lines: report.lines.length, new_lines: newLines, results, missing_lines_raised: missing, withdrawn_lines: withdrawn, day_complete: dayComplete };
       this.logger.log(summary, 'Settlement report reconciled');
       return summary;
@@ -156,6 +173,15 @@ export class SettlementIngestor {
       if (await this.exceptions.raise(exception)) raised += 1;
     }
     return raised;
+  }
+}
+
+function isIsoDay(day: string): boolean {
+  try {
+    parseIsoDay(day);
+    return true;
+  } catch {
+    return false;
   }
 }
 

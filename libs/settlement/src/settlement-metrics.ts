@@ -2,7 +2,8 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { MetricsService } from '#observability';
 import { RECONCILIATION_EXCEPTION_KINDS, ReconciliationExceptionsRepository } from '#reconciliation';
-import type { LineResult, SettlementProvider } from './settlement-provider.js';
+import { SETTLEMENT_PROVIDERS, type LineResult, type SettlementProvider } from './settlement-provider.js';
+import { SettlementDaysRepository } from './persistence/settlement-days.repository.js';
 
 const DOMAINS = ['purchase', 'payout'] as const;
 
@@ -16,11 +17,27 @@ const DOMAINS = ['purchase', 'payout'] as const;
 export class SettlementMetrics {
   private readonly logger = new Logger(SettlementMetrics.name);
   private readonly lines?: Counter<'provider' | 'result'>;
+  private readonly missingReports?: Counter<'provider'>;
 
-  constructor(exceptions: ReconciliationExceptionsRepository, @Optional() metrics?: MetricsService) {
+  constructor(exceptions: ReconciliationExceptionsRepository, days: SettlementDaysRepository, @Optional() metrics?: MetricsService) {
     if (!metrics) return;
     const registers = [metrics.registry];
     this.lines = new Counter({ name: 'settlement_lines_total', help: 'Settlement report lines matched, by provider and result (matched, applied, exception)', labelNames: ['provider', 'result'] as const, registers });
+    this.missingReports = new Counter({ name: 'settlement_reports_missing_total', help: 'Settlement reports not fetched by their deadline (one missing_report exception each), by provider', labelNames: ['provider'] as const, registers });
+    const missingNow = new Gauge({
+      name: 'settlement_reports_missing',
+      help: 'Provider-days whose settlement report is past its deadline and still not fetched, by provider (read from PostgreSQL at scrape time)',
+      labelNames: ['provider'] as const,
+      registers,
+      collect: async () => {
+        try {
+          const rows = await days.missingByProvider();
+          for (const provider of SETTLEMENT_PROVIDERS) missingNow.set({ provider }, rows.find((row) => row.provider === provider)?.missing ?? 0);
+        } catch (error) {
+          this.logger.warn({ err: (error as Error).message }, 'Could not read missing settlement reports');
+        }
+      },
+    });
     // Both gauges come from one query per scrape: whichever collects first starts it, the other waits for it.
     let pending: Promise<void> | undefined;
     const collect = () => (pending ??= refresh().finally(() => setImmediate(() => (pending = undefined))));
@@ -42,5 +59,9 @@ export class SettlementMetrics {
 
   countLine(provider: SettlementProvider, result: LineResult): void {
     this.lines?.inc({ provider, result });
+  }
+
+  countMissingReport(provider: SettlementProvider): void {
+    this.missingReports?.inc({ provider });
   }
 }

@@ -1,14 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { parseIsoDay } from '#common';
 import { ReconciliationExceptionsRepository, type ReconciliationException } from '#reconciliation';
+import { SettlementCloseStatus } from './settlement-close-status.js';
 import { SettlementRepository } from './persistence/settlement.repository.js';
 
-/** What `ops reconcile:report --date` prints: one day's reports, their lines by result, and what staff must look at. */
+/**
+ * What `ops reconcile:report --date` prints: one day's reports, their lines by result, what staff
+ * must look at, and every provider-day expected that date (a report never fetched shows there).
+ */
 @Injectable()
 export class SettlementReportService {
   constructor(
     private readonly settlements: SettlementRepository,
     private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly closeStatus: SettlementCloseStatus,
   ) {}
 
   async reportFor(rawDay: string) {
@@ -29,6 +34,7 @@ export class SettlementReportService {
         lines: { matched: report.matched, applied: report.applied, exception: report.exception, unprocessed: report.unprocessed },
       })),
       lines,
+      days: await this.closeStatus.list({ day }),
       exceptions_by_kind: countBy(raised, (exception) => exception.kind),
       exceptions: raised.map(view),
       open_exceptions: { count: open.length, by_kind: countBy(open, (exception) => `${exception.domain}.${exception.kind}`), items: open.map(view) },

@@ -4,7 +4,8 @@ import { SettlementScheduler } from './settlement-scheduler.js';
 
 describe('SettlementScheduler.daysToIngest', () => {
   const scheduler = (lookbackDays: number) =>
-    new SettlementScheduler({} as SettlementIngestor, { SETTLEMENT_LOOKBACK_DAYS: lookbackDays, SETTLEMENT_INGEST_INTERVAL_MS: 3_600_000 } as GatewayEnv);
+    // Only the ingestor and the config take part in choosing the days.
+    new SettlementScheduler({} as SettlementIngestor, { SETTLEMENT_LOOKBACK_DAYS: lookbackDays, SETTLEMENT_INGEST_INTERVAL_MS: 3_600_000 } as GatewayEnv, {} as never, {} as never, {} as never, {} as never, {} as never);
 
   it('covers only finished Johannesburg days, oldest first', () => {
     // 23:30 UTC on 9 March is already 01:30 on 10 March in Johannesburg: the 9th has just finished.

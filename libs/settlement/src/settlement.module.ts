@@ -9,8 +9,23 @@ import { SettlementIngestor } from './settlement-ingestor.js';
 import { SettlementMetrics } from './settlement-metrics.js';
 import { SettlementReportService } from './settlement-report.service.js';
 import { SettlementScheduler } from './settlement-scheduler.js';
+import { SettlementClock } from './settlement-clock.js';
+import { SettlementCloseStatus } from './settlement-close-status.js';
+import { SettlementDayCloser } from './settlement-day-closer.js';
+import { SettlementDaysRepository } from './persistence/settlement-days.repository.js';
 
-const SERVICES = [SettlementRepository, PurchaseTimings, PurchaseOutcomeRecorder, PurchaseLineMatcher, PayoutLineMatcher, SettlementMetrics, SettlementIngestor, SettlementReportService];
+const SERVICES = [SettlementRepository, PurchaseTimings, PurchaseOutcomeRecorder, PurchaseLineMatcher, PayoutLineMatcher, SettlementMetrics, SettlementIngestor, SettlementReportService, SettlementDayCloser];
+
+/**
+ * The close status of the provider-days alone (the database only): what the back-office Close
+ * page reads without the rest of the settlement machinery. The settlement module imports it, so
+ * a process holds one clock.
+ */
+@Module({
+  providers: [SettlementClock, SettlementDaysRepository, SettlementCloseStatus],
+  exports: [SettlementClock, SettlementDaysRepository, SettlementCloseStatus],
+})
+export class SettlementCloseStatusModule {}
 
 /**
  * Settlement reports and their reconciliation, without a schedule: the ops CLI runs it on
@@ -18,9 +33,9 @@ const SERVICES = [SettlementRepository, PurchaseTimings, PurchaseOutcomeRecorder
  * (all it holds is the data source and timings), so a line moves a purchase exactly as a lookup does.
  */
 @Module({
-  imports: [PurchaseDomainModule, PayoutDomainModule, ReconciliationModule],
+  imports: [PurchaseDomainModule, PayoutDomainModule, ReconciliationModule, SettlementCloseStatusModule],
   providers: SERVICES,
-  exports: [SettlementIngestor, SettlementReportService],
+  exports: [SettlementIngestor, SettlementReportService, SettlementDayCloser, SettlementMetrics, SettlementCloseStatusModule, ReconciliationModule],
 })
 export class SettlementModule {}
 
@@ -28,6 +43,6 @@ export class SettlementModule {}
 @Module({
   imports: [SettlementModule],
   providers: [SettlementScheduler],
-  exports: [SettlementScheduler],
+  exports: [SettlementScheduler, SettlementModule],
 })
 export class SettlementWorkerModule {}

@@ -10,6 +10,7 @@ const SECTIONS: { path: string; label: string; permission?: StaffPermission }[] 
   { path: '/vendors', label: 'Vendors', permission: 'queues:read' },
   { path: '/pricing', label: 'Pricing', permission: 'queues:read' },
   { path: '/proposals', label: 'Proposals', permission: 'queues:read' },
+  { path: '/close', label: 'Close', permission: 'queues:read' },
   { path: '/audit', label: 'Audit trail', permission: 'audit:read' },
   { path: '/staff', label: 'Staff', permission: 'staff:manage' },
 ];

@@ -19,7 +19,7 @@ function optionalBoolean(raw: unknown, field: string): boolean | undefined {
  * Sandbox-only controls (no real provider has them; still behind the API key) that make the
  * cases reconciliation exists for happen on demand: a reversal long after every watch, a payout
  * paid after the gateway released it, report lines that disagree with what was sent, lines
- * reported twice, and a day's report re-issued without some lines.
+ * reported twice, a day's report re-issued without some lines, and a day's report unavailable.
  */
 @Controller('__sandbox/settlement')
 export class SettlementControlController {
@@ -86,6 +86,18 @@ export class SettlementControlController {
     if (!Array.isArray(drop) || drop.some((reference) => typeof reference !== 'string')) throw sandboxError(400, 'INVALID_FIELD', 'drop must be a list of merchant references');
     this.reports.reissueWithout(provider, day, drop as string[]);
     return { provider, report_date: day, dropped: drop };
+  }
+
+  /** `{available: false}`: the day's report answers 503 until `{available: true}` (a provider outage, a file published late). */
+  @Post(':provider/availability/:day')
+  @HttpCode(200)
+  availability(@Param('provider') rawProvider: string, @Param('day') rawDay: string, @Body() raw: unknown) {
+    const provider = settlementProviderOf(rawProvider);
+    const day = reportDayOf(rawDay);
+    const available = optionalBoolean(raw, 'available');
+    if (available === undefined) throw sandboxError(400, 'INVALID_FIELD', 'available (true or false) is required');
+    this.reports.setAvailable(provider, day, available);
+    return { provider, report_date: day, available };
   }
 
   /** Adds a line to one day's report for a transaction the provider holds and we never sent. */

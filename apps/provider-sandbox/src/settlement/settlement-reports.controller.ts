@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { cashSendRailOf } from '../payout/cash-send/cash-send.controller.js';
 import { pageRequestOf } from '../purchase/pagination.js';
+import { sandboxError } from '../sandbox-errors.js';
 import { reportDayOf, SettlementReports, type SettlementProvider } from './settlement-reports.service.js';
 
 /**
@@ -33,6 +34,7 @@ export class SettlementReportsController {
 
   private report(provider: SettlementProvider, rawDay: string, page: string | undefined, perPage: string | undefined) {
     const day = reportDayOf(rawDay);
+    if (!this.reports.isAvailable(provider, day)) throw sandboxError(503, 'REPORT_UNAVAILABLE', 'the settlement report for this day is not available; try again later');
     const request = pageRequestOf(page, perPage);
     const lines = this.reports.linesOf(provider, day);
     const start = (request.page - 1) * request.perPage;

@@ -48,11 +48,23 @@ export class SettlementReports {
   private readonly extraLines = new Map<string, SettlementLineWire[]>();
   /** Merchant references a re-issued day's report no longer holds, per provider and day. */
   private readonly dropped = new Map<string, Set<string>>();
+  /** Provider-days whose report the provider does not publish (yet): its endpoint answers 503. */
+  private readonly unavailable = new Set<string>();
 
   constructor(
     private readonly purchases: PurchaseTransactions,
     private readonly payouts: PayoutPaymentBook,
   ) {}
+
+  /** Makes one day's report unavailable (the provider's outage, a file not published) or available again. */
+  setAvailable(provider: SettlementProvider, day: string, available: boolean): void {
+    if (available) this.unavailable.delete(`${provider}\u0000${day}`);
+    else this.unavailable.add(`${provider}\u0000${day}`);
+  }
+
+  isAvailable(provider: SettlementProvider, day: string): boolean {
+    return !this.unavailable.has(`${provider}\u0000${day}`);
+  }
 
   linesOf(provider: SettlementProvider, day: string): SettlementLineWire[] {
     const lines = provider === 'dvs' ? this.purchaseLines(day) : this.payoutLines(provider, day);

@@ -18,6 +18,7 @@ import { checkPayoutHoldAges } from './payout-hold-invariants.js';
 import { checkOneSettlingLinePerRecord } from './settlement-line-invariants.js';
 import { checkManualResolutions } from './staff-invariants.js';
 import { checkWebhooks } from './webhook-invariants.js';
+import { checkClosedDays } from './closed-day-invariants.js';
 import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
 
 
@@ -64,6 +65,9 @@ export const INVARIANTS = {
   webhookDeliveredWith2xx: 'no webhook delivery is marked delivered without an attempt on record that got a 2xx',
   manualResolutionApproved:
     'every manual resolution of a review item rests on a proposal of the same item and outcome approved by someone other than its proposer, and no item was moved by staff without one',
+  closedDayBalances:
+    'every vendor with ledger entries has a payout balance for each date whose payout provider-days are closed, equal to the ledger (opening, movements by kind, closing), and no balance exists for a day not closed',
+  closedDayPurchaseTotals: "every vendor's purchase totals of a closed purchase provider-day equal its purchases completed and reversed that day",
   manualResolutionAgreesWithProvider: 'no manual resolution contradicts what the provider verifiably said about the item, and the item still shows the resolved outcome',
 } as const;
 
@@ -115,6 +119,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkPayoutHoldsJustified,
     checkWebhooks,
     checkManualResolutions,
+    checkClosedDays,
     (query, scope, into) => checkPayoutHoldAges(query, scope, into, options.payoutHoldMaxAgeMs ?? DEFAULT_PAYOUT_HOLD_MAX_AGE_MS),
   ];
   for (const check of checks) await check(query, vendors, report);
