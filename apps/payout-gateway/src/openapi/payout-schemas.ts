@@ -140,8 +140,9 @@ export function refinePayoutSchemas(schemas: Record<string, Json>): void {
   const bankMethods = Object.values(PAYOUT_METHOD_CATALOGUE)
     .filter((definition) => definition.requiresBankAccount)
     .map((definition) => definition.method);
-  schemas.PayoutRequest.if = { required: ['method'], properties: { method: { enum: bankMethods } } };
+  schemas.PayoutRequest.if = { type: 'object', required: ['method'], properties: { method: { enum: bankMethods } } };
   schemas.PayoutRequest.then = {
-    properties: { recipient: { required: ['bank_account'], properties: { bank_account: { $ref: '#/components/schemas/BankAccount' } } } },
+    type: 'object',
+    properties: { recipient: { type: 'object', required: ['bank_account'], properties: { bank_account: { $ref: '#/components/schemas/BankAccount' } } } },
   };
 }
