@@ -54,6 +54,25 @@ export class PayoutSchema {
   paid_at: string | null;
 }
 
+export class PayoutValidationSchema {
+  @ApiProperty({ enum: ['create', 'replay'], description: '`create`: the real call would reserve and submit a new payout; `replay`: it would answer the payout already made with this reference (nothing new)' })
+  outcome: string;
+  @ApiProperty({ example: 'order-1042' })
+  reference: string;
+  @ApiProperty({ enum: PAYOUT_METHODS })
+  method: string;
+  @ApiProperty({ example: '150.00' })
+  amount: string;
+  @ApiProperty({ example: '5.00', description: 'The fee the real call would snapshot' })
+  fee: string;
+  @ApiProperty({ enum: ['ZAR'] })
+  currency: string;
+  @ApiProperty({ example: '155.00', description: 'Amount plus fee: what the real call reserves' })
+  hold: string;
+  @ApiProperty({ type: String, nullable: true, example: '9845.00', description: '`create`: the available balance once the hold is taken, as it stands now; `replay`: null' })
+  available_after: string | null;
+}
+
 export class BatchSchema {
   @ApiProperty({ format: 'uuid' })
   id: string;

@@ -66,6 +66,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payouts/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run of POST /payouts: what the real call would do, changing nothing
+         * @description The same body and the same checks as POST /api/v1/payouts, in the same order: validation, the reference (the same payload answers `outcome: replay`, another payload REFERENCE_CONFLICT, a payout the provider refused PROVIDER_REJECTED), readiness, the method rules and the funds for amount plus fee (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT), each refusal answered exactly as the real call would answer it. Nothing is written, reserved or submitted, no webhook is sent, and the write rate bucket is not used (dry runs have a bucket of their own, the same size). A real call made afterwards can still be refused if the balance or limits changed in between.
+         */
+        post: operations["validatePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payouts/{reference}": {
         parameters: {
             query?: never;
@@ -576,6 +596,36 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean | null;
             } | null;
+        };
+        PayoutValidation: {
+            /**
+             * @description `create`: the real call would reserve and submit a new payout; `replay`: it would answer the payout already made with this reference (nothing new)
+             * @enum {string}
+             */
+            outcome: "create" | "replay";
+            /** @example order-1042 */
+            reference: string;
+            /** @enum {string} */
+            method: "bank_a_instant_money" | "bank_b_cardless" | "rtc_eft" | "voucher_type_1" | "voucher_type_2" | "voucher_type_3" | "voucher_type_4";
+            /** @example 150.00 */
+            amount: string;
+            /**
+             * @description The fee the real call would snapshot
+             * @example 5.00
+             */
+            fee: string;
+            /** @enum {string} */
+            currency: "ZAR";
+            /**
+             * @description Amount plus fee: what the real call reserves
+             * @example 155.00
+             */
+            hold: string;
+            /**
+             * @description `create`: the available balance once the hold is taken, as it stands now; `replay`: null
+             * @example 9845.00
+             */
+            available_after: string | null;
         };
         Batch: {
             /** Format: uuid */
@@ -1329,6 +1379,224 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Payout"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:write (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `ACCOUNT_IN_DEBT`: The account is in debt: a payout released earlier was paid by the provider. Fund the account before new payouts. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
+            409: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "ACCOUNT_IN_DEBT" | "VENDOR_NOT_RELEASED";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. | `AMOUNT_INCREMENT_INVALID`: The amount is not a multiple of the method increment. | `METHOD_UNAVAILABLE`: This method is not available for this operation. | `PROVIDER_REJECTED`: The provider rejected the payout. */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED" | "AMOUNT_INCREMENT_INVALID" | "METHOD_UNAVAILABLE" | "PROVIDER_REJECTED";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `PROVIDER_NOT_CONFIGURED`: The payout provider is not configured. | `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PROVIDER_NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    validatePayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "order-1042",
+                 *       "amount": "150.00",
+                 *       "currency": "ZAR",
+                 *       "method": "bank_a_instant_money",
+                 *       "recipient": {
+                 *         "first_name": "Thabo",
+                 *         "surname": "Mokoena",
+                 *         "phone": "27821234567",
+                 *         "id_type": "RSAID",
+                 *         "id_number": "8001015009087",
+                 *         "country_of_issue": "ZA",
+                 *         "nationality": "ZA"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "outcome": "create",
+                     *         "reference": "order-1042",
+                     *         "method": "bank_a_instant_money",
+                     *         "amount": "150.00",
+                     *         "fee": "5.00",
+                     *         "currency": "ZAR",
+                     *         "hold": "155.00",
+                     *         "available_after": "9845.00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PayoutValidation"];
                     };
                 };
             };
