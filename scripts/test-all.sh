@@ -16,6 +16,9 @@ step "chromium"; bash scripts/ensure-chromium.sh || status=1
 step "type-check"; npx tsc -p tsconfig.json --noEmit || status=1
 step "lint"; npx eslint . || status=1
 step "build"; npx tsc -p tsconfig.build.json || status=1
+# Both gateways' OpenAPI descriptions, dumped from the apps: Redocly (recommended) and Spectral
+# (spectral:oas) at 0 errors and 0 warnings (redocly.yaml, .spectral.yaml).
+step "api descriptions"; bash scripts/openapi-lint.sh || status=1
 # The SDK (packages/sdk) as vendors get it, ESM and CJS: test/sdk runs its README example against it.
 step "sdk build"; npm run sdk:build || status=1
 step "unit tests"

@@ -5,6 +5,8 @@ import { eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '..
 import { startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
 import { bearer, type TestVendor } from '../support/vendors.js';
 import { cashPayout, uniqueReference, voucherPayout } from '../payout/payout-requests.js';
+import { FAST_WEBHOOKS, startReceiver, type WebhookReceiver } from '../webhooks/webhook-receiver.js';
+import { PAYOUT_WEBHOOK_EVENTS, PURCHASE_WEBHOOK_EVENTS } from '#webhooks';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -29,6 +31,26 @@ function headerProblems(validator: OpenApiResponseValidator, response: Response)
   ];
 }
 
+/** Every event the receiver got, body and signature headers, checked against the document's `webhooks`. */
+function webhookProblems(validator: OpenApiResponseValidator, receiver: WebhookReceiver): string[] {
+  return receiver.receipts.flatMap((receipt) => validator.webhookProblems(JSON.parse(receipt.body), receipt.headers));
+}
+
+/** Waits until the receiver got an event of each of `types`. */
+async function received(receiver: WebhookReceiver, types: string[]): Promise<void> {
+  await eventually(
+    async () => types.filter((type) => receiver.ofType(type).length === 0),
+    (missing: string[]) => missing.length === 0,
+    30_000,
+    200,
+  );
+}
+
+/** This file's delivery jobs die with it: later stacks (other test files) must not relay them to a closed receiver. */
+async function forgetDeliveries(db: { query: (sql: string) => Promise<unknown> } | undefined): Promise<void> {
+  await db?.query(`UPDATE outbox_messages SET dispatched_at = now() WHERE dispatched_at IS NULL AND job_name = 'webhook.deliver'`).catch(() => undefined);
+}
+
 function capture(validator: () => OpenApiResponseValidator, seen: { count: number; problems: string[] }) {
   return (response: Response): Response => {
     seen.count += 1;
@@ -46,19 +68,30 @@ describe('captured purchase answers match the purchase document', () => {
   let stack: PurchaseStack;
   let vendor: TestVendor;
   let validator: OpenApiResponseValidator;
+  let receiver: WebhookReceiver;
   const seen = { count: 0, problems: [] as string[] };
   const check = capture(() => validator, seen);
 
   beforeAll(async () => {
-    stack = await startPurchaseStack();
+    stack = await startPurchaseStack({ worker: FAST_WEBHOOKS, gateway: FAST_WEBHOOKS });
     vendor = await stack.vendor({ release: true });
     validator = await OpenApiResponseValidator.fromApp(stack.gateway.http, 'purchase');
+    receiver = await startReceiver();
   });
-  afterAll(async () => stack?.close());
+  afterAll(async () => {
+    await forgetDeliveries(stack?.db);
+    await receiver?.close();
+    await stack?.close();
+  });
+
+  it('describes every event the gateway sends as a webhook', () => {
+    expect(validator.webhookTypes().sort()).toEqual([...PURCHASE_WEBHOOK_EVENTS].sort());
+  });
 
   it('catalogue, quote, purchase, replay, poll, fulfilment, reads and errors', async () => {
     const http = () => stack.gateway.http();
     const auth = bearer(vendor.token);
+    check(await http().post('/api/v1/webhook-endpoints').set(auth).send({ url: receiver.url, events: [...PURCHASE_WEBHOOK_EVENTS] }));
     for (const path of ['/api/v1/services', '/api/v1/countries', '/api/v1/operators', '/api/v1/products?per_page=2', `/api/v1/products/${PRODUCTS.pin}`, '/api/v1/limits']) {
       check(await http().get(path).set(auth));
     }
@@ -81,6 +114,8 @@ describe('captured purchase answers match the purchase document', () => {
       200,
     );
     check(await http().get(`/api/v1/transactions/${id}/fulfilment`).set(auth));
+    await received(receiver, ['transaction.completed']);
+    seen.problems.push(...webhookProblems(validator, receiver));
     check(await http().get(`/api/v1/transactions/by-reference/${reference}`).set(auth));
     check(await http().get('/api/v1/transactions?per_page=5').set(auth));
     check(await http().get('/api/v1/reports/summary').set(auth));
@@ -101,19 +136,30 @@ describe('captured payout answers match the payout document', () => {
   let stack: PayoutStack;
   let vendor: PayoutTestVendor;
   let validator: OpenApiResponseValidator;
+  let receiver: WebhookReceiver;
   const seen = { count: 0, problems: [] as string[] };
   const check = capture(() => validator, seen);
 
   beforeAll(async () => {
-    stack = await startPayoutStack();
+    stack = await startPayoutStack({ config: FAST_WEBHOOKS });
     vendor = await stack.vendor({ fundCents: 10_000_000n, feePerPayoutCents: 500n });
     validator = await OpenApiResponseValidator.fromApp(stack.gateway.http, 'payout');
+    receiver = await startReceiver();
   });
-  afterAll(async () => stack?.close());
+  afterAll(async () => {
+    await forgetDeliveries(stack?.dataSource);
+    await receiver?.close();
+    await stack?.close();
+  });
+
+  it('describes every event the gateway sends as a webhook', () => {
+    expect(validator.webhookTypes().sort()).toEqual([...PAYOUT_WEBHOOK_EVENTS].sort());
+  });
 
   it('account, methods, payout, replay, delivery, batch, replay and errors', async () => {
     const http = () => stack.gateway.http();
     const auth = bearer(vendor.token);
+    check(await http().post('/api/v1/webhook-endpoints').set(auth).send({ url: receiver.url, events: [...PAYOUT_WEBHOOK_EVENTS] }));
     check(await http().get('/api/v1/account').set(auth));
     check(await http().get('/api/v1/methods').set(auth));
     const request = cashPayout('55');
@@ -131,6 +177,13 @@ describe('captured payout answers match the payout document', () => {
     const batchReplay = check(await http().post('/api/v1/batches').set(auth).send(batch));
     expect(batchReplay.headers['idempotent-replayed']).toBe('true');
     check(await http().get(`/api/v1/batches/${batch.reference}`).set(auth));
+    // A refusal: 422 PROVIDER_REJECTED, the payout failed with a status_reason (and a payout.failed event).
+    const refused = cashPayout('01');
+    check(await http().post('/api/v1/payouts').set(auth).send(refused));
+    check(await http().get(`/api/v1/payouts/${refused.reference}`).set(auth));
+    check(await http().post('/api/v1/payouts').set(auth).send({ ...cashPayout('55'), metadata: null }));
+    await received(receiver, ['payout.paid', 'payout.failed', 'batch.completed']);
+    seen.problems.push(...webhookProblems(validator, receiver));
     check(await http().get('/api/v1/account'));
     check(await http().get('/api/v1/account').set(bearer(vendor.readWriteToken)));
 

@@ -201,7 +201,9 @@ describe('payout gateway API description: the types the issue names', () => {
 /** The code enum of an error response, where each envelope carries it. */
 function errorCodesOf(style: EnvelopeStyle, schema: Json): string[] | undefined {
   for (const part of schema.allOf ?? [schema]) {
-    const codes = style === 'purchase' ? part.properties?.error?.properties?.code?.enum : part.properties?.code?.enum;
+    // Purchase: `error` is ErrorDetail narrowed by an allOf part that lists the codes.
+    const error = part.properties?.error;
+    const codes = style === 'purchase' ? [error, ...(error?.allOf ?? [])].map((member: Json) => member?.properties?.code?.enum).find(Boolean) : part.properties?.code?.enum;
     if (codes) return codes;
   }
   return undefined;

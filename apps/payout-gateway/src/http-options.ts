@@ -1,5 +1,6 @@
 import type { HttpAppOptions } from '#common';
 import { PAYOUT_ENVELOPE } from './http/payout-envelope.js';
+import { refinePayoutSchemas } from './openapi/payout-schemas.js';
 
 /** Where an integrator looks first: the document's description (kept in step with docs/INTEGRATION.md). */
 const DESCRIPTION = `Vendor payout API on a prefunded account: account, methods, single payouts, batches, delivery and SMS resend.
@@ -37,6 +38,13 @@ export const PAYOUT_HTTP_OPTIONS: HttpAppOptions = {
         webhooks: 'Signed event notifications to HTTPS endpoints the vendor registers: hints to GET the resource, delivered at least once',
       },
       replayable: ['createPayout', 'createBatch'],
+      refineSchemas: refinePayoutSchemas,
+      webhooks: {
+        'payout.paid': { summary: 'The provider paid the payout (`data`: the payout, `delivery` always null)', data: 'Payout' },
+        'payout.failed': { summary: 'The payout failed (rejected, or proven never received); its hold is released', data: 'Payout' },
+        'payout.reversed': { summary: 'A paid payout came back; amount and fee are credited back', data: 'Payout' },
+        'batch.completed': { summary: 'The last open item of a batch finished (once per batch; items with `delivery` null)', data: 'Batch' },
+      },
     },
   },
 };

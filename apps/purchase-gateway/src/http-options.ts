@@ -1,5 +1,6 @@
 import type { HttpAppOptions } from '#common';
 import { PURCHASE_ENVELOPE } from './http/purchase-envelope.js';
+import { refinePurchaseSchemas } from './openapi/purchase-openapi.js';
 
 /** Where an integrator looks first: the document's description (kept in step with docs/INTEGRATION.md). */
 const DESCRIPTION = `Vendor purchase API: catalogue, lookups, quotes, idempotent purchases, transaction reads, fulfilment, limits and reports.
@@ -40,6 +41,13 @@ export const PURCHASE_HTTP_OPTIONS: HttpAppOptions = {
         webhooks: 'Signed event notifications to HTTPS endpoints the vendor registers: hints to GET the resource, delivered at least once',
       },
       replayable: ['createTransaction'],
+      refineSchemas: refinePurchaseSchemas,
+      webhooks: {
+        'transaction.completed': { summary: 'A verified provider lookup completed the purchase (`data`: the transaction; fetch a PIN or eSIM from its fulfilment)', data: 'Transaction' },
+        'transaction.failed': { summary: 'The purchase is proven failed (declined, or proven never created); `error_code` says why', data: 'Transaction' },
+        'transaction.reversed': { summary: 'The provider reversed a completed purchase', data: 'Transaction' },
+        'transaction.review': { summary: 'The outcome stayed unknown past the verification window; staff take over', data: 'Transaction' },
+      },
       errorDetails: { DAILY_CAP_EXCEEDED: { remaining_minor: 1500 }, BUDGET_INSUFFICIENT: { minimum_charge_minor: 1000 } },
     },
   },

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import { symbols, type Logger } from 'pino';
-
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+import { REQUEST_ID_PATTERN } from '#common';
 
 /** Secret-bearing keys, redacted wherever they appear up to four levels deep. */
 const SECRET_KEYS = [

@@ -15,6 +15,7 @@ export type Batch = Schemas['Batch'];
 export type BatchStatus = Batch['status'];
 export type BatchRequest = Schemas['BatchRequest'];
 export type Delivery = Schemas['Delivery'];
+export type PayoutValidation = Schemas['PayoutValidation'];
 /** Every code the payout gateway can answer; each operation's codes are in the generated types. */
 export type PayoutErrorCode = Schemas['ErrorEnvelope']['code'];
 export type PayoutWebhookEndpoint = Schemas['WebhookEndpoint'];
@@ -94,6 +95,15 @@ export class PayoutClient {
       payout,
       replayed: response.headers.get('idempotent-replayed') === 'true',
     }));
+  }
+
+  /**
+   * `POST /api/v1/payouts/validate`: a dry run of createPayout with the same body. Answers what the
+   * real call would do (`outcome` `create` or `replay`, fee, hold) or throws the error the real call
+   * would; writes, reserves and submits nothing (a rate bucket of its own).
+   */
+  validatePayout(body: PayoutRequest, options?: RequestOptions): ApiPromise<PayoutValidation> {
+    return this.run('validatePayout', 'POST', '/api/v1/payouts/validate', { body }, options);
   }
 
   /** `GET /api/v1/payouts/{reference}`. */

@@ -1,4 +1,4 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Response as SupertestResponse } from 'supertest';
 
@@ -46,20 +46,27 @@ export function serverBasePath(document: Json): string {
 }
 
 export class OpenApiResponseValidator {
-  private readonly ajv: Ajv;
+  private readonly ajv: Ajv2020;
   private readonly operations: Operation[];
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly errorEnvelope: ValidateFunction;
+  private readonly webhooks = new Map<string, { body: ValidateFunction; headers: Array<{ name: string; required: boolean; validate: ValidateFunction }> }>();
   readonly stats = { validated: 0, transportRefusals: 0, undocumentedGlobalStatuses: new Map<string, number>() };
 
   constructor(
     readonly document: Json,
     readonly style: EnvelopeStyle,
   ) {
-    this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+    // OpenAPI 3.1 schemas are JSON Schema 2020-12: validated as written, in Ajv's strict mode
+    // (an unknown keyword, format or type slip is an error, not ignored), formats checked.
+    if (!/^3\.1\./.test(String(document.openapi))) throw new Error(`OpenAPI ${document.openapi}: the gateways serve OpenAPI 3.1, whose schemas are JSON Schema`);
+    this.ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: true });
     const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
-    (addFormats as unknown as (ajv: Ajv) => void)(this.ajv);
-    this.ajv.addSchema({ $id: 'openapi', components: openApiToJsonSchema(document.components ?? {}) });
+    (addFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
+    // OpenAPI's own annotations on a schema: they describe, never constrain (`discriminator` only
+    // names the member `oneOf` already decides on).
+    this.ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
+    this.ajv.addSchema({ $id: 'openapi', $defs: refsTo('openapi', document.components?.schemas ?? {}) });
     // Paths are relative to servers[0].url: the purchase document's carries /api/v1, the payout one's is the origin.
     const basePath = serverBasePath(document);
     this.operations = Object.entries(document.paths as Record<string, Record<string, Json>>)
@@ -75,6 +82,13 @@ export class OpenApiResponseValidator {
       // A literal segment wins over a parameter: /transactions/by-reference/{reference} before /transactions/{id}.
       .sort((a, b) => b.literalLength - a.literalLength);
     this.errorEnvelope = this.ajv.compile(refsTo('openapi', { $ref: '#/components/schemas/ErrorEnvelope' }));
+    for (const [type, item] of Object.entries((document.webhooks ?? {}) as Record<string, Json>)) {
+      const post = item.post;
+      this.webhooks.set(type, {
+        body: this.ajv.compile(refsTo('openapi', post.requestBody.content['application/json'].schema)),
+        headers: (post.parameters ?? []).filter((parameter: Json) => parameter.in === 'header').map((parameter: Json) => ({ name: String(parameter.name), required: parameter.required === true, validate: this.ajv.compile(parameter.schema) })),
+      });
+    }
   }
 
   /** The document of a running app (`GET /docs-json`). */
@@ -138,6 +152,26 @@ export class OpenApiResponseValidator {
     if (problems.length > 0) throw new Error(`response does not match the OpenAPI document:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(check.body).slice(0, 1000)}`);
   }
 
+  /** The event types the document's `webhooks` describe. */
+  webhookTypes(): string[] {
+    return [...this.webhooks.keys()];
+  }
+
+  /** Problems of a delivered webhook (its parsed body and its request headers) against the document's `webhooks`. */
+  webhookProblems(body: { type?: unknown }, headers: Record<string, unknown>): string[] {
+    const type = String(body.type);
+    const described = this.webhooks.get(type);
+    if (!described) return [`webhook ${type}: not in the document's webhooks`];
+    const problems = described.body(body) ? [] : [`webhook ${type}: ${this.ajv.errorsText(described.body.errors, { separator: '; ' })}`];
+    for (const header of described.headers) {
+      const value = headers[header.name.toLowerCase()];
+      if (value === undefined) {
+        if (header.required) problems.push(`webhook ${type}: header ${header.name} missing`);
+      } else if (!header.validate(value)) problems.push(`webhook ${type}: header ${header.name} ${JSON.stringify(value)}: ${this.ajv.errorsText(header.validate.errors)}`);
+    }
+    return problems;
+  }
+
   /** Problems of `value` against a schema of the document (request bodies, examples); empty when it matches. */
   schemaProblems(key: string, schema: Json, value: unknown): string[] {
     const validate = this.validatorFor(`schema ${key}`, schema);
@@ -147,7 +181,7 @@ export class OpenApiResponseValidator {
   private validatorFor(key: string, schema: Json): ValidateFunction {
     let validate = this.compiled.get(key);
     if (!validate) {
-      validate = this.ajv.compile(refsTo('openapi', openApiToJsonSchema(schema)));
+      validate = this.ajv.compile(refsTo('openapi', schema));
       this.compiled.set(key, validate);
     }
     return validate;
@@ -189,27 +223,11 @@ export function envelopeProblems(style: EnvelopeStyle, status: number, body: unk
   return problems;
 }
 
-/**
- * OpenAPI 3.0 schema → JSON Schema for Ajv: `nullable: true` makes the whole schema accept null
- * (also when it is an `allOf` of a `$ref`, as Nest writes it), so it becomes `anyOf [..., null]`.
- */
-function openApiToJsonSchema(schema: Json): Json {
-  if (Array.isArray(schema)) return schema.map(openApiToJsonSchema);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const converted: Json = {};
-  for (const [key, value] of Object.entries(schema)) converted[key] = key === 'example' || key === 'examples' ? value : openApiToJsonSchema(value);
-  if (converted.nullable === true) {
-    delete converted.nullable;
-    return { anyOf: [converted, { type: 'null' }] };
-  }
-  return converted;
-}
-
 /** Points the document's local references (`#/components/...`) at the registered document. */
 function refsTo(id: string, schema: Json): Json {
   if (Array.isArray(schema)) return schema.map((item) => refsTo(id, item));
   if (typeof schema !== 'object' || schema === null) return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${id}${value}` : refsTo(id, value)]),
+    Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/') ? `${id}#/$defs/${value.slice('#/components/schemas/'.length)}` : refsTo(id, value)]),
   );
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { apiEnvelopeDecorator, apiErrorsDecorator } from '#common';
-import { BATCH_STATUSES, PAYOUT_METHODS, PAYOUT_STATUS_REASONS, PAYOUT_STATUSES } from '#payout';
+import { BATCH_STATUSES, PAYOUT_METHOD_CATALOGUE, PAYOUT_METHODS, PAYOUT_STATUS_REASONS, PAYOUT_STATUSES } from '#payout';
 import { PAYOUT_ENVELOPE } from '../http/payout-envelope.js';
 
 /** Response shapes of the payout contract, for the OpenAPI document only (services return plain views). */
@@ -52,6 +52,25 @@ export class PayoutSchema {
   created_at: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   paid_at: string | null;
+}
+
+export class PayoutValidationSchema {
+  @ApiProperty({ enum: ['create', 'replay'], description: '`create`: the real call would reserve and submit a new payout; `replay`: it would answer the payout already made with this reference (nothing new)' })
+  outcome: string;
+  @ApiProperty({ example: 'order-1042' })
+  reference: string;
+  @ApiProperty({ enum: PAYOUT_METHODS })
+  method: string;
+  @ApiProperty({ example: '150.00' })
+  amount: string;
+  @ApiProperty({ example: '5.00', description: 'The fee the real call would snapshot' })
+  fee: string;
+  @ApiProperty({ enum: ['ZAR'] })
+  currency: string;
+  @ApiProperty({ example: '155.00', description: 'Amount plus fee: what the real call reserves' })
+  hold: string;
+  @ApiProperty({ type: String, nullable: true, example: '9845.00', description: '`create`: the available balance once the hold is taken, as it stands now; `replay`: null' })
+  available_after: string | null;
 }
 
 export class BatchSchema {
@@ -128,3 +147,21 @@ export const ApiEnvelope = apiEnvelopeDecorator(PAYOUT_ENVELOPE);
 
 /** Error answers by status, each listing its codes (the catalogue fixes status and message per code). */
 export const ApiPayoutErrors = apiErrorsDecorator(PAYOUT_ENVELOPE);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/**
+ * A bank method (`rtc_eft`) pays into a bank account, so its recipient must carry one (the API
+ * answers 422 on `recipient.bank_account` otherwise); the decorators can only mark it optional.
+ */
+export function refinePayoutSchemas(schemas: Record<string, Json>): void {
+  const bankMethods = Object.values(PAYOUT_METHOD_CATALOGUE)
+    .filter((definition) => definition.requiresBankAccount)
+    .map((definition) => definition.method);
+  schemas.PayoutRequest.if = { type: 'object', required: ['method'], properties: { method: { enum: bankMethods } } };
+  schemas.PayoutRequest.then = {
+    type: 'object',
+    properties: { recipient: { type: 'object', required: ['bank_account'], properties: { bank_account: { $ref: '#/components/schemas/BankAccount' } } } },
+  };
+}

@@ -2,8 +2,9 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { PayoutRequestDto, PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutView } from '#payout';
-import { ApiEnvelope, ApiPayoutErrors, DeliverySchema, PayoutSchema } from '../openapi/payout-schemas.js';
+import { RateLimitBucketOf } from '#common';
+import { PayoutRequestDto, PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutValidation, type PayoutView } from '#payout';
+import { ApiEnvelope, ApiPayoutErrors, DeliverySchema, PayoutSchema, PayoutValidationSchema } from '../openapi/payout-schemas.js';
 
 /** A sandbox cash payout (phone not ending in a test suffix): paid at once, with its collection PIN. */
 const PAID_CASH_PAYOUT = {
@@ -73,6 +74,36 @@ export class PayoutsController {
     // Same signal as purchase replays: the stored payout, no second provider call.
     if (replayed) response.setHeader('Idempotent-Replayed', 'true');
     return payout;
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @RequireScopes('payouts:write')
+  @RateLimitBucketOf('validate')
+  @ApiOperation({
+    operationId: 'validatePayout',
+    summary: 'Dry run of POST /payouts: what the real call would do, changing nothing',
+    description:
+      'The same body and the same checks as POST /api/v1/payouts, in the same order: validation, the reference (the same payload answers ' +
+      '`outcome: replay`, another payload REFERENCE_CONFLICT, a payout the provider refused PROVIDER_REJECTED), readiness, the method rules and the ' +
+      'funds for amount plus fee (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT), each refusal answered exactly as the real call would answer it. Nothing is ' +
+      'written, reserved or submitted, no webhook is sent, and the write rate bucket is not used (dry runs have a bucket of their own, the same size). ' +
+      'A real call made afterwards can still be refused if the balance or limits changed in between.',
+  })
+  @ApiEnvelope(200, PayoutValidationSchema)
+  @ApiPayoutErrors(
+    'VALIDATION_FAILED',
+    'AMOUNT_INCREMENT_INVALID',
+    'METHOD_UNAVAILABLE',
+    'PROVIDER_REJECTED',
+    'REFERENCE_CONFLICT',
+    'INSUFFICIENT_FUNDS',
+    'ACCOUNT_IN_DEBT',
+    'VENDOR_NOT_RELEASED',
+    'PROVIDER_NOT_CONFIGURED',
+  )
+  validatePayout(@CurrentVendor() vendor: VendorPrincipal, @Body() body: PayoutRequestDto): Promise<PayoutValidation> {
+    return this.payouts.validatePayout(vendor, body);
   }
 
   @Get(':reference')

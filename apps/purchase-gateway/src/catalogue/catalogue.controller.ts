@@ -24,7 +24,7 @@ export class CatalogueController {
 
   @Get('services')
   @RequireAbilities('catalogue:read')
-  @ApiOperation({ operationId: 'listServices', summary: 'Services within the vendor’s enabled products' })
+  @ApiOperation({ operationId: 'listServices', summary: 'Services within the vendor’s enabled products', description: 'The services (airtime, data, electricity, bill payments, eSIM ...) of the products enabled for this vendor. Not paginated: the list is short..' })
   @ApiOkResponse(listEnvelope(ServiceSchema))
   @ApiPurchaseErrors(RATE_LIMITED)
   services(@CurrentVendor() vendor: VendorPrincipal) {
@@ -33,7 +33,7 @@ export class CatalogueController {
 
   @Get('countries')
   @RequireAbilities('catalogue:read')
-  @ApiOperation({ operationId: 'listCountries', summary: 'Countries within the vendor’s enabled products' })
+  @ApiOperation({ operationId: 'listCountries', summary: 'Countries within the vendor’s enabled products', description: 'The countries of the products enabled for this vendor, with their ISO codes and local currency. Not paginated.' })
   @ApiOkResponse(listEnvelope(CountrySchema))
   @ApiPurchaseErrors(RATE_LIMITED)
   countries(@CurrentVendor() vendor: VendorPrincipal) {
@@ -42,7 +42,7 @@ export class CatalogueController {
 
   @Get('operators')
   @RequireAbilities('catalogue:read')
-  @ApiOperation({ operationId: 'listOperators', summary: 'Operators within the vendor’s enabled products' })
+  @ApiOperation({ operationId: 'listOperators', summary: 'Operators within the vendor’s enabled products', description: 'The operators (networks, utilities, billers) of the products enabled for this vendor. Not paginated.' })
   @ApiOkResponse(listEnvelope(OperatorSchema))
   @ApiPurchaseErrors(RATE_LIMITED)
   operators(@CurrentVendor() vendor: VendorPrincipal) {

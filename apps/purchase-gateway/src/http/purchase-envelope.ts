@@ -51,7 +51,13 @@ export const PURCHASE_ENVELOPE: ApiEnvelopeFormat<PurchaseApiErrorCode> = {
     successMembers: { success: { type: 'boolean', enum: [true] }, message: { type: 'string', enum: ['OK'] } },
     errorCodesSchema: (codes) => ({
       type: 'object',
-      properties: { message: { type: 'string', enum: codes }, error: { type: 'object', required: ['code'], properties: { code: { type: 'string', enum: codes } } } },
+      properties: {
+        message: { type: 'string', enum: codes },
+        // The detail's own members (fields, request_id, remaining_minor ...) stay declared: an
+        // `error` object redeclared with `code` alone would make strict validators (and Redocly's
+        // example check) refuse them as unevaluated properties.
+        error: { allOf: [{ $ref: '#/components/schemas/ErrorDetail' }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }] },
+      },
     }),
     exampleFieldErrors: { reference: ['must be 1 to 64 characters'] },
     describeErrors: (entries) => entries.map(([code]) => `\`${code}\``).join(', '),

@@ -12,7 +12,7 @@ export class LimitsController {
 
   @Get()
   @RequireAbilities('limits:read')
-  @ApiOperation({ operationId: 'getLimits', summary: 'Daily allowance, transaction maximum, velocity settings and pause state' })
+  @ApiOperation({ operationId: 'getLimits', summary: 'Daily allowance, transaction maximum, velocity settings and pause state', description: 'The limits a purchase is checked against right now: the daily allowance in ZAR cents (Africa/Johannesburg day) with what is used and left, the largest single charge, the velocity limit and whether purchases are paused (and at which scope). Null members are not configured.' })
   // The demo vendor's spend controls (R50 000 a day, R5 000 a purchase, 120 a minute), one R12.60 PIN bought today.
   @ApiEnvelope(200, LimitsSchema, undefined, {
     configured: true,

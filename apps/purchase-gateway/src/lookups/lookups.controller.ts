@@ -47,7 +47,7 @@ export class LookupsController {
   @Post('statement')
   @HttpCode(200)
   @RequireAbilities('lookups:read')
-  @ApiOperation({ operationId: 'lookupStatement', summary: 'Statement or bill inquiry for an enabled bill-payment product' })
+  @ApiOperation({ operationId: 'lookupStatement', summary: 'Statement or bill inquiry for an enabled bill-payment product', description: 'Asks the provider for the statement or bill of an account (amount due, holder) before a bill payment. Read-only: nothing is bought or reserved. The product must be enabled for the vendor and support statement lookups.' })
   @ApiEnvelope(200, StatementLookupSchema)
   @ApiPurchaseErrors(...LOOKUP_ERRORS)
   statement(@CurrentVendor() vendor: VendorPrincipal, @Body() body: StatementLookupBody) {
@@ -57,7 +57,7 @@ export class LookupsController {
   @Post('account')
   @HttpCode(200)
   @RequireAbilities('lookups:read')
-  @ApiOperation({ operationId: 'lookupAccount', summary: 'Account validation for an enabled product' })
+  @ApiOperation({ operationId: 'lookupAccount', summary: 'Account validation for an enabled product', description: 'Asks the provider whether an account or meter exists for the product and returns its masked holder, so a purchase is not sent to a mistyped number. Read-only: nothing is bought or reserved.' })
   @ApiEnvelope(200, AccountLookupSchema)
   @ApiPurchaseErrors(...LOOKUP_ERRORS)
   account(@CurrentVendor() vendor: VendorPrincipal, @Body() body: IdentifierLookupBody) {
@@ -67,7 +67,7 @@ export class LookupsController {
   @Post('esim-benefits')
   @HttpCode(200)
   @RequireAbilities('lookups:read')
-  @ApiOperation({ operationId: 'lookupEsimBenefits', summary: 'Remaining benefits of an eSIM' })
+  @ApiOperation({ operationId: 'lookupEsimBenefits', summary: 'Remaining benefits of an eSIM', description: 'The data, minutes and messages left on an eSIM bought earlier, as the provider reports them. Read-only; never returns activation codes.' })
   @ApiEnvelope(200, EsimBenefitsLookupSchema)
   @ApiPurchaseErrors(...LOOKUP_ERRORS)
   esimBenefits(@CurrentVendor() vendor: VendorPrincipal, @Body() body: IdentifierLookupBody) {
@@ -77,7 +77,7 @@ export class LookupsController {
   @Post('esim-status')
   @HttpCode(200)
   @RequireAbilities('lookups:read')
-  @ApiOperation({ operationId: 'lookupEsimStatus', summary: 'Installation and activation dates of an eSIM' })
+  @ApiOperation({ operationId: 'lookupEsimStatus', summary: 'Installation and activation dates of an eSIM', description: 'When an eSIM bought earlier was installed and activated, as the provider reports it (null dates while not yet). Read-only; never returns activation codes.' })
   @ApiEnvelope(200, EsimStatusLookupSchema)
   @ApiPurchaseErrors(...LOOKUP_ERRORS)
   esimStatus(@CurrentVendor() vendor: VendorPrincipal, @Body() body: IdentifierLookupBody) {

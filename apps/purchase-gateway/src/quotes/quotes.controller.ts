@@ -78,7 +78,7 @@ export class QuotesController {
 
   @Get(':id')
   @RequireAbilities('quotes:write')
-  @ApiOperation({ operationId: 'getQuote', summary: 'The vendor’s own quote' })
+  @ApiOperation({ operationId: 'getQuote', summary: 'The vendor’s own quote', description: "One quote created by this vendor, with its price and expiry; another vendor's quote (or an unknown id) answers 404. A quote is bought with POST /transactions before it expires." })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(200, QuoteSchema)
   @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)

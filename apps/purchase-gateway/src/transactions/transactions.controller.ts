@@ -2,7 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res, UseIn
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { AdmitPurchaseUseCase, FulfilmentService, TransactionQueryService } from '#purchase';
+import { AdmitPurchaseUseCase, FulfilmentService, REFERENCE_PATTERN, TransactionQueryService } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { assertDateOrder, CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
 import { IdempotencyKeyIntoBody } from './idempotency-key-into-body.interceptor.js';
@@ -47,7 +47,12 @@ export class TransactionsController {
       'An exact replay (same Idempotency-Key, quote_id and reference) returns the same transaction in its current state with 202, even after the quote expired or purchases were paused (header `Idempotent-Replayed: true`). ' +
       'A key reused with another quote or reference, or a reference reused under another key, answers IDEMPOTENCY_CONFLICT. An unknown `quote_id`, or one of another vendor, is invalid input: VALIDATION_FAILED on `quote_id`. A rejected request (any error) stores nothing, so the same key may be retried.',
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: true, description: '1 to 128 letters, digits or _ . : -; keep it stable across retries' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: true,
+    description: '1 to 128 letters, digits or _ . : -; keep it stable across retries',
+    schema: { type: 'string', pattern: REFERENCE_PATTERN.source, minLength: 1, maxLength: 128 },
+  })
   @ApiEnvelope(202, TransactionSchema)
   @ApiPurchaseErrors(
     'VALIDATION_FAILED',
@@ -75,7 +80,7 @@ export class TransactionsController {
 
   @Get()
   @RequireAbilities('transactions:read')
-  @ApiOperation({ operationId: 'listTransactions', summary: 'The vendor’s transactions, newest first' })
+  @ApiOperation({ operationId: 'listTransactions', summary: 'The vendor’s transactions, newest first', description: "The vendor's purchases, newest first, paginated (`page`, `per_page`), optionally filtered by status, reference, product and admission day (Africa/Johannesburg). Follow every page; each item is as GET /transactions/{id} answers it." })
   @ApiEnvelope(200, TransactionPageSchema)
   @ApiPurchaseErrors('VALIDATION_FAILED', RATE_LIMITED)
   list(@CurrentVendor() vendor: VendorPrincipal, @Query() query: TransactionListQuery) {
@@ -93,7 +98,7 @@ export class TransactionsController {
 
   @Get('by-reference/:reference')
   @RequireAbilities('transactions:read')
-  @ApiOperation({ operationId: 'getTransactionByReference', summary: 'Recover a purchase by your reference' })
+  @ApiOperation({ operationId: 'getTransactionByReference', summary: 'Recover a purchase by your reference', description: "The purchase made with this reference (the vendor's own, unique per vendor): how a client that lost the answer to POST /transactions (a timeout) learns the id and status without buying again. 404 when no purchase was admitted with it." })
   @ApiParam({ name: 'reference' })
   @ApiEnvelope(200, TransactionSchema, undefined, COMPLETED_PURCHASE)
   @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)
@@ -103,7 +108,7 @@ export class TransactionsController {
 
   @Get(':id')
   @RequireAbilities('transactions:read')
-  @ApiOperation({ operationId: 'getTransaction', summary: 'One of the vendor’s transactions' })
+  @ApiOperation({ operationId: 'getTransaction', summary: 'One of the vendor’s transactions', description: "The purchase's current status: poll it after POST /transactions until it is completed, failed or reversed (review is decided by staff). Only a verified provider lookup moves a purchase. PINs and eSIM data are fetched from /transactions/{id}/fulfilment." })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(200, TransactionSchema, undefined, COMPLETED_PURCHASE)
   @ApiPurchaseErrors('NOT_FOUND', RATE_LIMITED)

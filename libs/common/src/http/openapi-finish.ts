@@ -27,13 +27,33 @@ export interface OpenApiFinish {
   replayable: string[];
   /** Extra fields an error code carries next to the code, for its example (e.g. remaining_minor). */
   errorDetails?: Record<string, Record<string, unknown>>;
+  /**
+   * The signed events this gateway POSTs to a vendor's endpoints (OpenAPI 3.1 `webhooks`): per
+   * event type, when it is sent and the component schema of its `data` (after renaming).
+   */
+  webhooks?: Record<string, { summary: string; data: string }>;
+  /**
+   * Schema rules the decorators cannot express (a union on a discriminator, a member required by
+   * another one's value), applied to the renamed component schemas before examples are drawn.
+   */
+  refineSchemas?: (schemas: Record<string, Json>) => void;
 }
+
+/** What the logging middleware accepts as a caller's X-Request-Id (anything else is replaced by a fresh UUID). */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /** Sent with every answer (logging middleware): quote it to support. */
+const REQUEST_ID_PARAMETER = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  description: 'Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID',
+  schema: { type: 'string', pattern: REQUEST_ID_PATTERN.source, maxLength: 128 },
+};
 const REQUEST_ID = { description: 'Correlation id of this request (echoed when the caller sent a safe one)', schema: { type: 'string', example: 'c3f0b6a2-51f4-4c38-9a51-0f6f4f5c2d10' } };
 /** Every API answer is live money state: never cached (configure-http-app sets it on every /api route). */
 const CACHE_CONTROL = { description: 'Always `no-store`: answers are live money state', schema: { type: 'string', enum: ['no-store'] } };
@@ -57,7 +77,10 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
     description: 'Opaque vendor API token: `gwt_test_…` (sandbox and development) or `gwt_live_…` (production). Older `gwt_…` tokens stay valid.',
   };
   renameSchemas(doc);
+  finish.refineSchemas?.(doc.components.schemas);
   doc.tags = Object.entries(finish.tags).map(([name, description]) => ({ name, description }));
+  // Vendors integrate under their agreement with the operator: no public licence is granted.
+  doc.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
   const { envelope } = finish;
 
   for (const [, pathItem] of Object.entries(doc.paths as Record<string, Json>)) {
@@ -67,6 +90,7 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
       const controllerDefault = /^[A-Za-z]+Controller_([A-Za-z0-9]+)$/.exec(operation.operationId ?? '');
       if (controllerDefault) operation.operationId = controllerDefault[1];
       fixParameters(operation);
+      operation.parameters = [...(operation.parameters ?? []).filter((parameter: Json) => parameter.name !== REQUEST_ID_PARAMETER.name), REQUEST_ID_PARAMETER];
       const authenticated = (operation.security ?? []).length > 0;
       if (authenticated) {
         ensureError(operation, 401, ['UNAUTHENTICATED']);
@@ -91,8 +115,104 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
       if (body && body.example === undefined && body.examples === undefined) body.example = exampleOf(doc, body.schema, 'request');
     }
   }
+  if (finish.webhooks) describeWebhooks(doc, finish.webhooks);
   walk(doc, integerNumbers);
+  toOpenApi31(doc);
   return document;
+}
+
+/**
+ * @nestjs/swagger writes OpenAPI 3.0 (`nullable: true`), whose `nullable` does not admit null
+ * in an `enum` without null nor next to an `allOf: [$ref]`, so strict validators refused real
+ * answers. The document is served as OpenAPI 3.1, where schemas are JSON Schema 2020-12 and null
+ * is a type: `type: [T, 'null']` (with null in the enum) or `oneOf: [schema, {type: 'null'}]`.
+ */
+function toOpenApi31(doc: Json): void {
+  doc.openapi = '3.1.0';
+  walk(doc, (node, path) => {
+    if (node.nullable === undefined || path.some((key) => EXAMPLE_KEYS.has(key))) return;
+    const nullable = node.nullable === true;
+    delete node.nullable;
+    if (!nullable) return;
+    const reference = node.$ref ?? (Array.isArray(node.allOf) && node.allOf.length === 1 && Object.keys(node.allOf[0]).length === 1 ? node.allOf[0].$ref : undefined);
+    if (reference) {
+      delete node.$ref;
+      delete node.allOf;
+      // Nest adds `type: object` next to the reference, which would refuse null again.
+      delete node.type;
+      node.oneOf = [{ $ref: reference }, { type: 'null' }];
+      return;
+    }
+    const alternatives = node.type === undefined ? (node.oneOf ?? node.anyOf) : undefined;
+    if (Array.isArray(alternatives)) {
+      if (!alternatives.some((alternative: Json) => alternative.type === 'null')) alternatives.push({ type: 'null' });
+      return;
+    }
+    // A nullable member without a type is a free-form object.
+    const types: string[] = node.type === undefined ? ['object'] : Array.isArray(node.type) ? node.type : [node.type];
+    node.type = types.includes('null') ? types : [...types, 'null'];
+    if (Array.isArray(node.enum) && !node.enum.includes(null)) node.enum = [...node.enum, null];
+  });
+}
+
+const EXAMPLE_KEYS = new Set(['example', 'examples']);
+
+const SIGNATURE_PARAMETERS = [
+  {
+    name: 'Gateway-Signature',
+    in: 'header',
+    required: true,
+    description:
+      '`t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). ' +
+      'Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).',
+    schema: { type: 'string', pattern: '^t=[0-9]+(,v1=[0-9a-f]{64}){1,2}$' },
+    example: 't=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+  },
+  { name: 'Gateway-Event-Id', in: 'header', required: true, description: 'The event id (the body\'s `id`): deduplicate on it, an event can arrive more than once', schema: { type: 'string', format: 'uuid' } },
+  { name: 'Gateway-Event-Type', in: 'header', required: true, description: "The event type (the body's `type`)", schema: { type: 'string' } },
+  { name: 'Gateway-Delivery-Id', in: 'header', required: true, description: 'This delivery in the endpoint\'s delivery log (`GET /webhook-endpoints/{id}/deliveries`)', schema: { type: 'string', format: 'uuid' } },
+];
+
+/**
+ * OpenAPI 3.1 `webhooks`: one POST per event type, its body `{id, type, created_at, data}` as a
+ * component schema (`<Type>Event`), its signature and headers, and what the receiver answers.
+ */
+function describeWebhooks(doc: Json, webhooks: NonNullable<OpenApiFinish['webhooks']>): void {
+  doc.webhooks = {};
+  for (const [type, event] of Object.entries(webhooks)) {
+    if (!doc.components.schemas[event.data]) throw new Error(`OpenAPI: webhook ${type} names an unknown schema ${event.data}`);
+    const name = `${type.replace(/(^|[._])([a-z])/g, (_match, _separator, letter: string) => letter.toUpperCase())}Event`;
+    const dataExample = exampleOf(doc, { $ref: `#/components/schemas/${event.data}` }, 'response');
+    doc.components.schemas[name] = {
+      type: 'object',
+      description: `The body of a \`${type}\` delivery: ${event.summary}`,
+      required: ['id', 'type', 'created_at', 'data'],
+      properties: {
+        id: { type: 'string', format: 'uuid', description: 'The event id, the same on every attempt and redelivery: deduplicate on it' },
+        type: { type: 'string', enum: [type] },
+        created_at: { type: 'string', format: 'date-time', description: 'When the change the event reports was committed' },
+        data: { $ref: `#/components/schemas/${event.data}` },
+      },
+      example: { id: '6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55', type, created_at: '2026-11-24T08:00:00.000Z', data: dataExample },
+    };
+    doc.webhooks[type] = {
+      post: {
+        operationId: `${name.charAt(0).toLowerCase()}${name.slice(1)}`,
+        summary: event.summary,
+        description:
+          'A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; ' +
+          'anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.',
+        tags: ['webhooks'],
+        security: [],
+        parameters: SIGNATURE_PARAMETERS,
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
+        responses: {
+          '200': { description: 'Any 2xx acknowledges the delivery (its body is ignored)' },
+          '400': { description: 'Any other answer (for example a signature your receiver refused) is a failed attempt and is retried' },
+        },
+      },
+    };
+  }
 }
 
 /** Takes `prefix` off every path; the servers must end with it, so no URL changes. */

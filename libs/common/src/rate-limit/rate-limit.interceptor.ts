@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Inject, Injectable, Logger, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { from, switchMap, type Observable } from 'rxjs';
 import type { Request, Response } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '../errors/domain-error.js';
@@ -41,6 +42,16 @@ export const RATE_LIMIT_REDIS_TIMEOUT_MS = 1_000;
 export const RATE_LIMIT_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export type RateLimitBucket = 'read' | 'write' | 'validate';
+const RATE_LIMIT_BUCKET = 'rate-limit:bucket';
+
+/**
+ * Counts the route's requests in their own bucket instead of the method's: a dry run
+ * (validate-only) must not use up the write allowance of the real calls, yet is limited itself
+ * (the write limit per minute, in a bucket of its own).
+ */
+export const RateLimitBucketOf = (bucket: RateLimitBucket) => SetMetadata(RATE_LIMIT_BUCKET, bucket);
+
 /**
  * Per-token fixed one-minute windows in Redis, with separate read and write buckets, so a burst
  * of polling cannot starve purchases and the other way round. It runs as an interceptor, i.e.
@@ -57,6 +68,7 @@ export class RateLimitInterceptor implements NestInterceptor {
   constructor(
     @Inject(RATE_LIMIT_OPTIONS) private readonly settings: RateLimitSettings,
     @Inject(RATE_LIMIT_REDIS) private readonly redis: RateLimitRedis,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -65,10 +77,11 @@ export class RateLimitInterceptor implements NestInterceptor {
     const tokenId = request.user?.tokenId;
     if (!tokenId) return next.handle();
     const response = context.switchToHttp().getResponse<Response>();
-    return from(this.admit(tokenId, READ_METHODS.has(request.method) ? 'read' : 'write', response)).pipe(switchMap(() => next.handle()));
+    const bucket = this.reflector.get<RateLimitBucket | undefined>(RATE_LIMIT_BUCKET, context.getHandler()) ?? (READ_METHODS.has(request.method) ? 'read' : 'write');
+    return from(this.admit(tokenId, bucket, response)).pipe(switchMap(() => next.handle()));
   }
 
-  private async admit(tokenId: string, bucket: 'read' | 'write', response: Response): Promise<void> {
+  private async admit(tokenId: string, bucket: RateLimitBucket, response: Response): Promise<void> {
     const limit = bucket === 'read' ? this.settings.readPerMinute : this.settings.writePerMinute;
     const now = Date.now();
     const window = Math.floor(now / WINDOW_MS);

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '#common';
 import { GatewayEnv } from '#config';
+import { formatCents } from '#money';
 import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
+import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 import type { DeliveryReadChannel, PayoutRecord } from '../model/payout-record.js';
 import { PayoutRejectedError } from '../model/payout-errors.js';
@@ -15,6 +17,34 @@ import { PayoutAdmission } from './payout-admission.js';
 
 /** The provider refused the payout (failed for any other reason, it is answered as the payout). */
 const rejectedByProvider = (payout: PayoutRecord) => payout.status === 'failed' && payout.statusReason === 'provider_rejected';
+
+/** What a dry run says the real call would do. */
+export interface PayoutValidation {
+  /** `create`: a new payout would be reserved and submitted; `replay`: the stored payout would be answered, nothing new. */
+  outcome: 'create' | 'replay';
+  reference: string;
+  method: string;
+  amount: string;
+  fee: string;
+  currency: 'ZAR';
+  /** Amount plus fee: what the real call reserves. */
+  hold: string;
+  /** `create`: the available balance once the hold is taken, as it stands now; `replay`: null. */
+  available_after: string | null;
+}
+
+function validationOf(outcome: PayoutValidation['outcome'], payout: Pick<PayoutRecord, 'reference' | 'method' | 'amountCents' | 'feeCents'>, availableAfterCents: bigint | null): PayoutValidation {
+  return {
+    outcome,
+    reference: payout.reference,
+    method: payout.method,
+    amount: formatCents(payout.amountCents),
+    fee: formatCents(payout.feeCents),
+    currency: 'ZAR',
+    hold: formatCents(payout.amountCents + payout.feeCents),
+    available_after: availableAfterCents === null ? null : formatCents(availableAfterCents),
+  };
+}
 
 /** How long a replay waits, beyond the provider timeout, for the verdict of a submission still in flight. */
 const REPLAY_WAIT_MARGIN_MS = 1_000;
@@ -29,7 +59,32 @@ export class PayoutsService {
     private readonly delivery: PayoutDeliveryService,
     private readonly config: GatewayEnv,
     private readonly signals: PayoutAnswerSignals,
+    private readonly ledger: PayoutLedger,
   ) {}
+
+  /**
+   * `POST /api/v1/payouts/validate` (dry run): createPayout's checks, in its order, on what is
+   * committed now (validation ran in the pipe, as for the real call): the reference (a replay
+   * answers what the replay would, REFERENCE_CONFLICT or PROVIDER_REJECTED included), readiness,
+   * the method rules, then the funds for amount plus fee (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT).
+   * Reads only: no row, hold, ledger entry, provider call or webhook event. A real call made
+   * afterwards can still be refused if the balance or the limits change in between.
+   */
+  async validatePayout(principal: VendorPrincipal, request: PayoutRequestInput): Promise<PayoutValidation> {
+    const vendorId = principal.vendorId;
+    const snapshot = await this.admission.snapshotFor(vendorId, request.reference);
+    if (snapshot.existing) {
+      this.admission.assertSameRequest(snapshot.existing.requestFingerprint, payoutFingerprint(request));
+      if (rejectedByProvider(snapshot.existing)) throw new PayoutRejectedError();
+      return validationOf('replay', snapshot.existing, null);
+    }
+    const admitted = this.admission.admitFromSnapshot(snapshot, request);
+    const { availableCents } = await this.ledger.balances(vendorId);
+    // The same rule as the reserve's guard (available_cents >= hold) in PayoutRepository.admitSingle.
+    const hold = admitted.amountCents + admitted.feeCents;
+    if (availableCents < hold) throw await this.ledger.refusal(vendorId);
+    return validationOf('create', { reference: request.reference, ...admitted }, availableCents - hold);
+  }
 
   /**
    * `POST /api/v1/payouts`. Phase 1 commits the payout (`pending`), its hold, the submission

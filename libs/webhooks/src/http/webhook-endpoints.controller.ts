@@ -68,7 +68,7 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
 
     @Get()
     @RequireAbilities('webhooks:read')
-    @ApiOperation({ operationId: 'listWebhookEndpoints', summary: "The vendor's webhook endpoints on this gateway (never their secrets)" })
+    @ApiOperation({ operationId: 'listWebhookEndpoints', summary: "The vendor's webhook endpoints on this gateway (never their secrets)", description: 'Every endpoint the vendor registered on this gateway, with its events, enabled switch and the end of a rotation overlap. Secrets are never shown again after they were created or rotated.' })
     @ApiEnvelope(200, WebhookEndpointSchema, { isArray: true })
     @ApiErrors()
     list(@CurrentVendor() vendor: VendorPrincipal): Promise<WebhookEndpointView[]> {
@@ -78,7 +78,7 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
     @Get(':id')
     @RequireAbilities('webhooks:read')
     @ID
-    @ApiOperation({ operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint (never its secret)' })
+    @ApiOperation({ operationId: 'getWebhookEndpoint', summary: 'One webhook endpoint (never its secret)', description: "One endpoint of this vendor on this gateway; another vendor's (or an unknown id) answers 404. The secret is never shown." })
     @ApiEnvelope(200, WebhookEndpointSchema)
     @ApiErrors('NOT_FOUND')
     get(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string): Promise<WebhookEndpointView> {
@@ -88,7 +88,7 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
     @Patch(':id')
     @RequireAbilities('webhooks:write')
     @ID
-    @ApiOperation({ operationId: 'updateWebhookEndpoint', summary: 'Change the URL, events, description or enabled switch' })
+    @ApiOperation({ operationId: 'updateWebhookEndpoint', summary: 'Change the URL, events, description or enabled switch', description: 'Changes only the members sent. A new URL is checked like a new endpoint (HTTPS; private, loopback and link-local addresses are refused in production). Disabling an endpoint cancels its pending deliveries when they come due; the secret is unchanged (rotate it with rotate-secret).' })
     @ApiEnvelope(200, WebhookEndpointSchema)
     @ApiErrors('NOT_FOUND', 'VALIDATION_FAILED')
     update(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Body() body: UpdateWebhookEndpointBody): Promise<WebhookEndpointView> {
@@ -98,7 +98,7 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
     @Delete(':id')
     @RequireAbilities('webhooks:write')
     @ID
-    @ApiOperation({ operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint; its pending deliveries are cancelled' })
+    @ApiOperation({ operationId: 'deleteWebhookEndpoint', summary: 'Delete an endpoint; its pending deliveries are cancelled', description: "Deletes the endpoint: no new deliveries, pending ones are cancelled. The delivery log is kept for the operator's records." })
     @ApiEnvelope(200, WebhookDeletedSchema)
     @ApiErrors('NOT_FOUND')
     remove(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string): Promise<{ id: string; deleted: true }> {
@@ -125,7 +125,7 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
     @ID
     @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 } })
     @ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } })
-    @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "The endpoint's delivery log, newest first" })
+    @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "The endpoint's delivery log, newest first", description: 'Every delivery to this endpoint, newest first, paginated (`page`, `per_page`) with paging metadata: status (pending, delivered, failed, cancelled), attempts, last HTTP status and error, and the next attempt of a pending one.' })
     @ApiEnvelope(200, WebhookDeliveryPageSchema)
     @ApiErrors('NOT_FOUND', 'VALIDATION_FAILED')
     deliveries(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Query('page') page?: string, @Query('per_page') perPage?: string): Promise<WebhookDeliveryPage> {
@@ -138,7 +138,7 @@ export function webhookEndpointsController({ gateway, envelope, verifiedStateHin
     @RequireAbilities('webhooks:write')
     @ID
     @ApiParam({ name: 'eventId', format: 'uuid' })
-    @ApiOperation({ operationId: 'redeliverWebhookEvent', summary: 'Deliver an event to this endpoint again (a new entry in the delivery log)' })
+    @ApiOperation({ operationId: 'redeliverWebhookEvent', summary: 'Deliver an event to this endpoint again (a new entry in the delivery log)', description: 'Queues the event for this endpoint again (202), for example after the receiver was fixed: a new delivery log entry with `redelivery_of`, the same event id and body (deduplicate on the id), signed afresh.' })
     @ApiEnvelope(202, WebhookDeliverySchema)
     @ApiErrors('NOT_FOUND', 'VALIDATION_FAILED')
     redeliver(@CurrentVendor() vendor: VendorPrincipal, @Param('id') id: string, @Param('eventId') eventId: string): Promise<WebhookDeliveryView> {

@@ -66,6 +66,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payouts/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run of POST /payouts: what the real call would do, changing nothing
+         * @description The same body and the same checks as POST /api/v1/payouts, in the same order: validation, the reference (the same payload answers `outcome: replay`, another payload REFERENCE_CONFLICT, a payout the provider refused PROVIDER_REJECTED), readiness, the method rules and the funds for amount plus fee (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT), each refusal answered exactly as the real call would answer it. Nothing is written, reserved or submitted, no webhook is sent, and the write rate bucket is not used (dry runs have a bucket of their own, the same size). A real call made afterwards can still be refused if the balance or limits changed in between.
+         */
+        post: operations["validatePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payouts/{reference}": {
         parameters: {
             query?: never;
@@ -173,7 +193,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vendor's webhook endpoints on this gateway (never their secrets) */
+        /**
+         * The vendor's webhook endpoints on this gateway (never their secrets)
+         * @description Every endpoint the vendor registered on this gateway, with its events, enabled switch and the end of a rotation overlap. Secrets are never shown again after they were created or rotated.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
@@ -194,15 +217,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook endpoint (never its secret) */
+        /**
+         * One webhook endpoint (never its secret)
+         * @description One endpoint of this vendor on this gateway; another vendor's (or an unknown id) answers 404. The secret is never shown.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete an endpoint; its pending deliveries are cancelled */
+        /**
+         * Delete an endpoint; its pending deliveries are cancelled
+         * @description Deletes the endpoint: no new deliveries, pending ones are cancelled. The delivery log is kept for the operator's records.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change the URL, events, description or enabled switch */
+        /**
+         * Change the URL, events, description or enabled switch
+         * @description Changes only the members sent. A new URL is checked like a new endpoint (HTTPS; private, loopback and link-local addresses are refused in production). Disabling an endpoint cancels its pending deliveries when they come due; the secret is unchanged (rotate it with rotate-secret).
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -233,7 +265,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint's delivery log, newest first */
+        /**
+         * The endpoint's delivery log, newest first
+         * @description Every delivery to this endpoint, newest first, paginated (`page`, `per_page`) with paging metadata: status (pending, delivered, failed, cancelled), attempts, last HTTP status and error, and the next attempt of a pending one.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -252,7 +287,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deliver an event to this endpoint again (a new entry in the delivery log) */
+        /**
+         * Deliver an event to this endpoint again (a new entry in the delivery log)
+         * @description Queues the event for this endpoint again (202), for example after the receiver was fixed: a new delivery log entry with `redelivery_of`, the same event id and body (deduplicate on the id), signed afresh.
+         */
         post: operations["redeliverWebhookEvent"];
         delete?: never;
         options?: never;
@@ -261,7 +299,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The provider paid the payout (`data`: the payout, `delivery` always null)
+         * @description A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.
+         */
+        post: operations["payoutPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout failed (rejected, or proven never received); its hold is released
+         * @description A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.
+         */
+        post: operations["payoutFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A paid payout came back; amount and fee are credited back
+         * @description A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.
+         */
+        post: operations["payoutReversedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The last open item of a batch finished (once per batch; items with `delivery` null)
+         * @description A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.
+         */
+        post: operations["batchCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Account: {
@@ -468,15 +587,45 @@ export interface components {
             method: "bank_a_instant_money" | "bank_b_cardless" | "rtc_eft" | "voucher_type_1" | "voucher_type_2" | "voucher_type_3" | "voucher_type_4";
             recipient: components["schemas"]["Recipient"];
             /**
-             * @description Flat: string, number, boolean or null values (at most 20 keys). Stored and echoed, never forwarded.
+             * @description Flat: string, number, boolean or null values (at most 20 keys). Stored and echoed, never forwarded. null is accepted and echoed as null.
              * @example {
              *       "order_id": "1042",
              *       "loyalty": true
              *     }
              */
             metadata?: {
-                [key: string]: (string | number | boolean) | null;
-            };
+                [key: string]: string | number | boolean | null;
+            } | null;
+        };
+        PayoutValidation: {
+            /**
+             * @description `create`: the real call would reserve and submit a new payout; `replay`: it would answer the payout already made with this reference (nothing new)
+             * @enum {string}
+             */
+            outcome: "create" | "replay";
+            /** @example order-1042 */
+            reference: string;
+            /** @enum {string} */
+            method: "bank_a_instant_money" | "bank_b_cardless" | "rtc_eft" | "voucher_type_1" | "voucher_type_2" | "voucher_type_3" | "voucher_type_4";
+            /** @example 150.00 */
+            amount: string;
+            /**
+             * @description The fee the real call would snapshot
+             * @example 5.00
+             */
+            fee: string;
+            /** @enum {string} */
+            currency: "ZAR";
+            /**
+             * @description Amount plus fee: what the real call reserves
+             * @example 155.00
+             */
+            hold: string;
+            /**
+             * @description `create`: the available balance once the hold is taken, as it stands now; `replay`: null
+             * @example 9845.00
+             */
+            available_after: string | null;
         };
         Batch: {
             /** Format: uuid */
@@ -656,6 +805,174 @@ export interface components {
              */
             last_page: number;
         };
+        /**
+         * @description The body of a `payout.paid` delivery: The provider paid the payout (`data`: the payout, `delivery` always null)
+         * @example {
+         *       "id": "6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55",
+         *       "type": "payout.paid",
+         *       "created_at": "2026-11-24T08:00:00.000Z",
+         *       "data": {
+         *         "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "reference": "order-1042",
+         *         "status": "pending",
+         *         "status_reason": null,
+         *         "method": "bank_a_instant_money",
+         *         "amount": "150.00",
+         *         "fee": "5.00",
+         *         "currency": "ZAR",
+         *         "merchant_reference": "GW_PO_8F14E45FCEEA4E3A9D1B2C3D4E5F6A7B",
+         *         "provider_reference": null,
+         *         "delivery": null,
+         *         "metadata": null,
+         *         "created_at": "2026-11-24T08:00:00.000Z",
+         *         "paid_at": null
+         *       }
+         *     }
+         */
+        PayoutPaidEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, the same on every attempt and redelivery: deduplicate on it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "payout.paid";
+            /**
+             * Format: date-time
+             * @description When the change the event reports was committed
+             */
+            created_at: string;
+            data: components["schemas"]["Payout"];
+        };
+        /**
+         * @description The body of a `payout.failed` delivery: The payout failed (rejected, or proven never received); its hold is released
+         * @example {
+         *       "id": "6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55",
+         *       "type": "payout.failed",
+         *       "created_at": "2026-11-24T08:00:00.000Z",
+         *       "data": {
+         *         "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "reference": "order-1042",
+         *         "status": "pending",
+         *         "status_reason": null,
+         *         "method": "bank_a_instant_money",
+         *         "amount": "150.00",
+         *         "fee": "5.00",
+         *         "currency": "ZAR",
+         *         "merchant_reference": "GW_PO_8F14E45FCEEA4E3A9D1B2C3D4E5F6A7B",
+         *         "provider_reference": null,
+         *         "delivery": null,
+         *         "metadata": null,
+         *         "created_at": "2026-11-24T08:00:00.000Z",
+         *         "paid_at": null
+         *       }
+         *     }
+         */
+        PayoutFailedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, the same on every attempt and redelivery: deduplicate on it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "payout.failed";
+            /**
+             * Format: date-time
+             * @description When the change the event reports was committed
+             */
+            created_at: string;
+            data: components["schemas"]["Payout"];
+        };
+        /**
+         * @description The body of a `payout.reversed` delivery: A paid payout came back; amount and fee are credited back
+         * @example {
+         *       "id": "6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55",
+         *       "type": "payout.reversed",
+         *       "created_at": "2026-11-24T08:00:00.000Z",
+         *       "data": {
+         *         "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "reference": "order-1042",
+         *         "status": "pending",
+         *         "status_reason": null,
+         *         "method": "bank_a_instant_money",
+         *         "amount": "150.00",
+         *         "fee": "5.00",
+         *         "currency": "ZAR",
+         *         "merchant_reference": "GW_PO_8F14E45FCEEA4E3A9D1B2C3D4E5F6A7B",
+         *         "provider_reference": null,
+         *         "delivery": null,
+         *         "metadata": null,
+         *         "created_at": "2026-11-24T08:00:00.000Z",
+         *         "paid_at": null
+         *       }
+         *     }
+         */
+        PayoutReversedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, the same on every attempt and redelivery: deduplicate on it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "payout.reversed";
+            /**
+             * Format: date-time
+             * @description When the change the event reports was committed
+             */
+            created_at: string;
+            data: components["schemas"]["Payout"];
+        };
+        /**
+         * @description The body of a `batch.completed` delivery: The last open item of a batch finished (once per batch; items with `delivery` null)
+         * @example {
+         *       "id": "6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55",
+         *       "type": "batch.completed",
+         *       "created_at": "2026-11-24T08:00:00.000Z",
+         *       "data": {
+         *         "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "reference": "batch-2026-11-24",
+         *         "status": "processing",
+         *         "total_amount": "15000.00",
+         *         "total_fee": "500.00",
+         *         "item_count": 1,
+         *         "payouts": [
+         *           {
+         *             "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *             "reference": "order-1042",
+         *             "status": "pending",
+         *             "status_reason": null,
+         *             "method": "bank_a_instant_money",
+         *             "amount": "150.00",
+         *             "fee": "5.00",
+         *             "currency": "ZAR",
+         *             "merchant_reference": "GW_PO_8F14E45FCEEA4E3A9D1B2C3D4E5F6A7B",
+         *             "provider_reference": null,
+         *             "delivery": null,
+         *             "metadata": null,
+         *             "created_at": "2026-11-24T08:00:00.000Z",
+         *             "paid_at": null
+         *           }
+         *         ],
+         *         "created_at": "2026-11-24T08:00:00.000Z",
+         *         "currency": "ZAR"
+         *       }
+         *     }
+         */
+        BatchCompletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, the same on every attempt and redelivery: deduplicate on it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "batch.completed";
+            /**
+             * Format: date-time
+             * @description When the change the event reports was committed
+             */
+            created_at: string;
+            data: components["schemas"]["Batch"];
+        };
     };
     responses: never;
     parameters: never;
@@ -668,7 +985,10 @@ export interface operations {
     getAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -821,7 +1141,10 @@ export interface operations {
     listMethods: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -979,7 +1302,10 @@ export interface operations {
     createPayout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1206,10 +1532,231 @@ export interface operations {
             };
         };
     };
+    validatePayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "order-1042",
+                 *       "amount": "150.00",
+                 *       "currency": "ZAR",
+                 *       "method": "bank_a_instant_money",
+                 *       "recipient": {
+                 *         "first_name": "Thabo",
+                 *         "surname": "Mokoena",
+                 *         "phone": "27821234567",
+                 *         "id_type": "RSAID",
+                 *         "id_number": "8001015009087",
+                 *         "country_of_issue": "ZA",
+                 *         "nationality": "ZA"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "outcome": "create",
+                     *         "reference": "order-1042",
+                     *         "method": "bank_a_instant_money",
+                     *         "amount": "150.00",
+                     *         "fee": "5.00",
+                     *         "currency": "ZAR",
+                     *         "hold": "155.00",
+                     *         "available_after": "9845.00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PayoutValidation"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:write (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `ACCOUNT_IN_DEBT`: The account is in debt: a payout released earlier was paid by the provider. Fund the account before new payouts. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
+            409: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "ACCOUNT_IN_DEBT" | "VENDOR_NOT_RELEASED";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. | `AMOUNT_INCREMENT_INVALID`: The amount is not a multiple of the method increment. | `METHOD_UNAVAILABLE`: This method is not available for this operation. | `PROVIDER_REJECTED`: The provider rejected the payout. */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED" | "AMOUNT_INCREMENT_INVALID" | "METHOD_UNAVAILABLE" | "PROVIDER_REJECTED";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `PROVIDER_NOT_CONFIGURED`: The payout provider is not configured. | `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PROVIDER_NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getPayout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The vendor's own reference; URL-encode reserved characters (`/` as %2F, `:` as %3A) */
                 reference: string;
@@ -1399,7 +1946,10 @@ export interface operations {
     getDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The vendor's own reference; URL-encode reserved characters (`/` as %2F, `:` as %3A) */
                 reference: string;
@@ -1592,7 +2142,10 @@ export interface operations {
     resendSms: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The vendor's own reference; URL-encode reserved characters (`/` as %2F, `:` as %3A) */
                 reference: string;
@@ -1801,7 +2354,10 @@ export interface operations {
     createBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2057,7 +2613,10 @@ export interface operations {
     getBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The batch reference; URL-encode reserved characters */
                 reference: string;
@@ -2252,7 +2811,10 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2410,7 +2972,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2600,7 +3165,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -2779,7 +3347,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -2970,7 +3541,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -3183,7 +3757,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -3395,7 +3972,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -3582,7 +4162,10 @@ export interface operations {
     redeliverWebhookEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -3777,6 +4360,170 @@ export interface operations {
                         code?: "SERVICE_UNAVAILABLE";
                     };
                 };
+            };
+        };
+    };
+    payoutPaidEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).
+                 * @example t=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Gateway-Signature": string;
+                /** @description The event id (the body's `id`): deduplicate on it, an event can arrive more than once */
+                "Gateway-Event-Id": string;
+                /** @description The event type (the body's `type`) */
+                "Gateway-Event-Type": string;
+                /** @description This delivery in the endpoint's delivery log (`GET /webhook-endpoints/{id}/deliveries`) */
+                "Gateway-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutPaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (its body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (for example a signature your receiver refused) is a failed attempt and is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).
+                 * @example t=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Gateway-Signature": string;
+                /** @description The event id (the body's `id`): deduplicate on it, an event can arrive more than once */
+                "Gateway-Event-Id": string;
+                /** @description The event type (the body's `type`) */
+                "Gateway-Event-Type": string;
+                /** @description This delivery in the endpoint's delivery log (`GET /webhook-endpoints/{id}/deliveries`) */
+                "Gateway-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (its body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (for example a signature your receiver refused) is a failed attempt and is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutReversedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).
+                 * @example t=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Gateway-Signature": string;
+                /** @description The event id (the body's `id`): deduplicate on it, an event can arrive more than once */
+                "Gateway-Event-Id": string;
+                /** @description The event type (the body's `type`) */
+                "Gateway-Event-Type": string;
+                /** @description This delivery in the endpoint's delivery log (`GET /webhook-endpoints/{id}/deliveries`) */
+                "Gateway-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutReversedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (its body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (for example a signature your receiver refused) is a failed attempt and is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    batchCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).
+                 * @example t=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Gateway-Signature": string;
+                /** @description The event id (the body's `id`): deduplicate on it, an event can arrive more than once */
+                "Gateway-Event-Id": string;
+                /** @description The event type (the body's `type`) */
+                "Gateway-Event-Type": string;
+                /** @description This delivery in the endpoint's delivery log (`GET /webhook-endpoints/{id}/deliveries`) */
+                "Gateway-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (its body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (for example a signature your receiver refused) is a failed attempt and is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

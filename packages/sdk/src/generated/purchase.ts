@@ -13,7 +13,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Services within the vendor’s enabled products */
+        /**
+         * Services within the vendor’s enabled products
+         * @description The services (airtime, data, electricity, bill payments, eSIM ...) of the products enabled for this vendor. Not paginated: the list is short..
+         */
         get: operations["listServices"];
         put?: never;
         post?: never;
@@ -30,7 +33,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Countries within the vendor’s enabled products */
+        /**
+         * Countries within the vendor’s enabled products
+         * @description The countries of the products enabled for this vendor, with their ISO codes and local currency. Not paginated.
+         */
         get: operations["listCountries"];
         put?: never;
         post?: never;
@@ -47,7 +53,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Operators within the vendor’s enabled products */
+        /**
+         * Operators within the vendor’s enabled products
+         * @description The operators (networks, utilities, billers) of the products enabled for this vendor. Not paginated.
+         */
         get: operations["listOperators"];
         put?: never;
         post?: never;
@@ -126,7 +135,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Statement or bill inquiry for an enabled bill-payment product */
+        /**
+         * Statement or bill inquiry for an enabled bill-payment product
+         * @description Asks the provider for the statement or bill of an account (amount due, holder) before a bill payment. Read-only: nothing is bought or reserved. The product must be enabled for the vendor and support statement lookups.
+         */
         post: operations["lookupStatement"];
         delete?: never;
         options?: never;
@@ -143,7 +155,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Account validation for an enabled product */
+        /**
+         * Account validation for an enabled product
+         * @description Asks the provider whether an account or meter exists for the product and returns its masked holder, so a purchase is not sent to a mistyped number. Read-only: nothing is bought or reserved.
+         */
         post: operations["lookupAccount"];
         delete?: never;
         options?: never;
@@ -160,7 +175,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Remaining benefits of an eSIM */
+        /**
+         * Remaining benefits of an eSIM
+         * @description The data, minutes and messages left on an eSIM bought earlier, as the provider reports them. Read-only; never returns activation codes.
+         */
         post: operations["lookupEsimBenefits"];
         delete?: never;
         options?: never;
@@ -177,7 +195,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Installation and activation dates of an eSIM */
+        /**
+         * Installation and activation dates of an eSIM
+         * @description When an eSIM bought earlier was installed and activated, as the provider reports it (null dates while not yet). Read-only; never returns activation codes.
+         */
         post: operations["lookupEsimStatus"];
         delete?: never;
         options?: never;
@@ -212,7 +233,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vendor’s own quote */
+        /**
+         * The vendor’s own quote
+         * @description One quote created by this vendor, with its price and expiry; another vendor's quote (or an unknown id) answers 404. A quote is bought with POST /transactions before it expires.
+         */
         get: operations["getQuote"];
         put?: never;
         post?: never;
@@ -229,7 +253,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vendor’s transactions, newest first */
+        /**
+         * The vendor’s transactions, newest first
+         * @description The vendor's purchases, newest first, paginated (`page`, `per_page`), optionally filtered by status, reference, product and admission day (Africa/Johannesburg). Follow every page; each item is as GET /transactions/{id} answers it.
+         */
         get: operations["listTransactions"];
         put?: never;
         /**
@@ -250,7 +277,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recover a purchase by your reference */
+        /**
+         * Recover a purchase by your reference
+         * @description The purchase made with this reference (the vendor's own, unique per vendor): how a client that lost the answer to POST /transactions (a timeout) learns the id and status without buying again. 404 when no purchase was admitted with it.
+         */
         get: operations["getTransactionByReference"];
         put?: never;
         post?: never;
@@ -267,7 +297,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of the vendor’s transactions */
+        /**
+         * One of the vendor’s transactions
+         * @description The purchase's current status: poll it after POST /transactions until it is completed, failed or reversed (review is decided by staff). Only a verified provider lookup moves a purchase. PINs and eSIM data are fetched from /transactions/{id}/fulfilment.
+         */
         get: operations["getTransaction"];
         put?: never;
         post?: never;
@@ -304,7 +337,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Daily allowance, transaction maximum, velocity settings and pause state */
+        /**
+         * Daily allowance, transaction maximum, velocity settings and pause state
+         * @description The limits a purchase is checked against right now: the daily allowance in ZAR cents (Africa/Johannesburg day) with what is used and left, the largest single charge, the velocity limit and whether purchases are paused (and at which scope). Null members are not configured.
+         */
         get: operations["getLimits"];
         put?: never;
         post?: never;
@@ -341,7 +377,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vendor's webhook endpoints on this gateway (never their secrets) */
+        /**
+         * The vendor's webhook endpoints on this gateway (never their secrets)
+         * @description Every endpoint the vendor registered on this gateway, with its events, enabled switch and the end of a rotation overlap. Secrets are never shown again after they were created or rotated.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
@@ -362,15 +401,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook endpoint (never its secret) */
+        /**
+         * One webhook endpoint (never its secret)
+         * @description One endpoint of this vendor on this gateway; another vendor's (or an unknown id) answers 404. The secret is never shown.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete an endpoint; its pending deliveries are cancelled */
+        /**
+         * Delete an endpoint; its pending deliveries are cancelled
+         * @description Deletes the endpoint: no new deliveries, pending ones are cancelled. The delivery log is kept for the operator's records.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change the URL, events, description or enabled switch */
+        /**
+         * Change the URL, events, description or enabled switch
+         * @description Changes only the members sent. A new URL is checked like a new endpoint (HTTPS; private, loopback and link-local addresses are refused in production). Disabling an endpoint cancels its pending deliveries when they come due; the secret is unchanged (rotate it with rotate-secret).
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -401,7 +449,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint's delivery log, newest first */
+        /**
+         * The endpoint's delivery log, newest first
+         * @description Every delivery to this endpoint, newest first, paginated (`page`, `per_page`) with paging metadata: status (pending, delivered, failed, cancelled), attempts, last HTTP status and error, and the next attempt of a pending one.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -420,7 +471,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deliver an event to this endpoint again (a new entry in the delivery log) */
+        /**
+         * Deliver an event to this endpoint again (a new entry in the delivery log)
+         * @description Queues the event for this endpoint again (202), for example after the receiver was fixed: a new delivery log entry with `redelivery_of`, the same event id and body (deduplicate on the id), signed afresh.
+         */
         post: operations["redeliverWebhookEvent"];
         delete?: never;
         options?: never;
@@ -429,7 +483,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "transaction.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A verified provider lookup completed the purchase (`data`: the transaction; fetch a PIN or eSIM from its fulfilment)
+         * @description A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.
+         */
+        post: operations["transactionCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The purchase is proven failed (declined, or proven never created); `error_code` says why
+         * @description A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.
+         */
+        post: operations["transactionFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The provider reversed a completed purchase
+         * @description A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.
+         */
+        post: operations["transactionReversedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The outcome stayed unknown past the verification window; staff take over
+         * @description A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.
+         */
+        post: operations["transactionReviewEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Service: {
@@ -446,7 +581,10 @@ export interface components {
             iso_code: string;
             /** @example South Africa */
             name: string;
-            /** @example ZAR */
+            /**
+             * @description ISO 4217 code of the local currency; null when the provider gives none
+             * @example ZAR
+             */
             currency: string | null;
         };
         Operator: {
@@ -640,7 +778,10 @@ export interface components {
              * @enum {string}
              */
             fulfilment: "none" | "pin" | "esim";
-            /** @example ZAR */
+            /**
+             * @description ISO 4217 code of destination amounts (what the recipient gets; the charge is always ZAR)
+             * @example ZAR
+             */
             destination_currency: string;
             /**
              * @description Fixed products only
@@ -699,7 +840,10 @@ export interface components {
              * @example T***** M******
              */
             account_holder: string;
-            /** @example ZAR */
+            /**
+             * @description ISO 4217 code of the statement amounts
+             * @example ZAR
+             */
             currency: string;
             /** @example 1234.56 */
             amount_due: string;
@@ -790,8 +934,11 @@ export interface components {
              * @example 1260
              */
             charge_minor: number;
-            /** @example ZAR */
-            currency: string;
+            /**
+             * @description The currency of charge_minor
+             * @enum {string}
+             */
+            currency: "ZAR";
             /**
              * @description Exact decimal string
              * @example 12.00
@@ -833,8 +980,11 @@ export interface components {
              * @example 1260
              */
             charge_minor: number;
-            /** @example ZAR */
-            currency: string;
+            /**
+             * @description The currency of charge_minor
+             * @enum {string}
+             */
+            currency: "ZAR";
             /** @example 12.00 */
             destination_amount: string;
             /** @example ZAR */
@@ -895,14 +1045,8 @@ export interface components {
             /** @description Content of the QR code to show the customer */
             qr_code_payload: string;
         };
-        Fulfilment: {
-            /** Format: uuid */
-            transaction_id: string;
-            /** @enum {string} */
-            kind: "pin" | "esim";
-            pin: components["schemas"]["PinDelivery"] | null;
-            esim: components["schemas"]["EsimDelivery"] | null;
-        };
+        /** @description The delivery data of a completed purchase: `kind` says which member carries it, the other is null */
+        Fulfilment: components["schemas"]["PinFulfilment"] | components["schemas"]["EsimFulfilment"];
         Limits: {
             /** @description False until staff set every spend control; purchases answer SPEND_CONTROLS_NOT_CONFIGURED meanwhile */
             configured: boolean;
@@ -1093,6 +1237,190 @@ export interface components {
              */
             last_page: number;
         };
+        /** @description A PIN (voucher code and serial) fulfilment */
+        PinFulfilment: {
+            /** Format: uuid */
+            transaction_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "pin";
+            pin: components["schemas"]["PinDelivery"];
+            esim: null;
+        };
+        /** @description A eSIM (ICCID, SM-DP+ address, activation code and QR payload) fulfilment */
+        EsimFulfilment: {
+            /** Format: uuid */
+            transaction_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "esim";
+            pin: null;
+            esim: components["schemas"]["EsimDelivery"];
+        };
+        /**
+         * @description The body of a `transaction.completed` delivery: A verified provider lookup completed the purchase (`data`: the transaction; fetch a PIN or eSIM from its fulfilment)
+         * @example {
+         *       "id": "6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55",
+         *       "type": "transaction.completed",
+         *       "created_at": "2026-11-24T08:00:00.000Z",
+         *       "data": {
+         *         "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "reference": "order-2026-0001",
+         *         "status": "pending",
+         *         "product_id": 10107,
+         *         "quote_id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "charge_minor": 1260,
+         *         "currency": "ZAR",
+         *         "destination_amount": "12.00",
+         *         "destination_unit": "ZAR",
+         *         "error_code": null,
+         *         "fulfilment_available": false,
+         *         "created_at": "2026-11-24T08:00:00.000Z",
+         *         "updated_at": "2026-11-24T08:00:00.000Z",
+         *         "completed_at": null,
+         *         "reversed_at": null
+         *       }
+         *     }
+         */
+        TransactionCompletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, the same on every attempt and redelivery: deduplicate on it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "transaction.completed";
+            /**
+             * Format: date-time
+             * @description When the change the event reports was committed
+             */
+            created_at: string;
+            data: components["schemas"]["Transaction"];
+        };
+        /**
+         * @description The body of a `transaction.failed` delivery: The purchase is proven failed (declined, or proven never created); `error_code` says why
+         * @example {
+         *       "id": "6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55",
+         *       "type": "transaction.failed",
+         *       "created_at": "2026-11-24T08:00:00.000Z",
+         *       "data": {
+         *         "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "reference": "order-2026-0001",
+         *         "status": "pending",
+         *         "product_id": 10107,
+         *         "quote_id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "charge_minor": 1260,
+         *         "currency": "ZAR",
+         *         "destination_amount": "12.00",
+         *         "destination_unit": "ZAR",
+         *         "error_code": null,
+         *         "fulfilment_available": false,
+         *         "created_at": "2026-11-24T08:00:00.000Z",
+         *         "updated_at": "2026-11-24T08:00:00.000Z",
+         *         "completed_at": null,
+         *         "reversed_at": null
+         *       }
+         *     }
+         */
+        TransactionFailedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, the same on every attempt and redelivery: deduplicate on it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "transaction.failed";
+            /**
+             * Format: date-time
+             * @description When the change the event reports was committed
+             */
+            created_at: string;
+            data: components["schemas"]["Transaction"];
+        };
+        /**
+         * @description The body of a `transaction.reversed` delivery: The provider reversed a completed purchase
+         * @example {
+         *       "id": "6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55",
+         *       "type": "transaction.reversed",
+         *       "created_at": "2026-11-24T08:00:00.000Z",
+         *       "data": {
+         *         "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "reference": "order-2026-0001",
+         *         "status": "pending",
+         *         "product_id": 10107,
+         *         "quote_id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "charge_minor": 1260,
+         *         "currency": "ZAR",
+         *         "destination_amount": "12.00",
+         *         "destination_unit": "ZAR",
+         *         "error_code": null,
+         *         "fulfilment_available": false,
+         *         "created_at": "2026-11-24T08:00:00.000Z",
+         *         "updated_at": "2026-11-24T08:00:00.000Z",
+         *         "completed_at": null,
+         *         "reversed_at": null
+         *       }
+         *     }
+         */
+        TransactionReversedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, the same on every attempt and redelivery: deduplicate on it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "transaction.reversed";
+            /**
+             * Format: date-time
+             * @description When the change the event reports was committed
+             */
+            created_at: string;
+            data: components["schemas"]["Transaction"];
+        };
+        /**
+         * @description The body of a `transaction.review` delivery: The outcome stayed unknown past the verification window; staff take over
+         * @example {
+         *       "id": "6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55",
+         *       "type": "transaction.review",
+         *       "created_at": "2026-11-24T08:00:00.000Z",
+         *       "data": {
+         *         "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "reference": "order-2026-0001",
+         *         "status": "pending",
+         *         "product_id": 10107,
+         *         "quote_id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+         *         "charge_minor": 1260,
+         *         "currency": "ZAR",
+         *         "destination_amount": "12.00",
+         *         "destination_unit": "ZAR",
+         *         "error_code": null,
+         *         "fulfilment_available": false,
+         *         "created_at": "2026-11-24T08:00:00.000Z",
+         *         "updated_at": "2026-11-24T08:00:00.000Z",
+         *         "completed_at": null,
+         *         "reversed_at": null
+         *       }
+         *     }
+         */
+        TransactionReviewEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, the same on every attempt and redelivery: deduplicate on it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "transaction.review";
+            /**
+             * Format: date-time
+             * @description When the change the event reports was committed
+             */
+            created_at: string;
+            data: components["schemas"]["Transaction"];
+        };
     };
     responses: never;
     parameters: never;
@@ -1105,7 +1433,10 @@ export interface operations {
     listServices: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1158,9 +1489,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -1178,9 +1509,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -1202,9 +1533,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -1228,9 +1559,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -1248,9 +1579,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -1270,9 +1601,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -1282,7 +1613,10 @@ export interface operations {
     listCountries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1336,9 +1670,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -1356,9 +1690,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -1380,9 +1714,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -1406,9 +1740,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -1426,9 +1760,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -1448,9 +1782,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -1460,7 +1794,10 @@ export interface operations {
     listOperators: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1514,9 +1851,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -1534,9 +1871,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -1558,9 +1895,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -1584,9 +1921,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -1604,9 +1941,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -1626,9 +1963,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -1649,7 +1986,10 @@ export interface operations {
                 operator_id?: number;
                 service_id?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1784,9 +2124,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -1804,9 +2144,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -1828,9 +2168,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -1854,9 +2194,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -1874,9 +2214,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -1896,9 +2236,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -1908,7 +2248,10 @@ export interface operations {
     getProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 id: number;
             };
@@ -2038,9 +2381,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -2058,9 +2401,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -2082,9 +2425,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
+                            code?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         };
                     };
                 };
@@ -2108,9 +2451,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -2128,9 +2471,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -2150,9 +2493,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -2162,7 +2505,10 @@ export interface operations {
     lookupMobileNumber: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2230,9 +2576,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -2250,9 +2596,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -2274,9 +2620,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VENDOR_NOT_RELEASED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VENDOR_NOT_RELEASED";
+                            code?: "VENDOR_NOT_RELEASED";
                         };
                     };
                 };
@@ -2298,9 +2644,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -2322,9 +2668,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
+                            code?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         };
                     };
                 };
@@ -2348,9 +2694,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -2368,9 +2714,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -2390,9 +2736,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
+                            code?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -2402,7 +2748,10 @@ export interface operations {
     lookupStatement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2468,9 +2817,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -2488,9 +2837,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -2512,9 +2861,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VENDOR_NOT_RELEASED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VENDOR_NOT_RELEASED";
+                            code?: "VENDOR_NOT_RELEASED";
                         };
                     };
                 };
@@ -2536,9 +2885,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -2560,9 +2909,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
+                            code?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         };
                     };
                 };
@@ -2586,9 +2935,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -2606,9 +2955,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -2628,9 +2977,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
+                            code?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -2640,7 +2989,10 @@ export interface operations {
     lookupAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2709,9 +3061,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -2729,9 +3081,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -2753,9 +3105,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VENDOR_NOT_RELEASED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VENDOR_NOT_RELEASED";
+                            code?: "VENDOR_NOT_RELEASED";
                         };
                     };
                 };
@@ -2777,9 +3129,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -2801,9 +3153,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
+                            code?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         };
                     };
                 };
@@ -2827,9 +3179,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -2847,9 +3199,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -2869,9 +3221,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
+                            code?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -2881,7 +3233,10 @@ export interface operations {
     lookupEsimBenefits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2952,9 +3307,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -2972,9 +3327,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -2996,9 +3351,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VENDOR_NOT_RELEASED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VENDOR_NOT_RELEASED";
+                            code?: "VENDOR_NOT_RELEASED";
                         };
                     };
                 };
@@ -3020,9 +3375,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -3044,9 +3399,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
+                            code?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         };
                     };
                 };
@@ -3070,9 +3425,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -3090,9 +3445,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -3112,9 +3467,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
+                            code?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -3124,7 +3479,10 @@ export interface operations {
     lookupEsimStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3189,9 +3547,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -3209,9 +3567,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -3233,9 +3591,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VENDOR_NOT_RELEASED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VENDOR_NOT_RELEASED";
+                            code?: "VENDOR_NOT_RELEASED";
                         };
                     };
                 };
@@ -3257,9 +3615,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -3281,9 +3639,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
+                            code?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE";
                         };
                     };
                 };
@@ -3307,9 +3665,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -3327,9 +3685,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -3349,9 +3707,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
+                            code?: "PROVIDER_NOT_CONFIGURED" | "PROVIDER_HTTP_ERROR" | "PROVIDER_OUTCOME_UNKNOWN" | "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -3361,7 +3719,10 @@ export interface operations {
     createQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3536,9 +3897,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -3556,9 +3917,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -3580,9 +3941,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED";
+                            code?: "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED";
                         };
                     };
                 };
@@ -3604,9 +3965,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -3628,9 +3989,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE" | "DESTINATION_AMOUNT_INVALID" | "BUDGET_INSUFFICIENT";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE" | "DESTINATION_AMOUNT_INVALID" | "BUDGET_INSUFFICIENT";
+                            code?: "VALIDATION_FAILED" | "PRODUCT_UNAVAILABLE" | "DESTINATION_AMOUNT_INVALID" | "BUDGET_INSUFFICIENT";
                         };
                     };
                 };
@@ -3654,9 +4015,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -3674,9 +4035,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -3696,9 +4057,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -3708,7 +4069,10 @@ export interface operations {
     getQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3775,9 +4139,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -3795,9 +4159,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -3819,9 +4183,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -3843,9 +4207,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -3869,9 +4233,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -3889,9 +4253,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -3911,9 +4275,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -3936,7 +4300,10 @@ export interface operations {
                 /** @description Admitted on or before this Africa/Johannesburg day (whole day) */
                 date_to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4007,9 +4374,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -4027,9 +4394,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -4051,9 +4418,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -4077,9 +4444,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -4097,9 +4464,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4119,9 +4486,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -4134,6 +4501,8 @@ export interface operations {
             header: {
                 /** @description 1 to 128 letters, digits or _ . : -; keep it stable across retries */
                 "Idempotency-Key": string;
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4210,9 +4579,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -4230,9 +4599,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -4254,9 +4623,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "DAILY_CAP_EXCEEDED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "DAILY_CAP_EXCEEDED";
+                            code?: "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "DAILY_CAP_EXCEEDED";
                         };
                     };
                 };
@@ -4278,9 +4647,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -4302,9 +4671,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -4328,9 +4697,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VELOCITY_LIMIT_EXCEEDED" | "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VELOCITY_LIMIT_EXCEEDED" | "API_RATE_LIMITED";
+                            code?: "VELOCITY_LIMIT_EXCEEDED" | "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -4348,9 +4717,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4370,9 +4739,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "PROVIDER_NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "PROVIDER_NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+                            code?: "PROVIDER_NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -4382,7 +4751,10 @@ export interface operations {
     getTransactionByReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 reference: string;
             };
@@ -4448,9 +4820,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -4468,9 +4840,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -4492,9 +4864,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -4516,9 +4888,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -4542,9 +4914,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -4562,9 +4934,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4584,9 +4956,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -4596,7 +4968,10 @@ export interface operations {
     getTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4662,9 +5037,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -4682,9 +5057,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -4706,9 +5081,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -4730,9 +5105,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -4756,9 +5131,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -4776,9 +5151,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4798,9 +5173,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -4810,7 +5185,10 @@ export interface operations {
     getTransactionFulfilment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4868,9 +5246,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -4888,9 +5266,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -4912,9 +5290,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -4936,9 +5314,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FULFILMENT_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FULFILMENT_UNAVAILABLE";
+                            code?: "FULFILMENT_UNAVAILABLE";
                         };
                     };
                 };
@@ -4960,9 +5338,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -4986,9 +5364,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -5006,9 +5384,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -5028,9 +5406,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -5040,7 +5418,10 @@ export interface operations {
     getLimits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5100,9 +5481,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -5120,9 +5501,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -5144,9 +5525,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -5170,9 +5551,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -5190,9 +5571,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -5212,9 +5593,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -5229,7 +5610,10 @@ export interface operations {
                 /** @description Last Africa/Johannesburg day included; omitted: unbounded */
                 date_to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5288,9 +5672,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -5308,9 +5692,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -5332,9 +5716,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -5358,9 +5742,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -5378,9 +5762,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -5400,9 +5784,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -5412,7 +5796,10 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5473,9 +5860,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -5493,9 +5880,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -5517,9 +5904,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -5543,9 +5930,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -5563,9 +5950,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -5585,9 +5972,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -5597,7 +5984,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5670,9 +6060,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -5690,9 +6080,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -5714,9 +6104,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -5738,9 +6128,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -5764,9 +6154,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -5784,9 +6174,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -5806,9 +6196,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -5818,7 +6208,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -5880,9 +6273,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -5900,9 +6293,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -5924,9 +6317,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -5948,9 +6341,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -5974,9 +6367,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -5994,9 +6387,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6016,9 +6409,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -6028,7 +6421,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -6082,9 +6478,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -6102,9 +6498,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -6126,9 +6522,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -6150,9 +6546,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -6174,9 +6570,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -6200,9 +6596,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -6220,9 +6616,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6242,9 +6638,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -6254,7 +6650,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -6330,9 +6729,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -6350,9 +6749,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -6374,9 +6773,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -6398,9 +6797,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -6422,9 +6821,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -6448,9 +6847,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -6468,9 +6867,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6490,9 +6889,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -6502,7 +6901,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -6574,9 +6976,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -6594,9 +6996,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -6618,9 +7020,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -6642,9 +7044,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -6666,9 +7068,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -6692,9 +7094,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -6712,9 +7114,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6734,9 +7136,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -6749,7 +7151,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -6819,9 +7224,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -6839,9 +7244,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -6863,9 +7268,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -6887,9 +7292,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -6913,9 +7318,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -6933,9 +7338,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6955,9 +7360,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -6967,7 +7372,10 @@ export interface operations {
     redeliverWebhookEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description Webhook endpoint id */
                 id: string;
@@ -7031,9 +7439,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -7051,9 +7459,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -7075,9 +7483,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "NOT_FOUND";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "NOT_FOUND";
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -7099,9 +7507,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNSUPPORTED_MEDIA_TYPE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -7123,9 +7531,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -7149,9 +7557,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -7169,9 +7577,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -7191,12 +7599,176 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
+            };
+        };
+    };
+    transactionCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).
+                 * @example t=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Gateway-Signature": string;
+                /** @description The event id (the body's `id`): deduplicate on it, an event can arrive more than once */
+                "Gateway-Event-Id": string;
+                /** @description The event type (the body's `type`) */
+                "Gateway-Event-Type": string;
+                /** @description This delivery in the endpoint's delivery log (`GET /webhook-endpoints/{id}/deliveries`) */
+                "Gateway-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (its body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (for example a signature your receiver refused) is a failed attempt and is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transactionFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).
+                 * @example t=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Gateway-Signature": string;
+                /** @description The event id (the body's `id`): deduplicate on it, an event can arrive more than once */
+                "Gateway-Event-Id": string;
+                /** @description The event type (the body's `type`) */
+                "Gateway-Event-Type": string;
+                /** @description This delivery in the endpoint's delivery log (`GET /webhook-endpoints/{id}/deliveries`) */
+                "Gateway-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (its body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (for example a signature your receiver refused) is a failed attempt and is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transactionReversedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).
+                 * @example t=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Gateway-Signature": string;
+                /** @description The event id (the body's `id`): deduplicate on it, an event can arrive more than once */
+                "Gateway-Event-Id": string;
+                /** @description The event type (the body's `type`) */
+                "Gateway-Event-Type": string;
+                /** @description This delivery in the endpoint's delivery log (`GET /webhook-endpoints/{id}/deliveries`) */
+                "Gateway-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionReversedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (its body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (for example a signature your receiver refused) is a failed attempt and is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transactionReviewEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).
+                 * @example t=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "Gateway-Signature": string;
+                /** @description The event id (the body's `id`): deduplicate on it, an event can arrive more than once */
+                "Gateway-Event-Id": string;
+                /** @description The event type (the body's `type`) */
+                "Gateway-Event-Type": string;
+                /** @description This delivery in the endpoint's delivery log (`GET /webhook-endpoints/{id}/deliveries`) */
+                "Gateway-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionReviewEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery (its body is ignored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer (for example a signature your receiver refused) is a failed attempt and is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -13,7 +13,7 @@ export class CountrySchema {
   iso_code: string;
   @ApiProperty({ example: 'South Africa' })
   name: string;
-  @ApiProperty({ type: String, nullable: true, example: 'ZAR' })
+  @ApiProperty({ type: String, nullable: true, example: 'ZAR', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of the local currency; null when the provider gives none' })
   currency: string | null;
 }
 
@@ -99,7 +99,7 @@ export class ProductSchema {
   country_iso_code: string;
   @ApiProperty({ enum: ['none', 'pin', 'esim'], example: 'pin', description: 'pin and esim: delivery data from GET /transactions/{id}/fulfilment' })
   fulfilment: string;
-  @ApiProperty({ example: 'ZAR' })
+  @ApiProperty({ example: 'ZAR', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of destination amounts (what the recipient gets; the charge is always ZAR)' })
   destination_currency: string;
   @ApiProperty({ type: String, nullable: true, example: '12.00', description: 'Fixed products only' })
   destination_amount: string | null;

@@ -11,7 +11,7 @@ export class StatementLookupSchema {
   account_number: string;
   @ApiProperty({ example: 'T***** M******', description: 'Masked' })
   account_holder: string;
-  @ApiProperty({ example: 'ZAR' })
+  @ApiProperty({ example: 'ZAR', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of the statement amounts' })
   currency: string;
   @ApiProperty({ example: '1234.56' })
   amount_due: string;

@@ -10,7 +10,7 @@ export class QuoteSchema {
   pricing_version_id: number;
   @ApiProperty({ example: 1260, description: 'ZAR cents charged to the vendor' })
   charge_minor: number;
-  @ApiProperty({ example: 'ZAR' })
+  @ApiProperty({ enum: ['ZAR'], description: 'The currency of charge_minor' })
   currency: string;
   @ApiProperty({ example: '12.00', description: 'Exact decimal string' })
   destination_amount: string;

@@ -19,7 +19,7 @@ export class TransactionSchema {
   quote_id: string;
   @ApiProperty({ example: 1260, description: 'ZAR cents' })
   charge_minor: number;
-  @ApiProperty({ example: 'ZAR' })
+  @ApiProperty({ enum: ['ZAR'], description: 'The currency of charge_minor' })
   currency: string;
   @ApiProperty({ example: '12.00' })
   destination_amount: string;

@@ -133,8 +133,9 @@ export class PayoutRequestDto implements PayoutRequestInput {
 
   @ApiPropertyOptional({
     type: 'object',
+    nullable: true,
     additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }], nullable: true },
-    description: 'Flat: string, number, boolean or null values (at most 20 keys). Stored and echoed, never forwarded.',
+    description: 'Flat: string, number, boolean or null values (at most 20 keys). Stored and echoed, never forwarded. null is accepted and echoed as null.',
     example: { order_id: '1042', loyalty: true },
   })
   @IsOptional()
