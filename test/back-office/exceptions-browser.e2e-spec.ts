@@ -102,7 +102,8 @@ describe('back-office exceptions queue in Chromium', () => {
     await audit(page, 'exception-proposal-own');
     // Nothing moved yet.
     expect(await db.query(`SELECT id FROM ledger_entries WHERE exception_id = $1`, [exceptionId])).toEqual([]);
-  });
+    // Sign-in waits for an unused authenticator step, and axe runs twice per page.
+  }, 120_000);
 
   it('an approver sees the balance and the entry, approves it, and the entry shows on the vendor and the exception', async () => {
     const page = approverBrowser.page;
@@ -136,5 +137,5 @@ describe('back-office exceptions queue in Chromium', () => {
     expect(exceptionPage).toContain('ZAR -150.00');
     expect(exceptionPage).toContain('exception.resolved');
     await audit(page, 'exception-resolved');
-  });
+  }, 120_000);
 });

@@ -185,7 +185,7 @@ export class ExceptionsController {
       current: '/exceptions',
       body: html`${notice}${facts}${ownership}${this.evidenceSections(item, evidence)}${this.notesSection(session, item, evidence, mayWork)}${this.resolveSection(session, item, mayWork, mine, pending ? html`<p>A resolution is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>` : null)}
 <h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status}, proposed by ${proposal.proposedByEmail}${proposal.decidedByEmail ? html`, decided by ${proposal.decidedByEmail}` : ''} · ${subjectLink(proposal)}</li>`)}</ul>`}
-<h2>Audit records</h2>${auditTable(records)}`,
+<h2>Audit records</h2><div class="scroll">${auditTable(records)}</div>`,
     }, status);
   }
 

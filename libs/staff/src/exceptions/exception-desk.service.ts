@@ -22,7 +22,7 @@ import { staffRoleAllows } from '../model/staff-roles.js';
 import { StaffAuditLog } from '../persistence/staff-audit.repository.js';
 import { StaffAccounts } from '../staff-accounts.service.js';
 import { disagreementWithProvider } from './exception-evidence.js';
-import { EXCEPTION_SUBJECT } from './exception-proposal-kinds.js';
+import { correctionAmountOf, entryKindOf, EXCEPTION_SUBJECT } from './exception-proposal-kinds.js';
 
 export const NOTE_MAX_LENGTH = 4000;
 
@@ -174,6 +174,9 @@ export class ExceptionDesk {
     const pending = (await this.fourEyes.list({ status: 'pending', subjectType: EXCEPTION_SUBJECT, subjectId: id }))[0];
     if (pending) throw new StaffActionRefused(`A resolution is waiting for a second person (${this.fourEyes.describe(pending)}): it is approved, rejected or withdrawn first.`);
     if (isMoneyResolution(resolution)) {
+      // The form's mistakes first, so a refused proposal does not leave a claim behind.
+      entryKindOf(resolution, request.direction);
+      correctionAmountOf(request.amount);
       await this.onOpen(id, actor, (item, manager) => this.ownOrClaim(manager, item, actor));
       const params = { resolution, direction: request.direction, amount: request.amount };
       return { resolved: false, proposal: await this.fourEyes.propose('exception.resolve', id, params, reason, actor, context) };

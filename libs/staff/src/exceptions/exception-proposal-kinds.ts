@@ -11,6 +11,11 @@ import { requireZarCents } from '../model/proposals.js';
 /** The staff audit trail's and the proposals' subject type of a reconciliation exception. */
 export const EXCEPTION_SUBJECT = 'reconciliation_exception';
 
+/** The amount of a money resolution: exact ZAR cents, at least one. */
+export function correctionAmountOf(amount: unknown): Cents {
+  return requireZarCents(amount, 'amount', 'Enter the amount in ZAR with two decimals, more than 0.00.', 1n);
+}
+
 /** A money resolution's ledger entry: recovered from the vendor debits, repaid to them credits; an adjustment goes the way chosen. */
 export function entryKindOf(resolution: MoneyResolutionKind, direction: unknown): LedgerCorrectionKind {
   if (resolution === 'recovered_from_vendor') return 'adjust_debit';
@@ -50,7 +55,7 @@ export class ExceptionProposalKinds implements OnModuleInit {
       prepare: async (manager: EntityManager, subjectId: string, params: Record<string, unknown>) => {
         const resolution = moneyResolutionOf(params.resolution);
         const entryKind = entryKindOf(resolution, params.direction);
-        const cents = requireZarCents(params.amount, 'amount', 'Enter the amount in ZAR with two decimals, more than 0.00.', 1n);
+        const cents = correctionAmountOf(params.amount);
         const item = UUID_PATTERN.test(subjectId) ? await this.desk.get(subjectId, manager) : null;
         if (!item) throw new ValidationFailedError({ exception: ['Unknown exception.'] });
         if (item.status !== 'open') throw new StaffActionRefused('The exception is already resolved.');
