@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
 import { PayoutLedger } from '#payout';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, nextCode, staffSignIn, type StaffPerson, type StaffSignedIn } from '../support/back-office.js';
+import { OPS_CLI, runOps } from '../support/ops-cli.js';
 
-const run = promisify(execFile);
-const CLI = 'dist/apps/ops/src/main.js';
+const CLI = OPS_CLI;
 
 type Who = 'support' | 'operator' | 'approver' | 'secondApprover' | 'thirdApprover' | 'fourthApprover';
 
@@ -76,15 +74,7 @@ describe('back-office exceptions queue', () => {
   const trail = async (id: string) =>
     db.query(`SELECT actor, action, approved_by, reason, details FROM staff_audit_events WHERE subject_type = 'reconciliation_exception' AND subject_id = $1 ORDER BY id`, [id]);
 
-  async function ops(...args: string[]): Promise<{ json: Record<string, unknown>; code: number; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run('node', [CLI, ...args], { env, timeout: 30_000 });
-      return { json: JSON.parse(stdout), code: 0, stderr };
-    } catch (error) {
-      const failure = error as { code: number; stderr: string };
-      return { json: {}, code: failure.code, stderr: failure.stderr };
-    }
-  }
+  const ops = (...args: string[]) => runOps(env, ...args);
 
   beforeAll(async () => {
     backOffice = await startBackOffice({ config: { STAFF_FOUR_EYES_ABOVE_CENTS: '100000' } });
