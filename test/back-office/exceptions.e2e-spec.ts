@@ -255,5 +255,6 @@ describe('back-office exceptions queue', () => {
       [people.operator.email, 'exception.claimed', null],
       [people.operator.email, 'exception.resolved', 'ops'],
     ]);
-  });
+    // Three authenticator codes of one person: each waits for the next 30-second step.
+  }, 180_000);
 });
