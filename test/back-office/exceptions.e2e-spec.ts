@@ -107,6 +107,7 @@ describe('back-office exceptions queue', () => {
     expect(mismatches.text).toContain(`/exceptions/${second}`);
     expect(mismatches.text).not.toContain(`/exceptions/${first}`);
     expect((await page('support', '/exceptions?status=resolved')).text).not.toContain(`/exceptions/${first}`);
+    expect((await page('support', '/')).text).toMatch(/Open reconciliation exceptions<\/a><\/td><td class="num">[1-9]/);
   });
 
   it('one owner claims it, others see who and cannot take it or resolve it; notes are kept with author and time; support only reads', async () => {

@@ -5,6 +5,7 @@ import { PayoutLedger, PayoutRepository, type AccountBalances, type LedgerCorrec
 import { TransactionsRepository, type PurchaseStaffEvent } from '#purchase';
 import {
   ExceptionDeskRepository,
+  ReconciliationExceptionsRepository,
   isExceptionResolutionKind,
   isMoneyResolution,
   RECONCILIATION_EXCEPTION_KINDS,
@@ -77,6 +78,7 @@ export class ExceptionDesk {
   constructor(
     private readonly dataSource: DataSource,
     private readonly desk: ExceptionDeskRepository,
+    private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly fourEyes: FourEyes,
     private readonly audit: StaffAuditLog,
     private readonly accounts: StaffAccounts,
@@ -84,6 +86,12 @@ export class ExceptionDesk {
     private readonly payouts: PayoutRepository,
     private readonly transactions: TransactionsRepository,
   ) {}
+
+  /** How many exceptions are open and how long the oldest has waited (the overview). */
+  async depth(): Promise<{ count: number; oldestAgeSeconds: number }> {
+    const summary = await this.exceptions.openSummary();
+    return { count: summary.reduce((sum, row) => sum + row.open, 0), oldestAgeSeconds: Math.max(0, ...summary.map((row) => row.oldestAgeSeconds)) };
+  }
 
   list(filter: ExceptionDeskFilter = {}): Promise<ExceptionDeskItem[]> {
     return this.desk.list(filter);
