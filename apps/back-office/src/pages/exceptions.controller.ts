@@ -68,7 +68,7 @@ export class ExceptionsController {
     const body = items.length === 0
       ? html`<p>No exception matches.</p>`
       : html`<p>${items.length} exception${items.length === 1 ? '' : 's'}${filter.status === 'resolved' ? ', most recently resolved first' : ', oldest first'}.</p>
-<div class="scroll"><table><thead><tr><th scope="col">Waiting</th><th scope="col">Kind</th><th scope="col">Vendor</th><th scope="col">Record</th><th scope="col" class="num">Our amount</th><th scope="col">Provider said</th><th scope="col">Owner</th><th scope="col">Status</th></tr></thead>
+<div class="scroll" tabindex="0" role="region" aria-label="Exceptions"><table><thead><tr><th scope="col">Waiting</th><th scope="col">Kind</th><th scope="col">Vendor</th><th scope="col">Record</th><th scope="col" class="num">Our amount</th><th scope="col">Provider said</th><th scope="col">Owner</th><th scope="col">Status</th></tr></thead>
 <tbody>${items.map(
           (item) => html`<tr><td>${ageSince(item.raisedAt)}</td><td><a href="/exceptions/${item.id}">${item.kind}</a></td><td>${item.vendorName ?? '—'}</td>
 <td>${item.recordReference ? html`${item.domain} ${item.recordReference} (${item.recordStatus})` : item.domain}</td><td class="num">${ourAmount(item)}</td><td>${providerSaid(item)}</td>
@@ -185,19 +185,19 @@ export class ExceptionsController {
       current: '/exceptions',
       body: html`${notice}${facts}${ownership}${this.evidenceSections(item, evidence)}${this.notesSection(session, item, evidence, mayWork)}${this.resolveSection(session, item, mayWork, mine, pending ? html`<p>A resolution is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>` : null)}
 <h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status}, proposed by ${proposal.proposedByEmail}${proposal.decidedByEmail ? html`, decided by ${proposal.decidedByEmail}` : ''} · ${subjectLink(proposal)}</li>`)}</ul>`}
-<h2>Audit records</h2><div class="scroll">${auditTable(records)}</div>`,
+<h2>Audit records</h2><div class="scroll" tabindex="0" role="region" aria-label="Audit records">${auditTable(records)}</div>`,
     }, status);
   }
 
   private evidenceSections(item: ExceptionDeskItem, evidence: ExceptionEvidence): SafeHtml {
     const lines = evidence.lines.length === 0
       ? html`<p>No settlement report line about it.</p>`
-      : html`<div class="scroll"><table><caption class="visually-hidden">Settlement report lines</caption><thead><tr><th scope="col">Report</th><th scope="col">Provider reference</th><th scope="col">Merchant reference</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Result</th></tr></thead><tbody>${evidence.lines.map(
+      : html`<div class="scroll" tabindex="0" role="region" aria-label="Settlement report lines"><table><caption class="visually-hidden">Settlement report lines</caption><thead><tr><th scope="col">Report</th><th scope="col">Provider reference</th><th scope="col">Merchant reference</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Result</th></tr></thead><tbody>${evidence.lines.map(
           (line) => html`<tr><td>${line.provider}, ${line.reportDate}</td><td><code>${line.providerReference}</code></td><td><code>${line.merchantReference}</code></td><td class="num">${money(line.amountCents, line.currency)}</td>
 <td>${line.providerStatus ?? line.status}${line.settledAt ? html`, settled ${line.settledAt}` : ''}${line.reversedAt ? html`, reversed ${line.reversedAt}` : ''}</td><td>${line.matchResult ?? 'not matched'}${line.exceptionId === item.id ? ' (this exception)' : ''}${line.withdrawnAt ? html`, withdrawn ${when(line.withdrawnAt)}` : ''}</td></tr>`,
         )}</tbody></table></div>`;
     const lookups = item.payoutId
-      ? html`<h3>Submissions and lookups</h3>${evidence.contacts.length === 0 ? html`<p>No exchange with the provider on record.</p>` : html`<div class="scroll"><table><caption class="visually-hidden">Submissions and lookups</caption><thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Outcome</th><th scope="col">Summary</th></tr></thead><tbody>${evidence.contacts.map(
+      ? html`<h3>Submissions and lookups</h3>${evidence.contacts.length === 0 ? html`<p>No exchange with the provider on record.</p>` : html`<div class="scroll" tabindex="0" role="region" aria-label="Submissions and lookups"><table><caption class="visually-hidden">Submissions and lookups</caption><thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Outcome</th><th scope="col">Summary</th></tr></thead><tbody>${evidence.contacts.map(
           (contact) => html`<tr><td>${when(contact.at)}</td><td>${contact.kind}</td><td>${contact.outcome}</td><td>${contact.summary ?? '—'}</td></tr>`,
         )}</tbody></table></div>`}`
       : item.purchaseTransactionId
@@ -235,7 +235,7 @@ ${reasonField('reason', 'Why (what was found, what was agreed, with whom)')}
 /** Correction entries (resettle, adjust_debit, adjust_credit): the vendor's page and the exception's page. */
 export function correctionTable(entries: readonly LedgerCorrectionEntry[]): SafeHtml {
   if (entries.length === 0) return html`<p>None.</p>`;
-  return html`<div class="scroll"><table><caption class="visually-hidden">Ledger corrections</caption><thead><tr><th scope="col">When</th><th scope="col">Entry</th><th scope="col" class="num">Effect on available</th><th scope="col">Why</th><th scope="col">From</th><th scope="col">Approved by</th></tr></thead><tbody>${entries.map(
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Ledger corrections"><table><caption class="visually-hidden">Ledger corrections</caption><thead><tr><th scope="col">When</th><th scope="col">Entry</th><th scope="col" class="num">Effect on available</th><th scope="col">Why</th><th scope="col">From</th><th scope="col">Approved by</th></tr></thead><tbody>${entries.map(
     (entry) => html`<tr><td>${when(entry.createdAt)}</td><td><code>${entry.kind}</code></td><td class="num">${money(entry.availableDeltaCents)}</td><td>${entry.reason}</td>
 <td>${entry.exceptionId ? html`<a href="/exceptions/${entry.exceptionId}">exception</a>` : ''}${entry.exceptionId && entry.proposalId ? ' · ' : ''}${entry.proposalId ? html`<a href="/proposals/${entry.proposalId}">proposal</a>` : ''}</td><td>${entry.approvedBy ?? 'automatic (provider proof)'}</td></tr>`,
   )}</tbody></table></div>`;
