@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
+import { checkInvariants } from '#invariants';
 import { PayoutLedger } from '#payout';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
@@ -220,6 +221,28 @@ describe('back-office exceptions queue', () => {
       ['proposal.created', null],
       ['exception.resolved', approvedBy.email],
     ]);
+
+    // The books are right, and the checker holds every adjustment to an approval: one written by
+    // one person straight into the ledger (in a transaction rolled back) is reported.
+    const clean = await checkInvariants((sql, parameters) => db.query(sql, parameters), { vendorIds: [vendorId] });
+    expect(clean.violations).toEqual([]);
+    expect(clean.examined.correctionApproved).toBe(1);
+    const other = await raise(vendorId);
+    const runner = db.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      await runner.query(`UPDATE payout_accounts SET available_cents = available_cents + 5000 WHERE vendor_id = $1`, [vendorId]);
+      await runner.query(
+        `INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, reason, exception_id) VALUES ($1, 'adjust_credit', 5000, 5000, 0, 'one person', $2)`,
+        [vendorId, other],
+      );
+      const forged = await checkInvariants((sql, parameters) => runner.query(sql, parameters), { vendorIds: [vendorId] });
+      expect(forged.violations.map((violation) => violation.invariant)).toEqual(['correctionApproved']);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 
   it('ops reconcile:resolve resolves as a proven staff account and can only propose a money move', async () => {

@@ -15,7 +15,7 @@
 
 import { DEFAULT_PAYOUT_HOLD_MAX_AGE_MS } from '#config';
 import { checkPayoutHoldAges } from './payout-hold-invariants.js';
-import { checkManualResolutions } from './staff-invariants.js';
+import { checkCorrectionsApproved, checkManualResolutions } from './staff-invariants.js';
 import { checkWebhooks } from './webhook-invariants.js';
 import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
 
@@ -63,6 +63,8 @@ export const INVARIANTS = {
   manualResolutionApproved:
     'every manual resolution of a review item rests on a proposal of the same item and outcome approved by someone other than its proposer, and no item was moved by staff without one',
   manualResolutionAgreesWithProvider: 'no manual resolution contradicts what the provider verifiably said about the item, and the item still shows the resolved outcome',
+  correctionApproved:
+    'every adjust_debit / adjust_credit entry rests on an approved exception.resolve proposal of the same exception, kind and amount, approved by someone other than its proposer, that resolved the exception',
 } as const;
 
 export type InvariantName = keyof typeof INVARIANTS;
@@ -112,6 +114,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkPayoutHoldsJustified,
     checkWebhooks,
     checkManualResolutions,
+    checkCorrectionsApproved,
     (query, scope, into) => checkPayoutHoldAges(query, scope, into, options.payoutHoldMaxAgeMs ?? DEFAULT_PAYOUT_HOLD_MAX_AGE_MS),
   ];
   for (const check of checks) await check(query, vendors, report);
