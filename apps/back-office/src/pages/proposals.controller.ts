@@ -106,7 +106,10 @@ export class ProposalsController {
 <dt>Exception</dt><dd><a href="/exceptions/${exception.id}">${exception.kind}</a> (${exception.status}), raised ${when(exception.raisedAt)}${exception.recordReference ? html`, ${exception.domain} ${exception.recordReference} (${exception.recordStatus})` : ''}</dd>
 <dt>Vendor</dt><dd>${exception.vendorName ?? '—'}</dd>
 <dt>Payout account now</dt><dd>available ${money(balances.availableCents)}, reserved ${money(balances.reservedCents)}${debtOf(balances) > 0n ? html`, debt ${money(debtOf(balances))}` : ''}</dd>
-<dt>Proposed entry</dt><dd><code>${proposed.entryKind}</code> of ${money(proposed.amountCents)}: available becomes ${money(proposed.availableAfterCents)}${debtOf(after) > 0n ? html` (<strong>a debt of ${money(debtOf(after))}</strong>)` : ''}</dd>
+<dt>${proposal.status === 'pending' ? 'Proposed entry' : 'Entry'}</dt><dd><code>${proposed.entryKind}</code> of ${money(proposed.amountCents)}${
+      // Once decided, the balance above already holds the entry (or never will): no projection.
+      proposal.status === 'pending' ? html`: available becomes ${money(proposed.availableAfterCents)}${debtOf(after) > 0n ? html` (<strong>a debt of ${money(debtOf(after))}</strong>)` : ''}` : html``
+    }</dd>
 </dl>`;
   }
 
