@@ -6,6 +6,8 @@ import { checkInvariants } from '#invariants';
 import { SettlementIngestor, type IngestSummary } from '#settlement';
 import { ManualSandboxClock } from '../../apps/provider-sandbox/src/sandbox-clock.js';
 import { cashPayout, rtcPayout } from '../payout/payout-requests.js';
+import { startBackOffice } from '../support/apps.js';
+import { createStaffUser, nextCode } from '../support/back-office.js';
 import { eventually, PAYOUT_SANDBOX_KEY, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
 import { bearer } from '../support/vendors.js';
 
@@ -210,11 +212,20 @@ describe('payout settlement reports', () => {
       const mismatch = (report.json.open_exceptions.items as { id: string; kind: string; report_date: string }[]).find((item) => item.kind === 'amount_mismatch' && item.report_date === '2026-03-13')!;
       expect(mismatch).toBeDefined();
 
-      const resolved = await ops('reconcile:resolve', '--id', mismatch.id, '--by', 'ops.nomsa', '--note', 'provider ticket 4411: their file was wrong');
-      expect(resolved.json).toMatchObject({ id: mismatch.id, status: 'resolved' });
-      const again = await ops('reconcile:resolve', '--id', mismatch.id, '--by', 'ops.nomsa', '--note', 'twice');
-      expect(again.code).not.toBe(0);
-      expect(again.stderr).toContain('no open exception');
+      // The resolver is a staff account proven by its authenticator code (test/back-office/exceptions.e2e-spec.ts covers the rest).
+      const backOffice = await startBackOffice();
+      try {
+        const staff = await createStaffUser(backOffice.app, 'operator');
+        const resolve = async (note: string) =>
+          ops('reconcile:resolve', '--id', mismatch.id, '--resolution', 'no_money_moves', '--note', note, '--proposer', staff.email, '--code', await nextCode(staff));
+        const resolved = await resolve('provider ticket 4411: their file was wrong');
+        expect(resolved.json).toMatchObject({ id: mismatch.id, status: 'resolved', resolution_kind: 'no_money_moves', resolved_by: staff.email });
+        const again = await resolve('provider ticket 4411, twice');
+        expect(again.code).not.toBe(0);
+        expect(again.stderr).toContain('already resolved');
+      } finally {
+        await backOffice.close();
+      }
 
       const badDate = await ops('reconcile:report', '--date', '2026-02-30');
       expect(badDate.code).not.toBe(0);
@@ -222,7 +233,8 @@ describe('payout settlement reports', () => {
       const badProvider = await ops('reconcile:run', '--date', '2026-03-13', '--provider', 'bank_z');
       expect(badProvider.code).not.toBe(0);
       expect(badProvider.stderr).toContain('--provider must be one of');
-    });
+      // Two authenticator codes: the second waits for the next 30-second step.
+    }, 120_000);
   });
 
   it('leaves every settlement line of its records matched, applied or with an exception (invariant checker)', async () => {

@@ -8,12 +8,13 @@ import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { SettlementCloseStatusModule } from '#settlement';
-import { StaffModule, StaffReviewModule } from '#staff';
+import { StaffExceptionsModule, StaffModule, StaffReviewModule } from '#staff';
 import { PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuditController } from './pages/audit.controller.js';
 import { AuthController } from './pages/auth.controller.js';
 import { CloseController } from './pages/close.controller.js';
+import { ExceptionsController } from './pages/exceptions.controller.js';
 import { HomeController } from './pages/home.controller.js';
 import { ProposalsController } from './pages/proposals.controller.js';
 import { QueuesController } from './pages/queues.controller.js';
@@ -50,6 +51,8 @@ export class BackOfficeModule implements NestModule {
         RedisModule,
         StaffModule,
         StaffReviewModule,
+        // The reconciliation exceptions queue and its four-eyes money resolutions (ExceptionsController).
+        StaffExceptionsModule,
         VendorAccountsModule,
         PayoutDomainModule,
         // Pricing versions (PricingController).
@@ -57,7 +60,7 @@ export class BackOfficeModule implements NestModule {
         // The provider-days' close status (CloseController), read from the database only.
         SettlementCloseStatusModule,
       ],
-      controllers: [AssetsController, AuthController, HomeController, QueuesController, VendorsController, PayoutMethodsController, PricingController, ProposalsController, StaffController, AuditController, CloseController],
+      controllers: [AssetsController, AuthController, HomeController, QueuesController, ExceptionsController, VendorsController, PayoutMethodsController, PricingController, ProposalsController, StaffController, AuditController, CloseController],
       providers: [
         // `__Host-staff_session` / `__Host-staff_pre`: a vendor dashboard cookie (`dash_…`) means nothing here.
         ...signInProviders('staff', REDIS_CLIENT),

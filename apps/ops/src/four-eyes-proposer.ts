@@ -22,19 +22,29 @@ export function withProposerOptions(command: Command): Command {
     .option('--back-office-url <url>', 'the back-office address printed for the approver', BACK_OFFICE_URL);
 }
 
+/** What a CLI staff proof is about: the command, and its subject for the refusal's audit record (a vendor unless named otherwise). */
+export interface ProofSubject {
+  command: string;
+  vendorId: string | null;
+  subjectType?: string;
+  subjectId?: string;
+  /** Why a staff account must be proven, when it is not the four-eyes threshold. */
+  needed?: string;
+}
+
 /**
  * The proposer of a CLI money change above the four-eyes threshold: the staff account named by
  * --proposer, proven by its current authenticator code (used once, like a sign-in's). The OS user
  * alone cannot propose: the back-office's rule "never the proposer" needs a staff identity, and
  * naming a colleague without their code would let one person propose and approve.
  */
-export function cliProposer(context: INestApplicationContext, options: ProposerOptions, about: { command: string; vendorId: string }): CliProposer {
+export function cliProposer(context: INestApplicationContext, options: ProposerOptions, about: ProofSubject): CliProposer {
   return async () => {
     const threshold = context.get(GatewayEnv).STAFF_FOUR_EYES_ABOVE_CENTS;
     if (!options.proposer || !options.code) {
+      const needed = about.needed ?? `this change is above the four-eyes threshold (STAFF_FOUR_EYES_ABOVE_CENTS=${threshold}) and needs a second person`;
       throw new OpsInputError(
-        `this change is above the four-eyes threshold (STAFF_FOUR_EYES_ABOVE_CENTS=${threshold}) and needs a second person: ` +
-          'pass --proposer <your staff email> --code <your authenticator code> to propose it, then another approver approves it in the back-office. Nothing was changed.',
+        `${needed}: pass --proposer <your staff email> --code <your authenticator code> to propose it, then another approver approves it in the back-office. Nothing was changed.`,
       );
     }
     const user = await context.get(StaffAccounts).checkSecondFactor(options.proposer, options.code);
@@ -43,8 +53,8 @@ export function cliProposer(context: INestApplicationContext, options: ProposerO
       await context.get(StaffAuditLog).record({
         actor: cliActor(),
         action: 'ops.proposer_refused',
-        subjectType: 'vendor',
-        subjectId: about.vendorId,
+        subjectType: about.subjectType ?? 'vendor',
+        subjectId: about.subjectId ?? about.vendorId,
         vendorId: about.vendorId,
         details: { command: about.command, proposer_email: options.proposer },
       });

@@ -15,3 +15,6 @@ export * from './review/staff-review.module.js';
 export * from './vendors/vendor-funding.service.js';
 export * from './vendors/vendor-operations.service.js';
 export { VendorProposalKinds } from './vendors/vendor-proposal-kinds.js';
+export * from './exceptions/exception-desk.service.js';
+export { EXCEPTION_SUBJECT } from './exceptions/exception-proposal-kinds.js';
+export { StaffExceptionsModule } from './exceptions/staff-exceptions.module.js';

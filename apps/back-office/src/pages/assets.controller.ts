@@ -10,6 +10,8 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px;
 td .detail { overflow-wrap: anywhere; font-size: 14px; } td .detail .detail { margin-left: 12px; } td code { overflow-wrap: anywhere; }
 .detail-items { margin: 0; padding-left: 16px; }
 textarea { min-height: 80px; width: 100%; max-width: 640px; }
+.scroll { overflow-x: auto; } .evidence .detail { overflow-wrap: anywhere; font-size: 14px; } .evidence .detail .detail { margin-left: 12px; }
+ol.notes { padding-left: 20px; } ol.notes li p { margin: 2px 0; } form.filters { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; } form.filters label, form.filters p { margin: 0; } form.filters select { max-width: 100%; width: auto; }
 `;
 
 @Controller('assets')

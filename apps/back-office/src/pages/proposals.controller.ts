@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { FourEyes, StaffAuditLog, type Proposal, type StaffSession } from '#staff';
-import { html, when, type SafeHtml } from '#web';
+import { debtOf } from '#payout';
+import { ExceptionDesk, FourEyes, StaffAuditLog, type Proposal, type StaffSession } from '#staff';
+import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
 import { csrfField, sendPage } from '../web/layout.js';
@@ -15,6 +16,8 @@ export function subjectLink(proposal: Pick<Proposal, 'subjectType' | 'subjectId'
       return html`<a href="/queues/${proposal.subjectType}s/${proposal.subjectId}">${proposal.subjectType} <code>${proposal.subjectId}</code></a>`;
     case 'vendor':
       return html`<a href="/vendors/${proposal.subjectId}">vendor <code>${proposal.subjectId}</code></a>`;
+    case 'reconciliation_exception':
+      return html`<a href="/exceptions/${proposal.subjectId}">exception <code>${proposal.subjectId}</code></a>`;
     default:
       return html`${proposal.subjectType} <code>${proposal.subjectId}</code>`;
   }
@@ -30,6 +33,7 @@ export class ProposalsController {
   constructor(
     private readonly fourEyes: FourEyes,
     private readonly audit: StaffAuditLog,
+    private readonly exceptions: ExceptionDesk,
   ) {}
 
   @Get()
@@ -92,8 +96,25 @@ export class ProposalsController {
     )}</tbody></table>`;
   }
 
+  /** A correction's approver sees the exception, the vendor's account now and the entry proposed, with its effect. */
+  private async correctionContext(proposal: Proposal): Promise<SafeHtml> {
+    const proposed = await this.exceptions.proposedCorrection(proposal);
+    if (!proposed) return html``;
+    const { exception, balances } = proposed;
+    const after = { availableCents: proposed.availableAfterCents };
+    return html`<h2>The correction</h2><dl class="facts" id="correction">
+<dt>Exception</dt><dd><a href="/exceptions/${exception.id}">${exception.kind}</a> (${exception.status}), raised ${when(exception.raisedAt)}${exception.recordReference ? html`, ${exception.domain} ${exception.recordReference} (${exception.recordStatus})` : ''}</dd>
+<dt>Vendor</dt><dd>${exception.vendorName ?? '—'}</dd>
+<dt>Payout account now</dt><dd>available ${money(balances.availableCents)}, reserved ${money(balances.reservedCents)}${debtOf(balances) > 0n ? html`, debt ${money(debtOf(balances))}` : ''}</dd>
+<dt>${proposal.status === 'pending' ? 'Proposed entry' : 'Entry'}</dt><dd><code>${proposed.entryKind}</code> of ${money(proposed.amountCents)}${
+      // Once decided, the balance above already holds the entry (or never will): no projection.
+      proposal.status === 'pending' ? html`: available becomes ${money(proposed.availableAfterCents)}${debtOf(after) > 0n ? html` (<strong>a debt of ${money(debtOf(after))}</strong>)` : ''}` : html``
+    }</dd>
+</dl>`;
+  }
+
   private async render(response: Response, session: StaffSession, proposal: Proposal, status: number, notice: SafeHtml = html``): Promise<void> {
-    const records = await this.audit.list({ subjectType: proposal.subjectType, subjectId: proposal.subjectId });
+    const [records, correction] = await Promise.all([this.audit.list({ subjectType: proposal.subjectType, subjectId: proposal.subjectId }), this.correctionContext(proposal)]);
     const mine = proposal.proposedBy === session.staffUserId;
     const actions =
       proposal.status !== 'pending'
@@ -121,7 +142,7 @@ export class ProposalsController {
 <dt>Status</dt><dd class="status-${proposal.status}">${proposal.status}</dd>
 <dt>Decided by</dt><dd>${proposal.decidedByEmail ? html`${proposal.decidedByEmail}, ${when(proposal.decidedAt)}` : '—'}</dd>
 <dt>Decision note</dt><dd>${proposal.decisionNote ?? '—'}</dd>
-</dl>${actions}<h2>Audit records of the subject</h2>${auditTable(records)}`,
+</dl>${correction}${actions}<h2>Audit records of the subject</h2>${auditTable(records)}`,
     }, status);
   }
 }

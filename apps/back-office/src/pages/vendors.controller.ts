@@ -11,6 +11,7 @@ import { auditTable } from '../web/audit-table.js';
 import { afterDecision, decisionForm, submitDecisionForm } from '../web/form-action.js';
 import { sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
+import { correctionTable } from './exceptions.controller.js';
 
 /**
  * Vendors as staff see them, with their prefunded payout account; funding it (the bank reference
@@ -139,11 +140,12 @@ export class VendorsController {
 
   private async render(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
     const vendor = await this.vendors.get(id);
-    const [balances, limits, proposals, records] = await Promise.all([
+    const [balances, limits, proposals, records, corrections] = await Promise.all([
       this.ledger.balances(vendor.id),
       this.spendControls.limitsFor(vendor.id),
       this.fourEyes.list({ subjectType: 'vendor', subjectId: vendor.id }),
       this.audit.list({ subjectType: 'vendor', subjectId: vendor.id }),
+      this.ledger.corrections({ vendorId: vendor.id }),
     ]);
     const pending = proposals.find((proposal) => proposal.status === 'pending');
     const fund = pending
@@ -158,6 +160,7 @@ ${decisionForm(session, `/vendors/${vendor.id}/fund`, html`<label for="amount">A
       current: '/vendors',
       body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
 <dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
+<h2>Ledger corrections</h2>${correctionTable(corrections)}
 <p><a href="/vendors/${vendor.id}/payout-methods">Payout methods and fees</a> · <a href="/pricing">Pricing versions</a> (every vendor's)</p>
 ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor, limits) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
 <h2>Audit records</h2>${auditTable(records)}`,

@@ -11,7 +11,7 @@ const MONEY_KEY = /(Cents|_cents|_minor)$/;
  * `moneyValues`: every value is an amount in cents (the per-method `fees` of a payout methods change).
  * Everything goes through `html`, so it is escaped like any other text on the page.
  */
-function details(values: Record<string, unknown>, moneyValues = false): SafeHtml {
+export function details(values: Record<string, unknown>, moneyValues = false): SafeHtml {
   const entries = Object.entries(values);
   if (entries.length === 0) return html`—`;
   return html`${entries.map(([key, value]) => html`<div class="detail"><span class="hint">${key}</span> ${detailValue(key, value, moneyValues || MONEY_KEY.test(key))}</div>`)}`;

@@ -7,6 +7,7 @@ const SECTIONS: { path: string; label: string; permission?: StaffPermission }[] 
   { path: '/', label: 'Overview', permission: 'queues:read' },
   { path: '/queues/purchases', label: 'Purchases in review', permission: 'queues:read' },
   { path: '/queues/payouts', label: 'Payouts in review', permission: 'queues:read' },
+  { path: '/exceptions', label: 'Exceptions', permission: 'queues:read' },
   { path: '/vendors', label: 'Vendors', permission: 'queues:read' },
   { path: '/pricing', label: 'Pricing', permission: 'queues:read' },
   { path: '/proposals', label: 'Proposals', permission: 'queues:read' },

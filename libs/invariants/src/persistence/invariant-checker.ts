@@ -16,7 +16,7 @@
 import { DEFAULT_PAYOUT_HOLD_MAX_AGE_MS } from '#config';
 import { checkPayoutHoldAges } from './payout-hold-invariants.js';
 import { checkOneSettlingLinePerRecord } from './settlement-line-invariants.js';
-import { checkManualResolutions } from './staff-invariants.js';
+import { checkCorrectionsApproved, checkManualResolutions } from './staff-invariants.js';
 import { checkWebhooks } from './webhook-invariants.js';
 import { checkClosedDays } from './closed-day-invariants.js';
 import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
@@ -69,6 +69,8 @@ export const INVARIANTS = {
     'every vendor with ledger entries has a payout balance for each date whose payout provider-days are closed, equal to the ledger (opening, movements by kind, closing), and no balance exists for a day not closed',
   closedDayPurchaseTotals: "every vendor's purchase totals of a closed purchase provider-day equal its purchases completed and reversed that day",
   manualResolutionAgreesWithProvider: 'no manual resolution contradicts what the provider verifiably said about the item, and the item still shows the resolved outcome',
+  correctionApproved:
+    'every adjust_debit / adjust_credit entry rests on an approved exception.resolve proposal of the same exception, kind and amount, approved by someone other than its proposer, that resolved the exception',
 } as const;
 
 export type InvariantName = keyof typeof INVARIANTS;
@@ -120,6 +122,7 @@ export async function checkInvariants(query: InvariantQuery, options: InvariantC
     checkWebhooks,
     checkManualResolutions,
     checkClosedDays,
+    checkCorrectionsApproved,
     (query, scope, into) => checkPayoutHoldAges(query, scope, into, options.payoutHoldMaxAgeMs ?? DEFAULT_PAYOUT_HOLD_MAX_AGE_MS),
   ];
   for (const check of checks) await check(query, vendors, report);

@@ -64,3 +64,28 @@ export async function checkManualResolutions(query: InvariantQuery, vendors: str
     report.violations.push({ invariant: 'manualResolutionAgreesWithProvider', subject: String(row.item_id), details: { ...row } });
   }
 }
+
+/**
+ * Corrections by a person (docs/RECONCILIATION.md, "Resolutions"): every `adjust_debit` /
+ * `adjust_credit` entry names an `exception.resolve` proposal that was approved by someone other
+ * than its proposer, for the same exception, entry kind and amount, and that proposal resolved
+ * the exception. An entry written any other way (one person, a direct write) is reported.
+ */
+export async function checkCorrectionsApproved(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
+  report.examined.correctionApproved = await countExamined(query, vendors, `FROM ledger_entries WHERE kind IN ('adjust_debit', 'adjust_credit') AND ${inScope('vendor_id')}`);
+  const rows = await query(
+    `SELECT l.id::text AS entry_id, l.kind, l.amount_cents::text AS amount_cents, l.exception_id, l.proposal_id,
+            p.status AS proposal_status, p.kind AS proposal_kind, p.proposed_by, p.decided_by, e.resolution_proposal_id
+       FROM ledger_entries l
+       LEFT JOIN staff_proposals p ON p.id = l.proposal_id
+       LEFT JOIN reconciliation_exceptions e ON e.id = l.exception_id
+      WHERE l.kind IN ('adjust_debit', 'adjust_credit') AND ${inScope('l.vendor_id')}
+        AND (p.id IS NULL OR p.kind <> 'exception.resolve' OR p.status <> 'approved' OR p.decided_by IS NULL OR p.decided_by = p.proposed_by
+             OR p.subject_id <> l.exception_id::text OR p.params->>'entry_kind' IS DISTINCT FROM l.kind
+             OR p.params->>'amount_cents' IS DISTINCT FROM l.amount_cents::text OR e.resolution_proposal_id IS DISTINCT FROM p.id)`,
+    [vendors],
+  );
+  for (const row of rows) {
+    report.violations.push({ invariant: 'correctionApproved', subject: String(row.entry_id), details: { ...row } });
+  }
+}

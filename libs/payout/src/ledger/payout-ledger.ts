@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
 import { AccountInDebtError, InsufficientFundsError, LedgerInvariantError } from '../model/ledger-errors.js';
-import { debtOf, type AccountBalances, type LedgerCorrection, type LedgerDiscrepancy, type PayoutHold } from '../model/ledger.js';
+import { debtOf, type AccountBalances, type LedgerCorrection, type LedgerCorrectionEntry, type LedgerDiscrepancy, type PayoutHold } from '../model/ledger.js';
 import { LedgerRepository } from '../persistence/ledger.repository.js';
 
 /**
@@ -90,6 +90,11 @@ export class PayoutLedger {
   async reverse(manager: EntityManager, vendorId: string, hold: PayoutHold): Promise<void> {
     const moved = await this.accounts.move(manager, vendorId, 'reverse', hold.cents, [hold]);
     if (!moved) throw new LedgerInvariantError(`reverse for payout ${hold.payoutId}: no account for vendor ${vendorId}`);
+  }
+
+  /** The correction entries of a vendor, or of one exception, newest first (what staff read on their pages). */
+  corrections(of: { vendorId?: string; exceptionId?: string }): Promise<LedgerCorrectionEntry[]> {
+    return this.accounts.corrections(of);
   }
 
   /** Whether the payout's books were corrected after the fact (a `resettle` entry). */

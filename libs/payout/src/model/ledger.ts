@@ -22,6 +22,22 @@ export interface LedgerCorrection {
   approvedBy: string | null;
 }
 
+/** A correction entry as staff read it (the vendor's page, the exception's page). */
+export interface LedgerCorrectionEntry {
+  id: string;
+  kind: LedgerCorrectionKind;
+  vendorId: string;
+  amountCents: Cents;
+  /** Its effect on `available` (negative for a debit). */
+  availableDeltaCents: Cents;
+  payoutId: string | null;
+  reason: string;
+  exceptionId: string | null;
+  proposalId: string | null;
+  approvedBy: string | null;
+  createdAt: Date;
+}
+
 export interface AccountBalances {
   vendorId: string;
   availableCents: Cents;

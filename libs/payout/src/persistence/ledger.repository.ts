@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readShape, type Queryable } from '#database';
 import { centsColumn, centsFromDbValue, type Cents } from '#money';
-import type { AccountBalances, LedgerCorrection, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
+import type { AccountBalances, LedgerCorrection, LedgerCorrectionEntry, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
 
 
 /**
@@ -83,6 +83,12 @@ const SNAPSHOT = readShape<PayoutAccountSnapshot>({
   reservedCents: centsColumn('a.reserved_cents'), feePerPayoutCents: centsColumn('a.fee_per_payout_cents'),
 });
 
+/** A correction entry as read. */
+const CORRECTION_ENTRY = readShape<LedgerCorrectionEntry>({
+  id: 'id::text', kind: 'kind', vendorId: 'vendor_id', amountCents: centsColumn('amount_cents'), availableDeltaCents: centsColumn('available_delta_cents'),
+  payoutId: 'payout_id', reason: 'reason', exceptionId: 'exception_id', proposalId: 'proposal_id', approvedBy: 'approved_by', createdAt: 'created_at',
+});
+
 /** An account against its entries' sums (`e`) and its open payouts' holds (`p`). */
 const DISCREPANCY = readShape<LedgerDiscrepancy>({
   vendorId: 'a.vendor_id', availableCents: centsColumn('a.available_cents'), reservedCents: centsColumn('a.reserved_cents'),
@@ -150,6 +156,18 @@ export class LedgerRepository {
       ],
     );
     return BALANCES.first(rows);
+  }
+
+  /** Correction entries (resettle, adjust_debit, adjust_credit) of a vendor or of an exception, newest first. */
+  async corrections(of: { vendorId?: string; exceptionId?: string }, limit = 100): Promise<LedgerCorrectionEntry[]> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${CORRECTION_ENTRY.columns} FROM ledger_entries
+        WHERE kind IN ('resettle', 'adjust_debit', 'adjust_credit') AND ($1::uuid IS NULL OR vendor_id = $1) AND ($2::uuid IS NULL OR exception_id = $2)
+          AND ($1::uuid IS NOT NULL OR $2::uuid IS NOT NULL)
+        ORDER BY id DESC LIMIT $3`,
+      [of.vendorId ?? null, of.exceptionId ?? null, limit],
+    );
+    return rows.map(CORRECTION_ENTRY.read);
   }
 
   /** Whether the payout's books were corrected after the fact (it has a `resettle` entry). */
