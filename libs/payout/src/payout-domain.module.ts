@@ -25,6 +25,8 @@ import { createPayoutProviderClient, PayoutRails } from './provider/payout-rails
 import { PayoutStatusPoller } from './verification/payout-status-poller.js';
 import { PayoutReviewService } from './verification/payout-review.service.js';
 import { PayoutSubmitter } from './submission/payout-submitter.js';
+import { StatementRepository } from './persistence/statement.repository.js';
+import { PayoutStatementService } from './statement/payout-statement.service.js';
 
 const SERVICES = [
   FieldEncryption,
@@ -49,6 +51,8 @@ const SERVICES = [
   PayoutDeliveryService,
   PayoutSmsResendService,
   PayoutOperationsService,
+  StatementRepository,
+  PayoutStatementService,
 ];
 
 /**
