@@ -48,5 +48,6 @@ export async function streamCsv(response: Response, filename: string, header: re
     yield csvLine(header);
     for await (const rows of batches) yield rows.map(csvLine).join('');
   }
-  await pipeline(Readable.from(lines()), response);
+  // One batch buffered ahead at most: the database is read only as fast as the client takes the file.
+  await pipeline(Readable.from(lines(), { highWaterMark: 1 }), response);
 }

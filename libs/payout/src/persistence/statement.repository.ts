@@ -94,7 +94,7 @@ export class StatementRepository {
    * the given direction; null starts at the oldest or newest end.
    */
   async entries(vendorId: string, range: InstantRange, order: 'asc' | 'desc', fromId: bigint | null, limit: number): Promise<StatementEntry[]> {
-    const keyset = fromId === null ? 'true' : order === 'asc' ? 'e.id >= $4' : 'e.id <= $4';
+    const keyset = `($4::bigint IS NULL OR e.id ${order === 'asc' ? '>=' : '<='} $4::bigint)`;
     const rows: object[] = await this.dataSource.query(
       `SELECT ${ENTRY.columns} FROM ${ENTRY_FROM}
         WHERE e.vendor_id = $1 AND ${inRange(2)} AND ${keyset}
