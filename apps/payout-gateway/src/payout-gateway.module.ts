@@ -12,6 +12,7 @@ import { BatchesController } from './batches/batches.controller.js';
 import { MethodsController } from './methods/methods.controller.js';
 import { PayoutsController } from './payouts/payouts.controller.js';
 import { StatementController } from './statement/statement.controller.js';
+import { PayoutListsController } from './lists/payout-lists.controller.js';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller.js';
 import { WebhookEndpointsModule } from '#webhooks';
 
@@ -42,7 +43,7 @@ export class PayoutGatewayModule {
         PayoutDomainModule,
         WebhookEndpointsModule,
       ],
-      controllers: [AccountController, MethodsController, PayoutsController, BatchesController, StatementController, WebhookEndpointsController],
+      controllers: [AccountController, MethodsController, PayoutsController, BatchesController, StatementController, PayoutListsController, WebhookEndpointsController],
     };
   }
 

@@ -22,6 +22,7 @@ export * from './persistence/payout-batch.repository.js';
 export * from './persistence/ledger.repository.js';
 export * from './persistence/vendor-payout-method.repository.js';
 export * from './persistence/statement.repository.js';
+export * from './persistence/payout-list.repository.js';
 // provider, features
 export * from './provider/payout-rails.js';
 export * from './methods/payout-methods.service.js';
@@ -43,4 +44,5 @@ export * from './sweeper/payout-hold-watch.js';
 export * from './worker/payout-worker.module.js';
 export * from './operations/payout-operations.service.js';
 export * from './statement/payout-statement.service.js';
+export * from './lists/payout-lists.service.js';
 export * from './payout-domain.module.js';

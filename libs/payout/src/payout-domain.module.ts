@@ -27,6 +27,8 @@ import { PayoutReviewService } from './verification/payout-review.service.js';
 import { PayoutSubmitter } from './submission/payout-submitter.js';
 import { StatementRepository } from './persistence/statement.repository.js';
 import { PayoutStatementService } from './statement/payout-statement.service.js';
+import { PayoutListRepository } from './persistence/payout-list.repository.js';
+import { PayoutListsService } from './lists/payout-lists.service.js';
 
 const SERVICES = [
   FieldEncryption,
@@ -53,6 +55,8 @@ const SERVICES = [
   PayoutOperationsService,
   StatementRepository,
   PayoutStatementService,
+  PayoutListRepository,
+  PayoutListsService,
 ];
 
 /**

@@ -17,13 +17,8 @@ export class StatementDaysQuery {
   date_to?: string;
 }
 
-/** The cursor-paging query shared by the growing lists: `per_page` and an opaque `cursor`. */
-export class StatementPageQueryDto extends StatementDaysQuery {
-  @ApiPropertyOptional({ enum: ['desc', 'asc'], default: 'desc', description: '`desc` newest first, `asc` oldest first' })
-  @IsOptional()
-  @IsIn(['desc', 'asc'])
-  order: 'desc' | 'asc' = 'desc';
-
+/** The cursor-paging query shared by the growing lists: days, `per_page` and an opaque `cursor`. */
+export class CursorPageQuery extends StatementDaysQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
   @IsOptional()
   @Type(() => Number)
@@ -32,11 +27,18 @@ export class StatementPageQueryDto extends StatementDaysQuery {
   @Max(100)
   per_page: number = 50;
 
-  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page, with the same filters and order; omitted: the first page' })
+  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page, with the same filters (and order); omitted: the first page' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
   cursor?: string;
+}
+
+export class StatementPageQueryDto extends CursorPageQuery {
+  @ApiPropertyOptional({ enum: ['desc', 'asc'], default: 'desc', description: '`desc` newest first, `asc` oldest first' })
+  @IsOptional()
+  @IsIn(['desc', 'asc'])
+  order: 'desc' | 'asc' = 'desc';
 }
 
 export class StatementLineSchema {
