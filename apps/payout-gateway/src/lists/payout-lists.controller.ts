@@ -75,13 +75,13 @@ export class BatchPageSchema {
   next_cursor: string | null;
 }
 
-/** The payout and batch lists (an addition to the contract), newest first, cursor-paged. */
+/** The payout list (an addition to the contract), newest first, cursor-paged. */
 @ApiTags('payouts')
-@Controller()
-export class PayoutListsController {
+@Controller('payouts')
+export class PayoutListController {
   constructor(private readonly lists: PayoutListsService) {}
 
-  @Get('payouts')
+  @Get()
   @RequireScopes('payouts:read')
   @ApiOperation({
     summary: 'Payouts, newest first',
@@ -104,7 +104,15 @@ export class PayoutListsController {
     });
   }
 
-  @Get('batches')
+}
+
+/** The batch list (an addition to the contract), newest first, cursor-paged. */
+@ApiTags('batches')
+@Controller('batches')
+export class BatchListController {
+  constructor(private readonly lists: PayoutListsService) {}
+
+  @Get()
   @RequireScopes('payouts:read')
   @ApiOperation({ summary: 'Batches, newest first', description: 'Filters: `date_from`/`date_to` (Africa/Johannesburg days of creation), `reference_prefix`. Cursor-paged.' })
   @ApiEnvelope(200, BatchPageSchema)
