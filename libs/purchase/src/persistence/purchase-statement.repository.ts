@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { readShape } from '#database';
+import { minorUnitsColumn } from '#money';
+
+export type StatementPeriod = 'day' | 'month';
+
+/** One period, product and operator of the purchase statement, money in ZAR minor units. */
+export interface PurchaseStatementRow {
+  period: string;
+  product_id: number;
+  product_name: string;
+  operator_id: number;
+  operator_name: string;
+  completed_count: number;
+  completed_gross_minor: number;
+  reversed_count: number;
+  reversed_gross_minor: number;
+  net_minor: number;
+}
+
+/**
+ * The same figures as GET /reports/summary (TransactionsRepository.salesSummary), split: every sale
+ * verified as completed, by the Africa/Johannesburg day (or month) of that completion, including
+ * those reversed since; reversed ones also counted under `reversed_*` by that same original date.
+ */
+const ROW = readShape<PurchaseStatementRow>({
+  period: 's.period',
+  product_id: 's.product_id',
+  product_name: 'pr.name',
+  operator_id: 'pr.operator_id',
+  operator_name: 'op.name',
+  completed_count: 's.completed_count::int',
+  completed_gross_minor: minorUnitsColumn('s.completed_gross::text'),
+  reversed_count: 's.reversed_count::int',
+  reversed_gross_minor: minorUnitsColumn('s.reversed_gross::text'),
+  net_minor: minorUnitsColumn('(s.completed_gross - s.reversed_gross)::text'),
+});
+
+const PERIOD_FORMAT: Record<StatementPeriod, string> = { day: 'YYYY-MM-DD', month: 'YYYY-MM' };
+
+@Injectable()
+export class PurchaseStatementRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** One page of the statement, oldest period first, then product; and how many rows it has in all. */
+  async page(vendorId: string, period: StatementPeriod, from: Date | null, to: Date | null, limit: number, offset: number): Promise<{ total: number; items: PurchaseStatementRow[] }> {
+    const grouped = `
+      SELECT to_char(t.completed_at AT TIME ZONE 'Africa/Johannesburg', '${PERIOD_FORMAT[period]}') AS period, t.product_id,
+             count(*) AS completed_count, sum(t.charge_cents) AS completed_gross,
+             count(*) FILTER (WHERE t.status = 'reversed') AS reversed_count,
+             COALESCE(sum(t.charge_cents) FILTER (WHERE t.status = 'reversed'), 0) AS reversed_gross
+        FROM purchase_transactions t
+       WHERE t.vendor_id = $1 AND t.completed_at IS NOT NULL
+         AND ($2::timestamptz IS NULL OR t.completed_at >= $2) AND ($3::timestamptz IS NULL OR t.completed_at < $3)
+       GROUP BY 1, 2`;
+    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM (${grouped}) g`, [vendorId, from, to])) as Array<{ total: number }>;
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${ROW.columns} FROM (${grouped}) s
+         JOIN purchase_products pr ON pr.id = s.product_id JOIN purchase_operators op ON op.id = pr.operator_id
+        ORDER BY s.period, s.product_id LIMIT $4 OFFSET $5`,
+      [vendorId, from, to, limit, offset],
+    );
+    return { total, items: rows.map(ROW.read) };
+  }
+}
