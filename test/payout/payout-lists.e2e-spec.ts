@@ -91,4 +91,33 @@ describe('payout and batch lists', () => {
     await get('/api/v1/payouts', writeOnly).expect(403);
     await get('/api/v1/batches', writeOnly).expect(403);
   });
+
+  it('exports the filtered payouts and the batches with their items as CSV, oldest first, matching the lists', async () => {
+    const csv = async (path: string, token = vendor.token) => {
+      const response = await get(path, token).expect(200);
+      expect(response.headers['content-type']).toContain('text/csv');
+      return response.text.split('\r\n').filter((line) => line.length > 0).map((line) => line.split(','));
+    };
+    const [header, ...rows] = await csv(`/api/v1/exports/payouts?reference_prefix=${prefix}`);
+    expect(header).toEqual(['payout_id', 'reference', 'batch_reference', 'status', 'status_reason', 'method', 'currency', 'amount', 'fee', 'merchant_reference', 'provider_reference', 'created_at', 'paid_at']);
+    const listed = await all('/api/v1/payouts', `reference_prefix=${prefix}`);
+    expect(rows.map((row) => row[1])).toEqual(references(listed).reverse());
+    const rtc = rows.find((row) => row[1] === singles[3].reference)!;
+    expect(rtc.slice(5, 9)).toEqual(['rtc_eft', 'ZAR', '12.34', '1.00']);
+    expect(rows.filter((row) => row[2] === batchReference)).toHaveLength(3);
+    expect((await csv('/api/v1/exports/payouts?status=failed')).slice(1).map((row) => row[1]).sort()).toEqual([singles[2].reference, items[2].reference].sort());
+
+    const [batchHeader, ...itemRows] = await csv(`/api/v1/exports/batches?reference_prefix=${prefix}`);
+    expect(batchHeader.slice(0, 6)).toEqual(['batch_id', 'batch_reference', 'batch_status', 'batch_created_at', 'item_position', 'payout_id']);
+    expect(itemRows.map((row) => [row[1], row[2], row[6], row[7], row[11]])).toEqual([
+      [batchReference, 'completed_with_failures', items[0].reference, 'paid', '10.00'],
+      [batchReference, 'completed_with_failures', items[1].reference, 'paid', '20.00'],
+      [batchReference, 'completed_with_failures', items[2].reference, 'failed', '30.00'],
+    ]);
+    // Another vendor's export never holds them; a reversed range is refused before the download starts.
+    expect((await csv(`/api/v1/exports/payouts?reference_prefix=${prefix}`, other.token)).slice(1).map((row) => row[1])).toEqual([`${prefix}-theirs`]);
+    expect(await csv(`/api/v1/exports/batches?reference_prefix=${prefix}`, other.token)).toHaveLength(1);
+    expect((await get('/api/v1/exports/batches?date_from=2026-11-02&date_to=2026-11-01').expect(422)).body.errors).toHaveProperty('date_from');
+    await get('/api/v1/exports/payouts', (await vendor.issue(['payouts:write'])).token).expect(403);
+  });
 });

@@ -190,9 +190,9 @@ describe('payout account statement', () => {
     const reversedRange = await get('/api/v1/statement/summary?date_from=2026-11-24&date_to=2026-11-23').expect(422);
     expect(reversedRange.body.errors).toHaveProperty('date_from');
     expect((await get('/api/v1/statement?order=sideways').expect(422)).body.errors).toHaveProperty('order');
-    expect((await get('/api/v1/statement/export?date_from=2026-02-30').expect(422)).body.errors).toHaveProperty('date_from');
+    expect((await get('/api/v1/exports/statement?date_from=2026-02-30').expect(422)).body.errors).toHaveProperty('date_from');
     const writeOnly = (await vendor.issue(['payouts:write'])).token;
-    for (const path of ['/api/v1/statement', '/api/v1/statement/summary', '/api/v1/statement/export']) {
+    for (const path of ['/api/v1/statement', '/api/v1/statement/summary', '/api/v1/exports/statement']) {
       expect((await get(path, writeOnly).expect(403)).body).toMatchObject({ success: false });
     }
   });
@@ -230,7 +230,7 @@ describe('payout account statement', () => {
     // Read as a stream, keeping only the counters and the first and last lines: the test holds no file either.
     const { status, type, lineCount, header, first, last } = await new Promise<{ status: number; type: string; lineCount: number; header: string; first: string; last: string }>((resolve, reject) => {
       http
-        .get({ host: '127.0.0.1', port, path: '/api/v1/statement/export', headers: bearer(big.token) }, (response) => {
+        .get({ host: '127.0.0.1', port, path: '/api/v1/exports/statement', headers: bearer(big.token) }, (response) => {
           let carry = '';
           let lineCount = 0;
           let header = '';

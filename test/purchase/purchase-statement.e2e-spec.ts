@@ -80,4 +80,31 @@ describe('purchase statement', () => {
     const withoutReports = await reporter.issue(['transactions:read']);
     await get('/reports/statement', withoutReports.token).expect(403);
   }, 90_000);
+
+  it('exports purchases as CSV: the vendor\'s only, exact charges, and a reference that starts like a formula neutralised', async () => {
+    const exporter = await stack.vendor({ name: 'Export vendor' });
+    const quote = (await stack.gateway.http().post('/api/v1/quotes').set(bearer(exporter.token)).send({ product_id: PRODUCTS.fixedAirtime, ...mobile('27821234553') }).expect(201)).body.data;
+    const reference = `-1.5-${Date.now()}`;
+    const bought = (await stack.gateway.http().post('/api/v1/transactions').set(bearer(exporter.token)).set('Idempotency-Key', `key-${reference}`).send({ quote_id: quote.id, reference }).expect(202)).body.data;
+    await settle(stack, exporter, bought.id, ['completed']);
+    const plain = await purchase(stack, exporter, { product_id: PRODUCTS.pin, ...mobile('27821234554') });
+    await settle(stack, exporter, plain.transaction.id, ['completed']);
+
+    const response = await get('/exports/purchases', exporter.token).expect(200);
+    expect(response.headers['content-type']).toContain('text/csv');
+    const lines = response.text.split('\r\n').filter((line) => line.length > 0);
+    expect(lines[0]).toBe('transaction_id,reference,status,product_id,product_name,operator_name,currency,charge,created_at,completed_at,reversed_at');
+    expect(lines).toHaveLength(3);
+    const formula = lines.find((line) => line.startsWith(bought.id))!;
+    // The leading minus would start a formula in a spreadsheet: the cell is text, quoted, with an apostrophe.
+    expect(formula.split(',')[1]).toBe(`"'${reference}"`);
+    const charge = (quote.charge_minor / 100).toFixed(2);
+    expect(formula.split(',').slice(6, 8)).toEqual(['ZAR', charge]);
+    expect(formula).toMatch(/,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,\d{4}-\d\d-\d\dT[^,]+Z,$/);
+    expect(lines.some((line) => line.startsWith(plain.transaction.id))).toBe(true);
+    // Another vendor's export does not hold these purchases; a token without transactions:read gets none.
+    expect((await get('/exports/purchases').expect(200)).text).not.toContain(bought.id);
+    await get('/exports/purchases', (await exporter.issue(['reports:read'])).token).expect(403);
+    expect((await get('/exports/purchases?date_from=2026-11-02&date_to=2026-11-01', exporter.token).expect(422)).body).toMatchObject({ success: false, message: 'VALIDATION_FAILED' });
+  }, 60_000);
 });

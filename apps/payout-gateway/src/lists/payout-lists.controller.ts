@@ -1,15 +1,16 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags, IntersectionType } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { BATCH_STATUSES, PAYOUT_METHODS, PAYOUT_STATUSES, PayoutListsService, type BatchSummaryView, type CursorPage, type PayoutMethod, type PayoutStatus, type PayoutView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors, PayoutSchema } from '../openapi/payout-schemas.js';
-import { CursorPageQuery } from '../statement/statement.dto.js';
+import { CursorPagingFields, StatementDaysQuery } from '../statement/statement.dto.js';
 
 /** What a reference (or its start) may contain: the reference pattern's characters. */
 const REFERENCE_TEXT = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
 
-export class PayoutListQueryDto extends CursorPageQuery {
+/** The payout filters, shared by the list and the export. */
+export class PayoutFilterQuery extends StatementDaysQuery {
   @ApiPropertyOptional({ enum: PAYOUT_STATUSES })
   @IsOptional()
   @IsIn(PAYOUT_STATUSES)
@@ -31,12 +32,17 @@ export class PayoutListQueryDto extends CursorPageQuery {
   batch?: string;
 }
 
-export class BatchListQueryDto extends CursorPageQuery {
+export class PayoutListQueryDto extends IntersectionType(PayoutFilterQuery, CursorPagingFields) {}
+
+/** The batch filters, shared by the list and the export. */
+export class BatchFilterQuery extends StatementDaysQuery {
   @ApiPropertyOptional({ example: 'batch-2026-11', description: 'Only batches whose reference starts with this (case-sensitive)' })
   @IsOptional()
   @Matches(REFERENCE_TEXT, { message: 'reference_prefix must be the start of a reference' })
   reference_prefix?: string;
 }
+
+export class BatchListQueryDto extends IntersectionType(BatchFilterQuery, CursorPagingFields) {}
 
 export class PayoutPageSchema {
   @ApiProperty({ type: [PayoutSchema], description: 'Without delivery codes (`delivery` is null): read them per payout' })

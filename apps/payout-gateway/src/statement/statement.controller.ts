@@ -1,9 +1,7 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { SkipEnvelope, streamCsv } from '#common';
-import { instantRange, PayoutStatementService, STATEMENT_CSV_COLUMNS, type CursorPage, type StatementLineView, type StatementSummaryView } from '#payout';
+import { PayoutStatementService, type CursorPage, type StatementLineView, type StatementSummaryView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-schemas.js';
 import { StatementDaysQuery, StatementPageQueryDto, StatementPageSchema, StatementSummarySchema } from './statement.dto.js';
 
@@ -59,23 +57,5 @@ export class StatementController {
   @ApiPayoutErrors('VALIDATION_FAILED')
   summary(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementDaysQuery): Promise<StatementSummaryView> {
     return this.statement.summary(vendor.vendorId, { dateFrom: query.date_from, dateTo: query.date_to });
-  }
-
-  @Get('export')
-  @SkipEnvelope()
-  @RequireScopes('payouts:read')
-  @ApiProduces('text/csv')
-  @ApiOperation({
-    summary: 'Statement as CSV, oldest first',
-    description:
-      `Streamed; columns: ${STATEMENT_CSV_COLUMNS.join(', ')}. Amounts are exact decimals, times ISO 8601 in UTC; a text cell starting with ` +
-      '= + - @, tab or CR is prefixed with an apostrophe. The last line is the last movement when the export started.',
-  })
-  @ApiPayoutErrors('VALIDATION_FAILED')
-  async export(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementDaysQuery, @Res() response: Response): Promise<void> {
-    const days = { dateFrom: query.date_from, dateTo: query.date_to };
-    instantRange(days); // a reversed range is refused in the envelope, before the first byte
-    const name = `statement-${query.date_from ?? 'start'}-${query.date_to ?? 'now'}.csv`;
-    await streamCsv(response, name, STATEMENT_CSV_COLUMNS, this.statement.csvRows(vendor.vendorId, days));
   }
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsIsoDay } from '#common';
@@ -17,8 +17,8 @@ export class StatementDaysQuery {
   date_to?: string;
 }
 
-/** The cursor-paging query shared by the growing lists: days, `per_page` and an opaque `cursor`. */
-export class CursorPageQuery extends StatementDaysQuery {
+/** The cursor-paging fields shared by the growing lists: `per_page` and an opaque `cursor`. */
+export class CursorPagingFields {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
   @IsOptional()
   @Type(() => Number)
@@ -33,6 +33,9 @@ export class CursorPageQuery extends StatementDaysQuery {
   @MaxLength(64)
   cursor?: string;
 }
+
+/** Days with cursor paging. */
+export class CursorPageQuery extends IntersectionType(StatementDaysQuery, CursorPagingFields) {}
 
 export class StatementPageQueryDto extends CursorPageQuery {
   @ApiPropertyOptional({ enum: ['desc', 'asc'], default: 'desc', description: '`desc` newest first, `asc` oldest first' })

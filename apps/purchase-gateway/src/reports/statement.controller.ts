@@ -1,12 +1,13 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { IsIsoDay } from '#common';
-import { PurchaseStatementService, type PurchaseStatementPage, type StatementPeriod } from '#purchase';
+import { IsIsoDay, SkipEnvelope, streamCsv } from '#common';
+import { PURCHASE_CSV_COLUMNS, PurchaseStatementService, type PurchaseStatementPage, type StatementPeriod } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { PageOf } from '../openapi/page-schema.js';
-import { assertDateOrder } from '../transactions/dto/transaction.requests.js';
+import { assertDateOrder, DateRangeQuery } from '../transactions/dto/transaction.requests.js';
 import { PaginationQuery } from '../validation/pagination.query.js';
 
 export class PurchaseStatementQuery extends PaginationQuery {
@@ -70,5 +71,29 @@ export class PurchaseStatementController {
   statement(@CurrentVendor() vendor: VendorPrincipal, @Query() query: PurchaseStatementQuery): Promise<PurchaseStatementPage> {
     assertDateOrder(query);
     return this.statements.page(vendor.vendorId, { period: query.period, dateFrom: query.date_from, dateTo: query.date_to, page: query.page, perPage: query.per_page });
+  }
+}
+
+@ApiTags('reports')
+@Controller('exports')
+export class PurchaseExportsController {
+  constructor(private readonly statements: PurchaseStatementService) {}
+
+  @Get('purchases')
+  @SkipEnvelope()
+  @RequireAbilities('transactions:read')
+  @ApiProduces('text/csv')
+  @ApiOperation({
+    operationId: 'exportPurchases',
+    summary: 'Purchases as CSV',
+    description:
+      'Purchases admitted in the Africa/Johannesburg days, oldest first, streamed as text/csv (RFC 4180, CRLF, a header line). `charge` is an exact decimal in ZAR, ' +
+      `times ISO 8601 in UTC; a text cell starting with = + - @, tab or CR is prefixed with an apostrophe. Columns: ${PURCHASE_CSV_COLUMNS.join(', ')}. Never PINs.`,
+  })
+  @ApiPurchaseErrors('VALIDATION_FAILED', RATE_LIMITED)
+  async purchasesCsv(@CurrentVendor() vendor: VendorPrincipal, @Query() query: DateRangeQuery, @Res() response: Response): Promise<void> {
+    assertDateOrder(query);
+    const name = `purchases-${query.date_from ?? 'start'}-${query.date_to ?? 'now'}.csv`;
+    await streamCsv(response, name, PURCHASE_CSV_COLUMNS, this.statements.csvRows(vendor.vendorId, query.date_from, query.date_to));
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { UUID_PATTERN, ValidationFailedError } from '#common';
+import { decimalCell, UUID_PATTERN, ValidationFailedError, type CsvCell } from '#common';
 import { formatCents } from '#money';
 import { batchStatusOf, type BatchStatus } from '../model/batch-status.js';
 import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import type { PayoutStatus } from '../model/payout-record.js';
 import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
-import { PayoutListRepository } from '../persistence/payout-list.repository.js';
+import { PayoutListRepository, type BatchListRow, type PayoutListRow } from '../persistence/payout-list.repository.js';
 import { instantRange, type CursorPage, type StatementDays } from '../statement/payout-statement.service.js';
 
 export interface PayoutListQuery extends StatementDays {
@@ -34,6 +34,21 @@ export interface BatchSummaryView {
   created_at: string;
   currency: 'ZAR';
 }
+
+/** The payouts CSV's columns, in order (docs/PAYOUT.md, "Exports"). */
+export const PAYOUT_CSV_COLUMNS = [
+  'payout_id', 'reference', 'batch_reference', 'status', 'status_reason', 'method', 'currency', 'amount', 'fee', 'merchant_reference', 'provider_reference', 'created_at', 'paid_at',
+] as const;
+
+/** The batches CSV: one line per item, its batch's columns first. */
+export const BATCH_CSV_COLUMNS = [
+  'batch_id', 'batch_reference', 'batch_status', 'batch_created_at', 'item_position', 'payout_id', 'reference', 'status', 'status_reason', 'method', 'currency', 'amount', 'fee',
+  'merchant_reference', 'created_at', 'paid_at',
+] as const;
+
+/** Rows per query of an export; batches per query of the batch export (up to 500 items each). */
+const EXPORT_ROWS = 2_000;
+const EXPORT_BATCHES = 20;
 
 const encodeCursor = (list: 'p' | 'b', id: string) => Buffer.from(`${list}1:${id}`, 'utf8').toString('base64url');
 
@@ -79,4 +94,47 @@ export class PayoutListsService {
       next_cursor: rows.length > query.perPage ? encodeCursor('b', items[items.length - 1].id) : null,
     };
   }
+
+  /** The filtered payouts oldest first as CSV rows, read by keyset one bounded batch at a time. */
+  async *payoutCsvRows(vendorId: string, query: Omit<PayoutListQuery, 'perPage' | 'cursor'>): AsyncGenerator<Array<readonly CsvCell[]>> {
+    const filter = { range: instantRange(query), status: query.status, method: query.method, referencePrefix: query.referencePrefix, batchReference: query.batch };
+    let afterId: string | null = null;
+    for (;;) {
+      const rows = await this.lists.payouts(vendorId, filter, afterId, EXPORT_ROWS, 'asc');
+      if (rows.length === 0) return;
+      afterId = rows[rows.length - 1].id;
+      yield rows.map(payoutCsvRow);
+    }
+  }
+
+  /** The batches oldest first, each item a CSV row, a few batches per query. */
+  async *batchCsvRows(vendorId: string, query: Omit<BatchListQuery, 'perPage' | 'cursor'>): AsyncGenerator<Array<readonly CsvCell[]>> {
+    const filter = { range: instantRange(query), referencePrefix: query.referencePrefix };
+    let afterId: string | null = null;
+    for (;;) {
+      const batches = await this.lists.batches(vendorId, filter, afterId, EXPORT_BATCHES, 'asc');
+      if (batches.length === 0) return;
+      afterId = batches[batches.length - 1].id;
+      const items = await this.lists.itemsOf(vendorId, batches.map((batch) => batch.id));
+      yield batches.flatMap((batch) => items.filter((item) => item.batchId === batch.id).map((item) => batchCsvRow(batch, item)));
+    }
+  }
+}
+
+const timeCell = (date: Date | null): CsvCell => date?.toISOString() ?? null;
+
+function payoutCsvRow(row: PayoutListRow): readonly CsvCell[] {
+  const view = payoutViewOf(row, null);
+  return [
+    view.id, view.reference, row.batchReference, view.status, view.status_reason, view.method, view.currency, decimalCell(view.amount), decimalCell(view.fee),
+    view.merchant_reference, view.provider_reference, view.created_at, view.paid_at,
+  ];
+}
+
+function batchCsvRow(batch: BatchListRow, item: PayoutListRow): readonly CsvCell[] {
+  const view = payoutViewOf(item, null);
+  return [
+    batch.id, batch.reference, batchStatusOf(batch.itemStatuses), timeCell(batch.createdAt), String(item.batchPosition ?? ''), view.id, view.reference, view.status,
+    view.status_reason, view.method, view.currency, decimalCell(view.amount), decimalCell(view.fee), view.merchant_reference, view.created_at, view.paid_at,
+  ];
 }

@@ -23,12 +23,21 @@ export interface BatchListFilter {
 
 export type BatchListRow = Omit<BatchRecord, 'vendorId' | 'requestFingerprint'> & { itemStatuses: PayoutStatus[] };
 
-/** A payout as its view shows it (`p`). */
-const PAYOUT_ROW = readShape<PayoutViewFields>({
+/** A payout of a list or export, with the batch it is an item of. */
+export type PayoutListRow = PayoutViewFields & { batchId: string | null; batchPosition: number | null; batchReference: string | null };
+
+/** Newest first for the lists, oldest first for the exports. */
+export type ListOrder = 'desc' | 'asc';
+
+/** A payout as its view shows it (`p`), with its batch (`b`). */
+const PAYOUT_ROW = readShape<PayoutListRow>({
   id: 'p.id', reference: 'p.reference', status: 'p.status', statusReason: 'p.status_reason', method: 'p.method',
   amountCents: centsColumn('p.amount_cents'), feeCents: centsColumn('p.fee_cents'), merchantReference: 'p.merchant_reference',
   providerReference: 'p.provider_reference', metadata: 'p.metadata', createdAt: 'p.created_at', paidAt: 'p.paid_at',
+  batchId: 'p.batch_id', batchPosition: 'p.batch_position', batchReference: 'b.reference',
 });
+
+const direction = (order: ListOrder) => ({ sql: order === 'desc' ? 'DESC' : 'ASC', after: order === 'desc' ? '<' : '>' });
 
 /** A batch with its items' statuses, from which its status is derived (`b`). */
 const BATCH_ROW = readShape<BatchListRow>({
@@ -50,29 +59,41 @@ const inRange = (t: string, first: number) =>
 export class PayoutListRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async payouts(vendorId: string, filter: PayoutListFilter, afterId: string | null, limit: number): Promise<PayoutViewFields[]> {
+  async payouts(vendorId: string, filter: PayoutListFilter, afterId: string | null, limit: number, order: ListOrder = 'desc'): Promise<PayoutListRow[]> {
+    const { sql, after } = direction(order);
     const rows: object[] = await this.dataSource.query(
-      `SELECT ${PAYOUT_ROW.columns} FROM payouts p
+      `SELECT ${PAYOUT_ROW.columns} FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
         WHERE p.vendor_id = $1 AND ${inRange('p', 2)}
           AND ($4::text IS NULL OR p.status = $4) AND ($5::text IS NULL OR p.method = $5)
           AND ($6::text IS NULL OR left(p.reference, length($6)) = $6)
           AND ($7::text IS NULL OR p.batch_id = (SELECT id FROM payout_batches WHERE vendor_id = $1 AND reference = $7))
-          AND ($8::uuid IS NULL OR (p.created_at, p.id) < (SELECT c.created_at, c.id FROM payouts c WHERE c.id = $8 AND c.vendor_id = $1))
-        ORDER BY p.created_at DESC, p.id DESC LIMIT $9`,
+          AND ($8::uuid IS NULL OR (p.created_at, p.id) ${after} (SELECT c.created_at, c.id FROM payouts c WHERE c.id = $8 AND c.vendor_id = $1))
+        ORDER BY p.created_at ${sql}, p.id ${sql} LIMIT $9`,
       [vendorId, filter.range.start, filter.range.endExclusive, filter.status ?? null, filter.method ?? null, filter.referencePrefix ?? null, filter.batchReference ?? null, afterId, limit],
     );
     return rows.map(PAYOUT_ROW.read);
   }
 
-  async batches(vendorId: string, filter: BatchListFilter, afterId: string | null, limit: number): Promise<BatchListRow[]> {
+  async batches(vendorId: string, filter: BatchListFilter, afterId: string | null, limit: number, order: ListOrder = 'desc'): Promise<BatchListRow[]> {
+    const { sql, after } = direction(order);
     const rows: object[] = await this.dataSource.query(
       `SELECT ${BATCH_ROW.columns} FROM payout_batches b
         WHERE b.vendor_id = $1 AND ${inRange('b', 2)}
           AND ($4::text IS NULL OR left(b.reference, length($4)) = $4)
-          AND ($5::uuid IS NULL OR (b.created_at, b.id) < (SELECT c.created_at, c.id FROM payout_batches c WHERE c.id = $5 AND c.vendor_id = $1))
-        ORDER BY b.created_at DESC, b.id DESC LIMIT $6`,
+          AND ($5::uuid IS NULL OR (b.created_at, b.id) ${after} (SELECT c.created_at, c.id FROM payout_batches c WHERE c.id = $5 AND c.vendor_id = $1))
+        ORDER BY b.created_at ${sql}, b.id ${sql} LIMIT $6`,
       [vendorId, filter.range.start, filter.range.endExclusive, filter.referencePrefix ?? null, afterId, limit],
     );
     return rows.map(BATCH_ROW.read);
+  }
+
+  /** The items of the vendor's batches, by batch and position. */
+  async itemsOf(vendorId: string, batchIds: readonly string[]): Promise<PayoutListRow[]> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${PAYOUT_ROW.columns} FROM payouts p JOIN payout_batches b ON b.id = p.batch_id
+        WHERE p.vendor_id = $1 AND p.batch_id = ANY($2::uuid[]) ORDER BY p.batch_id, p.batch_position`,
+      [vendorId, batchIds],
+    );
+    return rows.map(PAYOUT_ROW.read);
   }
 }

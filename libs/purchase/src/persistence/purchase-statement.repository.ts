@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readShape } from '#database';
-import { minorUnitsColumn } from '#money';
+import { centsColumn, minorUnitsColumn, type Cents } from '#money';
 
 export type StatementPeriod = 'day' | 'month';
 
@@ -37,6 +37,25 @@ const ROW = readShape<PurchaseStatementRow>({
   net_minor: minorUnitsColumn('(s.completed_gross - s.reversed_gross)::text'),
 });
 
+/** A purchase as the export writes it (`t`, its product `pr` and operator `op`). */
+export interface PurchaseExportRow {
+  id: string;
+  reference: string;
+  status: string;
+  productId: number;
+  productName: string;
+  operatorName: string;
+  chargeCents: Cents;
+  createdAt: Date;
+  completedAt: Date | null;
+  reversedAt: Date | null;
+}
+
+const EXPORT_ROW = readShape<PurchaseExportRow>({
+  id: 't.id', reference: 't.reference', status: 't.status', productId: 't.product_id', productName: 'pr.name', operatorName: 'op.name',
+  chargeCents: centsColumn('t.charge_cents'), createdAt: 't.created_at', completedAt: 't.completed_at', reversedAt: 't.reversed_at',
+});
+
 const PERIOD_FORMAT: Record<StatementPeriod, string> = { day: 'YYYY-MM-DD', month: 'YYYY-MM' };
 
 @Injectable()
@@ -62,5 +81,21 @@ export class PurchaseStatementRepository {
       [vendorId, from, to, limit, offset],
     );
     return { total, items: rows.map(ROW.read) };
+  }
+
+  /**
+   * Up to `limit` of the vendor's purchases admitted in [from, to), oldest first after purchase
+   * `afterId` (keyset on (created_at, id); the exact time is read back from the row).
+   */
+  async exportRows(vendorId: string, from: Date | null, to: Date | null, afterId: string | null, limit: number): Promise<PurchaseExportRow[]> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${EXPORT_ROW.columns} FROM purchase_transactions t
+         JOIN purchase_products pr ON pr.id = t.product_id JOIN purchase_operators op ON op.id = pr.operator_id
+        WHERE t.vendor_id = $1 AND ($2::timestamptz IS NULL OR t.created_at >= $2) AND ($3::timestamptz IS NULL OR t.created_at < $3)
+          AND ($4::uuid IS NULL OR (t.created_at, t.id) > (SELECT c.created_at, c.id FROM purchase_transactions c WHERE c.id = $4 AND c.vendor_id = $1))
+        ORDER BY t.created_at, t.id LIMIT $5`,
+      [vendorId, from, to, afterId, limit],
+    );
+    return rows.map(EXPORT_ROW.read);
   }
 }
