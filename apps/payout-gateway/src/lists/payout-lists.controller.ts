@@ -97,7 +97,7 @@ export class PayoutListController {
   })
   @ApiEnvelope(200, PayoutPageSchema)
   @ApiPayoutErrors('VALIDATION_FAILED')
-  payouts(@CurrentVendor() vendor: VendorPrincipal, @Query() query: PayoutListQueryDto): Promise<CursorPage<PayoutView>> {
+  listPayouts(@CurrentVendor() vendor: VendorPrincipal, @Query() query: PayoutListQueryDto): Promise<CursorPage<PayoutView>> {
     return this.lists.payouts(vendor.vendorId, {
       dateFrom: query.date_from,
       dateTo: query.date_to,
@@ -123,7 +123,7 @@ export class BatchListController {
   @ApiOperation({ summary: 'Batches, newest first', description: 'Filters: `date_from`/`date_to` (Africa/Johannesburg days of creation), `reference_prefix`. Cursor-paged.' })
   @ApiEnvelope(200, BatchPageSchema)
   @ApiPayoutErrors('VALIDATION_FAILED')
-  batches(@CurrentVendor() vendor: VendorPrincipal, @Query() query: BatchListQueryDto): Promise<CursorPage<BatchSummaryView>> {
+  listBatches(@CurrentVendor() vendor: VendorPrincipal, @Query() query: BatchListQueryDto): Promise<CursorPage<BatchSummaryView>> {
     return this.lists.batches(vendor.vendorId, { dateFrom: query.date_from, dateTo: query.date_to, referencePrefix: query.reference_prefix, perPage: query.per_page, cursor: query.cursor });
   }
 }

@@ -29,7 +29,7 @@ export class ExportsController {
   @ApiProduces('text/csv')
   @ApiOperation({ summary: 'The account statement as CSV', description: `${CSV_RULES}${STATEMENT_CSV_COLUMNS.join(', ')}. The last line is the last movement when the export started.` })
   @ApiPayoutErrors('VALIDATION_FAILED')
-  async statementCsv(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementDaysQuery, @Res() response: Response): Promise<void> {
+  async exportStatement(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementDaysQuery, @Res() response: Response): Promise<void> {
     const days = { dateFrom: query.date_from, dateTo: query.date_to };
     instantRange(days); // a reversed range is refused in the envelope, before the first byte
     await streamCsv(response, fileName('statement', days), STATEMENT_CSV_COLUMNS, this.statement.csvRows(vendor.vendorId, days));
@@ -41,7 +41,7 @@ export class ExportsController {
   @ApiProduces('text/csv')
   @ApiOperation({ summary: 'Payouts as CSV', description: `The filters of GET /payouts. ${CSV_RULES}${PAYOUT_CSV_COLUMNS.join(', ')}. Never delivery codes.` })
   @ApiPayoutErrors('VALIDATION_FAILED')
-  async payoutsCsv(@CurrentVendor() vendor: VendorPrincipal, @Query() query: PayoutFilterQuery, @Res() response: Response): Promise<void> {
+  async exportPayouts(@CurrentVendor() vendor: VendorPrincipal, @Query() query: PayoutFilterQuery, @Res() response: Response): Promise<void> {
     const filter = { dateFrom: query.date_from, dateTo: query.date_to, status: query.status, method: query.method, referencePrefix: query.reference_prefix, batch: query.batch };
     instantRange(filter);
     await streamCsv(response, fileName('payouts', filter), PAYOUT_CSV_COLUMNS, this.lists.payoutCsvRows(vendor.vendorId, filter));
@@ -53,7 +53,7 @@ export class ExportsController {
   @ApiProduces('text/csv')
   @ApiOperation({ summary: 'Batches with their items as CSV', description: `The filters of GET /batches; one line per item. ${CSV_RULES}${BATCH_CSV_COLUMNS.join(', ')}.` })
   @ApiPayoutErrors('VALIDATION_FAILED')
-  async batchesCsv(@CurrentVendor() vendor: VendorPrincipal, @Query() query: BatchFilterQuery, @Res() response: Response): Promise<void> {
+  async exportBatches(@CurrentVendor() vendor: VendorPrincipal, @Query() query: BatchFilterQuery, @Res() response: Response): Promise<void> {
     const filter = { dateFrom: query.date_from, dateTo: query.date_to, referencePrefix: query.reference_prefix };
     instantRange(filter);
     await streamCsv(response, fileName('batches', filter), BATCH_CSV_COLUMNS, this.lists.batchCsvRows(vendor.vendorId, filter));

@@ -43,7 +43,7 @@ export class StatementController {
   })
   @ApiEnvelope(200, StatementPageSchema, { data: PAGE_EXAMPLE })
   @ApiPayoutErrors('VALIDATION_FAILED')
-  page(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementPageQueryDto): Promise<CursorPage<StatementLineView>> {
+  getStatement(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementPageQueryDto): Promise<CursorPage<StatementLineView>> {
     return this.statement.page(vendor.vendorId, { dateFrom: query.date_from, dateTo: query.date_to, order: query.order, perPage: query.per_page, cursor: query.cursor });
   }
 
@@ -55,7 +55,7 @@ export class StatementController {
   })
   @ApiEnvelope(200, StatementSummarySchema)
   @ApiPayoutErrors('VALIDATION_FAILED')
-  summary(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementDaysQuery): Promise<StatementSummaryView> {
+  getStatementSummary(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementDaysQuery): Promise<StatementSummaryView> {
     return this.statement.summary(vendor.vendorId, { dateFrom: query.date_from, dateTo: query.date_to });
   }
 }
