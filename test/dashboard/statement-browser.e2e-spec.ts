@@ -108,4 +108,26 @@ describe('dashboard statement page in Chromium', () => {
     await expect(page.locator('body').textContent()).resolves.toContain('The end date is before the start date.');
     await audit('statement-invalid-range');
   }, 90_000);
+
+  it('finds a payout by its reference, a batch by its reference and a payout by its id, never another vendor\'s', async () => {
+    await page.goto(`${base}/search`);
+    await page.fill('#q', paid.reference);
+    await Promise.all([page.waitForURL(/\/search\?q=/), page.press('#q', 'Enter')]);
+    const link = page.locator(`a[href="/payouts/view?reference=${encodeURIComponent(paid.reference)}"]`);
+    await expect(link.count()).resolves.toBe(1);
+    await audit('search-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await audit('search-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await page.goto(`${base}/search?q=${encodeURIComponent(batchReference)}`);
+    await expect(page.locator(`a[href="/batches/view?reference=${encodeURIComponent(batchReference)}"]`).count()).resolves.toBe(1);
+    const id = (await stack.gateway.http().get(`/api/v1/payouts/${encodeURIComponent(paid.reference)}`).set(bearer(vendor.token)).expect(200)).body.data.id;
+    await page.goto(`${base}/search?q=${id}`);
+    await expect(page.locator('table a', { hasText: paid.reference }).count()).resolves.toBe(1);
+    await page.goto(`${base}/search?q=not-yours`);
+    await expect(page.locator('[role="status"]').textContent()).resolves.toBe('Nothing matches.');
+    await page.goto(`${base}/search?q=${encodeURIComponent('=cmd|x')}`);
+    await expect(page.locator('body').textContent()).resolves.toContain('Enter a reference or an id');
+  }, 60_000);
 });

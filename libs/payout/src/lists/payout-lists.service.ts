@@ -95,6 +95,12 @@ export class PayoutListsService {
     };
   }
 
+  /** The vendor's payout with this id (a UUID), as the lists show it; null when it is not theirs. */
+  async payoutById(vendorId: string, id: string): Promise<PayoutView | null> {
+    const row = await this.lists.payoutById(vendorId, id);
+    return row === null ? null : payoutViewOf(row, null);
+  }
+
   /** The filtered payouts oldest first as CSV rows, read by keyset one bounded batch at a time. */
   async *payoutCsvRows(vendorId: string, query: Omit<PayoutListQuery, 'perPage' | 'cursor'>): AsyncGenerator<Array<readonly CsvCell[]>> {
     const filter = { range: instantRange(query), status: query.status, method: query.method, referencePrefix: query.referencePrefix, batchReference: query.batch };

@@ -96,4 +96,13 @@ export class PayoutListRepository {
     );
     return rows.map(PAYOUT_ROW.read);
   }
+
+  /** The vendor's payout with this id, or null. */
+  async payoutById(vendorId: string, id: string): Promise<PayoutListRow | null> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${PAYOUT_ROW.columns} FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id WHERE p.vendor_id = $1 AND p.id = $2`,
+      [vendorId, id],
+    );
+    return PAYOUT_ROW.first(rows);
+  }
 }

@@ -98,4 +98,16 @@ export class PurchaseStatementRepository {
     );
     return rows.map(EXPORT_ROW.read);
   }
+
+  /** The vendor's purchases whose reference starts with `text` or whose id is `text`, newest first (the dashboard's search). */
+  async search(vendorId: string, text: string, limit: number): Promise<PurchaseExportRow[]> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${EXPORT_ROW.columns} FROM purchase_transactions t
+         JOIN purchase_products pr ON pr.id = t.product_id JOIN purchase_operators op ON op.id = pr.operator_id
+        WHERE t.vendor_id = $1 AND (left(t.reference, length($2)) = $2 OR t.id::text = lower($2))
+        ORDER BY t.created_at DESC, t.id DESC LIMIT $3`,
+      [vendorId, text, limit],
+    );
+    return rows.map(EXPORT_ROW.read);
+  }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { decimalCell, johannesburgDayRange, type CsvCell } from '#common';
 import { formatCents } from '#money';
-import { PurchaseStatementRepository, type PurchaseStatementRow, type StatementPeriod } from '../persistence/purchase-statement.repository.js';
+import { PurchaseStatementRepository, type PurchaseExportRow, type PurchaseStatementRow, type StatementPeriod } from '../persistence/purchase-statement.repository.js';
 
 export interface PurchaseStatementPage {
   items: PurchaseStatementRow[];
@@ -46,5 +46,10 @@ export class PurchaseStatementService {
         row.createdAt.toISOString(), row.completedAt?.toISOString() ?? null, row.reversedAt?.toISOString() ?? null,
       ]);
     }
+  }
+
+  /** Purchases by reference prefix or exact id, newest first, at most `limit`. */
+  search(vendorId: string, text: string, limit: number): Promise<PurchaseExportRow[]> {
+    return this.statements.search(vendorId, text, limit);
   }
 }
