@@ -35,6 +35,7 @@ export const PAYOUT_HTTP_OPTIONS: HttpAppOptions = {
         methods: 'Payout methods with their limits, increments and fees',
         payouts: 'Single payouts: send, read, collection PIN or voucher delivery, SMS resend',
         batches: 'Up to 500 payouts validated and reserved at once, submitted in the background',
+        statement: 'The account statement: one line per money movement with running balances, a range summary and a CSV export',
         webhooks: 'Signed event notifications to HTTPS endpoints the vendor registers: hints to GET the resource, delivered at least once',
       },
       replayable: ['createPayout', 'createBatch'],

@@ -11,6 +11,9 @@ import { AccountController } from './account/account.controller.js';
 import { BatchesController } from './batches/batches.controller.js';
 import { MethodsController } from './methods/methods.controller.js';
 import { PayoutsController } from './payouts/payouts.controller.js';
+import { StatementController } from './statement/statement.controller.js';
+import { ExportsController } from './statement/exports.controller.js';
+import { BatchListController, PayoutListController } from './lists/payout-lists.controller.js';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller.js';
 import { WebhookEndpointsModule } from '#webhooks';
 
@@ -41,7 +44,7 @@ export class PayoutGatewayModule {
         PayoutDomainModule,
         WebhookEndpointsModule,
       ],
-      controllers: [AccountController, MethodsController, PayoutsController, BatchesController, WebhookEndpointsController],
+      controllers: [AccountController, MethodsController, PayoutsController, BatchesController, StatementController, PayoutListController, BatchListController, ExportsController, WebhookEndpointsController],
     };
   }
 

@@ -6,6 +6,7 @@ import { LimitsController } from './limits/limits.controller.js';
 import { LookupsController } from './lookups/lookups.controller.js';
 import { QuotesController } from './quotes/quotes.controller.js';
 import { ReportsController } from './reports/reports.controller.js';
+import { PurchaseExportsController, PurchaseStatementController } from './reports/statement.controller.js';
 import { TransactionsController } from './transactions/transactions.controller.js';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller.js';
 import { WebhookEndpointsModule } from '#webhooks';
@@ -22,6 +23,8 @@ import { WebhookEndpointsModule } from '#webhooks';
     TransactionsController,
     LimitsController,
     ReportsController,
+    PurchaseStatementController,
+    PurchaseExportsController,
     ProviderCallbackController,
     WebhookEndpointsController,
   ],

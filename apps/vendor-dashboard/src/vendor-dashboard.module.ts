@@ -15,6 +15,8 @@ import { AuthController } from './pages/auth.controller.js';
 import { PayoutsController } from './pages/payouts.controller.js';
 import { PurchasesController } from './pages/purchases.controller.js';
 import { SpendController } from './pages/spend.controller.js';
+import { StatementController } from './pages/statement.controller.js';
+import { SearchController } from './pages/search.controller.js';
 import { TeamController } from './pages/team.controller.js';
 import { TokensController } from './pages/tokens.controller.js';
 import { SessionGuard } from './web/access.js';
@@ -39,7 +41,7 @@ export class VendorDashboardModule implements NestModule {
         PurchaseDomainModule,
         PayoutDomainModule,
       ],
-      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, TeamController],
+      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, StatementController, SearchController, TeamController],
       providers: [
         // `__Host-dash_session` and `__Host-dash_pre` (docs/DASHBOARD.md): the back-office's `staff_` cookies mean nothing here.
         ...signInProviders('dash', REDIS_CLIENT),

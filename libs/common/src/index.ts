@@ -17,3 +17,5 @@ export * from './crypto/field-encryption.js';
 export * from './rate-limit/index.js';
 export * from './uuid.js';
 export * from './validation/text-rule.js';
+export * from './csv/csv.js';
+export * from './validation/iso-day.validator.js';

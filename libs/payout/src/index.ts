@@ -14,12 +14,15 @@ export * from './model/batch-view.js';
 export * from './model/method-policy.js';
 export * from './model/ledger.js';
 export * from './model/payout-poll-schedule.js';
+export * from './model/statement.js';
 // persistence: the only code that holds SQL on the payout tables
 export * from './payout-entities.js';
 export * from './persistence/payout.repository.js';
 export * from './persistence/payout-batch.repository.js';
 export * from './persistence/ledger.repository.js';
 export * from './persistence/vendor-payout-method.repository.js';
+export * from './persistence/statement.repository.js';
+export * from './persistence/payout-list.repository.js';
 // provider, features
 export * from './provider/payout-rails.js';
 export * from './methods/payout-methods.service.js';
@@ -40,4 +43,6 @@ export * from './sweeper/payout-work-sweeper.js';
 export * from './sweeper/payout-hold-watch.js';
 export * from './worker/payout-worker.module.js';
 export * from './operations/payout-operations.service.js';
+export * from './statement/payout-statement.service.js';
+export * from './lists/payout-lists.service.js';
 export * from './payout-domain.module.js';

@@ -25,6 +25,10 @@ import { createPayoutProviderClient, PayoutRails } from './provider/payout-rails
 import { PayoutStatusPoller } from './verification/payout-status-poller.js';
 import { PayoutReviewService } from './verification/payout-review.service.js';
 import { PayoutSubmitter } from './submission/payout-submitter.js';
+import { StatementRepository } from './persistence/statement.repository.js';
+import { PayoutStatementService } from './statement/payout-statement.service.js';
+import { PayoutListRepository } from './persistence/payout-list.repository.js';
+import { PayoutListsService } from './lists/payout-lists.service.js';
 
 const SERVICES = [
   FieldEncryption,
@@ -49,6 +53,10 @@ const SERVICES = [
   PayoutDeliveryService,
   PayoutSmsResendService,
   PayoutOperationsService,
+  StatementRepository,
+  PayoutStatementService,
+  PayoutListRepository,
+  PayoutListsService,
 ];
 
 /**

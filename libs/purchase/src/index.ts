@@ -36,6 +36,8 @@ export * from './outcomes/purchase-outcome-recorder.js';
 export * from './outcomes/fulfilment.service.js';
 export * from './sweeper/purchase-sweeper.js';
 export * from './reports/reports.service.js';
+export * from './reports/purchase-statement.service.js';
+export * from './persistence/purchase-statement.repository.js';
 export * from './reports/transaction-query.service.js';
 // modules
 export * from './purchase-domain.module.js';

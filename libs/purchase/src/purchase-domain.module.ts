@@ -17,6 +17,8 @@ import { SpendControlsRepository } from './persistence/spend-controls.repository
 import { TransactionsRepository } from './persistence/transactions.repository.js';
 import { PurchaseVendorsRepository } from './persistence/vendors.repository.js';
 import { ReportsService } from './reports/reports.service.js';
+import { PurchaseStatementService } from './reports/purchase-statement.service.js';
+import { PurchaseStatementRepository } from './persistence/purchase-statement.repository.js';
 import { SpendControlsService } from './admission/spend-controls.service.js';
 import { AdmissionClock } from './admission/admission-clock.js';
 import { AdmitPurchaseUseCase } from './admission/admit-purchase.use-case.js';
@@ -26,6 +28,7 @@ import { TransactionQueryService } from './reports/transaction-query.service.js'
 /** One repository per aggregate: the only classes that hold SQL on the purchase tables. */
 const REPOSITORIES = [
   TransactionsRepository,
+  PurchaseStatementRepository,
   QuotesRepository,
   CatalogueRepository,
   PricingRepository,
@@ -47,6 +50,7 @@ const SERVICES = [
   ProviderCallbackService,
   LookupsService,
   ReportsService,
+  PurchaseStatementService,
   PurchaseReadiness,
   ProductionRelease,
 ];

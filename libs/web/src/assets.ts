@@ -34,6 +34,7 @@ meter { width: 320px; height: 20px; vertical-align: middle; }
 figure { margin: 16px 0; max-width: 760px; }
 .inline { display: inline; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }
+.table-scroll { overflow-x: auto; max-width: 100%; } .table-scroll table { min-width: 640px; }
 `;
 
 /** Progressive enhancement only: every action works without it. */

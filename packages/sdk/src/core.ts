@@ -135,6 +135,10 @@ export function paginate<Item>(fetchPage: (page: number) => Promise<Page<Item> |
       if (Array.isArray(current) ? perPage === undefined || items.length < perPage : current.page >= current.last_page) return;
     }
   }
+  return autoPaginated(pages);
+}
+
+function autoPaginated<Item>(pages: () => AsyncGenerator<Item[], void, undefined>): AutoPaginated<Item> {
   async function* each(): AsyncGenerator<Item, void, undefined> {
     for await (const items of pages()) yield* items;
   }
@@ -150,6 +154,26 @@ export function paginate<Item>(fetchPage: (page: number) => Promise<Page<Item> |
       return all;
     },
   };
+}
+
+/** A cursor page (payout `GET /statement`, `/payouts`, `/batches`): follow `next_cursor` until null. */
+export interface CursorPage<Item> {
+  items: Item[];
+  next_cursor: string | null;
+}
+
+/** Cursor pages as one async iterator: the next page is fetched with the last page's `next_cursor`, only when the loop gets there. */
+export function paginateCursor<Item>(fetchPage: (cursor: string | undefined) => Promise<CursorPage<Item>>): AutoPaginated<Item> {
+  async function* pages(): AsyncGenerator<Item[], void, undefined> {
+    let cursor: string | undefined;
+    for (;;) {
+      const current = await fetchPage(cursor);
+      if (current.items.length > 0) yield current.items;
+      if (current.next_cursor === null) return;
+      cursor = current.next_cursor;
+    }
+  }
+  return autoPaginated(pages);
 }
 
 /** Every item of every page, fetching the next page only when the caller gets there. */

@@ -1,4 +1,4 @@
-import { Caller, paginate } from './core.js';
+import { Caller, paginate, paginateCursor } from './core.js';
 import {
   AuthenticationError,
   ConflictError,
@@ -86,6 +86,17 @@ describe('paginate', () => {
     expect(await plain.toArray()).toEqual(['a', 'b', 'a', 'b', 'c']);
     expect(calls).toEqual([1, 2, 3]);
     expect(await paginate(async () => [1, 2, 3]).toArray({ limit: 2 })).toEqual([1, 2]);
+  });
+
+  it('follows next_cursor until null, sending each page the previous page\'s cursor', async () => {
+    const cursors: Array<string | undefined> = [];
+    const pages: Record<string, { items: number[]; next_cursor: string | null }> = { start: { items: [1, 2], next_cursor: 'c1' }, c1: { items: [3], next_cursor: 'c2' }, c2: { items: [], next_cursor: null } };
+    const all = paginateCursor(async (cursor) => {
+      cursors.push(cursor);
+      return pages[cursor ?? 'start'];
+    });
+    expect(await all.toArray()).toEqual([1, 2, 3]);
+    expect(cursors).toEqual([undefined, 'c1', 'c2']);
   });
 });
 

@@ -1,7 +1,7 @@
-import { Caller, createHttp, paginate, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
+import { Caller, createHttp, paginate, paginateCursor, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
 import { GatewayApiError } from './errors.js';
 import type { components, operations } from './generated/payout.js';
-import type { BodyOf, DataOf, ErrorBodies, PayoutCodeOf } from './operation-types.js';
+import type { BodyOf, DataOf, ErrorBodies, PayoutCodeOf, QueryOf } from './operation-types.js';
 import type { Http, SendParams } from './http.js';
 import type { ClientOptions, RequestOptions } from './transport.js';
 
@@ -21,6 +21,10 @@ export type PayoutErrorCode = Schemas['ErrorEnvelope']['code'];
 export type PayoutWebhookEndpoint = Schemas['WebhookEndpoint'];
 export type PayoutWebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
 export type PayoutWebhookDelivery = Schemas['WebhookDelivery'];
+export type StatementLine = Schemas['StatementLine'];
+export type StatementSummary = Schemas['StatementSummary'];
+export type BatchSummary = Schemas['BatchSummary'];
+type QueryWithoutCursor<Op extends PayoutOperation> = Omit<NonNullable<QueryOf<operations[Op]>>, 'cursor'>;
 
 /** Every operation of the payout gateway (its `operationId`). */
 export type PayoutOperation = keyof operations;
@@ -183,6 +187,26 @@ export class PayoutClient {
       (page) => this.run('listWebhookDeliveries', 'GET', '/api/v1/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { page, per_page: perPage } } }, options),
       perPage,
     );
+  }
+
+  /** `GET /api/v1/statement`: every line of the account statement for the days, newest first (or `order: 'asc'`), page after page. */
+  listStatement(query: QueryWithoutCursor<'getStatement'> = {}, options?: RequestOptions): AutoPaginated<StatementLine> {
+    return paginateCursor((cursor) => this.run('getStatement', 'GET', '/api/v1/statement', { params: { query: { ...query, cursor } } }, options));
+  }
+
+  /** `GET /api/v1/statement/summary`: opening, closing and the totals per category for the days. */
+  getStatementSummary(query: NonNullable<QueryOf<operations['getStatementSummary']>> = {}, options?: RequestOptions): ApiPromise<StatementSummary> {
+    return this.run('getStatementSummary', 'GET', '/api/v1/statement/summary', { params: { query } }, options);
+  }
+
+  /** `GET /api/v1/payouts`: the payouts matching the filters, newest first, page after page (never delivery codes). */
+  listPayouts(query: QueryWithoutCursor<'listPayouts'> = {}, options?: RequestOptions): AutoPaginated<Payout> {
+    return paginateCursor((cursor) => this.run('listPayouts', 'GET', '/api/v1/payouts', { params: { query: { ...query, cursor } } }, options));
+  }
+
+  /** `GET /api/v1/batches`: the batches (without items), newest first, page after page. */
+  listBatches(query: QueryWithoutCursor<'listBatches'> = {}, options?: RequestOptions): AutoPaginated<BatchSummary> {
+    return paginateCursor((cursor) => this.run('listBatches', 'GET', '/api/v1/batches', { params: { query: { ...query, cursor } } }, options));
   }
 
   /** `POST /api/v1/webhook-endpoints/{id}/events/{eventId}/redeliver`: delivers the event again. */

@@ -18,6 +18,8 @@ export type Limits = Schemas['Limits'];
 export type PurchaseErrorCode = Schemas['ErrorDetail']['code'];
 export type TransactionQuery = QueryOf<operations['listTransactions']>;
 export type ProductQuery = QueryOf<operations['listProducts']>;
+export type PurchaseStatementRow = Schemas['PurchaseStatementRow'];
+export type PurchaseStatementQuery = QueryOf<operations['getPurchaseStatement']>;
 export type Service = Schemas['Service'];
 export type Country = Schemas['Country'];
 export type Operator = Schemas['Operator'];
@@ -177,6 +179,11 @@ export class PurchaseClient {
   /** `GET /transactions`: every transaction matching `query`, page after page (newest first). */
   listTransactions(query: Omit<TransactionQuery, 'page'> = {}, options?: RequestOptions): AutoPaginated<Transaction> {
     return paginate((page) => this.run('listTransactions', 'GET', '/transactions', { params: { query: { ...query, page } } }, options));
+  }
+
+  /** `GET /reports/statement`: charged, reversed and net per day (or month), product and operator, every row page after page. */
+  listPurchaseStatement(query: Omit<PurchaseStatementQuery, 'page'> = {}, options?: RequestOptions): AutoPaginated<PurchaseStatementRow> {
+    return paginate((page) => this.run('getPurchaseStatement', 'GET', '/reports/statement', { params: { query: { ...query, page } } }, options));
   }
 
   /** `GET /transactions/{id}/fulfilment`: the PIN or eSIM data of a completed purchase (needs `fulfilment:read`; audited). */

@@ -6,6 +6,8 @@ const SECTIONS: { path: string; label: string; permission?: DashboardPermission 
   { path: '/spend', label: 'Spend', permission: 'reports:read' },
   { path: '/payouts', label: 'Payouts', permission: 'payouts:read' },
   { path: '/batches', label: 'Batches', permission: 'payouts:read' },
+  { path: '/statement', label: 'Statement', permission: 'payouts:read' },
+  { path: '/search', label: 'Search' },
   { path: '/tokens', label: 'API tokens', permission: 'tokens:manage' },
   { path: '/team', label: 'Team', permission: 'team:manage' },
   { path: '/audit', label: 'Audit log', permission: 'audit:read' },

@@ -25,8 +25,11 @@ export interface PayoutView {
   paid_at: string | null;
 }
 
+/** The fields of a payout its view shows (a list reads only these). */
+export type PayoutViewFields = Pick<PayoutRecord, 'id' | 'reference' | 'status' | 'statusReason' | 'method' | 'amountCents' | 'feeCents' | 'merchantReference' | 'providerReference' | 'metadata' | 'createdAt' | 'paidAt'>;
+
 /** Timestamps are ISO 8601 in UTC (`...Z`, the zero UTC offset). */
-export function payoutViewOf(payout: PayoutRecord, delivery: DeliveryView | null): PayoutView {
+export function payoutViewOf(payout: PayoutViewFields, delivery: DeliveryView | null): PayoutView {
   return {
     id: payout.id,
     reference: payout.reference,

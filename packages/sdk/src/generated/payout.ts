@@ -53,7 +53,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Payouts, newest first
+         * @description Filters: `status`, `method`, `date_from`/`date_to` (whole Africa/Johannesburg days of creation), `reference_prefix`, `batch` (a batch reference). Cursor-paged: pass `next_cursor` back as `cursor` with the same filters.
+         */
+        get: operations["listPayouts"];
         put?: never;
         /**
          * Send a payout
@@ -153,7 +157,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Batches, newest first
+         * @description Filters: `date_from`/`date_to` (Africa/Johannesburg days of creation), `reference_prefix`. Cursor-paged.
+         */
+        get: operations["listBatches"];
         put?: never;
         /**
          * Send up to 500 payouts
@@ -178,6 +186,106 @@ export interface paths {
          * @description Item statuses are polled individually; only `paid` completes a withdrawal.
          */
         get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Account statement: one line per money movement
+         * @description The ledger of the prefunded account for whole Africa/Johannesburg days, newest (`order=desc`, default) or oldest first, cursor-paged: pass `next_cursor` back as `cursor` with the same filters until it is null. A page never skips or repeats a line while new movements arrive. Each line has its category, the payout and batch it belongs to, its signed changes and the balances right after it; a settled payout has a separate `fee` line.
+         */
+        get: operations["getStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/statement/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statement summary: opening, closing and totals per category
+         * @description `closing` is always `opening` plus the changes of every category; over a range that ends today it equals GET /account (until the next movement).
+         */
+        get: operations["getStatementSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account statement as CSV
+         * @description Streamed as text/csv (RFC 4180, CRLF, a header line), oldest first. Amounts are exact decimals, times ISO 8601 in UTC; a text cell starting with = + - @, tab or CR is prefixed with an apostrophe. Columns: line_id, created_at, category, kind, payout_reference, batch_reference, payout_id, currency, amount, available_change, reserved_change, available_after, reserved_after. The last line is the last movement when the export started.
+         */
+        get: operations["exportStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payouts as CSV
+         * @description The filters of GET /payouts. Streamed as text/csv (RFC 4180, CRLF, a header line), oldest first. Amounts are exact decimals, times ISO 8601 in UTC; a text cell starting with = + - @, tab or CR is prefixed with an apostrophe. Columns: payout_id, reference, batch_reference, status, status_reason, method, currency, amount, fee, merchant_reference, provider_reference, created_at, paid_at. Never delivery codes.
+         */
+        get: operations["exportPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Batches with their items as CSV
+         * @description The filters of GET /batches; one line per item. Streamed as text/csv (RFC 4180, CRLF, a header line), oldest first. Amounts are exact decimals, times ISO 8601 in UTC; a text cell starting with = + - @, tab or CR is prefixed with an apostrophe. Columns: batch_id, batch_reference, batch_status, batch_created_at, item_position, payout_id, reference, status, status_reason, method, currency, amount, fee, merchant_reference, created_at, paid_at.
+         */
+        get: operations["exportBatches"];
         put?: never;
         post?: never;
         delete?: never;
@@ -659,6 +767,160 @@ export interface components {
             reference: string;
             /** @description Each item carries its own unique reference */
             payouts: components["schemas"]["PayoutRequest"][];
+        };
+        StatementLine: {
+            /**
+             * @description Stable id of the line: the ledger entry id, with `-fee` for the fee line of a settlement
+             * @example 48213
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-24T08:00:01.120Z
+             */
+            created_at: string;
+            /**
+             * @example payout_settled
+             * @enum {string}
+             */
+            category: "funding" | "payout_reserved" | "payout_settled" | "fee" | "release" | "reversal" | "adjustment";
+            /**
+             * @description The ledger movement: `resettle` is a payout the provider proved paid after it had been released; `adjust_debit`/`adjust_credit` a correction by operations
+             * @example settle
+             * @enum {string}
+             */
+            kind: "fund" | "reserve" | "settle" | "release" | "reverse" | "resettle" | "adjust_debit" | "adjust_credit";
+            /**
+             * @description What moved, unsigned
+             * @example 150.00
+             */
+            amount: string;
+            /**
+             * @description Signed change of `available`
+             * @example 0.00
+             */
+            available_change: string;
+            /**
+             * @description Signed change of `reserved`
+             * @example -150.00
+             */
+            reserved_change: string;
+            /**
+             * @description `available` right after this line
+             * @example 9845.00
+             */
+            available_after: string;
+            /**
+             * @description `reserved` right after this line
+             * @example 5.00
+             */
+            reserved_after: string;
+            /** @enum {string} */
+            currency: "ZAR";
+            /**
+             * Format: uuid
+             * @example 8f14e45f-ceea-4e3a-9d1b-2c3d4e5f6a7b
+             */
+            payout_id: string | null;
+            /**
+             * @description The payout's reference; null for funding and adjustments without a payout
+             * @example order-1042
+             */
+            payout_reference: string | null;
+            /**
+             * @description The batch's reference when the payout was a batch item
+             * @example null
+             */
+            batch_reference: string | null;
+        };
+        StatementPage: {
+            items: components["schemas"]["StatementLine"][];
+            /** @example 50 */
+            per_page: number;
+            /**
+             * @description Pass as `cursor` for the next page; null on the last page
+             * @example czE6OTY0MjY
+             */
+            next_cursor: string | null;
+        };
+        StatementBalances: {
+            /** @example 10000.00 */
+            available: string;
+            /** @example 0.00 */
+            reserved: string;
+        };
+        StatementCategoryTotal: {
+            /** @enum {string} */
+            category: "funding" | "payout_reserved" | "payout_settled" | "fee" | "release" | "reversal" | "adjustment";
+            /**
+             * @description Lines of this category in the range
+             * @example 3
+             */
+            count: number;
+            /** @example -450.00 */
+            available_change: string;
+            /** @example 0.00 */
+            reserved_change: string;
+        };
+        StatementSummary: {
+            /**
+             * Format: date
+             * @example 2026-11-24
+             */
+            date_from: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-24
+             */
+            date_to: string | null;
+            /** @enum {string} */
+            currency: "ZAR";
+            /** @description Balances before the first day */
+            opening: components["schemas"]["StatementBalances"];
+            /** @description opening + the sum of every category: balances at the end of the last day */
+            closing: components["schemas"]["StatementBalances"];
+            /** @description Every category, in a fixed order, zero when nothing moved */
+            categories: components["schemas"]["StatementCategoryTotal"][];
+        };
+        PayoutPage: {
+            /** @description Without delivery codes (`delivery` is null): read them per payout */
+            items: components["schemas"]["Payout"][];
+            /** @example 50 */
+            per_page: number;
+            /**
+             * @description Pass as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+        };
+        BatchSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @example batch-2026-11-24 */
+            reference: string;
+            /** @enum {string} */
+            status: "processing" | "completed" | "completed_with_failures" | "needs_review" | "cancelled";
+            /** @example 15000.00 */
+            total_amount: string;
+            /** @example 500.00 */
+            total_fee: string;
+            /** @example 100 */
+            item_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            currency: "ZAR";
+        };
+        BatchPage: {
+            /** @description Batches without their items: GET /batches/{reference} has them */
+            items: components["schemas"]["BatchSummary"][];
+            /** @example 50 */
+            per_page: number;
+            /**
+             * @description Pass as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            next_cursor: string | null;
         };
         WebhookEndpointWithSecret: {
             /** Format: uuid */
@@ -1280,6 +1542,187 @@ export interface operations {
                 };
             };
             /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description First Africa/Johannesburg day included; omitted: from the first entry */
+                date_from?: string;
+                /** @description Last Africa/Johannesburg day included; omitted: up to now */
+                date_to?: string;
+                status?: "pending" | "paid" | "failed" | "reversed" | "needs_review" | "cancelled";
+                method?: "bank_a_instant_money" | "bank_b_cardless" | "rtc_eft" | "voucher_type_1" | "voucher_type_2" | "voucher_type_3" | "voucher_type_4";
+                /** @description Only payouts whose reference starts with this (case-sensitive) */
+                reference_prefix?: string;
+                /** @description Only the items of this batch (its reference) */
+                batch?: string;
+                /** @description Default 50. */
+                per_page?: number;
+                /** @description The `next_cursor` of the previous page, with the same filters (and order); omitted: the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+                     *             "reference": "order-1042",
+                     *             "status": "pending",
+                     *             "status_reason": null,
+                     *             "method": "bank_a_instant_money",
+                     *             "amount": "150.00",
+                     *             "fee": "5.00",
+                     *             "currency": "ZAR",
+                     *             "merchant_reference": "GW_PO_8F14E45FCEEA4E3A9D1B2C3D4E5F6A7B",
+                     *             "provider_reference": null,
+                     *             "delivery": null,
+                     *             "metadata": null,
+                     *             "created_at": "2026-11-24T08:00:00.000Z",
+                     *             "paid_at": null
+                     *           }
+                     *         ],
+                     *         "per_page": 50,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PayoutPage"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:read (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
             503: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -2351,6 +2794,177 @@ export interface operations {
             };
         };
     };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description First Africa/Johannesburg day included; omitted: from the first entry */
+                date_from?: string;
+                /** @description Last Africa/Johannesburg day included; omitted: up to now */
+                date_to?: string;
+                /** @description Only batches whose reference starts with this (case-sensitive) */
+                reference_prefix?: string;
+                /** @description Default 50. */
+                per_page?: number;
+                /** @description The `next_cursor` of the previous page, with the same filters (and order); omitted: the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+                     *             "reference": "batch-2026-11-24",
+                     *             "status": "processing",
+                     *             "total_amount": "15000.00",
+                     *             "total_fee": "500.00",
+                     *             "item_count": 100,
+                     *             "created_at": "2026-11-24T08:00:00.000Z",
+                     *             "currency": "ZAR"
+                     *           }
+                     *         ],
+                     *         "per_page": 50,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BatchPage"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:read (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     createBatch: {
         parameters: {
             query?: never;
@@ -2731,6 +3345,777 @@ export interface operations {
                 };
             };
             /** @description `VALIDATION_FAILED` */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getStatement: {
+        parameters: {
+            query?: {
+                /** @description First Africa/Johannesburg day included; omitted: from the first entry */
+                date_from?: string;
+                /** @description Last Africa/Johannesburg day included; omitted: up to now */
+                date_to?: string;
+                /** @description Default 50. */
+                per_page?: number;
+                /** @description The `next_cursor` of the previous page, with the same filters (and order); omitted: the first page */
+                cursor?: string;
+                /** @description `desc` newest first, `asc` oldest first. Default "desc". */
+                order?: "desc" | "asc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "48215-fee",
+                     *             "category": "fee",
+                     *             "kind": "settle",
+                     *             "amount": "5.00",
+                     *             "available_change": "0.00",
+                     *             "reserved_change": "-5.00",
+                     *             "created_at": "2026-11-24T08:00:01.120Z",
+                     *             "available_after": "9845.00",
+                     *             "reserved_after": "0.00",
+                     *             "currency": "ZAR",
+                     *             "payout_id": "8f14e45f-ceea-4e3a-9d1b-2c3d4e5f6a7b",
+                     *             "payout_reference": "order-1042",
+                     *             "batch_reference": null
+                     *           },
+                     *           {
+                     *             "id": "48215",
+                     *             "category": "payout_settled",
+                     *             "kind": "settle",
+                     *             "amount": "150.00",
+                     *             "available_change": "0.00",
+                     *             "reserved_change": "-150.00",
+                     *             "created_at": "2026-11-24T08:00:01.120Z",
+                     *             "available_after": "9845.00",
+                     *             "reserved_after": "5.00",
+                     *             "currency": "ZAR",
+                     *             "payout_id": "8f14e45f-ceea-4e3a-9d1b-2c3d4e5f6a7b",
+                     *             "payout_reference": "order-1042",
+                     *             "batch_reference": null
+                     *           },
+                     *           {
+                     *             "id": "48214",
+                     *             "category": "payout_reserved",
+                     *             "kind": "reserve",
+                     *             "amount": "155.00",
+                     *             "available_change": "-155.00",
+                     *             "reserved_change": "155.00",
+                     *             "created_at": "2026-11-24T08:00:01.120Z",
+                     *             "available_after": "9845.00",
+                     *             "reserved_after": "155.00",
+                     *             "currency": "ZAR",
+                     *             "payout_id": "8f14e45f-ceea-4e3a-9d1b-2c3d4e5f6a7b",
+                     *             "payout_reference": "order-1042",
+                     *             "batch_reference": null
+                     *           },
+                     *           {
+                     *             "id": "48213",
+                     *             "category": "funding",
+                     *             "kind": "fund",
+                     *             "amount": "10000.00",
+                     *             "available_change": "10000.00",
+                     *             "reserved_change": "0.00",
+                     *             "created_at": "2026-11-24T08:00:01.120Z",
+                     *             "available_after": "10000.00",
+                     *             "reserved_after": "0.00",
+                     *             "currency": "ZAR",
+                     *             "payout_id": null,
+                     *             "payout_reference": null,
+                     *             "batch_reference": null
+                     *           }
+                     *         ],
+                     *         "per_page": 50,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["StatementPage"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:read (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getStatementSummary: {
+        parameters: {
+            query?: {
+                /** @description First Africa/Johannesburg day included; omitted: from the first entry */
+                date_from?: string;
+                /** @description Last Africa/Johannesburg day included; omitted: up to now */
+                date_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "date_from": "2026-11-24",
+                     *         "date_to": "2026-11-24",
+                     *         "currency": "ZAR",
+                     *         "opening": {
+                     *           "available": "10000.00",
+                     *           "reserved": "0.00"
+                     *         },
+                     *         "closing": {
+                     *           "available": "10000.00",
+                     *           "reserved": "0.00"
+                     *         },
+                     *         "categories": [
+                     *           {
+                     *             "category": "funding",
+                     *             "count": 3,
+                     *             "available_change": "-450.00",
+                     *             "reserved_change": "0.00"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["StatementSummary"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:read (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    exportStatement: {
+        parameters: {
+            query?: {
+                /** @description First Africa/Johannesburg day included; omitted: from the first entry */
+                date_from?: string;
+                /** @description Last Africa/Johannesburg day included; omitted: up to now */
+                date_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:read (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    exportPayouts: {
+        parameters: {
+            query?: {
+                /** @description First Africa/Johannesburg day included; omitted: from the first entry */
+                date_from?: string;
+                /** @description Last Africa/Johannesburg day included; omitted: up to now */
+                date_to?: string;
+                status?: "pending" | "paid" | "failed" | "reversed" | "needs_review" | "cancelled";
+                method?: "bank_a_instant_money" | "bank_b_cardless" | "rtc_eft" | "voucher_type_1" | "voucher_type_2" | "voucher_type_3" | "voucher_type_4";
+                /** @description Only payouts whose reference starts with this (case-sensitive) */
+                reference_prefix?: string;
+                /** @description Only the items of this batch (its reference) */
+                batch?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:read (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    exportBatches: {
+        parameters: {
+            query?: {
+                /** @description First Africa/Johannesburg day included; omitted: from the first entry */
+                date_from?: string;
+                /** @description Last Africa/Johannesburg day included; omitted: up to now */
+                date_to?: string;
+                /** @description Only batches whose reference starts with this (case-sensitive) */
+                reference_prefix?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:read (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. */
             422: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */

@@ -370,6 +370,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Charged, reversed and net per day or month, product and operator
+         * @description The figures of GET /reports/summary split by Africa/Johannesburg day (or month) of the verified completion, product and operator, oldest first: over the same days the rows add up to the summary’s completed, reversed and net figures.
+         */
+        get: operations["getPurchaseStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Purchases as CSV
+         * @description Purchases admitted in the Africa/Johannesburg days, oldest first, streamed as text/csv (RFC 4180, CRLF, a header line). `charge` is an exact decimal in ZAR, times ISO 8601 in UTC; a text cell starting with = + - @, tab or CR is prefixed with an apostrophe. Columns: transaction_id, reference, status, product_id, product_name, operator_name, currency, charge, created_at, completed_at, reversed_at. Never PINs.
+         */
+        get: operations["exportPurchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1091,6 +1131,52 @@ export interface components {
             pending_count: number;
             /** @description Transactions in review admitted in the period */
             review_count: number;
+        };
+        PurchaseStatementRow: {
+            /**
+             * @description YYYY-MM-DD (period=day) or YYYY-MM (period=month), Africa/Johannesburg, of the verified completion
+             * @example 2026-11-24
+             */
+            period: string;
+            /** @example 1201 */
+            product_id: number;
+            /** @example Airtime R10-R1000 */
+            product_name: string;
+            /** @example 12 */
+            operator_id: number;
+            /** @example Vodacom South Africa */
+            operator_name: string;
+            /**
+             * @description Sales verified as completed in the period, including those reversed since
+             * @example 42
+             */
+            completed_count: number;
+            /**
+             * @description What the vendor was charged for them, ZAR cents
+             * @example 126000
+             */
+            completed_gross_minor: number;
+            /**
+             * @description Of those sales, the ones reversed since (by original completion date)
+             * @example 1
+             */
+            reversed_count: number;
+            /** @example 3000 */
+            reversed_gross_minor: number;
+            /**
+             * @description completed_gross_minor − reversed_gross_minor
+             * @example 123000
+             */
+            net_minor: number;
+        };
+        PurchaseStatementPage: {
+            items: components["schemas"]["PurchaseStatementRow"][];
+            /** @example 1 */
+            page: number;
+            /** @example 1 */
+            total: number;
+            /** @example 1 */
+            last_page: number;
         };
         WebhookEndpointWithSecret: {
             /** Format: uuid */
@@ -5787,6 +5873,355 @@ export interface operations {
                         error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
                             code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPurchaseStatement: {
+        parameters: {
+            query?: {
+                /** @description Default 1. */
+                page?: number;
+                /** @description Default 20. */
+                per_page?: number;
+                /** @description One row per Africa/Johannesburg day, or per calendar month, of completion. Default "day". */
+                period?: "day" | "month";
+                /** @description First Africa/Johannesburg day included; omitted: unbounded */
+                date_from?: string;
+                /** @description Last Africa/Johannesburg day included; omitted: unbounded */
+                date_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "period": "2026-11-24",
+                     *             "product_id": 1201,
+                     *             "product_name": "Airtime R10-R1000",
+                     *             "operator_id": 12,
+                     *             "operator_name": "Vodacom South Africa",
+                     *             "completed_count": 42,
+                     *             "completed_gross_minor": 126000,
+                     *             "reversed_count": 1,
+                     *             "reversed_gross_minor": 3000,
+                     *             "net_minor": 123000
+                     *           }
+                     *         ],
+                     *         "page": 1,
+                     *         "total": 1,
+                     *         "last_page": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @enum {string} */
+                        message: "OK";
+                        data: components["schemas"]["PurchaseStatementPage"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNAUTHENTICATED";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: reports:read (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "FORBIDDEN";
+                        error?: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED` */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "VALIDATION_FAILED";
+                        error?: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "API_RATE_LIMITED";
+                        error?: {
+                            /** @enum {string} */
+                            code: "API_RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "INTERNAL_ERROR";
+                        error?: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "SERVICE_UNAVAILABLE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportPurchases: {
+        parameters: {
+            query?: {
+                /** @description First Africa/Johannesburg day included; omitted: unbounded */
+                date_from?: string;
+                /** @description Last Africa/Johannesburg day included; omitted: unbounded */
+                date_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNAUTHENTICATED";
+                        error?: {
+                            /** @enum {string} */
+                            code: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: transactions:read (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "FORBIDDEN";
+                        error?: {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED` */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "VALIDATION_FAILED";
+                        error?: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "API_RATE_LIMITED";
+                        error?: {
+                            /** @enum {string} */
+                            code: "API_RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "INTERNAL_ERROR";
+                        error?: {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "SERVICE_UNAVAILABLE";
+                        error?: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };

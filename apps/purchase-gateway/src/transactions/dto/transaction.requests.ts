@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { ValidationFailedError } from '#common';
 import { REFERENCE_PATTERN, TRANSACTION_STATUSES } from '#purchase';
-import { IsIsoDay } from '../../validation/iso-day.validator.js';
+import { IsIsoDay, ValidationFailedError } from '#common';
 import { OptionalIdQuery } from '../../validation/optional-id.js';
 import { PaginationQuery } from '../../validation/pagination.query.js';
 

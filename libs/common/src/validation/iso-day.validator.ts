@@ -1,5 +1,5 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { parseIsoDay } from '#common';
+import { parseIsoDay } from '../time/johannesburg-day.js';
 
 /** A real calendar day written YYYY-MM-DD (2026-02-30 is refused). */
 export function IsIsoDay(options?: ValidationOptions): PropertyDecorator {

@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { decimalCell, UUID_PATTERN, ValidationFailedError, type CsvCell } from '#common';
+import { formatCents } from '#money';
+import { batchStatusOf, type BatchStatus } from '../model/batch-status.js';
+import type { PayoutMethod } from '../model/payout-method-catalogue.js';
+import type { PayoutStatus } from '../model/payout-record.js';
+import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
+import { PayoutListRepository, type BatchListRow, type PayoutListRow } from '../persistence/payout-list.repository.js';
+import { instantRange, type CursorPage, type StatementDays } from '../statement/payout-statement.service.js';
+
+export interface PayoutListQuery extends StatementDays {
+  status?: PayoutStatus;
+  method?: PayoutMethod;
+  referencePrefix?: string;
+  batch?: string;
+  perPage: number;
+  cursor?: string;
+}
+
+export interface BatchListQuery extends StatementDays {
+  referencePrefix?: string;
+  perPage: number;
+  cursor?: string;
+}
+
+/** A batch in a list: the Batch without its items (GET /batches/{reference} has them). */
+export interface BatchSummaryView {
+  id: string;
+  reference: string;
+  status: BatchStatus;
+  total_amount: string;
+  total_fee: string;
+  item_count: number;
+  created_at: string;
+  currency: 'ZAR';
+}
+
+/** The payouts CSV's columns, in order (docs/PAYOUT.md, "Exports"). */
+export const PAYOUT_CSV_COLUMNS = [
+  'payout_id', 'reference', 'batch_reference', 'status', 'status_reason', 'method', 'currency', 'amount', 'fee', 'merchant_reference', 'provider_reference', 'created_at', 'paid_at',
+] as const;
+
+/** The batches CSV: one line per item, its batch's columns first. */
+export const BATCH_CSV_COLUMNS = [
+  'batch_id', 'batch_reference', 'batch_status', 'batch_created_at', 'item_position', 'payout_id', 'reference', 'status', 'status_reason', 'method', 'currency', 'amount', 'fee',
+  'merchant_reference', 'created_at', 'paid_at',
+] as const;
+
+/** Rows per query of an export; batches per query of the batch export (up to 500 items each). */
+const EXPORT_ROWS = 2_000;
+const EXPORT_BATCHES = 20;
+
+const encodeCursor = (list: 'p' | 'b', id: string) => Buffer.from(`${list}1:${id}`, 'utf8').toString('base64url');
+
+/** The row id a list cursor names; a cursor of another list or not ours is a field error. */
+function decodeCursor(list: 'p' | 'b', cursor: string | undefined): string | null {
+  if (cursor === undefined) return null;
+  const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const id = text.startsWith(`${list}1:`) ? text.slice(3) : '';
+  if (!UUID_PATTERN.test(id)) throw new ValidationFailedError({ cursor: ['cursor must be a next_cursor from an earlier page'] });
+  return id;
+}
+
+/** `GET /payouts` and `GET /batches`: newest first, cursor-paged, filtered. */
+@Injectable()
+export class PayoutListsService {
+  constructor(private readonly lists: PayoutListRepository) {}
+
+  async payouts(vendorId: string, query: PayoutListQuery): Promise<CursorPage<PayoutView>> {
+    const afterId = decodeCursor('p', query.cursor);
+    const filter = { range: instantRange(query), status: query.status, method: query.method, referencePrefix: query.referencePrefix, batchReference: query.batch };
+    const rows = await this.lists.payouts(vendorId, filter, afterId, query.perPage + 1);
+    const items = rows.slice(0, query.perPage);
+    // Lists never carry delivery codes: those are read one payout at a time, audited.
+    return { items: items.map((row) => payoutViewOf(row, null)), per_page: query.perPage, next_cursor: rows.length > query.perPage ? encodeCursor('p', items[items.length - 1].id) : null };
+  }
+
+  async batches(vendorId: string, query: BatchListQuery): Promise<CursorPage<BatchSummaryView>> {
+    const afterId = decodeCursor('b', query.cursor);
+    const rows = await this.lists.batches(vendorId, { range: instantRange(query), referencePrefix: query.referencePrefix }, afterId, query.perPage + 1);
+    const items = rows.slice(0, query.perPage);
+    return {
+      items: items.map((row) => ({
+        id: row.id,
+        reference: row.reference,
+        status: batchStatusOf(row.itemStatuses),
+        total_amount: formatCents(row.totalAmountCents),
+        total_fee: formatCents(row.totalFeeCents),
+        item_count: row.itemCount,
+        created_at: row.createdAt.toISOString(),
+        currency: 'ZAR',
+      })),
+      per_page: query.perPage,
+      next_cursor: rows.length > query.perPage ? encodeCursor('b', items[items.length - 1].id) : null,
+    };
+  }
+
+  /** The vendor's payout with this id (a UUID), as the lists show it; null when it is not theirs. */
+  async payoutById(vendorId: string, id: string): Promise<PayoutView | null> {
+    const row = await this.lists.payoutById(vendorId, id);
+    return row === null ? null : payoutViewOf(row, null);
+  }
+
+  /** The filtered payouts oldest first as CSV rows, read by keyset one bounded batch at a time. */
+  async *payoutCsvRows(vendorId: string, query: Omit<PayoutListQuery, 'perPage' | 'cursor'>): AsyncGenerator<Array<readonly CsvCell[]>> {
+    const filter = { range: instantRange(query), status: query.status, method: query.method, referencePrefix: query.referencePrefix, batchReference: query.batch };
+    let afterId: string | null = null;
+    for (;;) {
+      const rows = await this.lists.payouts(vendorId, filter, afterId, EXPORT_ROWS, 'asc');
+      if (rows.length === 0) return;
+      afterId = rows[rows.length - 1].id;
+      yield rows.map(payoutCsvRow);
+    }
+  }
+
+  /** The batches oldest first, each item a CSV row, a few batches per query. */
+  async *batchCsvRows(vendorId: string, query: Omit<BatchListQuery, 'perPage' | 'cursor'>): AsyncGenerator<Array<readonly CsvCell[]>> {
+    const filter = { range: instantRange(query), referencePrefix: query.referencePrefix };
+    let afterId: string | null = null;
+    for (;;) {
+      const batches = await this.lists.batches(vendorId, filter, afterId, EXPORT_BATCHES, 'asc');
+      if (batches.length === 0) return;
+      afterId = batches[batches.length - 1].id;
+      const items = await this.lists.itemsOf(vendorId, batches.map((batch) => batch.id));
+      yield batches.flatMap((batch) => items.filter((item) => item.batchId === batch.id).map((item) => batchCsvRow(batch, item)));
+    }
+  }
+}
+
+const timeCell = (date: Date | null): CsvCell => date?.toISOString() ?? null;
+
+function payoutCsvRow(row: PayoutListRow): readonly CsvCell[] {
+  const view = payoutViewOf(row, null);
+  return [
+    view.id, view.reference, row.batchReference, view.status, view.status_reason, view.method, view.currency, decimalCell(view.amount), decimalCell(view.fee),
+    view.merchant_reference, view.provider_reference, view.created_at, view.paid_at,
+  ];
+}
+
+function batchCsvRow(batch: BatchListRow, item: PayoutListRow): readonly CsvCell[] {
+  const view = payoutViewOf(item, null);
+  return [
+    batch.id, batch.reference, batchStatusOf(batch.itemStatuses), timeCell(batch.createdAt), String(item.batchPosition ?? ''), view.id, view.reference, view.status,
+    view.status_reason, view.method, view.currency, decimalCell(view.amount), decimalCell(view.fee), view.merchant_reference, view.created_at, view.paid_at,
+  ];
+}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { readShape } from '#database';
+import { centsColumn, minorUnitsColumn, type Cents } from '#money';
+
+export type StatementPeriod = 'day' | 'month';
+
+/** One period, product and operator of the purchase statement, money in ZAR minor units. */
+export interface PurchaseStatementRow {
+  period: string;
+  product_id: number;
+  product_name: string;
+  operator_id: number;
+  operator_name: string;
+  completed_count: number;
+  completed_gross_minor: number;
+  reversed_count: number;
+  reversed_gross_minor: number;
+  net_minor: number;
+}
+
+/**
+ * The same figures as GET /reports/summary (TransactionsRepository.salesSummary), split: every sale
+ * verified as completed, by the Africa/Johannesburg day (or month) of that completion, including
+ * those reversed since; reversed ones also counted under `reversed_*` by that same original date.
+ */
+const ROW = readShape<PurchaseStatementRow>({
+  period: 's.period',
+  product_id: 's.product_id',
+  product_name: 'pr.name',
+  operator_id: 'pr.operator_id',
+  operator_name: 'op.name',
+  completed_count: 's.completed_count::int',
+  completed_gross_minor: minorUnitsColumn('s.completed_gross::text'),
+  reversed_count: 's.reversed_count::int',
+  reversed_gross_minor: minorUnitsColumn('s.reversed_gross::text'),
+  net_minor: minorUnitsColumn('(s.completed_gross - s.reversed_gross)::text'),
+});
+
+/** A purchase as the export writes it (`t`, its product `pr` and operator `op`). */
+export interface PurchaseExportRow {
+  id: string;
+  reference: string;
+  status: string;
+  productId: number;
+  productName: string;
+  operatorName: string;
+  chargeCents: Cents;
+  createdAt: Date;
+  completedAt: Date | null;
+  reversedAt: Date | null;
+}
+
+const EXPORT_ROW = readShape<PurchaseExportRow>({
+  id: 't.id', reference: 't.reference', status: 't.status', productId: 't.product_id', productName: 'pr.name', operatorName: 'op.name',
+  chargeCents: centsColumn('t.charge_cents'), createdAt: 't.created_at', completedAt: 't.completed_at', reversedAt: 't.reversed_at',
+});
+
+const PERIOD_FORMAT: Record<StatementPeriod, string> = { day: 'YYYY-MM-DD', month: 'YYYY-MM' };
+
+@Injectable()
+export class PurchaseStatementRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** One page of the statement, oldest period first, then product; and how many rows it has in all. */
+  async page(vendorId: string, period: StatementPeriod, from: Date | null, to: Date | null, limit: number, offset: number): Promise<{ total: number; items: PurchaseStatementRow[] }> {
+    const grouped = `
+      SELECT to_char(t.completed_at AT TIME ZONE 'Africa/Johannesburg', '${PERIOD_FORMAT[period]}') AS period, t.product_id,
+             count(*) AS completed_count, sum(t.charge_cents) AS completed_gross,
+             count(*) FILTER (WHERE t.status = 'reversed') AS reversed_count,
+             COALESCE(sum(t.charge_cents) FILTER (WHERE t.status = 'reversed'), 0) AS reversed_gross
+        FROM purchase_transactions t
+       WHERE t.vendor_id = $1 AND t.completed_at IS NOT NULL
+         AND ($2::timestamptz IS NULL OR t.completed_at >= $2) AND ($3::timestamptz IS NULL OR t.completed_at < $3)
+       GROUP BY 1, 2`;
+    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM (${grouped}) g`, [vendorId, from, to])) as Array<{ total: number }>;
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${ROW.columns} FROM (${grouped}) s
+         JOIN purchase_products pr ON pr.id = s.product_id JOIN purchase_operators op ON op.id = pr.operator_id
+        ORDER BY s.period, s.product_id LIMIT $4 OFFSET $5`,
+      [vendorId, from, to, limit, offset],
+    );
+    return { total, items: rows.map(ROW.read) };
+  }
+
+  /**
+   * Up to `limit` of the vendor's purchases admitted in [from, to), oldest first after purchase
+   * `afterId` (keyset on (created_at, id); the exact time is read back from the row).
+   */
+  async exportRows(vendorId: string, from: Date | null, to: Date | null, afterId: string | null, limit: number): Promise<PurchaseExportRow[]> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${EXPORT_ROW.columns} FROM purchase_transactions t
+         JOIN purchase_products pr ON pr.id = t.product_id JOIN purchase_operators op ON op.id = pr.operator_id
+        WHERE t.vendor_id = $1 AND ($2::timestamptz IS NULL OR t.created_at >= $2) AND ($3::timestamptz IS NULL OR t.created_at < $3)
+          AND ($4::uuid IS NULL OR (t.created_at, t.id) > (SELECT c.created_at, c.id FROM purchase_transactions c WHERE c.id = $4 AND c.vendor_id = $1))
+        ORDER BY t.created_at, t.id LIMIT $5`,
+      [vendorId, from, to, afterId, limit],
+    );
+    return rows.map(EXPORT_ROW.read);
+  }
+
+  /** The vendor's purchases whose reference starts with `text` or whose id is `text`, newest first (the dashboard's search). */
+  async search(vendorId: string, text: string, limit: number): Promise<PurchaseExportRow[]> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${EXPORT_ROW.columns} FROM purchase_transactions t
+         JOIN purchase_products pr ON pr.id = t.product_id JOIN purchase_operators op ON op.id = pr.operator_id
+        WHERE t.vendor_id = $1 AND (left(t.reference, length($2)) = $2 OR t.id::text = lower($2))
+        ORDER BY t.created_at DESC, t.id DESC LIMIT $3`,
+      [vendorId, text, limit],
+    );
+    return rows.map(EXPORT_ROW.read);
+  }
+}
