@@ -190,7 +190,7 @@ describe('staff back-office access and four eyes', () => {
   });
 
   it('answers /metrics and /health/* only on its operational port, never on the port people reach', async () => {
-    for (const path of ['/metrics', '/health/live', '/health/ready', '/metrics?format=x', '/health/ready/']) {
+    for (const path of ['/metrics', '/health/live', '/health/ready', '/metrics?format=x', '/health/ready/', '/METRICS', '/Health/Live//']) {
       const onAppPort = await backOffice.http().get(path);
       expect({ path, status: onAppPort.status, text: onAppPort.text }).toEqual({ path, status: 404, text: 'Not Found' });
     }

@@ -15,3 +15,4 @@ export * from './review/staff-review.module.js';
 export * from './vendors/vendor-funding.service.js';
 export * from './vendors/vendor-operations.service.js';
 export { VendorProposalKinds } from './vendors/vendor-proposal-kinds.js';
+export { VENDOR_MESSAGE_MAX_LENGTH } from './review/review-proposal-kinds.js';

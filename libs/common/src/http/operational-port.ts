@@ -2,8 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 
-/** `/health/live`, `/health/ready` and `/metrics`, with or without a query string. */
-const OPERATIONAL_PATH = /^\/(?:health\/(?:live|ready)|metrics)(?:\?|$)/;
+/**
+ * `/health/live`, `/health/ready` and `/metrics` as Express routes them: in any letter case, with
+ * trailing slashes, with a query string.
+ */
+const OPERATIONAL_PATH = /^\/(?:health\/(?:live|ready)|metrics)\/*(?:\?|$)/i;
 
 /** Set on a request that arrived through the operational server, never by anything a client sends. */
 const VIA_OPERATIONAL_PORT = Symbol('viaOperationalPort');
