@@ -182,11 +182,11 @@ describe('staff back-office access and four eyes', () => {
     const person = await createStaffUser(backOffice.app, 'support');
     const signedIn = await staffSignIn(backOffice.http, person);
     expect((await backOffice.http().get('/audit').set('Cookie', signedIn.cookie)).status).toBe(200);
-    const disabled = await backOffice.http().post(`/staff/${person.id}/disable`).set('Cookie', sessions.admin!.cookie).type('form').send({ _csrf: sessions.admin!.csrf });
-    expect(disabled.status).toBe(200);
+    const disabled = await backOffice.http().post(`/staff/${person.id}/disable`).set('Cookie', sessions.admin!.cookie).type('form').send({ _csrf: sessions.admin!.csrf, confirmed: 'yes', reason: 'Left the company today' });
+    expect(disabled.status).toBe(303);
     expect((await backOffice.http().get('/audit').set('Cookie', signedIn.cookie)).status).toBe(303);
-    const [record] = await db.query(`SELECT actor_staff_id FROM staff_audit_events WHERE action = 'staff.disabled' AND subject_id = $1`, [person.id]);
-    expect(record.actor_staff_id).toBe(people.admin!.id);
+    const [record] = await db.query(`SELECT actor_staff_id, reason FROM staff_audit_events WHERE action = 'staff.disabled' AND subject_id = $1`, [person.id]);
+    expect(record).toEqual({ actor_staff_id: people.admin!.id, reason: 'Left the company today' });
   });
 
   it('answers /metrics and /health/* only on its operational port, never on the port people reach', async () => {

@@ -100,7 +100,11 @@ describe('back-office review queues in Chromium', () => {
     await signInAs(approver, '/proposals');
     await audit('proposals-money');
     await page.locator('tr', { hasText: `Resolve purchase ${purchase.reference} as failed` }).locator('a').first().click();
-    await page.click('button:has-text("Approve")');
+    await page.click('button:has-text("Approve…")');
+    // The confirmation step: what will happen, and the approver's reason.
+    await expect(page.locator('[role=alert]').textContent()).resolves.toContain(`Resolve purchase ${purchase.reference} as failed`);
+    await page.fill('#confirm-reason', 'Provider support confirmed by phone: never processed');
+    await page.click('button:has-text("Approve and apply")');
     await expect(page.locator('[role=status]').textContent()).resolves.toContain('Approved and done.');
     const [row] = await stack.sql<{ status: string; allowance_returned_at: Date | null }>(`SELECT status, allowance_returned_at FROM purchase_transactions WHERE id = $1`, [purchase.id]);
     expect(row.status).toBe('failed');
