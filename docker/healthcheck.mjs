@@ -1,9 +1,10 @@
 // Container health probe for Docker and compose: GET a health path on this container's own port
-// and exit 0 only on a 2xx answer. Plain Node (global fetch), so the runtime image needs no curl.
+// (OPERATIONAL_PORT where the app has one: the dashboard and back-office answer health only
+// there) and exit 0 only on a 2xx answer. Plain Node (global fetch), so the runtime image needs no curl.
 //   node docker/healthcheck.mjs                 -> /health/live
 //   node docker/healthcheck.mjs /health/ready   -> any other path
 const path = process.argv[2] ?? '/health/live';
-const port = process.env.PORT ?? '3000';
+const port = process.env.OPERATIONAL_PORT ?? process.env.PORT ?? '3000';
 const timeoutMs = Number(process.env.HEALTHCHECK_TIMEOUT_MS ?? 3000);
 
 try {

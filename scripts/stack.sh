@@ -16,6 +16,20 @@ export LOG_LEVEL="${LOG_LEVEL:-info}"
 offset=${STACK_PORT_OFFSET:-0}
 purchase_port=$((3000 + offset)) payout_port=$((3001 + offset)) worker_port=$((3002 + offset))
 sandbox_port=$((3100 + offset)) dashboard_port=$((3200 + offset)) back_office_port=$((3300 + offset))
+# The dashboard and the back-office answer /health/* and /metrics only on their operational port.
+dashboard_operational_port=$((3201 + offset)) back_office_operational_port=$((3301 + offset))
+# STACK_PAYOUT_REVIEW=short: a payout whose outcome stays unknown (the sandbox's suffix 04 stays
+# PENDING for ever) reaches needs_review after 2 minutes instead of 72 hours, and is looked up
+# again every minute there, so a person can walk the back-office payout queue. Holds still
+# become overdue after 10 minutes (PAYOUT_HOLD_MAX_AGE_MS must exceed the review window).
+# Explicit PAYOUT_* settings win. docs/BACK-OFFICE.md, "Walking the payout queue locally".
+if [[ "${STACK_PAYOUT_REVIEW:-}" == short ]]; then
+  export PAYOUT_REVIEW_AFTER_MS="${PAYOUT_REVIEW_AFTER_MS:-120000}"
+  export PAYOUT_REVIEW_POLL_INTERVAL_MS="${PAYOUT_REVIEW_POLL_INTERVAL_MS:-60000}"
+  export PAYOUT_HOLD_MAX_AGE_MS="${PAYOUT_HOLD_MAX_AGE_MS:-600000}"
+elif [[ -n "${STACK_PAYOUT_REVIEW:-}" ]]; then
+  printf 'STACK_PAYOUT_REVIEW=%s: the only value is "short"\n' "$STACK_PAYOUT_REVIEW" >&2; exit 2
+fi
 export PURCHASE_PROVIDER_BASE_URL="${PURCHASE_PROVIDER_BASE_URL:-http://127.0.0.1:$sandbox_port/dvs/v1}"
 export PAYOUT_PROVIDER_BASE_URL="${PAYOUT_PROVIDER_BASE_URL:-http://127.0.0.1:$sandbox_port}"
 export CALLBACK_BASE_URL="${CALLBACK_BASE_URL:-http://127.0.0.1:$purchase_port/api/v1/provider/callback}"
@@ -58,9 +72,9 @@ wait_for() { # name url
 }
 
 # Readable, prefixed logs: each app's JSON lines go through pino-pretty.
-run_app() { # name entry port
-  local name=$1 entry=$2 port=$3
-  PORT=$port setsid bash -c "node '$entry' 2>&1 | node_modules/.bin/pino-pretty --singleLine --colorize --ignore pid,hostname,service \
+run_app() { # name entry port [operational port]
+  local name=$1 entry=$2 port=$3 operational=${4:-}
+  env PORT=$port ${operational:+OPERATIONAL_PORT=$operational} setsid bash -c "node '$entry' 2>&1 | node_modules/.bin/pino-pretty --singleLine --colorize --ignore pid,hostname,service \
       | sed -u 's/^/[$name] /'" &
   pids+=($!)
 }
@@ -79,13 +93,13 @@ seed=$(node dist/apps/ops/src/main.js demo:seed "${seed_urls[@]}")
 run_app purchase dist/apps/purchase-gateway/src/main.js "$purchase_port"
 run_app payout dist/apps/payout-gateway/src/main.js "$payout_port"
 run_app worker dist/apps/reconciliation-worker/src/main.js "$worker_port"
-run_app dashboard dist/apps/vendor-dashboard/src/main.js "$dashboard_port"
-run_app back-office dist/apps/back-office/src/main.js "$back_office_port"
+run_app dashboard dist/apps/vendor-dashboard/src/main.js "$dashboard_port" "$dashboard_operational_port"
+run_app back-office dist/apps/back-office/src/main.js "$back_office_port" "$back_office_operational_port"
 wait_for purchase-gateway http://127.0.0.1:$purchase_port/health/ready
 wait_for payout-gateway http://127.0.0.1:$payout_port/health/ready
 wait_for worker http://127.0.0.1:$worker_port/health/ready || true
-wait_for vendor-dashboard http://127.0.0.1:$dashboard_port/health/ready
-wait_for back-office http://127.0.0.1:$back_office_port/health/ready
+wait_for vendor-dashboard http://127.0.0.1:$dashboard_operational_port/health/ready
+wait_for back-office http://127.0.0.1:$back_office_operational_port/health/ready
 # A demo staff admin each time: the setup link (shown once) sets a password and an authenticator.
 staff=$(node dist/apps/ops/src/main.js staff:create --email "admin-$(date +%s)@staff.example" --role admin --base-url "http://127.0.0.1:$back_office_port")
 

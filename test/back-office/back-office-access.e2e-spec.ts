@@ -182,15 +182,28 @@ describe('staff back-office access and four eyes', () => {
     const person = await createStaffUser(backOffice.app, 'support');
     const signedIn = await staffSignIn(backOffice.http, person);
     expect((await backOffice.http().get('/audit').set('Cookie', signedIn.cookie)).status).toBe(200);
-    const disabled = await backOffice.http().post(`/staff/${person.id}/disable`).set('Cookie', sessions.admin!.cookie).type('form').send({ _csrf: sessions.admin!.csrf });
-    expect(disabled.status).toBe(200);
+    const disabled = await backOffice.http().post(`/staff/${person.id}/disable`).set('Cookie', sessions.admin!.cookie).type('form').send({ _csrf: sessions.admin!.csrf, confirmed: 'yes', reason: 'Left the company today' });
+    expect(disabled.status).toBe(303);
     expect((await backOffice.http().get('/audit').set('Cookie', signedIn.cookie)).status).toBe(303);
-    const [record] = await db.query(`SELECT actor_staff_id FROM staff_audit_events WHERE action = 'staff.disabled' AND subject_id = $1`, [person.id]);
-    expect(record.actor_staff_id).toBe(people.admin!.id);
+    const [record] = await db.query(`SELECT actor_staff_id, reason FROM staff_audit_events WHERE action = 'staff.disabled' AND subject_id = $1`, [person.id]);
+    expect(record).toEqual({ actor_staff_id: people.admin!.id, reason: 'Left the company today' });
+  });
+
+  it('answers /metrics and /health/* only on its operational port, never on the port people reach', async () => {
+    for (const path of ['/metrics', '/health/live', '/health/ready', '/metrics?format=x', '/health/ready/', '/METRICS', '/Health/Live//']) {
+      const onAppPort = await backOffice.http().get(path);
+      expect({ path, status: onAppPort.status, text: onAppPort.text }).toEqual({ path, status: 404, text: 'Not Found' });
+    }
+    expect((await backOffice.operationalHttp().get('/health/ready')).status).toBe(200);
+    expect((await backOffice.operationalHttp().get('/health/live')).status).toBe(200);
+    expect((await backOffice.operationalHttp().get('/metrics')).text).toContain('review_queue_items');
+    // The operational port serves nothing else: no sign-in page, no staff page.
+    expect((await backOffice.operationalHttp().get('/sign-in')).status).toBe(404);
+    expect((await backOffice.operationalHttp().post('/metrics')).status).toBe(404);
   });
 
   it('exports the review queues for alerting, matching the database', async () => {
-    const text = (await backOffice.http().get('/metrics')).text;
+    const text = (await backOffice.operationalHttp().get('/metrics')).text;
     const value = (name: string, queue: string) => Number(new RegExp(`^${name}\\{queue="${queue}"\\} (\\S+)$`, 'm').exec(text)?.[1]);
     const [counts] = await db.query(`SELECT (SELECT count(*) FROM purchase_transactions WHERE status = 'review')::int AS purchases, (SELECT count(*) FROM payouts WHERE status = 'needs_review')::int AS payouts`);
     expect(value('review_queue_items', 'purchases')).toBe(counts.purchases);

@@ -85,6 +85,10 @@ describe('back-office review queues in Chromium', () => {
     await page.click(`a:has-text("${purchase.reference}")`);
     expect(await page.locator('main').textContent()).toContain('pending → review');
     await page.check('#outcome-failed');
+    // The form says who reads what: the message goes to the vendor, the note stays with staff.
+    expect(await page.locator('#vendor-message-hint').textContent()).toContain('The vendor reads this');
+    expect(await page.locator('label[for=reason]').textContent()).toContain('never shown to the vendor');
+    await page.fill('#vendor-message', 'Our provider confirmed the order was never processed; nothing was charged.');
     await page.fill('#reason', 'Provider support confirmed it never processed the order');
     await Promise.all([page.waitForURL(/\/proposals\//), page.click('button:has-text("Propose resolution")')]);
     await expect(page.locator('main').textContent()).resolves.toContain('You proposed this: another person must approve it.');
@@ -100,7 +104,18 @@ describe('back-office review queues in Chromium', () => {
     await signInAs(approver, '/proposals');
     await audit('proposals-money');
     await page.locator('tr', { hasText: `Resolve purchase ${purchase.reference} as failed` }).locator('a').first().click();
-    await page.click('button:has-text("Approve")');
+    // Titled by what it proposes, with the current and new values and the provider trail.
+    await expect(page.locator('h1').textContent()).resolves.toBe(`Proposal: Resolve purchase ${purchase.reference} as failed`);
+    const evidence = (await page.locator('main').textContent())!;
+    expect(evidence).toContain('Now and after approval');
+    expect(evidence).toContain('RESOLVED_BY_STAFF');
+    expect(evidence).toContain('Provider trail');
+    await audit('proposal-evidence');
+    await page.click('button:has-text("Approve…")');
+    // The confirmation step: what will happen, and the approver's reason.
+    await expect(page.locator('[role=alert]').textContent()).resolves.toContain(`Resolve purchase ${purchase.reference} as failed`);
+    await page.fill('#confirm-reason', 'Provider support confirmed by phone: never processed');
+    await page.click('button:has-text("Approve and apply")');
     await expect(page.locator('[role=status]').textContent()).resolves.toContain('Approved and done.');
     const [row] = await stack.sql<{ status: string; allowance_returned_at: Date | null }>(`SELECT status, allowance_returned_at FROM purchase_transactions WHERE id = $1`, [purchase.id]);
     expect(row.status).toBe('failed');
@@ -111,6 +126,19 @@ describe('back-office review queues in Chromium', () => {
     expect(text).toContain('purchase.resolved');
     expect(text).toContain(approver.email);
     expect(text).toContain('Provider support confirmed it never processed the order');
+    // Resolved: it no longer counts a wait.
+    expect(text).toContain('no longer waiting: failed');
+    expect(text).not.toMatch(/Waiting since[^A-Za-z]*\d{4}.*\(\d+ ?(s|min|h)/);
+    // What the vendor reads: their message and the staff code, never the internal note.
+    const [failed] = await stack.sql<{ error_code: string }>(`SELECT error_code FROM purchase_transactions WHERE id = $1`, [purchase.id]);
+    expect(failed.error_code).toBe('RESOLVED_BY_STAFF');
+    const reasons = (await stack.sql<{ reason: string }>(`SELECT reason FROM purchase_transaction_events WHERE transaction_id = $1 ORDER BY id`, [purchase.id])).map((event) => event.reason);
+    expect(reasons.at(-1)).toBe('resolved by staff: Our provider confirmed the order was never processed; nothing was charged.');
+    expect(reasons.join(' ')).not.toContain('Provider support confirmed');
     await audit('queue-purchase-resolved');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await audit('queue-purchase-resolved-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

@@ -52,8 +52,10 @@ describe('back-office review queues', () => {
     await closeCheckingBooks(stack, () => [purchaseVendor.vendor.id, payoutVendor.vendor.id]);
   });
 
+  // An approval of a money proposal is the confirmed second step, with the approver's reason.
+  const confirmedApproval = (path: string) => (path.endsWith('/approve') ? { confirmed: 'yes', reason: 'Checked the evidence on the proposal page' } : {});
   const form = (who: keyof typeof session, path: string, fields: Record<string, string> = {}) =>
-    backOffice.http().post(path).set('Cookie', session[who].cookie).type('form').send({ _csrf: session[who].csrf, ...fields });
+    backOffice.http().post(path).set('Cookie', session[who].cookie).type('form').send({ _csrf: session[who].csrf, ...confirmedApproval(path), ...fields });
   const page = (who: keyof typeof session, path: string) => backOffice.http().get(path).set('Cookie', session[who].cookie);
 
   async function purchaseInReview(): Promise<{ id: string; reference: string }> {

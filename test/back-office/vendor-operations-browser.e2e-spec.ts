@@ -112,7 +112,12 @@ describe('back-office vendor operations in Chromium', () => {
     await page.click('nav a:has-text("Pricing")');
     await page.fill('#margin-bps', '325');
     await page.fill('#pricing-reason', 'Quarterly pricing review, ticket PRC-12');
-    await Promise.all([page.waitForURL(`${base}/pricing`), page.click('button:has-text("Publish pricing")')]);
+    await page.click('button:has-text("Publish pricing")');
+    // Every vendor's prices change: the second step says so; the reason comes along.
+    await expect(page.locator('[role=alert]').textContent()).resolves.toContain('every vendor');
+    expect(await page.inputValue('#confirm-reason')).toBe('Quarterly pricing review, ticket PRC-12');
+    await audit(page, 'pricing-confirm');
+    await Promise.all([page.waitForURL(`${base}/pricing`), page.click('button:has-text("Publish for every vendor")')]);
     const pricing = (await page.locator('main').textContent())!;
     expect(pricing).toContain('current');
     expect(pricing).toContain('pricing.published');
@@ -132,7 +137,10 @@ describe('back-office vendor operations in Chromium', () => {
   it('an approver in another browser approves the funding; the vendor page shows every record with who approved', async () => {
     const page = approverBrowser.page;
     await signInAs(page, approver, proposalPath);
-    await page.click('button:has-text("Approve")');
+    await page.click('button:has-text("Approve…")');
+    await page.fill('#confirm-reason', 'Deposit seen on the bank statement');
+    await audit(page, 'approve-confirm');
+    await page.click('button:has-text("Approve and apply")');
     await expect(page.locator('[role=status]').textContent()).resolves.toContain('Approved and done.');
     const operatorPage = operatorBrowser.page;
     await operatorPage.goto(`${base}/vendors/${vendor.id}`);

@@ -50,8 +50,10 @@ describe('back-office vendor operations', () => {
     await backOffice?.close();
   });
 
+  // Dangerous actions (approving money, switching abilities off, withdrawing products, publishing
+  // pricing) are the confirmed second step here; their first step is tested in the browser tests.
   const form = (who: keyof typeof session, path: string, fields: Record<string, string | string[]>) =>
-    backOffice.http().post(path).set('Cookie', session[who]!.cookie).type('form').send({ _csrf: session[who]!.csrf, ...fields });
+    backOffice.http().post(path).set('Cookie', session[who]!.cookie).type('form').send({ _csrf: session[who]!.csrf, confirmed: 'yes', ...(path.endsWith('/approve') ? { reason: 'Checked the evidence on the proposal page' } : {}), ...fields });
   const vendorRow = async (id: string) => (await db.query(`SELECT production_released_at, enabled_abilities FROM vendors WHERE id = $1`, [id]))[0];
   const auditOf = (id: string, action: string) =>
     db.query(`SELECT actor, actor_staff_id, reason, details FROM staff_audit_events WHERE vendor_id = $1 AND action = $2 ORDER BY id`, [id, action]);

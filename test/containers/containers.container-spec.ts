@@ -28,6 +28,9 @@ describe('the system from its container images', () => {
   let env: Record<string, string>;
   let tokens: { vendor_id: string; purchase: { token: string }; payout: { token: string }; dashboard: { email: string; password: string } };
   const url = (app: App, path: string) => `http://127.0.0.1:${port[app]}${path}`;
+  /** The dashboard and back-office answer /health/* and /metrics only on their operational port. */
+  const operationalPort = {} as Partial<Record<App, number>>;
+  const operationalUrl = (app: App, path: string) => `http://127.0.0.1:${operationalPort[app] ?? port[app]}${path}`;
 
   beforeAll(async () => {
     adminUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gateway');
@@ -41,6 +44,7 @@ describe('the system from its container images', () => {
     target.pathname = `/${databaseName}`;
     databaseUrl = target.toString();
     for (const app of APPS) port[app] = await freePort();
+    for (const app of ['vendor-dashboard', 'back-office'] as App[]) operationalPort[app] = await freePort();
     env = {
       APP_ENV: 'development',
       LOG_LEVEL: 'info',
@@ -88,7 +92,7 @@ describe('the system from its container images', () => {
 
   it('starts every app image hardened, and each answers /health/ready', async () => {
     for (const app of APPS) {
-      await start(containerName(app), app, { ...env, PORT: String(port[app]) });
+      await start(containerName(app), app, { ...env, PORT: String(port[app]), ...(operationalPort[app] ? { OPERATIONAL_PORT: String(operationalPort[app]) } : {}) });
     }
     for (const app of APPS) {
       const container = await inspect(containerName(app));
@@ -96,7 +100,7 @@ describe('the system from its container images', () => {
       expect(container.HostConfig.ReadonlyRootfs).toBe(true);
       expect(container.Config.Env).toContain('NODE_OPTIONS=--max-old-space-size=128');
       const ready = await eventually(
-        () => fetch(url(app, '/health/ready')).then((response) => response.status, () => 0),
+        () => fetch(operationalUrl(app, '/health/ready')).then((response) => response.status, () => 0),
         (status) => status === 200,
         60_000,
         500,
@@ -187,7 +191,8 @@ describe('the system from its container images', () => {
     expect(await setup.text()).toContain(`admin-${run}@staff.example`);
     // A vendor's dashboard credentials mean nothing here.
     expect((await fetch(url('back-office', '/'), { redirect: 'manual' })).status).toBe(303);
-    expect(await (await fetch(url('back-office', '/metrics'))).text()).toMatch(/^review_queue_items\{queue="payouts"\} \d+$/m);
+    expect(await (await fetch(operationalUrl('back-office', '/metrics'))).text()).toMatch(/^review_queue_items\{queue="payouts"\} \d+$/m);
+    expect((await fetch(url('back-office', '/metrics'))).status).toBe(404);
   });
 
   it('finds the books consistent with the invariant checker from the ops image', async () => {

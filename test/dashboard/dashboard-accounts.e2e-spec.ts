@@ -135,16 +135,20 @@ describe('dashboard accounts: invite, team and secrets in logs', () => {
   it("lets the owner invite, re-role and remove people; removing someone leaves the vendor's tokens working", async () => {
     const tokens = await owner.get('/tokens');
     const created = await owner.post('/tokens', { _csrf: field(tokens.text, '_csrf'), name: 'Integration', abilities: ['transactions:read'], expires_in: '1d' });
-    expect(created.status).toBe(201);
-    const secret = /id="token-secret">([^<]+)</.exec(created.text)![1];
+    // Post/redirect/get: the secret is on the page the POST redirects to, once; a reload shows none.
+    expect(created).toMatchObject({ status: 303, location: '/tokens' });
+    const shown = await owner.get('/tokens');
+    const secret = /id="token-secret">([^<]+)</.exec(shown.text)![1];
+    expect((await owner.get('/tokens')).text).not.toContain('token-secret');
     secrets.push({ kind: 'token secret', value: secret }, { kind: 'csrf token', value: field(tokens.text, '_csrf') });
 
     const team = await owner.get('/team');
     const csrf = field(team.text, '_csrf');
     const inviteeEmail = `developer+${process.pid}@invited.example`;
     const invited = await owner.post('/team/invite', { _csrf: csrf, email: inviteeEmail, role: 'developer' });
-    expect(invited.status).toBe(201);
-    const link = /id="invite-link">([^<]+)</.exec(invited.text)![1].replace(/&amp;/g, '&');
+    expect(invited).toMatchObject({ status: 303, location: '/team' });
+    const link = /id="invite-link">([^<]+)</.exec((await owner.get('/team')).text)![1].replace(/&amp;/g, '&');
+    expect((await owner.get('/team')).text).not.toContain('invite-link');
     secrets.push({ kind: 'invite secret', value: new URL(link).searchParams.get('token')! });
     const developer = new Visitor(dashboard.url);
     const invitePath = new URL(link).pathname + new URL(link).search;
@@ -156,7 +160,8 @@ describe('dashboard accounts: invite, team and secrets in logs', () => {
     // The developer's token, created before they leave, keeps working after.
     const devTokens = await developer.get('/tokens');
     const devCreated = await developer.post('/tokens', { _csrf: field(devTokens.text, '_csrf'), name: 'Dev token', abilities: ['transactions:read'], expires_in: '1d' });
-    const devSecret = /id="token-secret">([^<]+)</.exec(devCreated.text)![1];
+    expect(devCreated.status).toBe(303);
+    const devSecret = /id="token-secret">([^<]+)</.exec((await developer.get('/tokens')).text)![1];
     secrets.push({ kind: 'token secret', value: devSecret });
 
     const [{ id: developerId }] = (await db.query(`SELECT id FROM dashboard_users WHERE email = $1`, [inviteeEmail])).rows;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { generate } from 'otplib';
 import { VendorService } from '#auth';
 import { startPayoutGateway, startVendorDashboard, type RunningApp } from '../support/apps.js';
-import { createDashboardUser, cookieValue, SESSION_COOKIE, signIn, signInRequest, type DashboardPerson, type SignedIn } from '../support/dashboard.js';
+import { createDashboardUser, cookieValue, followRedirect, SESSION_COOKIE, signIn, signInRequest, type DashboardPerson, type SignedIn } from '../support/dashboard.js';
 import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import type { TestVendor } from '../support/vendors.js';
@@ -75,7 +75,7 @@ describe('vendor dashboard security', () => {
     expect(wrong.status).toBe(403);
     expect(await tokenCount(vendorA.vendor.id)).toBe(before);
     const right = await dashboard.http().post('/tokens').set('Cookie', session.cookie).type('form').send({ ...form, _csrf: session.csrf });
-    expect(right.status).toBe(201);
+    expect(right.status).toBe(303);
     expect(await tokenCount(vendorA.vendor.id)).toBe(before + 1);
   });
 
@@ -162,6 +162,63 @@ describe('vendor dashboard security', () => {
         }
       }
     }
+  });
+
+  it('answers /metrics and /health/* only on its operational port, never on the port vendors reach', async () => {
+    for (const path of ['/metrics', '/health/live', '/health/ready', '/metrics?x=1']) {
+      const onAppPort = await dashboard.http().get(path);
+      expect({ path, status: onAppPort.status, text: onAppPort.text }).toEqual({ path, status: 404, text: 'Not Found' });
+    }
+    expect((await dashboard.operationalHttp().get('/health/ready')).status).toBe(200);
+    expect((await dashboard.operationalHttp().get('/metrics')).text).toContain('http_request_duration_seconds');
+    expect((await dashboard.operationalHttp().get('/sign-in')).status).toBe(404);
+  });
+
+  it("keeps a token's abilities within what its creator's role may do on the dashboard; an owner may grant them", async () => {
+    const developer = await signIn(dashboard.http, await createDashboardUser(dashboard.app, vendorA.vendor.id, 'developer'));
+    const create = (person: SignedIn, abilities: string[]) =>
+      dashboard.http().post('/tokens').set('Cookie', person.cookie).type('form').send(new URLSearchParams([['_csrf', person.csrf], ['name', 'abilities probe'], ['expires_in', '1d'], ...abilities.map((ability): [string, string] => ['abilities', ability])]).toString());
+    const page = await dashboard.http().get('/tokens').set('Cookie', developer.cookie);
+    for (const ability of ['fulfilment:read', 'payouts:write', 'payouts:delivery']) {
+      expect(page.text).toMatch(new RegExp(`value="${ability}" disabled aria-describedby="[^"]+"><label[^>]*>${ability}</label> <span[^>]*>\\(your role \\(developer\\) cannot use this on the dashboard`));
+      const before = await tokenCount(vendorA.vendor.id);
+      const refused = await create(developer, ['transactions:read', ability]);
+      expect({ ability, status: refused.status }).toEqual({ ability, status: 400 });
+      expect(refused.text).toContain(`Your role (developer) cannot create tokens with ${ability}`);
+      expect(await tokenCount(vendorA.vendor.id)).toBe(before);
+    }
+    // The integration abilities stay the developer's to hand out.
+    const integration = await create(developer, ['catalogue:read', 'quotes:write', 'transactions:write', 'transactions:read', 'payouts:read', 'webhooks:write']);
+    expect(integration.status).toBe(303);
+    const developerSecret = /id="token-secret">([^<]+)</.exec((await followRedirect(dashboard.http, developer, integration)).text)![1];
+    const sendPayout = (secret: string) => payout.http().post('/api/v1/payouts').set(bearer(secret)).send({});
+    expect((await sendPayout(developerSecret)).status).toBe(403);
+    // The owner holds every permission, so the owner mints the tokens that send payouts or read PINs.
+    const granted = await create(session, ['payouts:write', 'payouts:delivery', 'fulfilment:read']);
+    expect(granted.status).toBe(303);
+    const secret = /id="token-secret">([^<]+)</.exec((await followRedirect(dashboard.http, session, granted)).text)![1];
+    // Past the ability check: the empty body is refused for what it is, not for the token.
+    expect([400, 422]).toContain((await sendPayout(secret)).status);
+    const rows = await stack.db.query(`SELECT abilities FROM api_tokens WHERE vendor_id = $1 AND name = 'abilities probe' ORDER BY created_at`, [vendorA.vendor.id]);
+    expect(rows.map((row: { abilities: string[] }) => [...row.abilities].sort())).toEqual([
+      ['catalogue:read', 'payouts:read', 'quotes:write', 'transactions:read', 'transactions:write', 'webhooks:write'],
+      ['fulfilment:read', 'payouts:delivery', 'payouts:write'],
+    ]);
+  });
+
+  it('shows a new token once on the page its POST redirects to; reloading neither shows it again nor makes a second token', async () => {
+    const before = await tokenCount(vendorA.vendor.id);
+    const created = await dashboard.http().post('/tokens').set('Cookie', session.cookie).type('form').send({ _csrf: session.csrf, name: 'reload probe', abilities: 'catalogue:read', expires_in: '1d' });
+    expect(created).toMatchObject({ status: 303, headers: { location: '/tokens' } });
+    const shown = await followRedirect(dashboard.http, session, created);
+    expect(shown.text).toMatch(/id="token-secret">[^<]+</);
+    // The browser's reload is a GET of /tokens; the notice cookie was cleared and the secret is not shown.
+    expect(([] as string[]).concat(shown.headers['set-cookie'] ?? []).join(';')).toMatch(/dash_flash=;/);
+    expect((await dashboard.http().get('/tokens').set('Cookie', session.cookie)).text).not.toContain('token-secret');
+    // Another session cannot open the sealed notice.
+    const other = await signIn(dashboard.http, owner);
+    expect((await followRedirect(dashboard.http, other, created)).text).not.toContain('token-secret');
+    expect(await tokenCount(vendorA.vendor.id)).toBe(before + 1);
   });
 
   it('reveals a PIN only on an explicit POST by an owner or finance user of the vendor, recording each read', async () => {
@@ -317,7 +374,7 @@ describe('vendor dashboard security', () => {
 
   it("withdraws a pending invite so its link stops working; another vendor's owner cannot", async () => {
     const invited = await dashboard.http().post('/team/invite').set('Cookie', session.cookie).type('form').send({ _csrf: session.csrf, email: `withdrawn-${randomUUID()}@vendor.example`, role: 'finance' });
-    const link = new URL(/id="invite-link">([^<]+)</.exec(invited.text)![1]);
+    const link = new URL(/id="invite-link">([^<]+)</.exec((await followRedirect(dashboard.http, session, invited)).text)![1]);
     const path = `${link.pathname}${link.search}`;
     expect((await dashboard.http().get(path)).status).toBe(200);
     const inviteId = /action="\/team\/invites\/([0-9a-f-]{36})\/withdraw"/.exec((await dashboard.http().get('/team').set('Cookie', session.cookie)).text)![1];

@@ -1,7 +1,7 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import supertest from 'supertest';
-import { configureHttpApp, type HttpAppOptions } from '#common';
+import { configureHttpApp, operationalServer, type HttpAppOptions } from '#common';
 import type { GatewayEnv } from '#config';
 import { PURCHASE_HTTP_OPTIONS } from '../../apps/purchase-gateway/src/http-options.js';
 import { PurchaseGatewayModule } from '../../apps/purchase-gateway/src/purchase-gateway.module.js';
@@ -18,6 +18,8 @@ export interface RunningApp {
   http: () => ReturnType<typeof supertest>;
   /** Base URL when started with listen: true (for clients that need a real socket, e.g. callbacks). */
   url?: string;
+  /** /health/* and /metrics: the operational port's server for the apps that keep them off their own port, else the app's. */
+  operationalHttp: () => ReturnType<typeof supertest>;
   close: () => Promise<void>;
 }
 
@@ -51,7 +53,8 @@ async function start(root: (config: GatewayEnv) => DynamicModule, http: HttpAppO
     await app.init();
   }
   const server = app.getHttpServer();
-  return { app, url, http: () => supertest(server), close: () => app.close() };
+  const operational = http.operationalPortOnly ? operationalServer(app) : server;
+  return { app, url, http: () => supertest(server), operationalHttp: () => supertest(operational), close: () => app.close() };
 }
 
 export const startPurchaseGateway = (options: StartOptions = {}) => start((config) => PurchaseGatewayModule.register(config), PURCHASE_HTTP_OPTIONS, options);

@@ -58,3 +58,13 @@ export async function signIn(http: () => ReturnType<typeof supertest>, person: P
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
   return { cookie, csrf };
 }
+
+/**
+ * The page a form's POST redirected to, with the sealed one-time notice the POST set
+ * (post/redirect/get: a new token's secret, an invite link).
+ */
+export async function followRedirect(http: () => ReturnType<typeof supertest>, session: SignedIn, posted: { status: number; headers: Record<string, unknown> }) {
+  if (posted.status !== 303) throw new Error(`expected a 303 redirect, got ${posted.status}`);
+  const cookies = ([] as string[]).concat((posted.headers['set-cookie'] as string[] | undefined) ?? []).map((line) => line.split(';')[0]);
+  return http().get(String(posted.headers.location)).set('Cookie', [session.cookie, ...cookies].join('; '));
+}

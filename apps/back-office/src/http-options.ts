@@ -4,4 +4,6 @@ import type { HttpAppOptions } from '#common';
 export const BACK_OFFICE_HTTP_OPTIONS: HttpAppOptions = {
   bodyLimit: '64kb',
   forms: true,
+  // Every path of this port faces people's browsers: health and metrics answer on their own port.
+  operationalPortOnly: true,
 };

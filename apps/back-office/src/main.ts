@@ -6,5 +6,6 @@ await startHttpService({
   name: 'back-office',
   defaultPort: 3300,
   module: BackOfficeModule,
+  defaultOperationalPort: 3301,
   http: BACK_OFFICE_HTTP_OPTIONS,
 });

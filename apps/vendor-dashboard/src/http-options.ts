@@ -8,4 +8,6 @@ import type { HttpAppOptions } from '#common';
 export const DASHBOARD_HTTP_OPTIONS: HttpAppOptions = {
   bodyLimit: '2mb',
   forms: true,
+  // Every path of this port faces people's browsers: health and metrics answer on their own port.
+  operationalPortOnly: true,
 };

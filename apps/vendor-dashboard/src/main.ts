@@ -6,5 +6,6 @@ await startHttpService({
   name: 'vendor-dashboard',
   defaultPort: 3200,
   module: VendorDashboardModule,
+  defaultOperationalPort: 3201,
   http: DASHBOARD_HTTP_OPTIONS,
 });

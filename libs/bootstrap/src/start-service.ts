@@ -4,7 +4,7 @@ import { Socket } from 'node:net';
 import type { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { configureHttpApp, type HttpAppOptions } from '#common';
+import { configureHttpApp, operationalServer, type HttpAppOptions } from '#common';
 import { ALL_CONFIG_GROUPS, ConfigValidationError, loadConfig, type ConfigGroup, type GatewayEnv } from '#config';
 
 /*
@@ -24,6 +24,8 @@ export interface ServiceDefinition {
   defaultPort: number;
   module: RootModule;
   http: HttpAppOptions;
+  /** With `http.operationalPortOnly`: the port of /health/* and /metrics unless OPERATIONAL_PORT says otherwise. */
+  defaultOperationalPort?: number;
 }
 
 /** Validates the environment or exits with a readable message instead of a stack trace. */
@@ -52,6 +54,14 @@ export async function startHttpService(definition: ServiceDefinition): Promise<I
   server.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
   await app.listen(config.PORT ?? definition.defaultPort, '0.0.0.0');
   app.get(Logger).log(`${definition.name} listening on port ${config.PORT ?? definition.defaultPort} (APP_ENV=${config.APP_ENV})`);
+  if (definition.http.operationalPortOnly) {
+    const port = config.OPERATIONAL_PORT ?? definition.defaultOperationalPort ?? 0;
+    const operational = operationalServer(app);
+    await new Promise<void>((resolve, reject) => operational.once('error', reject).listen(port, '0.0.0.0', resolve));
+    // Health and metrics stop with the app: once it is closing, the probes may see the port go.
+    server.once('close', () => operational.close());
+    app.get(Logger).log(`${definition.name} serves /health/* and /metrics on port ${port} only`);
+  }
   return app;
 }
 

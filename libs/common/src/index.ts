@@ -9,6 +9,7 @@ export * from './http/api-exception.filter.js';
 export * from './http/validation.js';
 export * from './http/api-surface.module.js';
 export * from './http/configure-http-app.js';
+export * from './http/operational-port.js';
 export * from './http/body-shape.js';
 export * from './http/openapi-finish.js';
 export * from './time/johannesburg-day.js';

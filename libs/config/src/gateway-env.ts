@@ -59,6 +59,15 @@ export class GatewayEnv {
   @IntSetting(0, 65535)
   PORT?: number;
 
+  /**
+   * Where the vendor dashboard and the back-office answer /health/* and /metrics (their own port
+   * answers 404 there): unset, the app's default (3201 and 3301). The gateways and the worker
+   * keep them on PORT, behind an ingress that forwards only /api/v1.
+   */
+  @IsOptional()
+  @IntSetting(0, 65535)
+  OPERATIONAL_PORT?: number;
+
   @IsPostgresUrl()
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/gateway';
 

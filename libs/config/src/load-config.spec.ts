@@ -68,7 +68,7 @@ describe('config groups', () => {
   it('puts every setting in exactly one group', () => {
     const grouped = Object.values(CONFIG_GROUPS).flat();
     expect(new Set(grouped).size).toBe(grouped.length);
-    const settings = Object.keys(loadConfig({})).concat('PORT');
+    const settings = Object.keys(loadConfig({})).concat('PORT', 'OPERATIONAL_PORT');
     expect([...grouped].sort()).toEqual([...new Set(settings)].sort());
   });
 

@@ -32,3 +32,23 @@ export function isDashboardRole(value: unknown): value is DashboardRole {
 export function roleAllows(role: DashboardRole, permission: DashboardPermission): boolean {
   return ROLE_PERMISSIONS[role].includes(permission);
 }
+
+/**
+ * API abilities that do in the API what a dashboard permission guards on the dashboard: reading
+ * a purchase's PIN or eSIM (`fulfilment:read`), sending payouts (`payouts:write`) and reading
+ * payout vouchers (`payouts:delivery`, a secret like a PIN, and only useful with payouts sent).
+ * A token made on the dashboard carries one of them only when its creator's role holds every
+ * permission listed, so a role cannot reach through a token what the dashboard refuses it. The
+ * other abilities are the integration itself (catalogue, quotes, purchases, reads, webhooks),
+ * which `tokens:manage` exists to hand out.
+ */
+export const TOKEN_ABILITY_PERMISSIONS: Readonly<Record<string, readonly DashboardPermission[]>> = {
+  'fulfilment:read': ['fulfilment:reveal'],
+  'payouts:write': ['payouts:write'],
+  'payouts:delivery': ['payouts:write', 'fulfilment:reveal'],
+};
+
+/** Whether a person of this role may put the API ability on a token they create. */
+export function roleMayGrantAbility(role: DashboardRole, ability: string): boolean {
+  return (TOKEN_ABILITY_PERMISSIONS[ability] ?? []).every((permission) => roleAllows(role, permission));
+}

@@ -18,3 +18,4 @@ export { VendorProposalKinds } from './vendors/vendor-proposal-kinds.js';
 export * from './exceptions/exception-desk.service.js';
 export { EXCEPTION_SUBJECT } from './exceptions/exception-proposal-kinds.js';
 export { StaffExceptionsModule } from './exceptions/staff-exceptions.module.js';
+export { VENDOR_MESSAGE_MAX_LENGTH } from './review/review-proposal-kinds.js';

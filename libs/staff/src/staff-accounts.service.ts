@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, newTotpSecret, normaliseEmail, openTotpEnrolment, passwordProblems, randomSecret, sealTotpEnrolment, SECRET_PATTERN, secretHash, totpContext, totpStep, verifyPassword } from '#web';
+import { StaffActionRefused } from './model/errors.js';
 import type { StaffActor, StaffUser } from './model/staff.js';
 import { isStaffRole, type StaffRole } from './model/staff-roles.js';
 import { StaffSessionRepository } from './persistence/staff-session.repository.js';
@@ -162,27 +163,47 @@ export class StaffAccounts {
   }
 
   /** Lost phone: the second factor is cleared, sessions end, and a new setup link enrols a new one (the password stays). */
-  async resetSecondFactor(id: string, actor: StaffActor): Promise<SetupLink> {
+  async resetSecondFactor(id: string, actor: StaffActor, reason: string | null = null): Promise<SetupLink> {
     const secret = randomSecret();
     const expiresAt = new Date(Date.now() + SETUP_LIFETIME_MS);
     return this.dataSource.transaction(async (manager) => {
       const user = UUID_PATTERN.test(id) ? await this.users.resetSecondFactor(manager, id, secretHash(secret), expiresAt) : null;
       if (!user) throw new NotFoundError('staff user');
       const ended = await this.sessions.revokeAllOf(user.id, manager);
-      await this.audit.record({ actor, action: 'staff.totp_reset', subjectType: 'staff_user', subjectId: user.id, details: { email: user.email, sessions_ended: ended } }, manager);
+      await this.audit.record({ actor, action: 'staff.totp_reset', subjectType: 'staff_user', subjectId: user.id, reason, details: { email: user.email, sessions_ended: ended } }, manager);
       return { user, secret, expiresAt };
     });
   }
 
   /** Disabling is immediate and ends every session; reducing access never waits for a second person. */
-  async disable(id: string, actor: StaffActor): Promise<StaffUser> {
+  async disable(id: string, actor: StaffActor, reason: string | null = null): Promise<StaffUser> {
     if (actor.staffUserId === id) throw new ValidationFailedError({ _: ['You cannot disable your own account.'] });
     return this.dataSource.transaction(async (manager) => {
       const user = UUID_PATTERN.test(id) ? await this.users.disable(manager, id) : null;
       if (!user) throw new NotFoundError('staff user');
       const ended = await this.sessions.revokeAllOf(user.id, manager);
-      await this.audit.record({ actor, action: 'staff.disabled', subjectType: 'staff_user', subjectId: user.id, details: { email: user.email, role: user.role, sessions_ended: ended } }, manager);
+      await this.audit.record({ actor, action: 'staff.disabled', subjectType: 'staff_user', subjectId: user.id, reason, details: { email: user.email, role: user.role, sessions_ended: ended } }, manager);
       return user;
     });
+  }
+
+  /**
+   * Whether a disabled account may be enabled again: it is disabled, and no active account has
+   * taken its email meanwhile (one active account per email).
+   */
+  async checkEnable(manager: EntityManager, id: string): Promise<StaffUser> {
+    const user = UUID_PATTERN.test(id) ? await this.users.get(id, manager) : null;
+    if (!user) throw new ValidationFailedError({ staff_user: ['Unknown staff user.'] });
+    if (!user.disabledAt) throw new StaffActionRefused(`${user.email} is not disabled.`);
+    if (await this.users.emailInUse(manager, user.email)) throw new StaffActionRefused(`Another active account uses ${user.email}.`);
+    return user;
+  }
+
+  /**
+   * Enables a disabled account again (an approved proposal, in its transaction): the same
+   * password and authenticator as before; the role is the one it had.
+   */
+  async enableWithin(manager: EntityManager, id: string): Promise<StaffUser | null> {
+    return this.users.enable(manager, id);
   }
 }

@@ -12,12 +12,15 @@ export class SessionCookies {
   readonly session: string;
   /** Pre-session double-submit token that protects the sign-in and invite forms against login CSRF. */
   readonly preSession: string;
+  /** One sealed notice for the page a form redirects to (flash.ts), read once. */
+  readonly flash: string;
 
   constructor(config: { APP_ENV: string }, name: string) {
     this.secure = config.APP_ENV !== 'development';
     const prefix = this.secure ? '__Host-' : '';
     this.session = `${prefix}${name}_session`;
     this.preSession = `${prefix}${name}_pre`;
+    this.flash = `${prefix}${name}_flash`;
   }
 
   setSession(response: Response, secret: string, expiresAt: Date): void {

@@ -81,6 +81,10 @@ export function pager(path: string, filters: Record<string, string | undefined>,
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const kept = Object.entries(filters).filter((filter): filter is [string, string] => Boolean(filter[1]));
   const link = (target: number) => `${path}?${new URLSearchParams([...kept, ['page', String(target)]]).toString()}`;
+  // A page number past the end (an old link, a hand-edited URL) says so and offers the last page.
+  if (page > lastPage) {
+    return html`<nav aria-label="Pages" class="pager"><span>There is no page ${page}: the last page is ${lastPage}.</span><a href="${link(lastPage)}">Go to page ${lastPage}</a></nav>`;
+  }
   const previous = page > 1 ? html`<a href="${link(page - 1)}">Previous page</a>` : '';
   const next = page < lastPage ? html`<a href="${link(page + 1)}">Next page</a>` : '';
   return html`<nav aria-label="Pages" class="pager">${previous}<span>Page ${page} of ${lastPage}</span>${next}</nav>`;

@@ -6,7 +6,7 @@ import { requireReason, StaffAuditLog, staffRoleAllows, VendorOperations, type S
 import { html, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
-import { decisionForm, submitDecisionForm } from '../web/form-action.js';
+import { confirmationBody, decisionForm, isConfirmed, submitDecisionForm } from '../web/form-action.js';
 import { sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
@@ -15,6 +15,13 @@ import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js
  * the current (newest) version; quotes keep the version they were priced with. Publishing
  * commits the version with its `pricing.published` audit record (before and after version ids).
  */
+/** Raised inside the form's operation when the first step is valid but not yet confirmed. */
+class ConfirmFirst extends Error {
+  constructor(readonly marginBps: number) {
+    super('confirm first');
+  }
+}
+
 @Controller('pricing')
 export class PricingController {
   constructor(
@@ -32,17 +39,38 @@ export class PricingController {
   @Post()
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
-  async publish(@Body() form: { margin_bps?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+  async publish(@Body() form: { margin_bps?: string; reason?: string; confirmed?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     await submitDecisionForm(
       response,
       async () => {
         const margin = (form.margin_bps ?? '').trim();
         if (!/^\d{1,6}$/.test(margin)) throw new ValidationFailedError({ margin_bps: ['Enter the margin in basis points, a whole number (100 = 1 %).'] });
+        // Every vendor's prices change at once: the second step says so, with the margin in force now.
+        if (!isConfirmed(form)) throw new ConfirmFirst(Number(margin));
         await this.operations.publishPricing(Number(margin), requireReason(form.reason), deciderOf(request));
         return '/pricing';
       },
       (status, notice) => this.render(response, sessionOf(request), status, notice),
-    );
+    ).catch(async (error: unknown) => {
+      if (!(error instanceof ConfirmFirst)) throw error;
+      const session = sessionOf(request);
+      const [current] = await this.pricing.versions();
+      const percent = (bps: number) => `${(bps / 100).toFixed(2)} %`;
+      sendPage(response, {
+        title: 'Publish pricing',
+        session,
+        current: '/pricing',
+        body: confirmationBody(session, {
+          title: 'Publish pricing',
+          consequences: html`Publish a new pricing version with a margin of <strong>${error.marginBps} bp (${percent(error.marginBps)})</strong>${current ? html`, replacing version ${current.id} at ${current.marginBps} bp (${percent(current.marginBps)})` : ''}? It prices every active product for <strong>every vendor</strong>, and is current at once: the next quote of every vendor uses it. Undo by publishing another version.`,
+          action: '/pricing',
+          fields: { margin_bps: String(error.marginBps) },
+          reason: form.reason,
+          button: 'Publish for every vendor',
+          cancel: '/pricing',
+        }),
+      });
+    });
   }
 
   private async render(response: Response, session: StaffSession, status: number, notice: SafeHtml = html``): Promise<void> {

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { centsFromDbValue } from '#money';
-import { FourEyes, ReviewQueues, StaffAuditLog, staffRoleAllows, type Proposal, type ReviewDomain, type StaffSession } from '#staff';
+import { PURCHASE_FAILURE_CODES, STAFF_RESOLUTION_STANDARD_MESSAGE } from '#purchase';
+import { FourEyes, ReviewQueues, StaffAuditLog, staffRoleAllows, VENDOR_MESSAGE_MAX_LENGTH, type Proposal, type ReviewDomain, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { formatAge } from '../web/age.js';
@@ -21,6 +22,16 @@ const isDomain = (domain: string): domain is Domain => domain === 'purchases' ||
 const notFound = (response: Response, request: StaffRequest) => sendPage(response, { title: 'Not found', session: sessionOf(request), body: html`<p>There is nothing here.</p>` }, 404);
 
 const ageSince = (since: Date) => formatAge((Date.now() - new Date(since).getTime()) / 1000);
+
+/** What the vendor will read about a resolution: said on the form, so the note is written for the right reader. */
+function vendorSees(domain: Domain): SafeHtml {
+  if (domain === 'payouts') {
+    return html`<p class="hint" id="vendor-sees">The vendor sees the payout as paid or failed with the reason <code>resolved_by_staff</code>. The internal note below is never shown to them.</p>`;
+  }
+  return html`<label for="vendor-message">Message to the vendor (optional)</label>
+<p class="hint" id="vendor-message-hint">The vendor reads this in the purchase's history on their dashboard and through the API, as “resolved by staff: <em>your message</em>”. Left empty, they read “resolved by staff: ${STAFF_RESOLUTION_STANDARD_MESSAGE}” A purchase resolved as failed carries the error code <code>${PURCHASE_FAILURE_CODES.resolvedByStaff}</code>. The internal note below is never shown to them.</p>
+<textarea id="vendor-message" name="vendor_message" maxlength="${String(VENDOR_MESSAGE_MAX_LENGTH)}" aria-describedby="vendor-message-hint"></textarea>`;
+}
 
 /**
  * The review queues: purchases in `review` and payouts in `needs_review`, oldest first, and each
@@ -84,11 +95,18 @@ export class QueuesController {
   @Post(':domain/:id/propose')
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
-  async propose(@Param('domain') domain: string, @Param('id') id: string, @Body() form: { outcome?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+  async propose(
+    @Param('domain') domain: string,
+    @Param('id') id: string,
+    @Body() form: { outcome?: string; reason?: string; vendor_message?: string },
+    @Req() request: StaffRequest,
+    @Res() response: Response,
+  ): Promise<void> {
     if (!isDomain(domain)) return notFound(response, request);
+    const params = domain === 'purchases' ? { outcome: form.outcome, vendor_message: form.vendor_message } : { outcome: form.outcome };
     await submitDecisionForm(
       response,
-      async () => afterDecision({ applied: false, proposal: await this.fourEyes.propose(KIND[domain], id, { outcome: form.outcome }, form.reason, deciderOf(request)) }, ''),
+      async () => afterDecision({ applied: false, proposal: await this.fourEyes.propose(KIND[domain], id, params, form.reason, deciderOf(request)) }, ''),
       (status, notice) => this.renderer(domain)(response, sessionOf(request), id, status, notice),
     );
   }
@@ -111,7 +129,7 @@ export class QueuesController {
 <dt>Reference</dt><dd>${item.reference}</dd>
 <dt>Amount</dt><dd>${money(centsFromDbValue(item.charge_cents), item.currency)}</dd>
 <dt>Admitted</dt><dd>${when(item.created_at)}</dd>
-<dt>Waiting since</dt><dd>${when(item.waiting_since)} (${ageSince(item.waiting_since)})</dd>
+<dt>Waiting since</dt><dd>${item.status === 'review' ? html`${when(item.waiting_since)} (${ageSince(item.waiting_since)})` : html`no longer waiting: ${item.status}${resolution ? html` since ${when(resolution.resolvedAt)}` : ''}`}</dd>
 <dt>Submitted to the provider</dt><dd>${item.submission_attempted_at ? html`${when(item.submission_attempted_at)}, answer: ${item.submission_outcome ?? 'none'}${item.submission_ended_at ? html`, ended ${when(item.submission_ended_at)}` : ''}` : 'never'}</dd>
 <dt>Provider's transaction</dt><dd>${item.provider_transaction_id ?? '—'}</dd>
 <dt>Provider's last status</dt><dd>${item.provider_status ?? '—'}</dd>
@@ -140,7 +158,7 @@ export class QueuesController {
 <dt>Merchant reference</dt><dd><code>${item.merchantReference}</code></dd>
 <dt>Provider reference</dt><dd>${item.providerReference ?? '—'}</dd>
 <dt>Created</dt><dd>${when(item.createdAt)}</dd>
-<dt>Waiting since</dt><dd>${when(item.waitingSince)} (${ageSince(item.waitingSince)})</dd>
+<dt>Waiting since</dt><dd>${item.status === 'needs_review' ? html`${when(item.waitingSince)} (${ageSince(item.waitingSince)})` : html`no longer waiting: ${item.status}${resolution ? html` since ${when(resolution.resolvedAt)}` : ''}`}</dd>
 <dt>Next lookup</dt><dd>${when(item.nextPollAt)}</dd>
 <dt>Resolved by hand</dt><dd>${resolution ? html`${resolution.outcome}, ${when(resolution.resolvedAt)} (<a href="/proposals/${resolution.proposalId}">proposal</a>)` : 'no'}</dd>
 </dl>`;
@@ -169,10 +187,10 @@ export class QueuesController {
 ${decisionForm(
               session,
               `/queues/${domain}/${id}/propose`,
-              html`<fieldset><legend>Outcome</legend>${OUTCOMES[domain].map((outcome) => html`<div class="checkbox"><input type="radio" id="outcome-${outcome}" name="outcome" value="${outcome}" required><label for="outcome-${outcome}">${outcome}</label></div>`)}</fieldset>`,
+              html`<fieldset><legend>Outcome</legend>${OUTCOMES[domain].map((outcome) => html`<div class="checkbox"><input type="radio" id="outcome-${outcome}" name="outcome" value="${outcome}" required><label for="outcome-${outcome}">${outcome}</label></div>`)}</fieldset>${vendorSees(domain)}`,
               'reason',
               'Propose resolution',
-              'Why (what the provider or bank confirmed, and how)',
+              'Internal note for staff, never shown to the vendor (what the provider or bank confirmed, and how)',
             )}`
           : html``;
     sendPage(response, {

@@ -8,10 +8,17 @@ import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows,
 import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
-import { afterDecision, decisionForm, submitDecisionForm } from '../web/form-action.js';
+import { afterDecision, confirmationBody, decisionForm, isConfirmed, submitDecisionForm } from '../web/form-action.js';
 import { sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 import { correctionTable } from './exceptions.controller.js';
+
+/** Whether the vendor can buy now, in words: every staff role sees it on the vendor's page. */
+function purchasesState(limits: LimitsView): SafeHtml {
+  if (limits.paused_scope === 'global') return html`<strong class="status-failed">Paused for every vendor</strong> (a platform-wide pause, lifted with <code>ops purchases:resume</code> without <code>--vendor</code>)`;
+  if (limits.paused_scope === 'vendor') return html`<strong class="status-failed">Paused</strong>: new purchases of this vendor are refused`;
+  return html`<strong class="status-completed">Running</strong>: new purchases are accepted`;
+}
 
 /**
  * Vendors as staff see them, with their prefunded payout account; funding it (the bank reference
@@ -88,9 +95,23 @@ export class VendorsController {
   @Post(':id/abilities')
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
-  async abilities(@Param('id') id: string, @Body() form: { abilities?: string | string[]; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+  async abilities(@Param('id') id: string, @Body() form: { abilities?: string | string[]; reason?: string; confirmed?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
     const chosen = form.abilities === undefined ? [] : ([] as string[]).concat(form.abilities);
     const disable = ALL_ABILITIES.filter((ability) => !chosen.includes(ability));
+    // Switching an ability off refuses the vendor's live integration at once: said first, then confirmed.
+    const vendor = await this.vendors.get(id);
+    const switchedOff = vendor.enabledAbilities.filter((ability) => (disable as readonly string[]).includes(ability));
+    if (switchedOff.length > 0 && !isConfirmed(form)) {
+      return this.confirm(response, request, vendor, {
+        title: 'Switch abilities off',
+        consequences: html`Switch off <strong>${switchedOff.join(', ')}</strong> for <strong>${vendor.name}</strong>? Every API token of ${vendor.name} is refused ${switchedOff.length === 1 ? 'this ability' : 'these abilities'} from the next request (403), and their dashboard stops offering ${switchedOff.length === 1 ? 'it' : 'them'}. Switching back on restores it.`,
+        action: `/vendors/${vendor.id}/abilities`,
+        fields: { abilities: chosen },
+        reason: form.reason,
+        button: `Switch off for ${vendor.name}`,
+        cancel: `/vendors/${vendor.id}`,
+      });
+    }
     await this.act(response, request, id, () => this.operations.setAbilities(id, chosen, disable, requireReason(form.reason), deciderOf(request)));
   }
 
@@ -119,8 +140,26 @@ export class VendorsController {
   @Post(':id/products')
   @HttpCode(200)
   @RequireStaffPermission('actions:propose')
-  async products(@Param('id') id: string, @Body() form: { products?: string; enable?: string; reason?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+  async products(@Param('id') id: string, @Body() form: { products?: string; enable?: string; reason?: string; confirmed?: string }, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
+    if (form.enable === 'false' && !isConfirmed(form)) {
+      const vendor = await this.vendors.get(id);
+      const products = (form.products ?? '').trim();
+      return this.confirm(response, request, vendor, {
+        title: 'Withdraw products',
+        consequences: html`Withdraw <strong>${products.toLowerCase() === 'all' ? 'every product' : products}</strong> from <strong>${vendor.name}</strong>? From now on ${vendor.name} can neither quote nor buy ${products.toLowerCase() === 'all' ? 'anything' : 'them'} (purchases already made are not affected). Enabling them again restores it.`,
+        action: `/vendors/${vendor.id}/products`,
+        fields: { products: form.products, enable: 'false' },
+        reason: form.reason,
+        button: `Withdraw from ${vendor.name}`,
+        cancel: `/vendors/${vendor.id}`,
+      });
+    }
     await this.act(response, request, id, () => this.operations.setProducts(id, form.enable !== 'false', productListOf(form.products), requireReason(form.reason), deciderOf(request)));
+  }
+
+  private confirm(response: Response, request: StaffRequest, vendor: { id: string }, confirmation: Parameters<typeof confirmationBody>[1]): void {
+    const session = sessionOf(request);
+    sendPage(response, { title: confirmation.title, session, current: '/vendors', body: confirmationBody(session, confirmation) });
   }
 
   /**
@@ -159,6 +198,7 @@ ${decisionForm(session, `/vendors/${vendor.id}/fund`, html`<label for="amount">A
       session,
       current: '/vendors',
       body: html`${notice}<dl class="facts"><dt>Vendor id</dt><dd><code>${vendor.id}</code></dd><dt>Released for production</dt><dd>${vendor.productionReleasedAt ? when(vendor.productionReleasedAt) : 'no'}</dd>
+<dt>Purchases</dt><dd id="purchases-state">${purchasesState(limits)}</dd>
 <dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
 <h2>Ledger corrections</h2>${correctionTable(corrections)}
 <p><a href="/vendors/${vendor.id}/payout-methods">Payout methods and fees</a> · <a href="/pricing">Pricing versions</a> (every vendor's)</p>
@@ -167,7 +207,7 @@ ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(
     }, status);
   }
 
-  private operationForms(session: StaffSession, vendor: { id: string; enabledAbilities: string[]; productionReleasedAt: Date | null }, limits: LimitsView): SafeHtml {
+  private operationForms(session: StaffSession, vendor: { id: string; name: string; enabledAbilities: string[]; productionReleasedAt: Date | null }, limits: LimitsView): SafeHtml {
     const release = vendor.productionReleasedAt
       ? html``
       : html`<h2>Release for production</h2>${decisionForm(session, `/vendors/${vendor.id}/release`, html``, 'release-reason', 'Release for production')}`;
@@ -177,12 +217,13 @@ ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(
     const abilities = html`<fieldset><legend>Enabled abilities and scopes</legend>${ALL_ABILITIES.map(
       (ability) => html`<label><input type="checkbox" name="abilities" value="${ability}"${vendor.enabledAbilities.includes(ability) ? html` checked` : html``}> ${ability}</label>`,
     )}</fieldset>`;
-    return html`${release}<h2>Purchases</h2>${decisionForm(
+    // The control offers the one change the vendor's own state allows (a platform-wide pause is the CLI's).
+    return html`${release}<h2>Purchases</h2><p>Now: ${purchasesState(limits)}.</p>${decisionForm(
       session,
       `/vendors/${vendor.id}/pause`,
-      html`<label for="pause-paused">New purchases</label><select id="pause-paused" name="paused"><option value="true">pause</option><option value="false">resume</option></select>`,
+      html`<input type="hidden" name="paused" value="${limits.paused_scope === 'vendor' ? 'false' : 'true'}">`,
       'pause-reason',
-      'Pause or resume',
+      limits.paused_scope === 'vendor' ? 'Resume purchases' : 'Pause purchases',
     )}
 <h2>Spend limits</h2><p id="limits-now">${limits.configured ? html`In force: daily cap ${money(limits.daily_cap_minor ?? 0)}, per purchase at most ${money(limits.transaction_max_minor ?? 0)}, ${limits.velocity_count} purchases per ${limits.velocity_window_seconds} seconds.` : 'No spend limits are set yet.'}</p>
 <p class="hint">Amounts in ZAR with two decimals. Raising the daily cap or the per-purchase maximum above the configured amount needs another approver.</p>

@@ -36,3 +36,39 @@ export function decisionForm(session: StaffSession, action: string, fields: Safe
 ${fields}${reasonField(reasonId, reasonLabel)}
 <p><button type="submit">${button}</button></p></form>`;
 }
+
+/** Set by a confirmation step's own button: the action runs only with it. */
+export function isConfirmed(form: { confirmed?: unknown }): boolean {
+  return form.confirmed === 'yes';
+}
+
+export interface Confirmation {
+  /** The page's title, e.g. "Disable a staff account". */
+  title: string;
+  /** What will happen and to whom, in words. */
+  consequences: SafeHtml;
+  /** Where the confirmed form posts (the same action as the first step). */
+  action: string;
+  /** The first step's fields, carried on unchanged (hidden). */
+  fields: Record<string, string | string[] | undefined>;
+  /** A reason the first step already had, shown for editing. */
+  reason?: string;
+  reasonLabel?: string;
+  button: string;
+  cancel: string;
+}
+
+/**
+ * The second step of a dangerous action, without JavaScript: says what will happen and to whom,
+ * asks for the reason (required, recorded in the staff audit with the action) and posts the same
+ * fields again with `confirmed=yes`. Cancel is a plain link: nothing has happened yet.
+ */
+export function confirmationBody(session: StaffSession, confirmation: Confirmation): SafeHtml {
+  const hidden = Object.entries(confirmation.fields).flatMap(([name, value]) =>
+    value === undefined ? [] : ([] as string[]).concat(value).map((item) => html`<input type="hidden" name="${name}" value="${item}">`),
+  );
+  return html`<div class="notice" role="alert">${confirmation.consequences}</div>
+<form method="post" action="${confirmation.action}">${csrfField(session)}${hidden}<input type="hidden" name="confirmed" value="yes">
+<label for="confirm-reason">${confirmation.reasonLabel ?? 'Why (recorded in the staff audit)'}</label><textarea id="confirm-reason" name="reason" required>${confirmation.reason ?? ''}</textarea>
+<p><button type="submit" class="danger">${confirmation.button}</button> <a href="${confirmation.cancel}">Cancel</a></p></form>`;
+}

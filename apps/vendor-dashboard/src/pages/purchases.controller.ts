@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { csrfField, CurrentSession, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, when } from '#web';
+import { csrfField, CurrentSession, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, type SafeHtml, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -13,6 +13,24 @@ const PER_PAGE = 25;
 /** The list's filters, kept in the pager's links. */
 const FILTERS = ['status', 'reference', 'from', 'to'] as const;
 type PurchaseQuery = Partial<Record<(typeof FILTERS)[number] | 'page', string>>;
+
+/**
+ * The value the purchase was for, labelled by what happened to it: only a completed (or later
+ * reversed) purchase delivered anything.
+ */
+function deliveredValue(purchase: { status: string; destination_amount: string; destination_unit: string }): SafeHtml {
+  const value = `${purchase.destination_amount} ${purchase.destination_unit}`;
+  switch (purchase.status) {
+    case 'completed':
+      return html`<dt>Value delivered</dt><dd>${value}</dd>`;
+    case 'reversed':
+      return html`<dt>Value delivered</dt><dd>${value}, since reversed by the provider</dd>`;
+    case 'failed':
+      return html`<dt>Value ordered</dt><dd>${value}: not delivered, the purchase failed</dd>`;
+    default:
+      return html`<dt>Value ordered</dt><dd>${value}: not delivered yet</dd>`;
+  }
+}
 
 @Controller('purchases')
 @RequirePermission('purchases:read')
@@ -80,7 +98,7 @@ ${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
       body: html`<dl>
 <dt>Status</dt><dd class="status-${purchase.status}">${purchase.status}</dd>
 <dt>Charge</dt><dd>${money(purchase.charge_minor, purchase.currency)}</dd>
-<dt>Value delivered</dt><dd>${purchase.destination_amount} ${purchase.destination_unit}</dd>
+${deliveredValue(purchase)}
 <dt>Product</dt><dd>${purchase.product_id}</dd>
 <dt>Transaction id</dt><dd><code>${purchase.id}</code></dd>
 <dt>Error</dt><dd>${purchase.error_code ?? '—'}</dd>

@@ -1,14 +1,26 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError } from '#common';
+import { DomainError, FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
-import { csrfField, CurrentSession, errorSummary, html, type SafeHtml, sessionOf, when } from '#web';
+import { csrfField, CurrentSession, errorSummary, html, type SafeHtml, SessionCookies, sessionOf, setFlash, takeFlash, when } from '#web';
 import { actorOf, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 
 const TOKENS_STAY = 'Removing a person ends their dashboard sessions but does not revoke any API token: tokens belong to the vendor. Revoke tokens on the API tokens page.';
+
+interface NewInvite extends Record<string, unknown> {
+  email: string;
+  url: string;
+  expiresAt: string;
+}
+
+function inviteNotice(invite: NewInvite): SafeHtml {
+  return html`<section class="notice" aria-labelledby="invite-made"><h2 id="invite-made">Invite created</h2>
+<p>Send this one-time link to ${invite.email}. It works once and expires ${when(new Date(invite.expiresAt))}; it is not shown again.</p>
+<p class="secret" id="invite-link">${invite.url}</p><p><button type="button" data-copy="invite-link">Copy link</button> <span id="invite-link-status" role="status"></span></p></section>`;
+}
 
 @Controller()
 @RequirePermission('team:manage')
@@ -17,21 +29,29 @@ export class TeamController {
     private readonly accounts: DashboardAccounts,
     private readonly audit: DashboardAuditRepository,
     @Inject(GatewayEnv) private readonly config: GatewayEnv,
+    private readonly encryption: FieldEncryption,
+    private readonly cookies: SessionCookies,
   ) {}
 
   @Get('team')
   async team(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    await this.render(response, sessionOf(request), 200);
+    const session = sessionOf(request);
+    const invite = this.encryption.isConfigured ? takeFlash<NewInvite>(request, response, this.cookies, this.encryption, session.id) : null;
+    await this.render(response, session, 200, invite ? { notice: inviteNotice(invite) } : {});
   }
 
+  /** Creates the invite, then redirects (post/redirect/get): reloading the page cannot make a second one. */
   @Post('team/invite')
   async invite(@Body() form: { email?: string; role?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.change(request, response, async (session, actor) => {
       const invite = await this.accounts.invite(session.vendorId, String(form.email ?? ''), String(form.role ?? ''), actor);
-      const url = `${this.config.DASHBOARD_PUBLIC_URL.replace(/\/+$/, '')}/invite?token=${invite.secret}`;
-      return html`<section class="notice" aria-labelledby="invite-made"><h2 id="invite-made">Invite created</h2>
-<p>Send this one-time link to ${String(form.email)}. It works once and expires ${when(invite.expiresAt)}; it is not shown again.</p>
-<p class="secret" id="invite-link">${url}</p><p><button type="button" data-copy="invite-link">Copy link</button> <span id="invite-link-status" role="status"></span></p></section>`;
+      const created: NewInvite = {
+        email: String(form.email),
+        url: `${this.config.DASHBOARD_PUBLIC_URL.replace(/\/+$/, '')}/invite?token=${invite.secret}`,
+        expiresAt: invite.expiresAt.toISOString(),
+      };
+      if (!this.encryption.isConfigured) return inviteNotice(created);
+      setFlash(response, this.cookies, this.encryption, session.id, { ...created });
     });
   }
 

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
-import { DomainError } from '#common';
-import { DashboardAccounts, DashboardAuditRepository, type DashboardSession } from '#dashboard';
-import { csrfField, CurrentSession, errorSummary, html, type SafeHtml, sessionOf, when } from '#web';
+import { DomainError, FieldEncryption } from '#common';
+import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, roleMayGrantAbility } from '#dashboard';
+import { csrfField, CurrentSession, errorSummary, html, type SafeHtml, SessionCookies, sessionOf, setFlash, takeFlash, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -15,6 +15,13 @@ export const TOKEN_LIFETIMES: { value: string; label: string; seconds: number }[
   { value: '30d', label: '30 days', seconds: 30 * 86_400 },
   { value: '90d', label: '90 days', seconds: 90 * 86_400 },
 ];
+
+/** A token just created: the secret travels once, sealed, from the POST to the page it redirects to. */
+interface NewToken extends Record<string, unknown> {
+  id: string;
+  secret: string;
+  name: string;
+}
 
 interface CreateTokenForm {
   name?: string;
@@ -30,11 +37,15 @@ export class TokensController {
     private readonly vendors: VendorService,
     private readonly accounts: DashboardAccounts,
     private readonly audit: DashboardAuditRepository,
+    private readonly encryption: FieldEncryption,
+    private readonly cookies: SessionCookies,
   ) {}
 
   @Get()
   async list(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    await this.render(response, sessionOf(request), 200, {});
+    const session = sessionOf(request);
+    const issued = this.encryption.isConfigured ? takeFlash<NewToken>(request, response, this.cookies, this.encryption, session.id) : null;
+    await this.render(response, session, 200, issued ? { issued } : {});
   }
 
   @Post()
@@ -47,14 +58,20 @@ export class TokensController {
     if (name.length === 0) errors.name = ['Give the token a name, such as the system that will use it.'];
     if (abilities.length === 0) errors.abilities = ['Choose at least one ability.'];
     const notEnabled = abilities.filter((ability) => !vendor.enabledAbilities.includes(ability));
+    const beyondRole = abilities.filter((ability) => !roleMayGrantAbility(session.role, ability));
     if (notEnabled.length > 0) errors.abilities = [`Not enabled for your account: ${notEnabled.join(', ')}.`];
+    else if (beyondRole.length > 0) errors.abilities = [`Your role (${session.role}) cannot create tokens with ${beyondRole.join(', ')}; ask an owner.`];
     if (!lifetime) errors.expires_in = ['Choose an expiry.'];
     if (Object.keys(errors).length > 0) return this.render(response, session, 400, { errors, form });
     try {
       const issued = await this.tokens.issue(session.vendorId, abilities, lifetime!.seconds, { name, createdByUserId: session.userId });
       const details = { name, abilities: issued.abilities, expires_at: issued.expires_at };
       await this.audit.record(auditEvent(session, request, { action: 'token.created', subject: issued.id, details }));
-      await this.render(response, session, 201, { issued: { id: issued.id, secret: issued.token, name } });
+      const created: NewToken = { id: issued.id, secret: issued.token, name };
+      // Without field encryption (a bare test set-up) the secret is answered directly, as before.
+      if (!this.encryption.isConfigured) return this.render(response, session, 201, { issued: created });
+      setFlash(response, this.cookies, this.encryption, session.id, { ...created });
+      response.redirect(303, '/tokens');
     } catch (error) {
       if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.render(response, session, 400, { errors: error.fieldErrors, form });
       throw error;
@@ -90,7 +107,7 @@ export class TokensController {
     response: Response,
     session: DashboardSession,
     status: number,
-    state: { errors?: Record<string, string[]>; form?: CreateTokenForm; issued?: { id: string; secret: string; name: string } },
+    state: { errors?: Record<string, string[]>; form?: CreateTokenForm; issued?: NewToken },
   ): Promise<void> {
     const [vendor, tokens, users] = await Promise.all([this.vendors.get(session.vendorId), this.tokens.list(session.vendorId), this.accounts.list(session.vendorId)]);
     const emails = new Map(users.map((user) => [user.id, user.email]));
@@ -102,10 +119,14 @@ export class TokensController {
 <p><button type="button" data-copy="token-secret">Copy secret</button> <span id="token-secret-status" role="status"></span></p></section>`
       : html``;
     const abilityBoxes = ALL_ABILITIES.map((ability) => {
-      const enabled = vendor.enabledAbilities.includes(ability);
+      const why = !vendor.enabledAbilities.includes(ability)
+        ? 'not enabled for your account; platform staff enable abilities'
+        : roleMayGrantAbility(session.role, ability)
+          ? null
+          : `your role (${session.role}) cannot use this on the dashboard; an owner can create such a token`;
       const id = `ability-${ability.replace(/[^a-z]/g, '-')}`;
-      return html`<div class="checkbox"><input type="checkbox" id="${id}" name="abilities" value="${ability}"${enabled ? '' : html` disabled aria-describedby="${id}-why"`}${chosen.has(ability) && enabled ? html` checked` : ''}><label for="${id}">${ability}</label>${
-        enabled ? '' : html` <span class="hint" id="${id}-why">(not enabled for your account; platform staff enable abilities)</span>`
+      return html`<div class="checkbox"><input type="checkbox" id="${id}" name="abilities" value="${ability}"${why === null ? '' : html` disabled aria-describedby="${id}-why"`}${chosen.has(ability) && why === null ? html` checked` : ''}><label for="${id}">${ability}</label>${
+        why === null ? '' : html` <span class="hint" id="${id}-why">(${why})</span>`
       }</div>`;
     });
     const rows = tokens.map(

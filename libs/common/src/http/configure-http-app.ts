@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import helmet from 'helmet';
 import { jsonBodyShapeGuard, jsonOnlyWrites } from './body-shape.js';
 import { finishOpenApiDocument, type OpenApiFinish } from './openapi-finish.js';
+import { operationalPathsElsewhere } from './operational-port.js';
 
 export interface HttpAppOptions {
   /** Prefix for vendor routes; health, metrics and docs stay at the root for probes and scrapers. */
@@ -14,6 +15,11 @@ export interface HttpAppOptions {
   openApi?: { title: string; description: string; finish?: OpenApiFinish };
   /** X-Forwarded-For hops believed (TRUSTED_PROXY_HOPS); 0 or absent: the socket's address. */
   trustedProxyHops?: number;
+  /**
+   * Health and metrics only on the operational port (operational-port.ts), 404 on the app's own:
+   * the dashboard and back-office, where every path of the app's port faces people's browsers.
+   */
+  operationalPortOnly?: boolean;
 }
 
 export const OPERATIONAL_PATHS = ['health/live', 'health/ready', 'metrics'];
@@ -30,6 +36,7 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   // cache, and hashing each JSON body cost ~1 % of a gateway's CPU (docs/BENCHMARKS.md).
   express.set('etag', false);
   express.use(helmet({ contentSecurityPolicy: false }));
+  if (options.operationalPortOnly) express.use(operationalPathsElsewhere());
   express.useBodyParser('json', { limit: options.bodyLimit, strict: true });
   if (options.forms) express.useBodyParser('urlencoded', { limit: options.bodyLimit, extended: false });
   // Depth and reserved keys are checked on the parsed JSON (V8's JSON.parse does not recurse on

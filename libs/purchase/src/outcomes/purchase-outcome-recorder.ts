@@ -29,7 +29,16 @@ export const PURCHASE_FAILURE_CODES = {
   notCreated: 'PROVIDER_NOT_CREATED',
   /** The purchase could not be submitted within the verification window; the provider holds nothing. */
   notSubmitted: 'NOT_SUBMITTED',
+  /**
+   * The provider could not answer for it and platform staff, having checked with the provider
+   * (four-eyes), resolved it as failed; no money taken. Not PROVIDER_NOT_CREATED: nobody proved
+   * by lookup that the provider created nothing, and the provider may well have.
+   */
+  resolvedByStaff: 'RESOLVED_BY_STAFF',
 } as const;
+
+/** What the vendor reads on a purchase staff resolved, when the resolution gave no message of its own. */
+export const STAFF_RESOLUTION_STANDARD_MESSAGE = 'Resolved by our support team after checking with the provider.';
 
 /** What a staff resolution came to: moved, or refused with the reason (nothing changed). */
 export type StaffResolution = { resolved: true; state: TransactionState } | { resolved: false; reason: string };
@@ -205,9 +214,11 @@ export class PurchaseOutcomeRecorder {
    * makes: failed returns the daily allowance once, completed starts the reversal watch, both
    * write the status event and the webhook event. Refused, changing nothing, when the purchase
    * has left review (a lookup proved its outcome: that stands) or the provider's last answer
-   * contradicts the resolution.
+   * contradicts the resolution. The status event's reason, which the vendor reads in the
+   * purchase's history, carries the message written for the vendor (or the standard one), never
+   * the staff's internal note.
    */
-  async resolveByStaff(manager: EntityManager, transactionId: string, outcome: 'completed' | 'failed', note: string): Promise<StaffResolution> {
+  async resolveByStaff(manager: EntityManager, transactionId: string, outcome: 'completed' | 'failed', vendorMessage: string | null): Promise<StaffResolution> {
     const row = await this.transactions.lockState(manager, transactionId);
     if (!row) return { resolved: false, reason: 'The purchase does not exist.' };
     if (row.status !== 'review') return { resolved: false, reason: `The purchase is ${row.status} now, from the provider's verified answer; it can no longer be resolved by hand.` };
@@ -215,7 +226,9 @@ export class PurchaseOutcomeRecorder {
     const verified = providerSaid ? verifiedOutcomeOf(providerSaid) : null;
     if (verified && verified !== outcome) return { resolved: false, reason: `The provider's last answer (${providerSaid}) contradicts ${outcome}.` };
     const changes: RowChanges = new Map();
-    await this.move(manager, row, changes, outcome, { reason: `resolved by staff: ${note}`.slice(0, 500), errorCode: PURCHASE_FAILURE_CODES.notCreated });
+    // The prefix marks a staff move for the invariant checker (staff-invariants.ts).
+    const reason = `resolved by staff: ${vendorMessage ?? STAFF_RESOLUTION_STANDARD_MESSAGE}`.slice(0, 500);
+    await this.move(manager, row, changes, outcome, { reason, errorCode: PURCHASE_FAILURE_CODES.resolvedByStaff });
     return { resolved: true, state: await this.writeBack(manager, row.id, changes) };
   }
 

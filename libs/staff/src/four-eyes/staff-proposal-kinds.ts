@@ -58,5 +58,25 @@ export class StaffProposalKinds implements OnModuleInit {
       },
       describe: (proposal) => `Role of ${String(proposal.params.email)}: ${String(proposal.params.from)} → ${String(proposal.params.role)}`,
     });
+
+    // Disabling takes access away and applies at once; enabling again gives it back, so it waits
+    // for a second admin like a new account.
+    this.kinds.register({
+      kind: 'staff.enable',
+      auditAction: 'staff.enabled',
+      proposePermission: 'staff:manage',
+      approvePermission: 'staff:manage',
+      prepare: async (manager, subjectId) => {
+        const user = await this.accounts.checkEnable(manager, subjectId);
+        return { subjectType: 'staff_user', subjectId: user.id, vendorId: null, params: { email: user.email, role: user.role, disabled_at: user.disabledAt?.toISOString() ?? null } };
+      },
+      execute: async (manager, proposal) => {
+        await this.accounts.checkEnable(manager, proposal.subjectId);
+        const user = await this.accounts.enableWithin(manager, proposal.subjectId);
+        if (!user) throw new StaffActionRefused('The account was enabled meanwhile.');
+        return { details: { email: user.email, role: user.role } };
+      },
+      describe: (proposal) => `Enable the staff account ${String(proposal.params.email)} again (${String(proposal.params.role)})`,
+    });
   }
 }

@@ -112,6 +112,10 @@ export class StaffUserRepository {
     return USER.first(await updateReturning<object>(manager, `UPDATE staff_users u SET role = $2, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING ${USER.columns}`, [id, role]));
   }
 
+  async enable(manager: Queryable, id: string): Promise<StaffUser | null> {
+    return USER.first(await updateReturning<object>(manager, `UPDATE staff_users u SET disabled_at = NULL, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NOT NULL RETURNING ${USER.columns}`, [id]));
+  }
+
   async disable(manager: Queryable, id: string): Promise<StaffUser | null> {
     return USER.first(await updateReturning<object>(
       manager,

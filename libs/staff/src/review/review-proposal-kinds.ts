@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { UUID_PATTERN, ValidationFailedError } from '#common';
+import { textRuleProblem, UUID_PATTERN, ValidationFailedError } from '#common';
 import { PayoutOutcomes, PayoutRepository } from '#payout';
 import { PurchaseOutcomeRecorder, TransactionsRepository } from '#purchase';
 import { OPERATOR_PROPOSED, ProposalKinds } from '../four-eyes/proposal-kinds.js';
@@ -11,6 +11,21 @@ function outcomeOf(params: Record<string, unknown>, allowed: readonly string[]):
   const outcome = params.outcome;
   if (typeof outcome !== 'string' || !allowed.includes(outcome)) throw new ValidationFailedError({ outcome: [`Choose ${allowed.join(' or ')}.`] });
   return outcome;
+}
+
+export const VENDOR_MESSAGE_MAX_LENGTH = 300;
+
+/**
+ * The message for the vendor a purchase resolution may carry (null: the standard one). Kept apart
+ * from the proposal's reason, which is the staff's internal note and never reaches the vendor.
+ */
+function vendorMessageOf(params: Record<string, unknown>): string | null {
+  const written = typeof params.vendor_message === 'string' ? params.vendor_message.trim() : '';
+  if (written === '') return null;
+  const problem = textRuleProblem(written);
+  if (problem) throw new ValidationFailedError({ vendor_message: [`The message to the vendor ${problem}.`] });
+  if (written.length > VENDOR_MESSAGE_MAX_LENGTH) throw new ValidationFailedError({ vendor_message: [`Keep the message to the vendor to ${VENDOR_MESSAGE_MAX_LENGTH} characters.`] });
+  return written;
 }
 
 /**
@@ -40,11 +55,12 @@ export class ReviewProposalKinds implements OnModuleInit {
         const item = UUID_PATTERN.test(subjectId) ? await this.transactions.staffItem(subjectId, manager) : undefined;
         if (!item) throw new ValidationFailedError({ purchase: ['Unknown purchase.'] });
         if (item.status !== 'review') throw new StaffActionRefused(`The purchase is ${item.status}, not in review.`);
-        return { subjectType: 'purchase', subjectId: item.id, vendorId: item.vendor_id, params: { outcome, reference: item.reference, charge_cents: item.charge_cents } };
+        const vendorMessage = vendorMessageOf(params);
+        return { subjectType: 'purchase', subjectId: item.id, vendorId: item.vendor_id, params: { outcome, reference: item.reference, charge_cents: item.charge_cents, vendor_message: vendorMessage } };
       },
       execute: async (manager, proposal) => {
         const outcome = outcomeOf(proposal.params, ['completed', 'failed']) as 'completed' | 'failed';
-        const result = await this.recorder.resolveByStaff(manager, proposal.subjectId, outcome, proposal.reason);
+        const result = await this.recorder.resolveByStaff(manager, proposal.subjectId, outcome, vendorMessageOf(proposal.params));
         if (!result.resolved) throw new StaffActionRefused(result.reason);
         await this.resolutions.insert(manager, { domain: 'purchase', itemId: proposal.subjectId, vendorId: result.state.vendor_id, outcome, proposalId: proposal.id });
         return { details: { outcome, reference: proposal.params.reference, charge_cents: result.state.charge_cents, allowance_returned: outcome === 'failed' } };

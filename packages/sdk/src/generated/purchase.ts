@@ -1033,7 +1033,7 @@ export interface components {
              * @description Why a transaction failed; null otherwise
              * @enum {string|null}
              */
-            error_code: "PROVIDER_DECLINED" | "PROVIDER_REJECTED" | "PROVIDER_NOT_CREATED" | "NOT_SUBMITTED" | null;
+            error_code: "PROVIDER_DECLINED" | "PROVIDER_REJECTED" | "PROVIDER_NOT_CREATED" | "NOT_SUBMITTED" | "RESOLVED_BY_STAFF" | null;
             /**
              * @description True while completed with PIN or eSIM data to fetch from /transactions/{id}/fulfilment
              * @example false

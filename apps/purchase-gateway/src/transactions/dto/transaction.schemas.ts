@@ -28,7 +28,7 @@ export class TransactionSchema {
   @ApiProperty({
     type: String,
     nullable: true,
-    enum: ['PROVIDER_DECLINED', 'PROVIDER_REJECTED', 'PROVIDER_NOT_CREATED', 'NOT_SUBMITTED', null],
+    enum: ['PROVIDER_DECLINED', 'PROVIDER_REJECTED', 'PROVIDER_NOT_CREATED', 'NOT_SUBMITTED', 'RESOLVED_BY_STAFF', null],
     description: 'Why a transaction failed; null otherwise',
   })
   error_code: string | null;
