@@ -1579,7 +1579,10 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page, with the same filters (and order); omitted: the first page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2808,7 +2811,10 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page, with the same filters (and order); omitted: the first page */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3436,7 +3442,10 @@ export interface operations {
                 /** @description `desc` newest first, `asc` oldest first. Default "desc". */
                 order?: "desc" | "asc";
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3651,7 +3660,10 @@ export interface operations {
                 /** @description Last Africa/Johannesburg day included; omitted: up to now */
                 date_to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3821,7 +3833,10 @@ export interface operations {
                 /** @description Last Africa/Johannesburg day included; omitted: up to now */
                 date_to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3951,7 +3966,10 @@ export interface operations {
                 /** @description Only the items of this batch (its reference) */
                 batch?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4077,7 +4095,10 @@ export interface operations {
                 /** @description Only batches whose reference starts with this (case-sensitive) */
                 reference_prefix?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };

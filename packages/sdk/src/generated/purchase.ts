@@ -5893,7 +5893,10 @@ export interface operations {
                 /** @description Last Africa/Johannesburg day included; omitted: unbounded */
                 date_to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5959,9 +5962,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -5979,9 +5982,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -6003,9 +6006,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -6029,9 +6032,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -6049,9 +6052,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6071,9 +6074,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
@@ -6088,7 +6091,10 @@ export interface operations {
                 /** @description Last Africa/Johannesburg day included; omitted: unbounded */
                 date_to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6107,9 +6113,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "UNAUTHENTICATED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "UNAUTHENTICATED";
+                            code?: "UNAUTHENTICATED";
                         };
                     };
                 };
@@ -6127,9 +6133,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "FORBIDDEN";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "FORBIDDEN";
+                            code?: "FORBIDDEN";
                         };
                     };
                 };
@@ -6151,9 +6157,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "VALIDATION_FAILED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "VALIDATION_FAILED";
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -6177,9 +6183,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "API_RATE_LIMITED";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "API_RATE_LIMITED";
+                            code?: "API_RATE_LIMITED";
                         };
                     };
                 };
@@ -6197,9 +6203,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "INTERNAL_ERROR";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "INTERNAL_ERROR";
+                            code?: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6219,9 +6225,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
                         message?: "SERVICE_UNAVAILABLE";
-                        error?: {
+                        error?: components["schemas"]["ErrorDetail"] & {
                             /** @enum {string} */
-                            code: "SERVICE_UNAVAILABLE";
+                            code?: "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
