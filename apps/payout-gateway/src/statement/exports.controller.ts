@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { SkipEnvelope, streamCsv } from '#common';
 import { BATCH_CSV_COLUMNS, instantRange, PAYOUT_CSV_COLUMNS, PayoutListsService, PayoutStatementService, STATEMENT_CSV_COLUMNS, type StatementDays } from '#payout';
@@ -27,6 +27,7 @@ export class ExportsController {
   @SkipEnvelope()
   @RequireScopes('payouts:read')
   @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'The CSV file, streamed', schema: { type: 'string' } })
   @ApiOperation({ summary: 'The account statement as CSV', description: `${CSV_RULES}${STATEMENT_CSV_COLUMNS.join(', ')}. The last line is the last movement when the export started.` })
   @ApiPayoutErrors('VALIDATION_FAILED')
   async exportStatement(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementDaysQuery, @Res() response: Response): Promise<void> {
@@ -39,6 +40,7 @@ export class ExportsController {
   @SkipEnvelope()
   @RequireScopes('payouts:read')
   @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'The CSV file, streamed', schema: { type: 'string' } })
   @ApiOperation({ summary: 'Payouts as CSV', description: `The filters of GET /payouts. ${CSV_RULES}${PAYOUT_CSV_COLUMNS.join(', ')}. Never delivery codes.` })
   @ApiPayoutErrors('VALIDATION_FAILED')
   async exportPayouts(@CurrentVendor() vendor: VendorPrincipal, @Query() query: PayoutFilterQuery, @Res() response: Response): Promise<void> {
@@ -51,6 +53,7 @@ export class ExportsController {
   @SkipEnvelope()
   @RequireScopes('payouts:read')
   @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'The CSV file, streamed', schema: { type: 'string' } })
   @ApiOperation({ summary: 'Batches with their items as CSV', description: `The filters of GET /batches; one line per item. ${CSV_RULES}${BATCH_CSV_COLUMNS.join(', ')}.` })
   @ApiPayoutErrors('VALIDATION_FAILED')
   async exportBatches(@CurrentVendor() vendor: VendorPrincipal, @Query() query: BatchFilterQuery, @Res() response: Response): Promise<void> {

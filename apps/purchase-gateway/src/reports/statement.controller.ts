@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { IsIsoDay, SkipEnvelope, streamCsv } from '#common';
@@ -83,6 +83,7 @@ export class PurchaseExportsController {
   @SkipEnvelope()
   @RequireAbilities('transactions:read')
   @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'The CSV file, streamed', schema: { type: 'string' } })
   @ApiOperation({
     operationId: 'exportPurchases',
     summary: 'Purchases as CSV',

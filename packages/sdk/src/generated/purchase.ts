@@ -6100,6 +6100,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The CSV file, streamed */
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
             /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
             401: {
                 headers: {
