@@ -27,7 +27,7 @@ export class ExportsController {
   @SkipEnvelope()
   @RequireScopes('payouts:read')
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'The CSV file, streamed', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'The CSV file, streamed (its header line as the example)', content: { 'text/csv': { schema: { type: 'string' }, example: `${STATEMENT_CSV_COLUMNS.join(',')}\r\n` } } })
   @ApiOperation({ summary: 'The account statement as CSV', description: `${CSV_RULES}${STATEMENT_CSV_COLUMNS.join(', ')}. The last line is the last movement when the export started.` })
   @ApiPayoutErrors('VALIDATION_FAILED')
   async exportStatement(@CurrentVendor() vendor: VendorPrincipal, @Query() query: StatementDaysQuery, @Res() response: Response): Promise<void> {
@@ -40,7 +40,7 @@ export class ExportsController {
   @SkipEnvelope()
   @RequireScopes('payouts:read')
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'The CSV file, streamed', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'The CSV file, streamed (its header line as the example)', content: { 'text/csv': { schema: { type: 'string' }, example: `${PAYOUT_CSV_COLUMNS.join(',')}\r\n` } } })
   @ApiOperation({ summary: 'Payouts as CSV', description: `The filters of GET /payouts. ${CSV_RULES}${PAYOUT_CSV_COLUMNS.join(', ')}. Never delivery codes.` })
   @ApiPayoutErrors('VALIDATION_FAILED')
   async exportPayouts(@CurrentVendor() vendor: VendorPrincipal, @Query() query: PayoutFilterQuery, @Res() response: Response): Promise<void> {
@@ -53,7 +53,7 @@ export class ExportsController {
   @SkipEnvelope()
   @RequireScopes('payouts:read')
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'The CSV file, streamed', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'The CSV file, streamed (its header line as the example)', content: { 'text/csv': { schema: { type: 'string' }, example: `${BATCH_CSV_COLUMNS.join(',')}\r\n` } } })
   @ApiOperation({ summary: 'Batches with their items as CSV', description: `The filters of GET /batches; one line per item. ${CSV_RULES}${BATCH_CSV_COLUMNS.join(', ')}.` })
   @ApiPayoutErrors('VALIDATION_FAILED')
   async exportBatches(@CurrentVendor() vendor: VendorPrincipal, @Query() query: BatchFilterQuery, @Res() response: Response): Promise<void> {

@@ -83,7 +83,7 @@ export class PurchaseExportsController {
   @SkipEnvelope()
   @RequireAbilities('transactions:read')
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'The CSV file, streamed', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'The CSV file, streamed (its header line as the example)', content: { 'text/csv': { schema: { type: 'string' }, example: `${PURCHASE_CSV_COLUMNS.join(',')}\r\n` } } })
   @ApiOperation({
     operationId: 'exportPurchases',
     summary: 'Purchases as CSV',

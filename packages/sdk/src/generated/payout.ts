@@ -3842,7 +3842,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The CSV file, streamed */
+            /** @description The CSV file, streamed (its header line as the example) */
             200: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -3856,6 +3856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example line_id,created_at,category,kind,payout_reference,batch_reference,payout_id,currency,amount,available_change,reserved_change,available_after,reserved_after */
                     "text/csv": string;
                 };
             };
@@ -3992,7 +3993,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The CSV file, streamed */
+            /** @description The CSV file, streamed (its header line as the example) */
             200: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -4006,6 +4007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example payout_id,reference,batch_reference,status,status_reason,method,currency,amount,fee,merchant_reference,provider_reference,created_at,paid_at */
                     "text/csv": string;
                 };
             };
@@ -4138,7 +4140,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The CSV file, streamed */
+            /** @description The CSV file, streamed (its header line as the example) */
             200: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -4152,6 +4154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example batch_id,batch_reference,batch_status,batch_created_at,item_position,payout_id,reference,status,status_reason,method,currency,amount,fee,merchant_reference,created_at,paid_at */
                     "text/csv": string;
                 };
             };

@@ -6100,7 +6100,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The CSV file, streamed */
+            /** @description The CSV file, streamed (its header line as the example) */
             200: {
                 headers: {
                     /** @description Correlation id of this request (echoed when the caller sent a safe one) */
@@ -6114,6 +6114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example transaction_id,reference,status,product_id,product_name,operator_name,currency,charge,created_at,completed_at,reversed_at */
                     "text/csv": string;
                 };
             };
