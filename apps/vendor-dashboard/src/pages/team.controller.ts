@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '#common';
+import { TokenService } from '#auth';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
-import { csrfField, CurrentSession, errorSummary, html, type SafeHtml, sessionOf, when } from '#web';
+import { auditDetails, csrfField, CurrentSession, errorSummary, html, type SafeHtml, sessionOf, when } from '#web';
 import { actorOf, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -16,6 +17,7 @@ export class TeamController {
   constructor(
     private readonly accounts: DashboardAccounts,
     private readonly audit: DashboardAuditRepository,
+    private readonly tokens: TokenService,
     @Inject(GatewayEnv) private readonly config: GatewayEnv,
   ) {}
 
@@ -83,14 +85,25 @@ export class TeamController {
   @RequirePermission('audit:read')
   async auditLog(@CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const events = await this.audit.list(session.vendorId);
+    // Subjects and details name people and tokens by id: the page shows the names it can find.
+    const names = await this.subjectNames(session.vendorId);
     sendPage(response, {
       title: 'Audit log',
       session,
       current: '/audit',
       body: html`<table><caption class="hint">The latest 200 events, newest first. Times are Johannesburg time.</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Subject</th><th scope="col">Details</th><th scope="col">Address</th></tr></thead>
-<tbody>${events.map((event) => html`<tr><td>${when(event.created_at)}</td><td>${event.actor}</td><td>${event.action}</td><td>${event.subject ?? ''}</td><td><code>${JSON.stringify(event.details)}</code></td><td>${event.address ?? ''}</td></tr>`)}</tbody></table>`,
+<tbody>${events.map((event) => html`<tr><td>${when(event.created_at)}</td><td>${event.actor}</td><td>${event.action}</td><td>${event.subject ? (names.get(event.subject) ?? event.subject) : '—'}</td><td>${auditDetails(event.details, names)}</td><td>${event.address ?? ''}</td></tr>`)}</tbody></table>`,
     });
+  }
+
+  /** The vendor's tokens and people by id, so the log names them ("token “CI deploy”") instead of showing UUIDs. */
+  private async subjectNames(vendorId: string): Promise<Map<string, string>> {
+    const [tokens, users] = await Promise.all([this.tokens.list(vendorId), this.accounts.list(vendorId)]);
+    return new Map([
+      ...tokens.map((token): [string, string] => [token.id, `token “${token.name ?? token.prefix}”`]),
+      ...users.map((user): [string, string] => [user.id, user.email]),
+    ]);
   }
 
   private async render(response: Response, session: DashboardSession, status: number, state: { errors?: Record<string, string[]>; notice?: SafeHtml } = {}): Promise<void> {
