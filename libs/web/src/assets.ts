@@ -33,6 +33,17 @@ fieldset { border: 1px solid var(--line); margin: 12px 0; } legend { font-weight
 meter { width: 320px; height: 20px; vertical-align: middle; }
 figure { margin: 16px 0; max-width: 760px; }
 .inline { display: inline; }
+.table-box { max-width: 100%; overflow-x: auto; margin: 16px 0; } .table-box table { margin: 0; }
+h1 { overflow-wrap: anywhere; } code, dd, .notice, .errors { overflow-wrap: anywhere; }
+/* A phone (390 px): less padding, fields as wide as the screen, one column of facts; tables scroll in their box. */
+@media (max-width: 640px) {
+  header { padding: 8px 12px; gap: 8px; } .who { margin-left: 0; flex-wrap: wrap; }
+  main { padding: 12px 12px 40px; }
+  th, td { padding: 4px 6px; }
+  input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { min-width: 0; width: 100%; }
+  meter { width: 100%; }
+  .pager { flex-wrap: wrap; }
+}
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }
 `;
 

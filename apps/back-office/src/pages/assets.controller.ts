@@ -10,6 +10,7 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px;
 td .detail { overflow-wrap: anywhere; font-size: 14px; } td .detail .detail { margin-left: 12px; } td code { overflow-wrap: anywhere; }
 .detail-items { margin: 0; padding-left: 16px; }
 textarea { min-height: 80px; width: 100%; max-width: 640px; }
+@media (max-width: 640px) { dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: 8px; } }
 `;
 
 @Controller('assets')
