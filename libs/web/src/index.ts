@@ -15,3 +15,4 @@ export * from './page.js';
 export * from './page-errors.js';
 export * from './sign-in-gate.js';
 export * from './page-guard.js';
+export * from './mailer.js';

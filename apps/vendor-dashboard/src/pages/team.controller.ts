@@ -4,7 +4,7 @@ import { DomainError } from '#common';
 import { TokenService } from '#auth';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
-import { auditDetails, csrfField, CurrentSession, errorSummary, html, type SafeHtml, sessionOf, when } from '#web';
+import { auditDetails, csrfField, CurrentSession, errorSummary, html, Mailer, type SafeHtml, sessionOf, when } from '#web';
 import { actorOf, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -18,6 +18,7 @@ export class TeamController {
     private readonly accounts: DashboardAccounts,
     private readonly audit: DashboardAuditRepository,
     private readonly tokens: TokenService,
+    private readonly mailer: Mailer,
     @Inject(GatewayEnv) private readonly config: GatewayEnv,
   ) {}
 
@@ -31,8 +32,13 @@ export class TeamController {
     await this.change(request, response, async (session, actor) => {
       const invite = await this.accounts.invite(session.vendorId, String(form.email ?? ''), String(form.role ?? ''), actor);
       const url = `${this.config.DASHBOARD_PUBLIC_URL.replace(/\/+$/, '')}/invite?token=${invite.secret}`;
+      const mailed = await this.mailer.send({
+        to: invite.email,
+        subject: `You are invited to ${session.vendorName}'s vendor dashboard`,
+        text: `${session.email} invited you to the vendor dashboard of ${session.vendorName} as ${invite.role}.\n\nChoose your password here:\n${url}\n\nThe link works once and expires ${when(invite.expiresAt)}.\n`,
+      });
       return html`<section class="notice" aria-labelledby="invite-made"><h2 id="invite-made">Invite created</h2>
-<p>Send this one-time link to ${String(form.email)}. It works once and expires ${when(invite.expiresAt)}; it is not shown again.</p>
+<p>${mailed ? `We mailed this one-time link to ${invite.email}; you can also send it yourself.` : `Send this one-time link to ${invite.email} (it could not be mailed).`} It works once and expires ${when(invite.expiresAt)}; it is not shown again.</p>
 <p class="secret" id="invite-link">${url}</p><p><button type="button" data-copy="invite-link">Copy link</button> <span id="invite-link-status" role="status"></span></p></section>`;
     });
   }

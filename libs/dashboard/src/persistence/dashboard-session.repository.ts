@@ -43,9 +43,9 @@ export class DashboardSessionRepository {
     await this.dataSource.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
   }
 
-  /** Revokes every live session of the user: how many there were. */
-  async revokeAllOf(userId: string, manager: EntityManager = this.dataSource.manager): Promise<number> {
-    const [, count] = (await manager.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId])) as [unknown, number];
+  /** Revokes every live session of the user but `exceptId` (the one making a change): how many there were. */
+  async revokeAllOf(userId: string, manager: EntityManager = this.dataSource.manager, exceptId: string | null = null): Promise<number> {
+    const [, count] = (await manager.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2`, [userId, exceptId])) as [unknown, number];
     return Number(count);
   }
 }

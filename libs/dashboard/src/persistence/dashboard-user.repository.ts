@@ -56,6 +56,17 @@ export class DashboardUserRepository {
     return row;
   }
 
+  /** The password hash of a live user of the vendor (to check the current password before a change). */
+  async passwordHash(vendorId: string, userId: string): Promise<string | undefined> {
+    const [row] = (await this.dataSource.query(`SELECT password_hash FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL`, [vendorId, userId])) as { password_hash: string }[];
+    return row?.password_hash;
+  }
+
+  async setPasswordHash(manager: EntityManager, userId: string, passwordHash: string): Promise<number> {
+    const [, count] = (await manager.query(`UPDATE dashboard_users SET password_hash = $2, updated_at = now() WHERE id = $1 AND removed_at IS NULL`, [userId, passwordHash])) as [unknown, number];
+    return count;
+  }
+
   /** The vendor's user, if not removed; `forUpdate` locks the row in the caller's transaction. */
   async find(vendorId: string, userId: string, manager: Queryable = this.dataSource.manager, forUpdate = false): Promise<DashboardUser | undefined> {
     const [row] = (await manager.query(
