@@ -148,8 +148,10 @@ describe('both web apps at phone and desktop width', () => {
     await page.setViewportSize({ width: 390, height: 900 });
     await page.goto(`${dashboardBase}/sign-in`);
     const findings = await check('/sign-in');
-    await page.goto(`${dashboardBase}/invite?token=not-a-real-invite`);
-    findings.push(...(await check('/invite')));
+    for (const path of ['/invite?token=not-a-real-invite', '/forgot-password', '/reset-password?token=not-a-real-link']) {
+      await page.goto(`${dashboardBase}${path}`);
+      findings.push(...(await check(path)));
+    }
     await page.goto(`${dashboardBase}/sign-in`);
     await page.fill('#email', owner.email);
     await page.fill('#password', owner.password);
@@ -166,6 +168,8 @@ describe('both web apps at phone and desktop width', () => {
     await page.setViewportSize({ width: 390, height: 900 });
     await page.goto(`${backOfficeBase}/sign-in`);
     const findings = await check('/sign-in');
+    await page.goto(`${backOfficeBase}/setup?token=not-a-real-link`);
+    findings.push(...(await check('/setup')));
     await browserSignIn(page, backOfficeBase, approver, '/');
     const asApprover = await crawl(backOfficeBase, '/');
     await page.click('button:has-text("Sign out")');
