@@ -187,7 +187,7 @@ describe('vendor dashboard mail in Chromium', () => {
     expect(svg).toMatch(/^<svg[\s\S]*<path[\s\S]*<\/svg>\s*$/);
     // The image was drawn by the browser (a real, decodable SVG), at its full size.
     expect(await qr.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
-    await audit('account-totp-setup');
+    await audit('account-totp-qr');
     const key = (await page.locator('#totp-key').textContent())!.trim();
     const before = lastMailId();
     await page.fill('#password', colleague.password);

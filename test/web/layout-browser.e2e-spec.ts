@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
 import { startBackOffice, startVendorDashboard, type RunningApp } from '../support/apps.js';
@@ -9,6 +10,9 @@ import { airtimeQuote, buy, call, createQuote, uniqueKey } from '../support/reli
 import type { TestVendor } from '../support/vendors.js';
 import { cashPayout, uniqueReference } from '../payout/payout-requests.js';
 import { openBrowser, seriousViolations, type AxeViolation, type Browser } from '../dashboard/browser.js';
+
+/** Set LAYOUT_SCREENSHOTS=1 to refresh the phone-width screenshots in docs/dashboard/phone and docs/back-office/phone. */
+const SCREENSHOTS = process.env.LAYOUT_SCREENSHOTS;
 
 /** A phone (390 px) and a desktop (1280 px). */
 const WIDTHS = [390, 1280] as const;
@@ -104,11 +108,19 @@ describe('both web apps at phone and desktop width', () => {
     if (stack) await closeCheckingBooks(stack, () => [vendor.vendor.id]);
   });
 
+  /** Where the phone screenshots of the app being checked go (docs/dashboard/phone, docs/back-office/phone). */
+  let screenshots = '';
+
   /** Checks the page now open at both widths. */
   async function check(path: string): Promise<PageFinding[]> {
     const findings: PageFinding[] = [];
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
+      if (SCREENSHOTS && width === 390) {
+        const name = shapeOf(new URL(path, 'http://page')).replace(/\?.*$/, '').replace(/[/:]+/g, '-').replace(/^-|-$/g, '') || 'home';
+        mkdirSync(screenshots, { recursive: true });
+        await page.screenshot({ path: `${screenshots}/${name}.png`, fullPage: true, mask: [page.locator('.secret')] });
+      }
       const overflow = await overflowOf(page);
       const violations = await seriousViolations(page);
       if (overflow || violations.length) findings.push({ path, width, ...(overflow ? { overflow } : {}), ...(violations.length ? { violations } : {}) });
@@ -145,6 +157,7 @@ describe('both web apps at phone and desktop width', () => {
   }
 
   it('no page of the vendor dashboard scrolls sideways or has a serious axe-core violation', async () => {
+    screenshots = 'docs/dashboard/phone';
     await page.setViewportSize({ width: 390, height: 900 });
     await page.goto(`${dashboardBase}/sign-in`);
     const findings = await check('/sign-in');
@@ -165,6 +178,7 @@ describe('both web apps at phone and desktop width', () => {
   }, 300_000);
 
   it('no page of the back-office scrolls sideways or has a serious axe-core violation', async () => {
+    screenshots = 'docs/back-office/phone';
     await page.setViewportSize({ width: 390, height: 900 });
     await page.goto(`${backOfficeBase}/sign-in`);
     const findings = await check('/sign-in');
