@@ -197,4 +197,40 @@ describe('vendor dashboard mail in Chromium', () => {
     const notice = await mailTo(colleague.email, /Two-step sign-in turned on/, before);
     expect(notice.text).toContain('Mail Vendor');
   });
+
+  it('an owner can require two-step sign-in for the team: who has not set it up reaches only their account page until they do', async () => {
+    const viewer = await createDashboardUser(dashboard.app, vendor.vendor.id, 'viewer');
+    await signOut();
+    await signInAs(owner.email, owner.password);
+    await page.goto(`${base}/team`);
+    await page.click('button:has-text("Require two-step sign-in for everyone")');
+    await expect(page.locator('.errors').textContent()).resolves.toContain('Turn on two-step sign-in for your own account first');
+    expect(await stack.db.query(`SELECT 1 FROM dashboard_team_settings WHERE vendor_id = $1 AND require_two_step`, [vendor.vendor.id])).toEqual([]);
+
+    await enrolTwoStep(owner.password);
+    await page.goto(`${base}/team`);
+    await page.click('button:has-text("Require two-step sign-in for everyone")');
+    await expect(page.locator('#two-step-policy').textContent()).resolves.toContain('Required');
+    await audit('team-two-step-required');
+    await signOut();
+
+    // The viewer, without a second factor, signs in with the password and is held on the account page.
+    await signInAs(viewer.email, viewer.password);
+    expect((await page.goto(`${base}/purchases`))!.status()).toBe(403);
+    await expect(page.locator('main').textContent()).resolves.toContain('Your team requires two-step sign-in. Set it up on Your account first');
+    expect((await page.goto(`${base}/account`))!.status()).toBe(200);
+    await enrolTwoStep(viewer.password);
+    expect((await page.goto(`${base}/purchases`))!.status()).toBe(200);
+  });
+
+  /** Turns on two-step sign-in for the signed-in person from their account page. */
+  async function enrolTwoStep(password: string): Promise<void> {
+    await page.goto(`${base}/account`);
+    await page.click('button:has-text("Set up two-step sign-in")');
+    const key = (await page.locator('#totp-key').textContent())!.trim();
+    await page.fill('#password', password);
+    await page.fill('#code', await generate({ secret: key }));
+    await page.click('button:has-text("Turn on")');
+    await expect(page.locator('[role=status]').textContent()).resolves.toContain('Two-step sign-in is on.');
+  }
 });

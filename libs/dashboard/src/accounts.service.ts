@@ -143,6 +143,27 @@ export class DashboardAccounts {
     });
   }
 
+  teamRequiresTwoStep(vendorId: string): Promise<boolean> {
+    return this.users.teamRequiresTwoStep(vendorId);
+  }
+
+  /**
+   * An owner requires (or stops requiring) two-step sign-in for the whole team. Requiring it needs
+   * the owner's own second factor first, so the owner cannot lock the team out of a page they
+   * could not reach themselves. Who has not set it up can then sign in with the password only to
+   * set it up on their account page (the dashboard's guard holds them there).
+   */
+  async setTeamTwoStep(vendorId: string, required: boolean, actor: Actor): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      if (required) {
+        const self = actor.userId ? await this.users.find(vendorId, actor.userId, manager) : undefined;
+        if (!self?.totp_enabled) throw new ValidationFailedError({ require_two_step: ['Turn on two-step sign-in for your own account first (Your account).'] });
+      }
+      await this.users.setTeamRequiresTwoStep(manager, vendorId, required);
+      await this.audit.record({ vendorId, actorUserId: actor.userId, actor: actor.label, action: required ? 'team.two_step_required' : 'team.two_step_optional', address: actor.address }, manager);
+    });
+  }
+
   async get(vendorId: string, userId: string): Promise<DashboardUser> {
     if (!UUID_PATTERN.test(userId)) throw new NotFoundError('user');
     const row = await this.users.find(vendorId, userId);

@@ -43,6 +43,16 @@ export class TeamController {
     });
   }
 
+  /** Two-step sign-in for everyone on the team, or left to each person. */
+  @Post('team/two-step')
+  async teamTwoStep(@Body() form: { require?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    await this.change(request, response, async (session, actor) => {
+      const required = form.require === 'on';
+      await this.accounts.setTeamTwoStep(session.vendorId, required, actor);
+      return html`<p class="notice" role="status">${required ? 'Two-step sign-in is now required for everyone on the team. Who has not set it up can only reach their account page until they do.' : 'Two-step sign-in is now up to each person.'}</p>`;
+    });
+  }
+
   @Post('team/invites/:id/withdraw')
   async withdrawInvite(@Param('id') id: string, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.change(request, response, (session, actor) => this.accounts.withdrawInvite(session.vendorId, id, actor));
@@ -113,7 +123,7 @@ export class TeamController {
   }
 
   private async render(response: Response, session: DashboardSession, status: number, state: { errors?: Record<string, string[]>; notice?: SafeHtml } = {}): Promise<void> {
-    const [users, invites] = await Promise.all([this.accounts.list(session.vendorId), this.accounts.listInvites(session.vendorId)]);
+    const [users, invites, twoStepRequired] = await Promise.all([this.accounts.list(session.vendorId), this.accounts.listInvites(session.vendorId), this.accounts.teamRequiresTwoStep(session.vendorId)]);
     const roleOptions = (selected: string) => DASHBOARD_ROLES.map((role) => html`<option value="${role}"${role === selected ? html` selected` : ''}>${role}</option>`);
     sendPage(response, {
       title: 'Team',
@@ -130,6 +140,10 @@ export class TeamController {
 <td>${user.totp_enabled ? 'on' : 'off'}</td><td>${when(user.created_at)}</td>
 <td>${user.id === session.userId ? 'you' : html`<a href="/team/${user.id}/remove">Remove ${user.email}</a>`}</td></tr>`,
       )}</tbody></table>
+<h2>Two-step sign-in for the team</h2>
+<p id="two-step-policy">${twoStepRequired ? 'Required: everyone signs in with a code from an authenticator app.' : 'Up to each person.'} ${users.filter((user) => !user.totp_enabled).length} of ${users.length} have not set it up.</p>
+<form method="post" action="/team/two-step">${csrfField(session)}<input type="hidden" name="require" value="${twoStepRequired ? 'off' : 'on'}">
+<button type="submit"${twoStepRequired ? html` class="secondary"` : ''}>${twoStepRequired ? 'Stop requiring two-step sign-in' : 'Require two-step sign-in for everyone'}</button></form>
 <h2>Pending invites</h2>
 <ul>${
         invites.length
