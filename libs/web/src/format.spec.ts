@@ -65,6 +65,12 @@ describe('auditDetails', () => {
     expect(auditDetails({ a: { b: 1 } }).value).not.toMatch(/[{}]|&quot;/);
   });
 
+  it('shows the decimal amounts of the payout API as money', () => {
+    expect(text({ total_amount: '2500.00', fee: '3.25', totalFee: '0.5', amount_note: '12.00', items: 3 })).toBe(
+      'total amount ZAR 2,500.00 fee ZAR 3.25 total fee ZAR 0.50 amount note 12.00 items 3',
+    );
+  });
+
   it('names the ids the page knows, and only in id fields', () => {
     const names = new Map([['10101', 'Vodacom ZA Airtime 10.00 ZAR'], ['5', 'should not appear']]);
     expect(text({ product_id: 10101, productIds: [10101, 7], velocity_count: 5 }, names)).toBe(

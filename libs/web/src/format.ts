@@ -77,6 +77,9 @@ export function moneyRange(minimumCents: Cents, maximumCents: Cents, currency = 
 
 /** Amounts in cents, by their key (`amount_cents`, `feeCents`, `daily_cap_minor`): shown as money. */
 const MONEY_KEY = /(Cents|_cents|_minor)$/;
+/** Amounts the payout API writes as decimal strings (`amount`, `fee`, `total_amount`): shown as money when they look like one. */
+const DECIMAL_MONEY_KEY = /(^|_)(amount|fee)$|[a-z](Amount|Fee)$/;
+const DECIMAL_AMOUNT = /^-?\d+(\.\d{1,2})?$/;
 /** An instant as the database and the APIs write it (UTC ISO 8601): shown in Johannesburg time. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
@@ -126,6 +129,7 @@ function detailValue(key: string, value: unknown, isMoney: boolean, names: Detai
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   const text = String(value);
   if (isMoney && /^-?\d+$/.test(text)) return moneyFromCents(BigInt(text));
+  if (typeof value === 'string' && DECIMAL_MONEY_KEY.test(key) && DECIMAL_AMOUNT.test(value)) return moneyFromDecimal(value);
   if (typeof value === 'string' && ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value))) return when(value);
   return (ID_KEY.test(key) && names.get(text)) || text;
 }

@@ -113,7 +113,7 @@ export class PayoutMethodsController {
       session,
       current: '/vendors',
       body: html`${notice}<p><a href="/vendors/${vendor.id}">Back to ${vendor.name}</a></p><h2>Methods</h2>${methodsSection}
-<h2>Account fee per payout</h2><p class="hint">Cash and bank payouts without a method fee pay this.</p>${feeSection}<h2>Audit records</h2>${auditTable(records)}`,
+<h2>Account fee per payout</h2><p class="hint">Cash and bank payouts without a method fee pay this.</p>${feeSection}<h2>Audit records</h2>${auditTable(records, 'Audit trail', new Map([[vendor.id, vendor.name]]))}`,
     }, status);
   }
 }
