@@ -14,7 +14,7 @@ nav a { color: var(--accent); } nav a[aria-current="page"] { font-weight: 700; c
 main { padding: 16px 24px 48px; max-width: 1200px; }
 table { border-collapse: collapse; width: 100%; margin: 16px 0; } th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: #f5f7fa; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 label { display: block; font-weight: 600; margin-top: 12px; }
 input, select, textarea, button { font: inherit; }
 input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { padding: 6px 8px; border: 1px solid #6b7280; border-radius: 4px; min-width: 260px; }

@@ -1,4 +1,4 @@
-import { auditDetails, dayOf, detailLabel, money, moneyFromCents, moneyFromDecimal, moneyRange, when } from './format.js';
+import { auditDetails, dayOf, detailLabel, money, moneyFromCents, moneyFromDecimal, moneyRange, quantity, when } from './format.js';
 
 describe('money', () => {
   it('writes the ISO code first and groups thousands with commas, from integer minor units', () => {
@@ -23,6 +23,12 @@ describe('money', () => {
     expect(moneyFromDecimal('1000')).toBe('ZAR 1,000.00');
     expect(moneyFromDecimal('-5.00')).toBe('ZAR -5.00');
     expect(() => moneyFromDecimal('1e3')).toThrow();
+  });
+
+  it('writes what a purchase delivers with the currency first, other units after', () => {
+    expect(quantity('1000.00', 'ZAR')).toBe('ZAR 1,000.00');
+    expect(quantity('500', 'MB')).toBe('500 MB');
+    expect(quantity('1.125', 'USD')).toBe('1.125 USD');
   });
 
   it('writes a method range with the currency on both ends', () => {

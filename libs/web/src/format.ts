@@ -70,6 +70,15 @@ export function dayOf(value: Date | string | null | undefined): string {
   return `${part.year}-${part.month}-${part.day}`;
 }
 
+/**
+ * What a purchase delivers, as the API gives it: an amount in a currency written like money
+ * ("ZAR 10.00", the currency first as everywhere), any other unit after the amount ("500 MB").
+ */
+export function quantity(amount: string, unit: string): string {
+  if (/^[A-Z]{3}$/.test(unit) && /^-?\d+(\.\d{1,2})?$/.test(amount)) return moneyFromDecimal(amount, unit);
+  return `${amount} ${unit}`;
+}
+
 /** A payout method's range with its currency: "ZAR 5.00 to ZAR 50,000.00". */
 export function moneyRange(minimumCents: Cents, maximumCents: Cents, currency = 'ZAR'): string {
   return `${moneyFromCents(minimumCents, currency)} to ${moneyFromCents(maximumCents, currency)}`;

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { CatalogueRepository, FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { csrfField, CurrentSession, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, when } from '#web';
+import { csrfField, CurrentSession, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, quantity, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -49,7 +49,7 @@ export class PurchasesController {
     const products = await this.catalogue.productNames((result?.items ?? []).map((purchase) => purchase.product_id));
     const rows = (result?.items ?? []).map(
       (purchase) => html`<tr><td><a href="/purchases/${purchase.id}">${purchase.reference}</a></td><td class="status-${purchase.status}">${purchase.status}</td>
-<td>${products.get(String(purchase.product_id)) ?? purchase.product_id}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${purchase.destination_amount} ${purchase.destination_unit}</td><td>${when(purchase.created_at)}</td></tr>`,
+<td>${products.get(String(purchase.product_id)) ?? purchase.product_id}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${quantity(purchase.destination_amount, purchase.destination_unit)}</td><td>${when(purchase.created_at)}</td></tr>`,
     );
     sendPage(response, {
       title: 'Purchases',
@@ -83,7 +83,7 @@ ${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
       body: html`<dl>
 <dt>Status</dt><dd class="status-${purchase.status}">${purchase.status}</dd>
 <dt>Charge</dt><dd>${money(purchase.charge_minor, purchase.currency)}</dd>
-<dt>Value delivered</dt><dd>${purchase.destination_amount} ${purchase.destination_unit}</dd>
+<dt>Value delivered</dt><dd>${quantity(purchase.destination_amount, purchase.destination_unit)}</dd>
 <dt>Product</dt><dd>${products.get(String(purchase.product_id)) ?? purchase.product_id} <span class="hint">(id ${purchase.product_id})</span></dd>
 <dt>Transaction id</dt><dd><code>${purchase.id}</code></dd>
 <dt>Error</dt><dd>${purchase.error_code ?? '—'}</dd>
