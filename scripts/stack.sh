@@ -11,7 +11,7 @@ export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/gateway}
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
 export APP_ENV="${APP_ENV:-development}"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
-# STACK_PORT_OFFSET moves every port (default 0: 3000, 3001, 3002, 3100, 3200, 3300), so a second
+# STACK_PORT_OFFSET moves every port (default 0: 3000, 3001, 3002, 3100, 3200, 3300, mail 1025/1080), so a second
 # stack (the test of this script, test/stack) can run beside a developer's.
 offset=${STACK_PORT_OFFSET:-0}
 purchase_port=$((3000 + offset)) payout_port=$((3001 + offset)) worker_port=$((3002 + offset))
@@ -30,10 +30,14 @@ if [[ "${STACK_PAYOUT_REVIEW:-}" == short ]]; then
 elif [[ -n "${STACK_PAYOUT_REVIEW:-}" ]]; then
   printf 'STACK_PAYOUT_REVIEW=%s: the only value is "short"\n' "$STACK_PAYOUT_REVIEW" >&2; exit 2
 fi
+mail_smtp_port=$((1025 + offset)) mail_http_port=$((1080 + offset))
 export PURCHASE_PROVIDER_BASE_URL="${PURCHASE_PROVIDER_BASE_URL:-http://127.0.0.1:$sandbox_port/dvs/v1}"
 export PAYOUT_PROVIDER_BASE_URL="${PAYOUT_PROVIDER_BASE_URL:-http://127.0.0.1:$sandbox_port}"
 export CALLBACK_BASE_URL="${CALLBACK_BASE_URL:-http://127.0.0.1:$purchase_port/api/v1/provider/callback}"
 export DASHBOARD_PUBLIC_URL="${DASHBOARD_PUBLIC_URL:-http://127.0.0.1:$dashboard_port}"
+# The apps' mail (invites, password resets, sign-in notices) goes to the local mail catcher below.
+export MAIL_SMTP_URL="${MAIL_SMTP_URL:-smtp://127.0.0.1:$mail_smtp_port}"
+export MAIL_FROM="${MAIL_FROM:-Payments gateway (local) <no-reply@localhost>}"
 log() { printf '\033[1m[stack]\033[0m %s\n' "$*" >&2; }
 
 [[ -d node_modules ]] || { log "installing the locked dependencies"; npm install --no-audit --no-fund; }
@@ -52,7 +56,7 @@ cleanup() {
   # Each app runs in its own session (process group) with its log pipeline. SIGTERM goes to the
   # app's node process first, so it drains on its own grace period while pino-pretty still reads
   # its last lines; the pipeline then ends by itself. Whatever is left after 30 s is killed.
-  for pid in "${pids[@]}"; do pkill -TERM -g "$pid" -f 'dist/apps/' 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do pkill -TERM -g "$pid" -f 'dist/apps/|mail-catcher' 2>/dev/null || true; done
   for _ in $(seq 1 60); do
     alive=0
     for pid in "${pids[@]}"; do pgrep -g "$pid" >/dev/null 2>&1 && alive=1; done
@@ -79,6 +83,9 @@ run_app() { # name entry port [operational port]
   pids+=($!)
 }
 
+# The local mail catcher (smtp-server): prints each mail and shows them all at its HTTP page.
+setsid bash -c "node scripts/mail-catcher/mail-catcher.mjs $mail_smtp_port $mail_http_port 2>&1 | sed -u 's/^/[mail] /'" &
+pids+=($!)
 run_app sandbox dist/apps/provider-sandbox/src/main.js "$sandbox_port"
 wait_for sandbox http://127.0.0.1:$sandbox_port/health/live
 if node dist/apps/ops/src/main.js --help | grep -q 'catalogue:sync'; then
@@ -111,6 +118,7 @@ $(printf '\033[1m')The stack is up.$(printf '\033[0m')
   worker        http://127.0.0.1:$worker_port/health/ready
   sandbox       http://127.0.0.1:$sandbox_port
   dashboard     http://127.0.0.1:$dashboard_port   sign in as $(echo "$seed" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8")).dashboard;console.log(d.email + "  password: " + d.password)')
+  mail          http://127.0.0.1:$mail_http_port   every mail the apps sent (SMTP catcher on port $mail_smtp_port)
   back-office   http://127.0.0.1:$back_office_port   staff; set up $(echo "$staff" | node -e 'const d=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(d.email + " at " + d.setup_url)')
 Demo vendor (tokens and the dashboard password are shown once):
 $(echo "$seed" | node -e 'const s=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log(JSON.stringify(s,null,2))')

@@ -128,7 +128,7 @@ describe('vendor dashboard in Chromium', () => {
     const charged = `ZAR ${(Number(charge) / 100).toFixed(2)}`;
     await page.goto(`${base}/spend`);
     await expect(page.locator('#daily-use').getAttribute('value')).resolves.toBe(charge);
-    expect(await page.locator('main').textContent()).toContain(`${charged} of ZAR 1000000.00 used`);
+    expect(await page.locator('main').textContent()).toContain(`${charged} of ZAR 1,000,000.00 used`);
     expect(await page.locator('table').first().locator('tr', { hasText: 'Completed (gross)' }).textContent()).toContain(charged);
     await expect(page.locator('svg rect').count()).resolves.toBe(7);
     await audit('spend');

@@ -81,7 +81,7 @@ describe('ops money commands under four eyes', () => {
       id: expect.any(String),
       kind: 'payout.fund',
       status: 'pending',
-      will_do: 'Fund CLI four-eyes funding\'s payout account with ZAR 5000.00',
+      will_do: 'Fund CLI four-eyes funding\'s payout account with ZAR 5,000.00',
       proposed_by: proposer.email,
       approve_at: `http://127.0.0.1:3300/proposals/${String(proposal.id)}`,
     });

@@ -8,7 +8,7 @@ import { ObservabilityModule } from '#observability';
 import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
-import { PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
+import { Mailer, PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -24,7 +24,7 @@ import type { DashboardRequest } from './web/dashboard-request.js';
 import { layout } from './web/layout.js';
 
 /** The config groups this deployable validates and may read (libs/config/src/config-groups.ts). The pages, and both domains' services they call (a dashboard user can send payouts and resend their SMS). */
-export const VENDOR_DASHBOARD_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'dashboard', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks'];
+export const VENDOR_DASHBOARD_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'dashboard', 'mail', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks'];
 
 @Module({})
 export class VendorDashboardModule implements NestModule {
@@ -45,6 +45,7 @@ export class VendorDashboardModule implements NestModule {
       providers: [
         // `__Host-dash_session` and `__Host-dash_pre` (docs/DASHBOARD.md): the back-office's `staff_` cookies mean nothing here.
         ...signInProviders('dash', REDIS_CLIENT),
+        Mailer,
         { provide: APP_GUARD, useClass: SessionGuard },
         {
           provide: APP_FILTER,

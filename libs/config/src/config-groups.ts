@@ -53,6 +53,8 @@ export const CONFIG_GROUPS = {
     'WEBHOOK_ROTATION_OVERLAP_SECONDS',
   ],
   dashboard: ['DASHBOARD_PUBLIC_URL'],
+  /** Outgoing mail of the web apps. */
+  mail: ['MAIL_SMTP_URL', 'MAIL_FROM'],
   /** The back-office: the amount above which a staff money action needs a second person. */
   staffFourEyes: ['STAFF_FOUR_EYES_ABOVE_CENTS'],
   /** The provider sandbox's key: only the invariant checker's witness reads it. */

@@ -162,6 +162,20 @@ export class GatewayEnv {
   DASHBOARD_PUBLIC_URL = 'http://127.0.0.1:3200';
 
   /**
+   * Outgoing mail of the web apps (invites, password resets, two-step sign-in notices), sent by
+   * nodemailer: `smtp://user:password@host:587` (STARTTLS when the server offers it) or
+   * `smtps://...:465`. Unset: nothing is sent and each mail not sent is logged (without its link);
+   * `npm run stack` points it at the local mail catcher.
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['smtp', 'smtps'] })
+  MAIL_SMTP_URL?: string;
+
+  /** The From of that mail, an address or `Name <address>`. */
+  @IsString()
+  MAIL_FROM = 'Payments gateway <no-reply@localhost>';
+
+  /**
    * Back-office vendor operations: a payout-account funding of at most this many cents is
    * applied by one operator (with its audit record); a larger one is a four-eyes proposal.
    * 0, the default, keeps every funding under four eyes until the platform team sets an amount.

@@ -3,14 +3,17 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { DashboardAuditRepository } from './persistence/dashboard-audit.repository.js';
 import { DashboardInviteRepository, type PendingInvite } from './persistence/dashboard-invite.repository.js';
+import { DashboardPasswordResetRepository, type PendingPasswordReset } from './persistence/dashboard-password-reset.repository.js';
 import { DashboardSessionRepository } from './persistence/dashboard-session.repository.js';
 import { DashboardUserRepository, type DashboardUser, type DashboardUserCredentials } from './persistence/dashboard-user.repository.js';
 import { isDashboardRole, type DashboardRole } from './roles.js';
 import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, normaliseEmail, passwordProblems, randomSecret, SECRET_PATTERN, secretHash, verifyPassword } from '#web';
 
 export const INVITE_LIFETIME_MS = 72 * 3_600_000;
+/** A password reset link works once, within the hour after it was asked for. */
+export const PASSWORD_RESET_LIFETIME_MS = 3_600_000;
 
-export type { DashboardUser, PendingInvite };
+export type { DashboardUser, PendingInvite, PendingPasswordReset };
 
 export interface Actor {
   userId: string | null;
@@ -27,10 +30,11 @@ export class DashboardAccounts {
     private readonly invites: DashboardInviteRepository,
     private readonly sessions: DashboardSessionRepository,
     private readonly audit: DashboardAuditRepository,
+    private readonly resets: DashboardPasswordResetRepository,
   ) {}
 
   /** Creates a one-time invite; the secret goes into the link only, the database keeps its hash. */
-  async invite(vendorId: string, email: string, role: string, actor: Actor): Promise<{ secret: string; expiresAt: Date }> {
+  async invite(vendorId: string, email: string, role: string, actor: Actor): Promise<{ secret: string; email: string; role: DashboardRole; expiresAt: Date }> {
     const normalised = normaliseEmail(email);
     const errors: Record<string, string[]> = {};
     if (!EMAIL_PATTERN.test(normalised)) errors.email = ['Enter a valid email address.'];
@@ -45,7 +49,7 @@ export class DashboardAccounts {
       await this.invites.insert(manager, { vendorId, email: normalised, role: role as DashboardRole, tokenHash: secretHash(secret), invitedByUserId: actor.userId, expiresAt });
       await this.audit.record({ vendorId, actorUserId: actor.userId, actor: actor.label, action: 'user.invited', subject: normalised, details: { role }, address: actor.address }, manager);
     });
-    return { secret, expiresAt };
+    return { secret, email: normalised, role: role as DashboardRole, expiresAt };
   }
 
   /** The invite behind a link, if it is still usable (not accepted, revoked or expired). */
@@ -80,6 +84,84 @@ export class DashboardAccounts {
     if (!row || !ok) return null;
     delete row.password_hash;
     return row as Omit<DashboardUserCredentials, 'password_hash'>;
+  }
+
+  /**
+   * A password reset link for the account with this email, or null when there is none (the page
+   * answers the same either way, so it does not tell which emails have accounts). The secret goes
+   * into the mailed link only; the database keeps its hash, and earlier links stop working.
+   */
+  async requestPasswordReset(email: string, address: string | null): Promise<{ secret: string; email: string; expiresAt: Date } | null> {
+    const user = await this.users.credentials(normaliseEmail(email));
+    if (!user) return null;
+    const secret = randomSecret();
+    const expiresAt = new Date(Date.now() + PASSWORD_RESET_LIFETIME_MS);
+    await this.dataSource.transaction(async (manager) => {
+      await this.resets.retireOpen(manager, user.id);
+      await this.resets.insert(manager, { userId: user.id, tokenHash: secretHash(secret), expiresAt });
+      await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'user.password_reset_requested', subject: user.email, address }, manager);
+    });
+    return { secret, email: user.email, expiresAt };
+  }
+
+  /** The reset behind a link, if it is still usable (not used, not expired, its user not removed). */
+  async pendingPasswordReset(secret: string): Promise<PendingPasswordReset | null> {
+    if (!SECRET_PATTERN.test(secret)) return null;
+    return (await this.resets.pending(secretHash(secret))) ?? null;
+  }
+
+  /** Uses the link once and sets the new password; every session of the user ends (whoever had them). */
+  async resetPassword(secret: string, password: string, address: string | null): Promise<void> {
+    const reset = await this.pendingPasswordReset(secret);
+    if (!reset) throw new NotFoundError('password reset');
+    const problems = passwordProblems(password, reset.email);
+    if (problems.length > 0) throw new ValidationFailedError({ password: problems });
+    const passwordHash = await hashPassword(password);
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.resets.use(manager, reset.id))) throw new NotFoundError('password reset');
+      if ((await this.users.setPasswordHash(manager, reset.user_id, passwordHash)) === 0) throw new NotFoundError('password reset');
+      await this.sessions.revokeAllOf(reset.user_id, manager);
+      await this.audit.record({ vendorId: reset.vendor_id, actorUserId: reset.user_id, actor: reset.email, action: 'user.password_reset', subject: reset.email, address }, manager);
+    });
+  }
+
+  /**
+   * The signed-in user's new password, after the current one: the user's other sessions end, the
+   * one making the change (`keepSessionId`) goes on.
+   */
+  async changePassword(vendorId: string, userId: string, current: string, next: string, keepSessionId: string, actor: Actor): Promise<void> {
+    const hash = await this.users.passwordHash(vendorId, userId);
+    if (!hash) throw new NotFoundError('user');
+    if (!(await verifyPassword(hash, current))) throw new ValidationFailedError({ current_password: ['That is not your current password.'] });
+    const problems = passwordProblems(next, actor.label);
+    if (problems.length > 0) throw new ValidationFailedError({ password: problems });
+    const passwordHash = await hashPassword(next);
+    await this.dataSource.transaction(async (manager) => {
+      if ((await this.users.setPasswordHash(manager, userId, passwordHash)) === 0) throw new NotFoundError('user');
+      await this.sessions.revokeAllOf(userId, manager, keepSessionId);
+      await this.audit.record({ vendorId, actorUserId: userId, actor: actor.label, action: 'user.password_changed', subject: actor.label, address: actor.address }, manager);
+    });
+  }
+
+  teamRequiresTwoStep(vendorId: string): Promise<boolean> {
+    return this.users.teamRequiresTwoStep(vendorId);
+  }
+
+  /**
+   * An owner requires (or stops requiring) two-step sign-in for the whole team. Requiring it needs
+   * the owner's own second factor first, so the owner cannot lock the team out of a page they
+   * could not reach themselves. Who has not set it up can then sign in with the password only to
+   * set it up on their account page (the dashboard's guard holds them there).
+   */
+  async setTeamTwoStep(vendorId: string, required: boolean, actor: Actor): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      if (required) {
+        const self = actor.userId ? await this.users.find(vendorId, actor.userId, manager) : undefined;
+        if (!self?.totp_enabled) throw new ValidationFailedError({ require_two_step: ['Turn on two-step sign-in for your own account first (Your account).'] });
+      }
+      await this.users.setTeamRequiresTwoStep(manager, vendorId, required);
+      await this.audit.record({ vendorId, actorUserId: actor.userId, actor: actor.label, action: required ? 'team.two_step_required' : 'team.two_step_optional', address: actor.address }, manager);
+    });
   }
 
   async get(vendorId: string, userId: string): Promise<DashboardUser> {

@@ -11,6 +11,8 @@ export interface DashboardSession {
   email: string;
   role: DashboardRole;
   csrfToken: string;
+  /** The vendor's owners require two-step sign-in and this person has not set it up: only their account page is open. */
+  mustEnrolTwoStep?: boolean;
 }
 
 /** Dashboard sessions (#web ServerSessions): each row names the user and the vendor. */

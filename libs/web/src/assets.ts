@@ -14,7 +14,7 @@ nav a { color: var(--accent); } nav a[aria-current="page"] { font-weight: 700; c
 main { padding: 16px 24px 48px; max-width: 1200px; }
 table { border-collapse: collapse; width: 100%; margin: 16px 0; } th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: #f5f7fa; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 label { display: block; font-weight: 600; margin-top: 12px; }
 input, select, textarea, button { font: inherit; }
 input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { padding: 6px 8px; border: 1px solid #6b7280; border-radius: 4px; min-width: 260px; }
@@ -33,6 +33,17 @@ fieldset { border: 1px solid var(--line); margin: 12px 0; } legend { font-weight
 meter { width: 320px; height: 20px; vertical-align: middle; }
 figure { margin: 16px 0; max-width: 760px; }
 .inline { display: inline; }
+.table-box { max-width: 100%; overflow-x: auto; margin: 16px 0; } .table-box table { margin: 0; }
+h1 { overflow-wrap: anywhere; } code, dd, .notice, .errors { overflow-wrap: anywhere; }
+/* A phone (390 px): less padding, fields as wide as the screen, one column of facts; tables scroll in their box. */
+@media (max-width: 640px) {
+  header { padding: 8px 12px; gap: 8px; } .who { margin-left: 0; flex-wrap: wrap; }
+  main { padding: 12px 12px 40px; }
+  th, td { padding: 4px 6px; }
+  input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { min-width: 0; width: 100%; }
+  meter { width: 100%; }
+  .pager { flex-wrap: wrap; }
+}
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }
 .table-scroll { overflow-x: auto; max-width: 100%; } .table-scroll table { min-width: 640px; }
 `;

@@ -40,11 +40,11 @@ export function signInFormBody(state: SignInFormState): SafeHtml {
 }
 
 /** A new password and its confirmation (the invite and setup-link forms); the server checks that they agree and the policy. */
-export function newPasswordFields(): SafeHtml {
-  return html`<label for="password">Password</label>
+export function newPasswordFields(label = 'Password'): SafeHtml {
+  return html`<label for="password">${label}</label>
   <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words make a good password.</p>
   <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="password-hint">
-  <label for="confirm">Password again</label>
+  <label for="confirm">${label} again</label>
   <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>`;
 }
 

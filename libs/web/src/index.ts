@@ -16,3 +16,4 @@ export * from './page-errors.js';
 export * from './sign-in-gate.js';
 export * from './page-guard.js';
 export * from './flash.js';
+export * from './mailer.js';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { html, type SafeHtml } from './html.js';
+import { html, SafeHtml } from './html.js';
 
 /** The hidden CSRF field every state-changing form carries. */
 export const csrfField = (session: { csrfToken: string }) => html`<input type="hidden" name="_csrf" value="${session.csrfToken}">`;
@@ -12,6 +12,16 @@ export interface PageOptions<Session> {
   body: SafeHtml;
   /** Path of the current section, marked with aria-current in the navigation. */
   current?: string;
+}
+
+/**
+ * Every table in a box of its own that scrolls sideways when the table is wider than the screen
+ * (a phone), so the page itself never does. The box takes keyboard focus, so it can be scrolled
+ * without a mouse. The body is markup built by `html`, where any text from data is escaped: a
+ * literal `<table` in it can only be markup.
+ */
+function boxedTables(body: SafeHtml): SafeHtml {
+  return new SafeHtml(body.value.replace(/<table\b/g, '<div class="table-box" tabindex="0" role="region" aria-label="Table">$&').replace(/<\/table>/g, '$&</div>'));
 }
 
 /** What sets one signed-in app's pages apart from the other's. */
@@ -61,7 +71,7 @@ export function appLayout<Session extends { csrfToken: string }>(app: AppLayout<
 <header${app.headerClass ? html` class="${app.headerClass}"` : ''}><p class="brand">${app.brand}</p>${nav}${who}</header>
 <main id="main" tabindex="-1">
 <h1>${title}</h1>
-${body}
+${boxedTables(body)}
 </main>
 </body>
 </html>`;

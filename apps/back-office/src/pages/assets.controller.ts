@@ -12,6 +12,7 @@ td .detail { overflow-wrap: anywhere; font-size: 14px; } td .detail .detail { ma
 textarea { min-height: 80px; width: 100%; max-width: 640px; }
 .scroll { overflow-x: auto; } .evidence .detail { overflow-wrap: anywhere; font-size: 14px; } .evidence .detail .detail { margin-left: 12px; }
 ol.notes { padding-left: 20px; } ol.notes li p { margin: 2px 0; } form.filters { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; } form.filters label, form.filters p { margin: 0; } form.filters select { max-width: 100%; width: auto; }
+@media (max-width: 640px) { dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: 8px; } }
 `;
 
 @Controller('assets')

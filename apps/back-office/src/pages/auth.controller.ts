@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '#common';
 import { actorOf, StaffAccounts, StaffAuditLog, type StaffSession, StaffSessions } from '#staff';
-import { clientAddress, errorSummary, html, newPasswordFields, preSessionMatches, PublicPage, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpUri } from '#web';
+import { clientAddress, errorSummary, html, newPasswordFields, preSessionMatches, PublicPage, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpQrCode, totpUri } from '#web';
 import { AnyStaff } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
 import { CurrentSession, type StaffRequest } from '../web/staff-request.js';
@@ -58,7 +58,7 @@ export class AuthController {
   async setupPage(@Query('token') token: string | undefined, @Res() response: Response): Promise<void> {
     const setup = await this.accounts.setup(token);
     if (!setup) return this.setupForm(response, 404, token, null);
-    this.setupForm(response, 200, token, { email: setup.user.email, hasPassword: setup.hasPassword, ...this.accounts.newEnrolment(setup.user.id) });
+    await this.setupForm(response, 200, token, { email: setup.user.email, hasPassword: setup.hasPassword, ...this.accounts.newEnrolment(setup.user.id) });
   }
 
   @Post('setup')
@@ -92,13 +92,13 @@ export class AuthController {
     sendPage(response, { title: 'Staff sign-in', body: html`${body}<p class="hint">Internal staff only. A new account starts from the one-time setup link an admin gives you.</p>` }, status);
   }
 
-  private setupForm(
+  private async setupForm(
     response: Response,
     status: number,
     token: string | undefined,
     setup: { email: string; hasPassword: boolean; secret: string; enrolment: string } | null,
     errors?: Record<string, string[]>,
-  ): void {
+  ): Promise<void> {
     if (!setup) {
       sendPage(response, { title: 'Setup link not valid', body: html`<p>This setup link is not valid: it was already used, has expired or the account was disabled. Ask an admin for a new one.</p>` }, status);
       return;
@@ -116,7 +116,9 @@ ${errorSummary(errors)}
   <input type="hidden" name="email" value="${setup.email}" autocomplete="username">
   ${password}
   <h2>Authenticator</h2>
-  <p>Add this key to an authenticator app (manual entry, time-based), or open the link on the phone that has the app:</p>
+  <p>Scan this code with an authenticator app:</p>
+  <p>${await totpQrCode(totpUri(setup.secret, setup.email, 'Staff back-office'))}</p>
+  <p>Or add this key to it (manual entry, time-based), or open the link on the phone that has the app:</p>
   <p class="secret" id="totp-key">${setup.secret}</p>
   <p><a href="${totpUri(setup.secret, setup.email, 'Staff back-office')}">Open in authenticator app</a></p>
   <input type="hidden" name="enrolment" value="${setup.enrolment}">

@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { debtOf, type LedgerCorrectionEntry } from '#payout';
 import { EXCEPTION_RESOLUTION_KINDS, RECONCILIATION_EXCEPTION_KINDS, type ExceptionDeskItem, type ExceptionResolutionKind } from '#reconciliation';
 import { EXCEPTION_SUBJECT, ExceptionDesk, exceptionFilterOf, FourEyes, StaffAccounts, StaffAuditLog, staffRoleAllows, type ExceptionEvidence, type StaffSession } from '#staff';
-import { html, money, when, type SafeHtml } from '#web';
+import { auditDetails, html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { formatAge } from '../web/age.js';
-import { auditTable, details } from '../web/audit-table.js';
+import { auditTable } from '../web/audit-table.js';
 import { afterDecision, reasonField, submitDecisionForm } from '../web/form-action.js';
 import { csrfField, sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
@@ -203,7 +203,7 @@ export class ExceptionsController {
       : item.purchaseTransactionId
         ? html`<h3>Status history</h3>${evidence.history.length === 0 ? html`<p>No recorded move.</p>` : html`<ul>${evidence.history.map((event) => html`<li>${when(event.created_at)}: ${event.from_status ?? 'new'} → ${event.to_status} (provider ${event.provider_status ?? '—'}): ${event.reason}</li>`)}</ul>`}`
         : html``;
-    return html`<h2>Evidence</h2><h3>What was observed</h3><div class="evidence">${details(item.details)}</div><h3>Settlement report lines</h3>${lines}${lookups}
+    return html`<h2>Evidence</h2><h3>What was observed</h3><div class="evidence">${auditDetails(item.details)}</div><h3>Settlement report lines</h3>${lines}${lookups}
 <h3>Ledger entries from this exception</h3>${correctionTable(evidence.corrections)}`;
   }
 

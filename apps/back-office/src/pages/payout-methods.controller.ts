@@ -4,7 +4,7 @@ import { VendorService } from '#auth';
 import { formatCents } from '#money';
 import { PAYOUT_METHOD_CATALOGUE, PayoutAccountService, PayoutMethodsService } from '#payout';
 import { requireReason, requireZarCents, StaffAuditLog, staffRoleAllows, VendorOperations, type StaffSession } from '#staff';
-import { html, money, type SafeHtml } from '#web';
+import { html, money, moneyFromCents, moneyRange, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
 import { decisionForm, submitDecisionForm } from '../web/form-action.js';
@@ -81,17 +81,19 @@ export class PayoutMethodsController {
     const rows = settings.map((setting) => {
       const definition = PAYOUT_METHOD_CATALOGUE[setting.method];
       // Each field carries the value it was shown with (shown_<field>_<method>): the submission changes only what the staff member changed.
-      const input = (name: string, label: string, value: string) =>
-        mayChange
+      const input = (name: string, label: string, cents: bigint | null) => {
+        const value = cents === null ? '' : formatCents(cents);
+        return mayChange
           ? html`<label class="visually-hidden" for="${name}_${setting.method}">${label} for ${definition.name}</label><input id="${name}_${setting.method}" name="${name}_${setting.method}" type="text" inputmode="decimal" size="10" value="${value}">
 <input type="hidden" name="shown_${name}_${setting.method}" value="${value}">`
-          : html`${value || '—'}`;
+          : html`${cents === null ? '—' : moneyFromCents(cents)}`;
+      };
       return html`<tr><th scope="row">${definition.name} <code>${setting.method}</code></th>
 <td>${mayChange ? html`<input type="checkbox" id="enabled_${setting.method}" name="enabled_${setting.method}" value="on"${setting.enabled ? html` checked` : html``} aria-label="${definition.name} enabled">
 <input type="hidden" name="shown_enabled_${setting.method}" value="${setting.enabled ? 'on' : ''}">` : setting.enabled ? 'yes' : 'no'}</td>
-<td>${input('fee', 'Fee', setting.feeCents === null ? '' : formatCents(setting.feeCents))}<br><span class="hint">charged: ${money(setting.effectiveFeeCents)}</span></td>
-<td>${input('min', 'Minimum', formatCents(setting.minimumCents))}<br><span class="hint">catalogue ${money(definition.minimumCents)}</span></td>
-<td>${input('max', 'Maximum', formatCents(setting.maximumCents))}<br><span class="hint">catalogue ${money(definition.maximumCents)}</span></td></tr>`;
+<td>${input('fee', 'Fee', setting.feeCents)}<br><span class="hint">charged: ${money(setting.effectiveFeeCents)}</span></td>
+<td>${input('min', 'Minimum', setting.minimumCents)}</td>
+<td>${input('max', 'Maximum', setting.maximumCents)}<br><span class="hint">catalogue range ${moneyRange(definition.minimumCents, definition.maximumCents)}</span></td></tr>`;
     });
     const table = html`<table><thead><tr><th scope="col">Method</th><th scope="col">Enabled</th><th scope="col">Fee (ZAR)</th><th scope="col">Minimum (ZAR)</th><th scope="col">Maximum (ZAR)</th></tr></thead><tbody>${rows}</tbody></table>`;
     const methodsSection = mayChange
@@ -111,7 +113,7 @@ export class PayoutMethodsController {
       session,
       current: '/vendors',
       body: html`${notice}<p><a href="/vendors/${vendor.id}">Back to ${vendor.name}</a></p><h2>Methods</h2>${methodsSection}
-<h2>Account fee per payout</h2><p class="hint">Cash and bank payouts without a method fee pay this.</p>${feeSection}<h2>Audit records</h2>${auditTable(records)}`,
+<h2>Account fee per payout</h2><p class="hint">Cash and bank payouts without a method fee pay this.</p>${feeSection}<h2>Audit records</h2>${auditTable(records, 'Audit trail', new Map([[vendor.id, vendor.name]]))}`,
     }, status);
   }
 }

@@ -3,8 +3,8 @@ import type { Response } from 'express';
 import { ALL_ABILITIES, VendorService } from '#auth';
 import { formatCents } from '#money';
 import { PayoutLedger } from '#payout';
-import { SpendControlsService, type LimitsView } from '#purchase';
-import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffSession } from '#staff';
+import { CatalogueRepository, SpendControlsService, type LimitsView } from '#purchase';
+import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffAuditRecord, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { auditTable } from '../web/audit-table.js';
@@ -37,6 +37,7 @@ export class VendorsController {
     private readonly funding: VendorFunding,
     private readonly operations: VendorOperations,
     private readonly spendControls: SpendControlsService,
+    private readonly catalogue: CatalogueRepository,
   ) {}
 
   @Get()
@@ -203,8 +204,16 @@ ${decisionForm(session, `/vendors/${vendor.id}/fund`, html`<label for="amount">A
 <h2>Ledger corrections</h2>${correctionTable(corrections)}
 <p><a href="/vendors/${vendor.id}/payout-methods">Payout methods and fees</a> · <a href="/pricing">Pricing versions</a> (every vendor's)</p>
 ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor, limits) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
-<h2>Audit records</h2>${auditTable(records)}`,
+<h2>Audit records</h2>${auditTable(records, 'Audit trail', await this.namesIn(vendor, records))}`,
     }, status);
+  }
+
+  /** The vendor and the products its product records name, by id, so the records show names instead of ids. */
+  private async namesIn(vendor: { id: string; name: string }, records: readonly StaffAuditRecord[]): Promise<Map<string, string>> {
+    const numbersIn = (value: unknown): number[] =>
+      typeof value === 'number' ? [value] : Array.isArray(value) ? value.flatMap(numbersIn) : value && typeof value === 'object' ? Object.values(value).flatMap(numbersIn) : [];
+    const productIds = records.filter((record) => record.action.startsWith('products.')).flatMap((record) => numbersIn(record.details));
+    return new Map([[vendor.id, vendor.name], ...(await this.catalogue.productNames(productIds))]);
   }
 
   private operationForms(session: StaffSession, vendor: { id: string; name: string; enabledAbilities: string[]; productionReleasedAt: Date | null }, limits: LimitsView): SafeHtml {

@@ -28,12 +28,12 @@ describe('auditTable details', () => {
       feeCents: '325',
       released: true,
     });
-    expect(cell).toContain('<span class="hint">daily_cap_minor</span> ZAR 1234.56');
-    expect(cell).toContain('<span class="hint">velocity_count</span> 5');
-    expect(cell).toContain('<span class="hint">amount_cents</span> ZAR 750.00');
-    expect(cell).toContain('<span class="hint">feeCents</span> ZAR 3.25');
+    expect(cell).toContain('<span class="hint">daily cap</span> ZAR 1,234.56');
+    expect(cell).toContain('<span class="hint">velocity count</span> 5');
+    expect(cell).toContain('<span class="hint">amount</span> ZAR 750.00');
+    expect(cell).toContain('<span class="hint">fee</span> ZAR 3.25');
     expect(cell).toContain('<span class="hint">released</span> yes');
-    expect(cell).toContain('<span class="hint">before</span> <div class="detail"><span class="hint">daily_cap_minor</span> —</div>');
+    expect(cell).toContain('<span class="hint">before</span> <div class="detail"><span class="hint">daily cap</span> —</div>');
     expect(cell).not.toMatch(/[{}]|&quot;|"daily_cap_minor"/);
   });
 
@@ -43,9 +43,9 @@ describe('auditTable details', () => {
       methods: [{ method: 'rtc_eft', fee_cents: '325', enabled: false }],
       requested: { fees: { rtc_eft: '325', cash_send: null }, disable: [] },
     });
-    expect(cell).toContain('<span class="hint">enabled_abilities</span> purchases:create, limits:read');
-    expect(cell).toContain('<ul class="detail-items"><li><div class="detail"><span class="hint">method</span> rtc_eft</div><div class="detail"><span class="hint">fee_cents</span> ZAR 3.25</div>');
-    expect(cell).toContain('<span class="hint">rtc_eft</span> ZAR 3.25</div><div class="detail"><span class="hint">cash_send</span> —');
+    expect(cell).toContain('<span class="hint">enabled abilities</span> purchases:create, limits:read');
+    expect(cell).toContain('<ul class="detail-items"><li><div class="detail"><span class="hint">method</span> rtc_eft</div><div class="detail"><span class="hint">fee</span> ZAR 3.25</div>');
+    expect(cell).toContain('<span class="hint">rtc eft</span> ZAR 3.25</div><div class="detail"><span class="hint">cash send</span> —');
     expect(cell).toContain('<span class="hint">disable</span> —');
     expect(cell).not.toMatch(/[{}[\]]/);
   });
@@ -61,5 +61,13 @@ describe('auditTable details', () => {
 
   it('a record without details shows a dash', () => {
     expect(auditTable([record({})]).value).toContain('<td>—</td></tr>');
+  });
+});
+
+describe('auditTable subjects', () => {
+  it('names a subject the page knows instead of showing its id', () => {
+    const table = auditTable([record({})], 'Audit trail', new Map([['v-1', 'Acme Airtime']])).value;
+    expect(table).toContain('<td>vendor Acme Airtime</td>');
+    expect(auditTable([record({})]).value).toContain('<td>vendor <code>v-1</code></td>');
   });
 });

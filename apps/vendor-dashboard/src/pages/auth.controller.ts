@@ -1,8 +1,9 @@
-import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
+import { GatewayEnv } from '#config';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
-import { clientAddress, CurrentSession, errorSummary, html, newPasswordFields, preSessionMatches, PublicPage, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep } from '#web';
+import { clientAddress, CurrentSession, errorSummary, html, Mailer, newPasswordFields, preSessionMatches, PublicPage, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep, when } from '#web';
 import { auditEvent } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -16,6 +17,8 @@ export class AuthController {
     private readonly limiter: SignInLimiter,
     private readonly encryption: FieldEncryption,
     private readonly cookies: SessionCookies,
+    private readonly mailer: Mailer,
+    @Inject(GatewayEnv) private readonly config: GatewayEnv,
   ) {}
 
   @Get()
@@ -99,10 +102,102 @@ export class AuthController {
     }
   }
 
+  @Get('forgot-password')
+  @PublicPage()
+  forgotPasswordPage(@Res() response: Response): void {
+    this.forgotPasswordForm(response, 200);
+  }
+
+  /**
+   * Mails a single-use link, valid for an hour, to the account with this email. The answer is the
+   * same whether or not there is one, so the form does not reveal which emails have accounts.
+   */
+  @Post('forgot-password')
+  @PublicPage()
+  async forgotPassword(@Body() form: { email?: string; _pre?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.forgotPasswordForm(response, 403, { _: ['The form expired. Try again.'] });
+    const email = typeof form.email === 'string' ? form.email.trim() : '';
+    if (!email) return this.forgotPasswordForm(response, 400, { email: ['Enter the email you sign in with.'] });
+    const reset = await this.accounts.requestPasswordReset(email, clientAddress(request));
+    if (reset) {
+      const link = `${this.config.DASHBOARD_PUBLIC_URL.replace(/\/+$/, '')}/reset-password?token=${reset.secret}`;
+      await this.mailer.send({
+        to: reset.email,
+        subject: 'Reset your vendor dashboard password',
+        text: `Someone (we hope you) asked to reset the password of your vendor dashboard account ${reset.email}.\n\nChoose a new password here:\n${link}\n\nThe link works once and expires ${when(reset.expiresAt)}. If you did not ask for it, ignore this mail: your password stays as it is.\n`,
+      });
+    }
+    sendPage(response, {
+      title: 'Check your mail',
+      body: html`<p role="status">If there is a dashboard account for ${email}, we have sent it a link to choose a new password. The link works once, for an hour.</p><p><a href="/sign-in">Back to sign-in</a></p>`,
+    });
+  }
+
+  /** The reset link carries its secret as `?token=`, which the request log redacts. */
+  @Get('reset-password')
+  @PublicPage()
+  async resetPasswordPage(@Query('token') token: string | undefined, @Res() response: Response): Promise<void> {
+    const reset = typeof token === 'string' ? await this.accounts.pendingPasswordReset(token) : null;
+    this.resetPasswordForm(response, reset ? 200 : 404, token, reset);
+  }
+
+  @Post('reset-password')
+  @PublicPage()
+  async resetPassword(@Query('token') token: string | undefined, @Body() form: { password?: string; confirm?: string; _pre?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const reset = typeof token === 'string' ? await this.accounts.pendingPasswordReset(token) : null;
+    if (!reset || typeof token !== 'string') return this.resetPasswordForm(response, 404, token, null);
+    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.resetPasswordForm(response, 403, token, reset, { _: ['The form expired. Try again.'] });
+    const password = typeof form.password === 'string' ? form.password : '';
+    if (password !== form.confirm) return this.resetPasswordForm(response, 400, token, reset, { password: ['The two passwords differ.'] });
+    try {
+      await this.accounts.resetPassword(token, password, clientAddress(request));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.resetPasswordForm(response, 400, token, reset, error.fieldErrors);
+      throw error;
+    }
+    await this.mailer.send({
+      to: reset.email,
+      subject: 'Your vendor dashboard password was changed',
+      text: `The password of your vendor dashboard account ${reset.email} was reset with a mailed link, ${when(new Date())}. Every session of the account was signed out.\n\nIf this was not you, tell your vendor's dashboard owner at once.\n`,
+    });
+    sendPage(response, { title: 'Password changed', body: html`<p role="status">Your password is changed and every session of your account was signed out.</p><p><a href="/sign-in">Sign in</a></p>` });
+  }
+
+  private forgotPasswordForm(response: Response, status: number, errors?: Record<string, string[]>): void {
+    sendPage(response, {
+      title: 'Forgot your password?',
+      body: html`${errorSummary(errors)}<p>Enter the email you sign in with. We will mail you a link to choose a new password.</p>
+<form method="post" action="/forgot-password">
+  <input type="hidden" name="_pre" value="${this.cookies.newPreSession(response)}">
+  <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
+  <p><button type="submit">Send the link</button></p>
+</form>
+<p><a href="/sign-in">Back to sign-in</a></p>`,
+    }, status);
+  }
+
+  private resetPasswordForm(response: Response, status: number, token: string | undefined, reset: { email: string } | null, errors?: Record<string, string[]>): void {
+    if (!reset) {
+      sendPage(response, { title: 'Link not valid', body: html`<p>This password reset link is not valid: it was already used, has expired or a newer one was sent. <a href="/forgot-password">Ask for a new link</a>.</p>` }, status);
+      return;
+    }
+    sendPage(response, {
+      title: 'Choose a new password',
+      body: html`<p>For ${reset.email}.</p>${errorSummary(errors)}
+<form method="post" action="/reset-password?token=${encodeURIComponent(token ?? '')}">
+  <input type="hidden" name="_pre" value="${this.cookies.newPreSession(response)}">
+  <input type="hidden" name="email" value="${reset.email}" autocomplete="username">
+  ${newPasswordFields()}
+  <p><button type="submit">Change password</button></p>
+</form>`,
+    }, status);
+  }
+
   private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
     sendPage(response, {
       title: 'Sign in',
       body: html`${signInFormBody({ next: state.next, pre: this.cookies.newPreSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span>`, totpRequired: false })}
+<p><a href="/forgot-password">Forgot your password?</a></p>
 <p class="hint">No account yet? Ask your vendor's dashboard owner for an invite.</p>`,
     }, status);
   }

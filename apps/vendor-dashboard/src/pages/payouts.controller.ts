@@ -21,7 +21,7 @@ import {
   type BatchRequestInput,
   type PayoutStatus,
 } from '#payout';
-import { csrfField, CsrfInMultipartBody, csrfMatches, CurrentSession, errorSummary, html, money, PageForbidden, pager, type SafeHtml, sessionOf, when } from '#web';
+import { csrfField, CsrfInMultipartBody, csrfMatches, CurrentSession, errorSummary, html, money, moneyFromDecimal, PageForbidden, pager, type SafeHtml, sessionOf, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
@@ -79,13 +79,13 @@ export class PayoutsController {
       session,
       current: '/payouts',
       body: html`<h2>Account</h2>
-<dl><dt>Available</dt><dd>${account.currency} ${account.available}</dd>${account.debt !== '0.00' ? html`<dt>Debt</dt><dd>${account.currency} ${account.debt}: a payout that failed earlier was paid by the provider after all; new payouts are refused until the account is funded</dd>` : ''}<dt>Reserved for payouts in flight</dt><dd>${account.currency} ${account.reserved}</dd><dt>Fee per payout</dt><dd>${account.currency} ${account.fee_per_payout}</dd></dl>
+<dl><dt>Available</dt><dd>${moneyFromDecimal(account.available, account.currency)}</dd>${account.debt !== '0.00' ? html`<dt>Debt</dt><dd>${moneyFromDecimal(account.debt, account.currency)}: a payout that failed earlier was paid by the provider after all; new payouts are refused until the account is funded</dd>` : ''}<dt>Reserved for payouts in flight</dt><dd>${moneyFromDecimal(account.reserved, account.currency)}</dd><dt>Fee per payout</dt><dd>${moneyFromDecimal(account.fee_per_payout, account.currency)}</dd></dl>
 <h2>Methods</h2>
 <table><thead><tr><th scope="col">Method</th><th scope="col">Available</th><th scope="col" class="num">Minimum</th><th scope="col" class="num">Maximum</th><th scope="col" class="num">Increment</th><th scope="col" class="num">Fee</th><th scope="col">Bank account needed</th></tr></thead>
-<tbody>${methods.map((method) => html`<tr><td>${method.name} <code>${method.method}</code></td><td>${method.available ? 'yes' : 'no'}</td><td class="num">${method.minimum}</td><td class="num">${method.maximum}</td><td class="num">${method.increment}</td><td class="num">${method.fee}</td><td>${method.requires_bank_account ? 'yes' : 'no'}</td></tr>`)}</tbody></table>
+<tbody>${methods.map((method) => html`<tr><td>${method.name} <code>${method.method}</code></td><td>${method.available ? 'yes' : 'no'}</td><td class="num">${moneyFromDecimal(method.minimum)}</td><td class="num">${moneyFromDecimal(method.maximum)}</td><td class="num">${moneyFromDecimal(method.increment)}</td><td class="num">${moneyFromDecimal(method.fee)}</td><td>${method.requires_bank_account ? 'yes' : 'no'}</td></tr>`)}</tbody></table>
 <h2>Payouts</h2>
 <form method="get" action="/payouts" class="filters" role="search" aria-label="Filter payouts"><div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${PAYOUT_STATUSES.map((value) => html`<option value="${value}"${status === value ? html` selected` : ''}>${value}</option>`)}</select></div><div><button type="submit">Filter</button></div></form>
-<table><caption class="hint">${total} payouts, newest first. Amounts in ZAR; times are Johannesburg time.</caption>
+<table><caption class="hint">${total} payouts, newest first. Times are Johannesburg time.</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">Batch</th><th scope="col">Created</th><th scope="col">Paid</th></tr></thead>
 <tbody>${rows.map((row) => html`<tr><td><a href="/payouts/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td class="status-${row.status}">${row.status}</td><td>${row.method}</td><td class="num">${money(row.amountCents)}</td><td class="num">${money(row.feeCents)}</td><td>${row.batchReference ? html`<a href="/batches/view?reference=${encodeURIComponent(row.batchReference)}">${row.batchReference}</a>` : '—'}</td><td>${when(row.createdAt)}</td><td>${when(row.paidAt)}</td></tr>`)}</tbody></table>
 ${pager('/payouts', { status }, page, total, PER_PAGE)}`,
@@ -100,7 +100,7 @@ ${pager('/payouts', { status }, page, total, PER_PAGE)}`,
       session,
       current: '/payouts',
       body: html`<dl><dt>Status</dt><dd class="status-${payout.status}">${payout.status}${payout.status_reason ? ` (${payout.status_reason})` : ''}</dd>
-<dt>Method</dt><dd>${payout.method}</dd><dt>Amount</dt><dd>ZAR ${payout.amount}</dd><dt>Fee</dt><dd>ZAR ${payout.fee}</dd>
+<dt>Method</dt><dd>${payout.method}</dd><dt>Amount</dt><dd>${moneyFromDecimal(payout.amount)}</dd><dt>Fee</dt><dd>${moneyFromDecimal(payout.fee)}</dd>
 <dt>Merchant reference</dt><dd><code>${payout.merchant_reference}</code></dd><dt>Provider reference</dt><dd>${payout.provider_reference ?? '—'}</dd>
 <dt>Created</dt><dd>${when(payout.created_at)}</dd><dt>Paid</dt><dd>${when(payout.paid_at)}</dd></dl>
 <p class="hint">Voucher PINs are not shown in the dashboard; systems with the payouts:delivery scope read them through the API.</p>
@@ -132,9 +132,9 @@ ${pager('/batches', {}, page, total, PER_PAGE)}`,
       title: `Batch ${batch.reference}`,
       session,
       current: '/batches',
-      body: html`<dl><dt>Status</dt><dd id="batch-status">${batch.status}</dd><dt>Items</dt><dd>${batch.item_count}</dd><dt>Total</dt><dd>ZAR ${batch.total_amount}</dd><dt>Fees</dt><dd>ZAR ${batch.total_fee}</dd><dt>Created</dt><dd>${when(batch.created_at)}</dd></dl>
+      body: html`<dl><dt>Status</dt><dd id="batch-status">${batch.status}</dd><dt>Items</dt><dd>${batch.item_count}</dd><dt>Total</dt><dd>${moneyFromDecimal(batch.total_amount)}</dd><dt>Fees</dt><dd>${moneyFromDecimal(batch.total_fee)}</dd><dt>Created</dt><dd>${when(batch.created_at)}</dd></dl>
 <table><thead><tr><th scope="col">#</th><th scope="col">Reference</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Paid</th></tr></thead>
-<tbody>${batch.payouts.map((payout, index) => html`<tr><td>${index + 1}</td><td><a href="/payouts/view?reference=${encodeURIComponent(payout.reference)}">${payout.reference}</a></td><td>${payout.method}</td><td class="num">ZAR ${payout.amount}</td><td class="status-${payout.status}">${payout.status}</td><td>${when(payout.paid_at)}</td></tr>`)}</tbody></table>
+<tbody>${batch.payouts.map((payout, index) => html`<tr><td>${index + 1}</td><td><a href="/payouts/view?reference=${encodeURIComponent(payout.reference)}">${payout.reference}</a></td><td>${payout.method}</td><td class="num">${moneyFromDecimal(payout.amount)}</td><td class="status-${payout.status}">${payout.status}</td><td>${when(payout.paid_at)}</td></tr>`)}</tbody></table>
 <p><a href="/batches/view?reference=${encodeURIComponent(batch.reference)}">Refresh</a> · <a href="/batches">All batches</a></p>`,
     });
   }
@@ -220,7 +220,7 @@ ${pager('/batches', {}, page, total, PER_PAGE)}`,
       : state.checked
       ? state.checked.request && state.checked.totals
         ? html`<section class="notice" aria-labelledby="ready"><h2 id="ready">Ready to submit</h2>
-<p>${state.checked.totals.itemCount} payouts, total ZAR ${state.checked.totals.totalAmount} plus ZAR ${state.checked.totals.totalFee} fees, batch reference <code>${state.reference ?? ''}</code>. Nothing has been reserved yet.</p>
+<p>${state.checked.totals.itemCount} payouts, total ${moneyFromDecimal(state.checked.totals.totalAmount)} plus ${moneyFromDecimal(state.checked.totals.totalFee)} fees, batch reference <code>${state.reference ?? ''}</code>. Nothing has been reserved yet.</p>
 <form method="post" action="/batches">${csrfField(session)}<input type="hidden" name="reference" value="${state.reference ?? ''}"><textarea name="csv" hidden aria-hidden="true">${state.csv ?? ''}</textarea>
 <button type="submit">Submit batch</button> <a href="/batches/new">Cancel</a></form></section>`
         : html`<section class="errors" role="alert" aria-labelledby="refused"><h2 id="refused">The file was not accepted</h2><p>Nothing was submitted or reserved. Fix these rows and upload the file again.</p>

@@ -2,8 +2,8 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
-import { FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { csrfField, CurrentSession, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, type SafeHtml, when } from '#web';
+import { CatalogueRepository, FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
+import { csrfField, CurrentSession, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, quantity, type SafeHtml, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -19,7 +19,7 @@ type PurchaseQuery = Partial<Record<(typeof FILTERS)[number] | 'page', string>>;
  * reversed) purchase delivered anything.
  */
 function deliveredValue(purchase: { status: string; destination_amount: string; destination_unit: string }): SafeHtml {
-  const value = `${purchase.destination_amount} ${purchase.destination_unit}`;
+  const value = quantity(purchase.destination_amount, purchase.destination_unit);
   switch (purchase.status) {
     case 'completed':
       return html`<dt>Value delivered</dt><dd>${value}</dd>`;
@@ -40,6 +40,7 @@ export class PurchasesController {
     private readonly fulfilment: FulfilmentService,
     private readonly vendors: VendorService,
     private readonly audit: DashboardAuditRepository,
+    private readonly catalogue: CatalogueRepository,
   ) {}
 
   @Get()
@@ -63,9 +64,10 @@ export class PurchasesController {
     filter.page = Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
     const result = Object.keys(errors).length ? null : await this.transactions.list(session.vendorId, filter);
     const kept = Object.fromEntries(FILTERS.map((key) => [key, query[key]]));
+    const products = await this.catalogue.productNames((result?.items ?? []).map((purchase) => purchase.product_id));
     const rows = (result?.items ?? []).map(
       (purchase) => html`<tr><td><a href="/purchases/${purchase.id}">${purchase.reference}</a></td><td class="status-${purchase.status}">${purchase.status}</td>
-<td>${purchase.product_id}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${purchase.destination_amount} ${purchase.destination_unit}</td><td>${when(purchase.created_at)}</td></tr>`,
+<td>${products.get(String(purchase.product_id)) ?? purchase.product_id}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${quantity(purchase.destination_amount, purchase.destination_unit)}</td><td>${when(purchase.created_at)}</td></tr>`,
     );
     sendPage(response, {
       title: 'Purchases',
@@ -91,6 +93,7 @@ ${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
     const purchase = await this.transactions.get(session.vendorId, id);
     const canReveal = roleAllows(session.role, 'fulfilment:reveal') && (await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read');
     const history = await this.transactions.history(session.vendorId, id);
+    const products = await this.catalogue.productNames([purchase.product_id]);
     sendPage(response, {
       title: `Purchase ${purchase.reference}`,
       session,
@@ -99,7 +102,7 @@ ${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
 <dt>Status</dt><dd class="status-${purchase.status}">${purchase.status}</dd>
 <dt>Charge</dt><dd>${money(purchase.charge_minor, purchase.currency)}</dd>
 ${deliveredValue(purchase)}
-<dt>Product</dt><dd>${purchase.product_id}</dd>
+<dt>Product</dt><dd>${products.get(String(purchase.product_id)) ?? purchase.product_id} <span class="hint">(id ${purchase.product_id})</span></dd>
 <dt>Transaction id</dt><dd><code>${purchase.id}</code></dd>
 <dt>Error</dt><dd>${purchase.error_code ?? '—'}</dd>
 <dt>Created</dt><dd>${when(purchase.created_at)}</dd>

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
+import { TokenService } from '#auth';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
-import { csrfField, CurrentSession, errorSummary, html, type SafeHtml, SessionCookies, sessionOf, setFlash, takeFlash, when } from '#web';
+import { auditDetails, csrfField, CurrentSession, errorSummary, html, Mailer, type SafeHtml, SessionCookies, sessionOf, setFlash, takeFlash, when } from '#web';
 import { actorOf, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -14,11 +15,12 @@ interface NewInvite extends Record<string, unknown> {
   email: string;
   url: string;
   expiresAt: string;
+  mailed: boolean;
 }
 
 function inviteNotice(invite: NewInvite): SafeHtml {
   return html`<section class="notice" aria-labelledby="invite-made"><h2 id="invite-made">Invite created</h2>
-<p>Send this one-time link to ${invite.email}. It works once and expires ${when(new Date(invite.expiresAt))}; it is not shown again.</p>
+<p>${invite.mailed ? `We mailed this one-time link to ${invite.email}; you can also send it yourself.` : `Send this one-time link to ${invite.email} (it could not be mailed).`} It works once and expires ${when(new Date(invite.expiresAt))}; it is not shown again.</p>
 <p class="secret" id="invite-link">${invite.url}</p><p><button type="button" data-copy="invite-link">Copy link</button> <span id="invite-link-status" role="status"></span></p></section>`;
 }
 
@@ -28,6 +30,8 @@ export class TeamController {
   constructor(
     private readonly accounts: DashboardAccounts,
     private readonly audit: DashboardAuditRepository,
+    private readonly tokens: TokenService,
+    private readonly mailer: Mailer,
     @Inject(GatewayEnv) private readonly config: GatewayEnv,
     private readonly encryption: FieldEncryption,
     private readonly cookies: SessionCookies,
@@ -45,13 +49,25 @@ export class TeamController {
   async invite(@Body() form: { email?: string; role?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     await this.change(request, response, async (session, actor) => {
       const invite = await this.accounts.invite(session.vendorId, String(form.email ?? ''), String(form.role ?? ''), actor);
-      const created: NewInvite = {
-        email: String(form.email),
-        url: `${this.config.DASHBOARD_PUBLIC_URL.replace(/\/+$/, '')}/invite?token=${invite.secret}`,
-        expiresAt: invite.expiresAt.toISOString(),
-      };
+      const url = `${this.config.DASHBOARD_PUBLIC_URL.replace(/\/+$/, '')}/invite?token=${invite.secret}`;
+      const mailed = await this.mailer.send({
+        to: invite.email,
+        subject: `You are invited to ${session.vendorName}'s vendor dashboard`,
+        text: `${session.email} invited you to the vendor dashboard of ${session.vendorName} as ${invite.role}.\n\nChoose your password here:\n${url}\n\nThe link works once and expires ${when(invite.expiresAt)}.\n`,
+      });
+      const created: NewInvite = { email: invite.email, url, expiresAt: invite.expiresAt.toISOString(), mailed };
       if (!this.encryption.isConfigured) return inviteNotice(created);
       setFlash(response, this.cookies, this.encryption, session.id, { ...created });
+    });
+  }
+
+  /** Two-step sign-in for everyone on the team, or left to each person. */
+  @Post('team/two-step')
+  async teamTwoStep(@Body() form: { require?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    await this.change(request, response, async (session, actor) => {
+      const required = form.require === 'on';
+      await this.accounts.setTeamTwoStep(session.vendorId, required, actor);
+      return html`<p class="notice" role="status">${required ? 'Two-step sign-in is now required for everyone on the team. Who has not set it up can only reach their account page until they do.' : 'Two-step sign-in is now up to each person.'}</p>`;
     });
   }
 
@@ -103,18 +119,29 @@ export class TeamController {
   @RequirePermission('audit:read')
   async auditLog(@CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const events = await this.audit.list(session.vendorId);
+    // Subjects and details name people and tokens by id: the page shows the names it can find.
+    const names = await this.subjectNames(session.vendorId);
     sendPage(response, {
       title: 'Audit log',
       session,
       current: '/audit',
       body: html`<table><caption class="hint">The latest 200 events, newest first. Times are Johannesburg time.</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Subject</th><th scope="col">Details</th><th scope="col">Address</th></tr></thead>
-<tbody>${events.map((event) => html`<tr><td>${when(event.created_at)}</td><td>${event.actor}</td><td>${event.action}</td><td>${event.subject ?? ''}</td><td><code>${JSON.stringify(event.details)}</code></td><td>${event.address ?? ''}</td></tr>`)}</tbody></table>`,
+<tbody>${events.map((event) => html`<tr><td>${when(event.created_at)}</td><td>${event.actor}</td><td>${event.action}</td><td>${event.subject ? (names.get(event.subject) ?? event.subject) : '—'}</td><td>${auditDetails(event.details, names)}</td><td>${event.address ?? ''}</td></tr>`)}</tbody></table>`,
     });
   }
 
+  /** The vendor's tokens and people by id, so the log names them ("token “CI deploy”") instead of showing UUIDs. */
+  private async subjectNames(vendorId: string): Promise<Map<string, string>> {
+    const [tokens, users] = await Promise.all([this.tokens.list(vendorId), this.accounts.list(vendorId)]);
+    return new Map([
+      ...tokens.map((token): [string, string] => [token.id, `token “${token.name ?? token.prefix}”`]),
+      ...users.map((user): [string, string] => [user.id, user.email]),
+    ]);
+  }
+
   private async render(response: Response, session: DashboardSession, status: number, state: { errors?: Record<string, string[]>; notice?: SafeHtml } = {}): Promise<void> {
-    const [users, invites] = await Promise.all([this.accounts.list(session.vendorId), this.accounts.listInvites(session.vendorId)]);
+    const [users, invites, twoStepRequired] = await Promise.all([this.accounts.list(session.vendorId), this.accounts.listInvites(session.vendorId), this.accounts.teamRequiresTwoStep(session.vendorId)]);
     const roleOptions = (selected: string) => DASHBOARD_ROLES.map((role) => html`<option value="${role}"${role === selected ? html` selected` : ''}>${role}</option>`);
     sendPage(response, {
       title: 'Team',
@@ -131,6 +158,10 @@ export class TeamController {
 <td>${user.totp_enabled ? 'on' : 'off'}</td><td>${when(user.created_at)}</td>
 <td>${user.id === session.userId ? 'you' : html`<a href="/team/${user.id}/remove">Remove ${user.email}</a>`}</td></tr>`,
       )}</tbody></table>
+<h2>Two-step sign-in for the team</h2>
+<p id="two-step-policy">${twoStepRequired ? 'Required: everyone signs in with a code from an authenticator app.' : 'Up to each person.'} ${users.filter((user) => !user.totp_enabled).length} of ${users.length} have not set it up.</p>
+<form method="post" action="/team/two-step">${csrfField(session)}<input type="hidden" name="require" value="${twoStepRequired ? 'off' : 'on'}">
+<button type="submit"${twoStepRequired ? html` class="secondary"` : ''}>${twoStepRequired ? 'Stop requiring two-step sign-in' : 'Require two-step sign-in for everyone'}</button></form>
 <h2>Pending invites</h2>
 <ul>${
         invites.length

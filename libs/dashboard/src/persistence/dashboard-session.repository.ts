@@ -24,7 +24,8 @@ export class DashboardSessionRepository {
   async findLive(tokenHash: string, idleSeconds: number): Promise<LiveDashboardSession | undefined> {
     const [row] = (await this.dataSource.query(
       `SELECT s.id, s.user_id AS "userId", s.vendor_id AS "vendorId", v.name AS "vendorName", u.email, u.role,
-              s.csrf_token AS "csrfToken", s.last_seen_at AS "lastSeenAt"
+              s.csrf_token AS "csrfToken", s.last_seen_at AS "lastSeenAt",
+              (u.totp_secret_ciphertext IS NULL AND EXISTS (SELECT 1 FROM dashboard_team_settings t WHERE t.vendor_id = s.vendor_id AND t.require_two_step)) AS "mustEnrolTwoStep"
          FROM dashboard_sessions s
          JOIN dashboard_users u ON u.id = s.user_id AND u.removed_at IS NULL
          JOIN vendors v ON v.id = s.vendor_id
@@ -43,9 +44,9 @@ export class DashboardSessionRepository {
     await this.dataSource.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
   }
 
-  /** Revokes every live session of the user: how many there were. */
-  async revokeAllOf(userId: string, manager: EntityManager = this.dataSource.manager): Promise<number> {
-    const [, count] = (await manager.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId])) as [unknown, number];
+  /** Revokes every live session of the user but `exceptId` (the one making a change): how many there were. */
+  async revokeAllOf(userId: string, manager: EntityManager = this.dataSource.manager, exceptId: string | null = null): Promise<number> {
+    const [, count] = (await manager.query(`UPDATE dashboard_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2`, [userId, exceptId])) as [unknown, number];
     return Number(count);
   }
 }

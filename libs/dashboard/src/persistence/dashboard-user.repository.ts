@@ -56,6 +56,31 @@ export class DashboardUserRepository {
     return row;
   }
 
+  /** Whether the vendor's owners require two-step sign-in of everyone on the team. */
+  async teamRequiresTwoStep(vendorId: string, manager: Queryable = this.dataSource.manager): Promise<boolean> {
+    const [row] = (await manager.query(`SELECT require_two_step FROM dashboard_team_settings WHERE vendor_id = $1`, [vendorId])) as { require_two_step: boolean }[];
+    return row?.require_two_step ?? false;
+  }
+
+  async setTeamRequiresTwoStep(manager: EntityManager, vendorId: string, required: boolean): Promise<void> {
+    await manager.query(
+      `INSERT INTO dashboard_team_settings (vendor_id, require_two_step) VALUES ($1, $2)
+         ON CONFLICT (vendor_id) DO UPDATE SET require_two_step = EXCLUDED.require_two_step, updated_at = now()`,
+      [vendorId, required],
+    );
+  }
+
+  /** The password hash of a live user of the vendor (to check the current password before a change). */
+  async passwordHash(vendorId: string, userId: string): Promise<string | undefined> {
+    const [row] = (await this.dataSource.query(`SELECT password_hash FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL`, [vendorId, userId])) as { password_hash: string }[];
+    return row?.password_hash;
+  }
+
+  async setPasswordHash(manager: EntityManager, userId: string, passwordHash: string): Promise<number> {
+    const [, count] = (await manager.query(`UPDATE dashboard_users SET password_hash = $2, updated_at = now() WHERE id = $1 AND removed_at IS NULL`, [userId, passwordHash])) as [unknown, number];
+    return count;
+  }
+
   /** The vendor's user, if not removed; `forUpdate` locks the row in the caller's transaction. */
   async find(vendorId: string, userId: string, manager: Queryable = this.dataSource.manager, forUpdate = false): Promise<DashboardUser | undefined> {
     const [row] = (await manager.query(

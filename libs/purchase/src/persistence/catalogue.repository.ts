@@ -106,6 +106,14 @@ export class CatalogueRepository {
     return rows.map((row) => row.id);
   }
 
+  /** The names of the products `ids` (offered or withdrawn), by id as text: what the pages show instead of bare ids. */
+  async productNames(ids: readonly (number | string)[]): Promise<Map<string, string>> {
+    const wanted = [...new Set(ids.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647))];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.dataSource.query<{ id: number; name: string }[]>(`SELECT id, name FROM purchase_products WHERE id = ANY($1::int[])`, [wanted]);
+    return new Map(rows.map((row) => [String(row.id), row.name]));
+  }
+
   async product(productId: number): Promise<PurchaseProductEntity> {
     return this.dataSource.manager.findOneByOrFail(PurchaseProductEntity, { id: productId });
   }

@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ValidationFailedError } from '#common';
 import { VendorService } from '#auth';
 import { formatCents, minorUnitsFromCents, parseZarAmount2dp, type Cents } from '#money';
+import { moneyFromCents, moneyFromDecimal } from '#web';
 import { PayoutLedger } from '#payout';
 import type { SpendLimits } from '#purchase';
 import { VendorOperations } from './vendor-operations.service.js';
@@ -98,7 +99,7 @@ export class VendorProposalKinds implements OnModuleInit {
         const balances = await this.ledger.fund(proposal.subjectId, cents, `back-office funding, proposal ${proposal.id}: ${proposal.reason}`.slice(0, 500), manager);
         return { details: { amount_cents: cents.toString(), available_after_cents: balances.availableCents.toString() } };
       },
-      describe: (proposal) => `Fund ${String(proposal.params.vendor_name)}'s payout account with ZAR ${String(proposal.params.amount)}`,
+      describe: (proposal) => `Fund ${String(proposal.params.vendor_name)}'s payout account with ${moneyFromDecimal(String(proposal.params.amount))}`,
     });
     this.kinds.register({
       kind: 'limits.set',
@@ -114,7 +115,7 @@ export class VendorProposalKinds implements OnModuleInit {
         return { details: { before, after } };
       },
       describe: (proposal) => {
-        const zar = (field: string) => `ZAR ${formatCents(BigInt(String(proposal.params[field])))}`;
+        const zar = (field: string) => moneyFromCents(BigInt(String(proposal.params[field])));
         return `Set ${String(proposal.params.vendor_name)}'s limits: daily ${zar('daily_cap_minor')}, per purchase ${zar('transaction_max_minor')}`;
       },
     });
