@@ -29,7 +29,9 @@ describe('back-office Close page in Chromium', () => {
   let dropDatabase: (() => Promise<void>) | undefined;
   let base: string;
   let operator: StaffPerson;
+  let approver: StaffPerson;
   let browser: Browser;
+  let approverBrowser: Browser;
   let page: Page;
 
   async function audit(name: string): Promise<void> {
@@ -61,18 +63,21 @@ describe('back-office Close page in Chromium', () => {
     backOffice = await startBackOffice({ config: { DATABASE_URL: scratch.url }, listen: true });
     base = backOffice.url!.replace('127.0.0.1', 'localhost');
     operator = await createStaffUser(backOffice.app, 'operator');
+    approver = await createStaffUser(backOffice.app, 'approver');
     browser = await openBrowser();
+    approverBrowser = await openBrowser();
     page = browser.page;
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
+    await approverBrowser?.close();
     await backOffice?.close();
     await stack?.close();
     await dropDatabase?.();
   });
 
-  it('shows what blocks each day, links the blocking exceptions, and shows the days closed once nothing blocks them', async () => {
+  it('shows what blocks each day, links the blocking exceptions, walks one through the exception desk under four eyes, and shows the days closed once nothing blocks them', async () => {
     const vendor = await stack.vendor({ fundCents: 100_000n, name: 'Close page vendor' });
     const disputed = (await stack.gateway.http().post('/api/v1/payouts').set(bearer(vendor.token)).send(cashPayout('55')).expect(200)).body.data;
     await eventually(async () => expect((await stack.dataSource.query(`SELECT status FROM payouts WHERE merchant_reference = $1`, [disputed.merchant_reference]))[0].status).toBe('paid'));
@@ -98,14 +103,48 @@ describe('back-office Close page in Chromium', () => {
     expect(await yesterday().locator('p', { hasText: 'Closed:' }).textContent()).toBe('Closed: bank_b_cardless, dvs, voucher.');
     await audit('close-blocked');
 
-    // The provider publishes the report, staff resolve both exceptions: the next run closes every day.
+    // The provider publishes the report: its exception is resolved without moving money.
     expect((await control(`rtc_eft/availability/${YESTERDAY}`, { available: true })).status).toBe(200);
-    for (const exception of open) await stack.worker.get(ReconciliationExceptionsRepository).resolve(exception.id, 'close page e2e', 'dealt with');
+    const [mismatch, missing] = open;
+    await stack.worker.get(ReconciliationExceptionsRepository).resolve(missing.id, 'close page e2e', 'the provider published the report');
     await scheduler.runOnce();
     await page.reload();
+    expect(await yesterday().locator('h2').textContent()).toBe(`${YESTERDAY}: 4 of 5 closed`);
+
+    // The disputed amount is a person's to settle, from the Close page: claim, note, propose a
+    // ledger adjustment; another person approves it; the entry is on the exception's page.
+    await Promise.all([page.waitForURL(`${base}/exceptions/${mismatch.id}`), openDay('bank_a_instant_money').locator(`a[href="/exceptions/${mismatch.id}"]`).click()]);
+    await Promise.all([page.waitForURL(`${base}/exceptions/${mismatch.id}`), page.click('button:has-text("Claim")')]);
+    await expect(page.locator('#owner').textContent()).resolves.toContain(`${operator.email} (you)`);
+    await page.fill('#note', 'Bank A charged 210.00 for a 200.00 cash-send; they keep the 10.00 as a fee we pass on');
+    await Promise.all([page.waitForURL(`${base}/exceptions/${mismatch.id}`), page.click('button:has-text("Add note")')]);
+    expect(await page.locator('ol.notes').textContent()).toContain('they keep the 10.00');
+    await page.check('#resolution-ledger_adjustment');
+    await page.selectOption('#direction', 'debit');
+    await page.fill('#amount', '10.00');
+    await page.fill('#reason', 'Bank A charged 10.00 more on this cash-send: passed on to the vendor');
+    await Promise.all([page.waitForURL(/\/proposals\//), page.click('button:has-text("Resolve")')]);
+    const proposalUrl = page.url();
+    expect(await stack.dataSource.query(`SELECT id FROM ledger_entries WHERE exception_id = $1`, [mismatch.id])).toEqual([]);
+
+    const other = approverBrowser.page;
+    await browserSignIn(other, base, approver, new URL(proposalUrl).pathname);
+    expect(await other.locator('#correction').textContent()).toContain('adjust_debit of ZAR 10.00');
+    await other.click('button:has-text("Approve")');
+    await expect(other.locator('[role=status]').textContent()).resolves.toContain('Approved and done.');
+    expect(await stack.dataSource.query(`SELECT kind, amount_cents::text AS cents, approved_by FROM ledger_entries WHERE exception_id = $1`, [mismatch.id])).toEqual([
+      { kind: 'adjust_debit', cents: '1000', approved_by: approver.email },
+    ]);
+    await page.goto(`${base}/exceptions/${mismatch.id}`);
+    expect(await page.locator('main').textContent()).toContain('ZAR -10.00');
+
+    // Nothing blocks the day any more: the next run closes it.
+    await scheduler.runOnce();
+    await page.goto(`${base}/close`);
     expect(await page.textContent('main')).toContain('0 provider-days blocked');
     expect(await yesterday().locator('h2').textContent()).toBe(`${YESTERDAY}: 5 of 5 closed`);
     expect(await yesterday().locator('li').count()).toBe(0);
     await audit('close-closed');
-  });
+    // Two sign-ins (each waits for an unused authenticator step) and axe at two widths per page.
+  }, 240_000);
 });

@@ -112,7 +112,7 @@ describe('back-office exceptions queue in Chromium', () => {
     expect(page.url()).toBe(proposalUrl);
     const correction = (await page.locator('#correction').textContent())!;
     expect(correction).toContain('status_conflict');
-    expect(correction).toContain('available ZAR 1000.00');
+    expect(correction).toContain('available ZAR 1,000.00');
     expect(correction).toContain('adjust_debit of ZAR 150.00: available becomes ZAR 850.00');
     await audit(page, 'exception-proposal-review');
     await page.click('button:has-text("Approve")');

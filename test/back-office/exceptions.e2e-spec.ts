@@ -184,7 +184,7 @@ describe('back-office exceptions queue', () => {
 
     // The approver sees the exception, the balance now and the entry proposed.
     const review = await page('secondApprover', `/proposals/${proposalId}`);
-    expect(review.text).toContain('available ZAR 1000.00');
+    expect(review.text).toContain('available ZAR 1,000.00');
     expect(review.text).toContain('adjust_debit</code> of ZAR 150.00: available becomes ZAR 850.00');
 
     // Three approvers at once: one approval takes effect, the others are refused.
