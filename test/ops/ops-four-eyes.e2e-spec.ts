@@ -35,8 +35,10 @@ describe('ops money commands under four eyes', () => {
     }
   }
 
+  // An approval of a money proposal is the confirmed second step, with the approver's reason.
+  const confirmedApproval = (path: string) => (path.endsWith('/approve') ? { confirmed: 'yes', reason: 'Checked the deposit on the bank statement' } : {});
   const form = (who: keyof typeof session, path: string, fields: Record<string, string> = {}) =>
-    backOffice.http().post(path).set('Cookie', session[who].cookie).type('form').send({ _csrf: session[who].csrf, ...fields });
+    backOffice.http().post(path).set('Cookie', session[who].cookie).type('form').send({ _csrf: session[who].csrf, ...confirmedApproval(path), ...fields });
 
   const fundEntries = async (vendorId: string) =>
     (await db.query(`SELECT amount_cents::text AS amount_cents FROM ledger_entries WHERE vendor_id = $1 AND kind = 'fund' ORDER BY id`, [vendorId])).map((row: { amount_cents: string }) => row.amount_cents);

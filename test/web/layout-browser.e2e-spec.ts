@@ -146,11 +146,12 @@ describe('both web apps at phone and desktop width', () => {
       expect({ key, status: response?.status() }).toEqual({ key, status: 200 });
       visited.push(key);
       findings.push(...(await check(key)));
-      const links = await page.locator('a[href]').evaluateAll((anchors) => anchors.map((anchor) => (anchor as unknown as { href: string }).href));
+      // A link marked `download` is a file (the statement's CSV), not a page.
+      const links = await page.locator('a[href]:not([download])').evaluateAll((anchors) => anchors.map((anchor) => (anchor as unknown as { href: string }).href));
       for (const link of links) {
         const url = new URL(link);
         // Same app only; the assets and the downloads are not pages.
-        if (url.origin === new URL(base).origin && !url.pathname.startsWith('/assets/') && !url.pathname.endsWith('.csv')) queue.push(url.pathname + url.search);
+        if (url.origin === new URL(base).origin && !url.pathname.startsWith('/assets/') && !url.pathname.endsWith('.csv') && !url.pathname.endsWith('/download')) queue.push(url.pathname + url.search);
       }
     }
     return { visited, findings };
