@@ -47,7 +47,7 @@ describe('back-office exceptions queue', () => {
       dedupeKey: `test:exceptions:${process.pid}:${Date.now()}:${serial}`,
       vendorId,
       provider: 'bank_a_instant_money',
-      reportDate: '2026-03-13',
+      reportDate: '2026-02-11', // a date no settlement suite reports on (they count a date's exceptions)
       details: { provider_status: 'PAID', provider_amount: '150.00', merchant_reference: `M-${serial}`, our_status: 'failed' },
       ...extra,
     });
