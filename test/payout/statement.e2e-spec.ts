@@ -273,10 +273,12 @@ describe('payout account statement', () => {
     expect(lineCount).toBe(rows + 1);
     expect(first).toMatch(/^\d+,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,funding,fund,,,,ZAR,0\.01,0\.01,0\.00,0\.01,0\.00$/);
     expect(last.split(',').slice(-2)).toEqual([expectedAvailable, '0.00']);
-    // Streamed with backpressure: a paused client holds the server to a few batches of the 100, not the whole range in memory.
+    // Streamed with backpressure: a paused client holds the server to the batches the sockets'
+    // buffers absorb (loopback buffers auto-tune to several MB: 2 to 28 batches of about 300 KB
+    // were seen here), not the whole range, which a server loading it in memory would read.
     expect(reads).toBe(rows / 2_000 + 1);
     expect(readsWhilePaused).toBeGreaterThan(0);
-    expect(readsWhilePaused).toBeLessThan(25);
+    expect(readsWhilePaused).toBeLessThan(reads / 2);
 
     // The first page of the API agrees with the file's first line.
     const [apiFirst] = (await get('/api/v1/statement?order=asc&per_page=1', big.token).expect(200)).body.data.items;
