@@ -6,6 +6,19 @@ import { RateLimitBucketOf } from '#common';
 import { PayoutRequestDto, PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutValidation, type PayoutView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors, DeliverySchema, PayoutSchema, PayoutValidationSchema } from '../openapi/payout-schemas.js';
 
+/** What creating a payout can refuse, and so what its dry run answers too (the same checks, in the same order). */
+const PAYOUT_CREATION_ERRORS = [
+  'VALIDATION_FAILED',
+  'AMOUNT_INCREMENT_INVALID',
+  'METHOD_UNAVAILABLE',
+  'PROVIDER_REJECTED',
+  'REFERENCE_CONFLICT',
+  'INSUFFICIENT_FUNDS',
+  'ACCOUNT_IN_DEBT',
+  'VENDOR_NOT_RELEASED',
+  'PROVIDER_NOT_CONFIGURED',
+] as const;
+
 /** A sandbox cash payout (phone not ending in a test suffix): paid at once, with its collection PIN. */
 const PAID_CASH_PAYOUT = {
   id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
@@ -54,17 +67,7 @@ export class PayoutsController {
       "field's messages in `errors`. Amount plus fee is reserved at creation.",
   })
   @ApiEnvelope(200, PayoutSchema, { data: PAID_CASH_PAYOUT })
-  @ApiPayoutErrors(
-    'VALIDATION_FAILED',
-    'AMOUNT_INCREMENT_INVALID',
-    'METHOD_UNAVAILABLE',
-    'PROVIDER_REJECTED',
-    'REFERENCE_CONFLICT',
-    'INSUFFICIENT_FUNDS',
-    'ACCOUNT_IN_DEBT',
-    'VENDOR_NOT_RELEASED',
-    'PROVIDER_NOT_CONFIGURED',
-  )
+  @ApiPayoutErrors(...PAYOUT_CREATION_ERRORS)
   async createPayout(
     @CurrentVendor() vendor: VendorPrincipal,
     @Body() body: PayoutRequestDto,
@@ -91,17 +94,7 @@ export class PayoutsController {
       'A real call made afterwards can still be refused if the balance or limits changed in between.',
   })
   @ApiEnvelope(200, PayoutValidationSchema)
-  @ApiPayoutErrors(
-    'VALIDATION_FAILED',
-    'AMOUNT_INCREMENT_INVALID',
-    'METHOD_UNAVAILABLE',
-    'PROVIDER_REJECTED',
-    'REFERENCE_CONFLICT',
-    'INSUFFICIENT_FUNDS',
-    'ACCOUNT_IN_DEBT',
-    'VENDOR_NOT_RELEASED',
-    'PROVIDER_NOT_CONFIGURED',
-  )
+  @ApiPayoutErrors(...PAYOUT_CREATION_ERRORS)
   validatePayout(@CurrentVendor() vendor: VendorPrincipal, @Body() body: PayoutRequestDto): Promise<PayoutValidation> {
     return this.payouts.validatePayout(vendor, body);
   }
