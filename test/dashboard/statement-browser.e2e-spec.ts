@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { moneyFromDecimal } from '#web';
 import { startVendorDashboard, type RunningApp } from '../support/apps.js';
 import { createDashboardUser, type DashboardPerson } from '../support/dashboard.js';
 import { bearer } from '../support/vendors.js';
@@ -75,11 +76,11 @@ describe('dashboard statement page in Chromium', () => {
 
     const account = (await stack.gateway.http().get('/api/v1/account').set(bearer(vendor.token)).expect(200)).body.data;
     const closing = page.locator('table.summary tr', { hasText: 'Closing balance' });
-    await expect(closing.textContent()).resolves.toContain(`ZAR ${account.available}`);
+    await expect(closing.textContent()).resolves.toContain(moneyFromDecimal(account.available));
     const rows = page.locator('tr[data-line]');
     // Funding, 4 payouts reserved, 2 settled with 2 fee lines, 2 released.
     await expect(rows.count()).resolves.toBe(11);
-    await expect(rows.first().locator('td').nth(5).textContent()).resolves.toBe(`ZAR ${account.available}`);
+    await expect(rows.first().locator('td').nth(5).textContent()).resolves.toBe(moneyFromDecimal(account.available));
     await expect(page.locator('tr[data-line]', { hasText: paid.reference }).count()).resolves.toBe(3);
     await expect(page.locator('body').textContent()).resolves.not.toContain('not-yours-1');
     await audit('statement-1280');

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { johannesburgDayOf, streamCsv } from '#common';
 import type { DashboardSession } from '#dashboard';
 import { PayoutStatementService, STATEMENT_CSV_COLUMNS, type StatementLineView, type StatementSummaryView } from '#payout';
-import { CurrentSession, errorSummary, html, isoDayOrUndefined, when, type SafeHtml } from '#web';
+import { CurrentSession, errorSummary, html, isoDayOrUndefined, moneyFromDecimal, type SafeHtml, when } from '#web';
 import { RequirePermission } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
 
@@ -18,7 +18,8 @@ const CATEGORY_LABELS: Record<string, string> = {
 };
 
 const PAGE_SIZE = 50;
-const zar = (decimal: string) => `ZAR ${decimal}`;
+/** The dashboard's one money style (ZAR 98,707.16), from the API's exact decimal strings. */
+const zar = (decimal: string) => moneyFromDecimal(decimal);
 
 interface Range {
   from: string;
