@@ -49,8 +49,12 @@ settings.velocityWindowSeconds = 60;
 
 const sandboxKey = 'bench-sandbox-key';
 /** A clean environment: nothing from the developer's shell leaks into the measured processes. */
-/** The apps run with the NODE_OPTIONS they are deployed with (the Kubernetes ConfigMap). */
-const deployedNodeOptions = readFileSync('k8s/base/kustomization.yaml', 'utf8').match(/^\s*- NODE_OPTIONS=(.*)$/m)?.[1] ?? '';
+/**
+ * The apps run with the NODE_OPTIONS they are deployed with (the Kubernetes ConfigMap).
+ * BENCH_NODE_OPTIONS replaces them for a trial of other V8 flags before the ConfigMap changes.
+ */
+const deployedNodeOptions =
+  process.env.BENCH_NODE_OPTIONS ?? readFileSync('k8s/base/kustomization.yaml', 'utf8').match(/^\s*- NODE_OPTIONS=(.*)$/m)?.[1] ?? '';
 const baseEnv = {
   PATH: process.env.PATH,
   NODE_OPTIONS: deployedNodeOptions,

@@ -144,11 +144,19 @@ export function checkEveryOverlay(objects) {
 
       // V8 sizes its heap from the node's memory, not the container's limit: without a cap a busy
       // process grows towards the limit and is OOM-killed instead of collecting (docs/BENCHMARKS.md).
+      // Node 24 sizes the young generation from that cap, so a small cap needs an explicit
+      // semi-space or the process spends its CPU collecting; V8's heap can then reach the old
+      // space plus three semi-spaces, which must leave a quarter of the limit to the rest.
       const memoryLimitMi = mebibytes(container.resources?.limits?.memory);
       if (!init && memoryLimitMi !== undefined) {
-        const heapCap = /--max-old-space-size=(\d+)/.exec(settingOf(container, 'NODE_OPTIONS', configMaps) ?? '')?.[1];
+        const nodeOptions = settingOf(container, 'NODE_OPTIONS', configMaps) ?? '';
+        const heapCap = /--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1];
+        const semiSpace = /--max-semi-space-size=(\d+)/.exec(nodeOptions)?.[1];
         if (heapCap === undefined) findings.push(`${at}: NODE_OPTIONS must cap the heap (--max-old-space-size) below the ${memoryLimitMi}Mi memory limit`);
-        else if (Number(heapCap) > memoryLimitMi / 2) findings.push(`${at}: --max-old-space-size=${heapCap} leaves too little of the ${memoryLimitMi}Mi limit for the rest of the process (at most half)`);
+        else if (semiSpace === undefined) findings.push(`${at}: NODE_OPTIONS must size the young generation (--max-semi-space-size) beside --max-old-space-size`);
+        else if (Number(heapCap) + 3 * Number(semiSpace) > memoryLimitMi * 0.75) {
+          findings.push(`${at}: --max-old-space-size=${heapCap} and --max-semi-space-size=${semiSpace} leave too little of the ${memoryLimitMi}Mi limit for the rest of the process (V8's heap at most three quarters)`);
+        }
       }
 
       // The pod must outlive the preStop sleep plus the app's own drain, or SIGKILL cuts the drain short.

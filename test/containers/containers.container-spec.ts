@@ -98,7 +98,7 @@ describe('the system from its container images', () => {
       const container = await inspect(containerName(app));
       expect(container.Config.User).toBe('1000:1000');
       expect(container.HostConfig.ReadonlyRootfs).toBe(true);
-      expect(container.Config.Env).toContain('NODE_OPTIONS=--max-old-space-size=128');
+      expect(container.Config.Env).toContain('NODE_OPTIONS=--max-old-space-size=128 --max-semi-space-size=16');
       const ready = await eventually(
         () => fetch(operationalUrl(app, '/health/ready')).then((response) => response.status, () => 0),
         (status) => status === 200,
