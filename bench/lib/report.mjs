@@ -380,7 +380,7 @@ function comparisonSection({ results, file }, { results: other, file: otherFile 
   return [
     `## ${label(results)} against ${label(other)}`,
     '',
-    `The same commit and settings on the same machine, one run after the other: [\`${otherFile}\`](../${otherFile}) on ${label(other)} (${other.started_at}) and [\`${file}\`](../${file}) on ${label(results)} (${results.started_at}), ` +
+    `Two runs on the same machine: [\`${otherFile}\`](../${otherFile}) on ${label(other)} (${other.started_at}, NODE_OPTIONS \`${other.settings?.node_options || 'none'}\`) and [\`${file}\`](../${file}) on ${label(results)} (${results.started_at}, NODE_OPTIONS \`${results.settings?.node_options || 'none'}\`), ` +
       `${results.settings.warmupSeconds} s warm-up and ${results.settings.durationSeconds} s measured per scenario. ` +
       'Both share the machine with whatever else ran then, so compare each pair with the pgbench line (no Node involved) in mind: where pgbench moved, the machine did.',
     '',
