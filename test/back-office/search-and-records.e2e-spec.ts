@@ -305,7 +305,7 @@ describe('back-office search, vendor records and audit trail', () => {
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="staff-audit-/);
     const rows = parseCsv(csv.text);
     expect(rows[0]).toEqual(['id', 'created_at', 'actor', 'action', 'subject_type', 'subject_id', 'vendor_id', 'vendor_name', 'reason', 'proposal_id', 'approved_by', 'details']);
-    const alphaIds = await stack.sql<{ id: string }>(`SELECT id::text AS id FROM staff_audit_events WHERE actor = $1 AND vendor_id = $2 ORDER BY id DESC`, [actor.label, alpha.vendor.id]);
+    const alphaIds = await stack.sql<{ id: string }>(`SELECT id::text AS id FROM staff_audit_events WHERE actor = $1 AND vendor_id = $2 ORDER BY staff_audit_events.id DESC`, [actor.label, alpha.vendor.id]);
     expect(rows.slice(1).map((row) => row[0])).toEqual(alphaIds.map((row) => row.id));
     expect(rows.slice(1).every((row) => row[6] === alpha.vendor.id && row[7] === `Search Alpha ${tag}`)).toBe(true);
     expect(JSON.parse(rows[1][11])).toEqual({ index: 118 });
