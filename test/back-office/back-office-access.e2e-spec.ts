@@ -83,6 +83,9 @@ describe('staff back-office access and four eyes', () => {
       ['/', 'queues:read'],
       ['/proposals', 'queues:read'],
       ['/audit', 'audit:read'],
+      ['/audit/export.csv?action=staff.created', 'audit:read'],
+      ['/search?q=nothing-matches-this', 'queues:read'],
+      [`/vendors/${vendor.vendor.id}/purchases`, 'queues:read'],
       ['/staff', 'staff:manage'],
     ];
     for (const role of ['support', 'operator', 'approver', 'admin'] as const) {

@@ -191,7 +191,7 @@ describe('both web apps at phone and desktop width', () => {
     await browserSignIn(page, backOfficeBase, admin, '/staff');
     const asAdmin = await crawl(backOfficeBase, '/staff');
     const shapes = [...asApprover.visited, ...asAdmin.visited].map((visited) => shapeOf(new URL(visited, backOfficeBase)).split('?')[0]);
-    for (const path of ['/', '/queues/purchases', '/queues/payouts', '/queues/purchases/:id', '/queues/payouts/:id', '/vendors', '/vendors/:id', '/vendors/:id/payout-methods', '/pricing', '/proposals', '/audit', '/staff']) {
+    for (const path of ['/', '/queues/purchases', '/queues/payouts', '/queues/purchases/:id', '/queues/payouts/:id', '/vendors', '/vendors/:id', '/vendors/:id/payout-methods', '/vendors/:id/purchases', '/vendors/:id/payouts', '/vendors/:id/batches', '/search', '/pricing', '/proposals', '/audit', '/staff']) {
       expect(shapes).toContain(path);
     }
     expect([...findings, ...asApprover.findings, ...asAdmin.findings]).toEqual([]);

@@ -8,7 +8,7 @@ import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { SettlementCloseStatusModule } from '#settlement';
-import { StaffExceptionsModule, StaffModule, StaffReviewModule } from '#staff';
+import { StaffExceptionsModule, StaffModule, StaffReviewModule, StaffSearchModule } from '#staff';
 import { PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuditController } from './pages/audit.controller.js';
@@ -18,6 +18,8 @@ import { ExceptionsController } from './pages/exceptions.controller.js';
 import { HomeController } from './pages/home.controller.js';
 import { ProposalsController } from './pages/proposals.controller.js';
 import { QueuesController } from './pages/queues.controller.js';
+import { SearchController } from './pages/search.controller.js';
+import { VendorRecordsController } from './pages/vendor-records.controller.js';
 import { VendorsController } from './pages/vendors.controller.js';
 import { PayoutMethodsController } from './pages/payout-methods.controller.js';
 import { PricingController } from './pages/pricing.controller.js';
@@ -53,6 +55,8 @@ export class BackOfficeModule implements NestModule {
         StaffReviewModule,
         // The reconciliation exceptions queue and its four-eyes money resolutions (ExceptionsController).
         StaffExceptionsModule,
+        // The one search box across vendors (SearchController).
+        StaffSearchModule,
         VendorAccountsModule,
         PayoutDomainModule,
         // Pricing versions (PricingController).
@@ -60,7 +64,7 @@ export class BackOfficeModule implements NestModule {
         // The provider-days' close status (CloseController), read from the database only.
         SettlementCloseStatusModule,
       ],
-      controllers: [AssetsController, AuthController, HomeController, QueuesController, ExceptionsController, VendorsController, PayoutMethodsController, PricingController, ProposalsController, StaffController, AuditController, CloseController],
+      controllers: [AssetsController, AuthController, HomeController, QueuesController, ExceptionsController, VendorsController, VendorRecordsController, PayoutMethodsController, PricingController, ProposalsController, StaffController, AuditController, CloseController, SearchController],
       providers: [
         // `__Host-staff_session` / `__Host-staff_pre`: a vendor dashboard cookie (`dash_…`) means nothing here.
         ...signInProviders('staff', REDIS_CLIENT),

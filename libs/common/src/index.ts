@@ -20,3 +20,4 @@ export * from './uuid.js';
 export * from './validation/text-rule.js';
 export * from './csv/csv.js';
 export * from './validation/iso-day.validator.js';
+export * from './sql/like-pattern.js';

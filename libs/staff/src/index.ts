@@ -19,3 +19,5 @@ export * from './exceptions/exception-desk.service.js';
 export { EXCEPTION_SUBJECT } from './exceptions/exception-proposal-kinds.js';
 export { StaffExceptionsModule } from './exceptions/staff-exceptions.module.js';
 export { VENDOR_MESSAGE_MAX_LENGTH } from './review/review-proposal-kinds.js';
+export * from './search/staff-search.service.js';
+export { StaffSearchModule } from './search/staff-search.module.js';

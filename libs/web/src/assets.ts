@@ -29,6 +29,8 @@ fieldset { border: 1px solid var(--line); margin: 12px 0; } legend { font-weight
 .checkbox label { display: inline; font-weight: 400; margin: 0 0 0 4px; } .checkbox { margin: 4px 0; }
 .hint { color: var(--muted); font-size: 14px; margin: 2px 0; }
 .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-end; } .filters label { margin-top: 0; }
+/* A choice as long as its longest option (a vendor's trading name) stays within the screen. */
+.filters > div { max-width: 100%; } .filters select { max-width: 100%; }
 .pager { display: flex; gap: 16px; }
 meter { width: 320px; height: 20px; vertical-align: middle; }
 figure { margin: 16px 0; max-width: 760px; }

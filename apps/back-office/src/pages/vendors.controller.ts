@@ -202,6 +202,7 @@ ${decisionForm(session, `/vendors/${vendor.id}/fund`, html`<label for="amount">A
 <dt>Purchases</dt><dd id="purchases-state">${purchasesState(limits)}</dd>
 <dt>Enabled abilities</dt><dd>${vendor.enabledAbilities.join(', ') || '—'}</dd><dt>Payout funds available</dt><dd>${money(balances.availableCents)}</dd><dt>Reserved for open payouts</dt><dd>${money(balances.reservedCents)}</dd></dl>
 <h2>Ledger corrections</h2>${correctionTable(corrections)}
+<p id="vendor-records">Records: <a href="/vendors/${vendor.id}/purchases">Purchases</a> · <a href="/vendors/${vendor.id}/payouts">Payouts</a> · <a href="/vendors/${vendor.id}/batches">Batches</a> · <a href="/audit?vendor=${vendor.id}">Audit trail</a></p>
 <p><a href="/vendors/${vendor.id}/payout-methods">Payout methods and fees</a> · <a href="/pricing">Pricing versions</a> (every vendor's)</p>
 ${fund}${staffRoleAllows(session.role, 'actions:propose') ? this.operationForms(session, vendor, limits) : html``}<h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status} (${proposal.reason})</li>`)}</ul>`}
 <h2>Audit records</h2>${auditTable(records, 'Audit trail', await this.namesIn(vendor, records))}`,

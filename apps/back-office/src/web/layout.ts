@@ -5,6 +5,7 @@ export { csrfField } from '#web';
 
 const SECTIONS: { path: string; label: string; permission?: StaffPermission }[] = [
   { path: '/', label: 'Overview', permission: 'queues:read' },
+  { path: '/search', label: 'Search', permission: 'queues:read' },
   { path: '/queues/purchases', label: 'Purchases in review', permission: 'queues:read' },
   { path: '/queues/payouts', label: 'Payouts in review', permission: 'queues:read' },
   { path: '/exceptions', label: 'Exceptions', permission: 'queues:read' },

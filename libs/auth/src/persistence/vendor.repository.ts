@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, type EntityManager } from 'typeorm';
+import { ILike, In, Repository, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import { VendorEntity } from '../vendors/vendor.entity.js';
 
 export type NewVendor = Pick<VendorEntity, 'name' | 'slug' | 'enabledAbilities' | 'productionReleasedAt'>;
@@ -26,6 +26,20 @@ export class VendorRepository {
   /** Every vendor by name (staff's vendor list). */
   list(limit: number): Promise<VendorEntity[]> {
     return this.vendors.find({ order: { name: 'ASC', id: 'ASC' }, take: limit });
+  }
+
+  /**
+   * Vendors with this id (a UUID, or null) or whose name contains `namePattern` (an ILIKE pattern,
+   * backslash escaping, parameterised by TypeORM), by name: the back-office search.
+   */
+  search(id: string | null, namePattern: string, limit: number): Promise<VendorEntity[]> {
+    const where: FindOptionsWhere<VendorEntity>[] = [{ name: ILike(namePattern) }, ...(id ? [{ id }] : [])];
+    return this.vendors.find({ where, order: { name: 'ASC', id: 'ASC' }, take: limit });
+  }
+
+  /** The vendors with these ids (unknown ids are left out). */
+  findMany(vendorIds: readonly string[]): Promise<VendorEntity[]> {
+    return vendorIds.length === 0 ? Promise.resolve([]) : this.vendors.findBy({ id: In([...vendorIds]) });
   }
 
   /** The vendor, its row locked until the caller's transaction ends (staff changes, so two of them apply one after the other). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { NotFoundError, ValidationFailedError } from '#common';
+import { likeEscaped, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { ALL_ABILITIES, isAbility } from '../access/abilities.js';
 import { VendorRepository } from '../persistence/vendor.repository.js';
 import type { VendorEntity } from './vendor.entity.js';
@@ -22,6 +22,18 @@ export class VendorService {
   /** Every vendor by name, for staff (the back-office); at most `limit`. */
   list(limit = 500): Promise<VendorEntity[]> {
     return this.vendors.list(limit);
+  }
+
+  /** Vendors by id or by a part of their name, for staff (the back-office search); at most `limit`, by name. */
+  search(text: string, limit = 20): Promise<VendorEntity[]> {
+    const trimmed = text.trim();
+    return this.vendors.search(UUID_PATTERN.test(trimmed) ? trimmed.toLowerCase() : null, `%${likeEscaped(trimmed)}%`, limit);
+  }
+
+  /** The names of the vendors with these ids, by id (ids that are not a vendor's UUID are left out). */
+  async namesOf(vendorIds: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+    const ids = [...new Set([...vendorIds].filter((id): id is string => typeof id === 'string' && UUID_PATTERN.test(id)))];
+    return new Map((await this.vendors.findMany(ids)).map((vendor): [string, string] => [vendor.id, vendor.name]));
   }
 
   async get(vendorId: string): Promise<VendorEntity> {

@@ -80,19 +80,26 @@ export class PayoutListsService {
     const rows = await this.lists.batches(vendorId, { range: instantRange(query), referencePrefix: query.referencePrefix }, afterId, query.perPage + 1);
     const items = rows.slice(0, query.perPage);
     return {
-      items: items.map((row) => ({
-        id: row.id,
-        reference: row.reference,
-        status: batchStatusOf(row.itemStatuses),
-        total_amount: formatCents(row.totalAmountCents),
-        total_fee: formatCents(row.totalFeeCents),
-        item_count: row.itemCount,
-        created_at: row.createdAt.toISOString(),
-        currency: 'ZAR',
-      })),
+      items: items.map(batchSummaryOf),
       per_page: query.perPage,
       next_cursor: rows.length > query.perPage ? encodeCursor('b', items[items.length - 1].id) : null,
     };
+  }
+
+  /**
+   * One numbered page of the vendor's payouts with the total (the back-office's vendor pages),
+   * newest first, with the filters of `payouts`; `page` counts from 1.
+   */
+  async payoutPage(vendorId: string, query: Omit<PayoutListQuery, 'cursor'> & { page: number }): Promise<{ items: PayoutView[]; total: number }> {
+    const filter = { range: instantRange(query), status: query.status, method: query.method, referencePrefix: query.referencePrefix, batchReference: query.batch };
+    const { rows, total } = await this.lists.payoutPage(vendorId, filter, query.perPage, (query.page - 1) * query.perPage);
+    return { items: rows.map((row) => payoutViewOf(row, null)), total };
+  }
+
+  /** One numbered page of the vendor's batches with the total, newest first. */
+  async batchPage(vendorId: string, query: Omit<BatchListQuery, 'cursor'> & { page: number }): Promise<{ items: BatchSummaryView[]; total: number }> {
+    const { rows, total } = await this.lists.batchPage(vendorId, { range: instantRange(query), referencePrefix: query.referencePrefix }, query.perPage, (query.page - 1) * query.perPage);
+    return { items: rows.map(batchSummaryOf), total };
   }
 
   /** The vendor's payout with this id (a UUID), as the lists show it; null when it is not theirs. */
@@ -125,6 +132,20 @@ export class PayoutListsService {
       yield batches.flatMap((batch) => items.filter((item) => item.batchId === batch.id).map((item) => batchCsvRow(batch, item)));
     }
   }
+}
+
+/** A batch as the lists show it, its status derived from its items'. */
+export function batchSummaryOf(row: BatchListRow): BatchSummaryView {
+  return {
+    id: row.id,
+    reference: row.reference,
+    status: batchStatusOf(row.itemStatuses),
+    total_amount: formatCents(row.totalAmountCents),
+    total_fee: formatCents(row.totalFeeCents),
+    item_count: row.itemCount,
+    created_at: row.createdAt.toISOString(),
+    currency: 'ZAR',
+  };
 }
 
 const timeCell = (date: Date | null): CsvCell => date?.toISOString() ?? null;

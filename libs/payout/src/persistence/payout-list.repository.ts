@@ -87,6 +87,51 @@ export class PayoutListRepository {
     return rows.map(BATCH_ROW.read);
   }
 
+  /**
+   * One page of the vendor's payouts, newest first, by offset with the total (the back-office's
+   * numbered pages; the API's lists are keyset-paged above). Same filters as `payouts`.
+   */
+  async payoutPage(vendorId: string, filter: PayoutListFilter, limit: number, offset: number): Promise<{ rows: PayoutListRow[]; total: number }> {
+    const where = `p.vendor_id = $1 AND ${inRange('p', 2)}
+          AND ($4::text IS NULL OR p.status = $4) AND ($5::text IS NULL OR p.method = $5)
+          AND ($6::text IS NULL OR left(p.reference, length($6)) = $6)
+          AND ($7::text IS NULL OR p.batch_id = (SELECT id FROM payout_batches WHERE vendor_id = $1 AND reference = $7))`;
+    const parameters = [vendorId, filter.range.start, filter.range.endExclusive, filter.status ?? null, filter.method ?? null, filter.referencePrefix ?? null, filter.batchReference ?? null];
+    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`, parameters)) as { total: number }[];
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${PAYOUT_ROW.columns} FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
+        WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT $8 OFFSET $9`,
+      [...parameters, limit, offset],
+    );
+    return { rows: rows.map(PAYOUT_ROW.read), total };
+  }
+
+  /** One page of the vendor's batches, newest first, by offset with the total (the back-office). */
+  async batchPage(vendorId: string, filter: BatchListFilter, limit: number, offset: number): Promise<{ rows: BatchListRow[]; total: number }> {
+    const where = `b.vendor_id = $1 AND ${inRange('b', 2)} AND ($4::text IS NULL OR left(b.reference, length($4)) = $4)`;
+    const parameters = [vendorId, filter.range.start, filter.range.endExclusive, filter.referencePrefix ?? null];
+    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM payout_batches b WHERE ${where}`, parameters)) as { total: number }[];
+    const rows: object[] = await this.dataSource.query(`SELECT ${BATCH_ROW.columns} FROM payout_batches b WHERE ${where} ORDER BY b.created_at DESC, b.id DESC LIMIT $5 OFFSET $6`, [
+      ...parameters,
+      limit,
+      offset,
+    ]);
+    return { rows: rows.map(BATCH_ROW.read), total };
+  }
+
+  /**
+   * The back-office search, across vendors: the batch with this id and those whose reference
+   * starts so (a LIKE pattern, backslash escaping), newest first, with their vendor.
+   */
+  async staffSearch(id: string | null, referencePattern: string, limit: number): Promise<Array<BatchListRow & { vendorId: string; vendorName: string }>> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT ${BATCH_ROW.columns}, b.vendor_id AS "vendorId", v.name AS "vendorName" FROM payout_batches b JOIN vendors v ON v.id = b.vendor_id
+        WHERE b.id = $1::uuid OR b.reference LIKE $2 ESCAPE '\\' ORDER BY b.created_at DESC, b.id DESC LIMIT $3`,
+      [id, referencePattern, limit],
+    );
+    return rows.map((row) => ({ ...BATCH_ROW.read(row), vendorId: String(row.vendorId), vendorName: String(row.vendorName) }));
+  }
+
   /** The items of the vendor's batches, by batch and position. */
   async itemsOf(vendorId: string, batchIds: readonly string[]): Promise<PayoutListRow[]> {
     const rows: object[] = await this.dataSource.query(

@@ -461,6 +461,16 @@ export class PayoutRepository {
     return STAFF_ITEM.first(rows);
   }
 
+  /** The back-office search, across vendors: the payout with this id and those whose reference starts so (a LIKE pattern), newest first. */
+  async staffSearch(id: string | null, referencePattern: string, limit: number): Promise<PayoutStaffItem[]> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${STAFF_ITEM.columns} FROM payouts p JOIN vendors v ON v.id = p.vendor_id
+        WHERE p.id = $1::uuid OR p.reference LIKE $2 ESCAPE '\\' ORDER BY p.created_at DESC, p.id DESC LIMIT $3`,
+      [id, referencePattern, limit],
+    );
+    return rows.map(STAFF_ITEM.read);
+  }
+
   /** The payout's provider trail, oldest first: every submission and lookup and what the provider said. */
   async contacts(payoutId: string, manager: Queryable = this.dataSource.manager): Promise<PayoutContact[]> {
     return manager.query(

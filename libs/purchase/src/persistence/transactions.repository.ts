@@ -235,6 +235,19 @@ export class TransactionsRepository {
     return row;
   }
 
+  /**
+   * The back-office search, across vendors: the purchase with this id (`id`, a UUID or null) and
+   * those whose reference starts with `referencePattern` (a LIKE pattern, backslash escaping; the
+   * text_pattern_ops index of migration 1763783600000), newest first.
+   */
+  async staffSearch(id: string | null, referencePattern: string, limit: number): Promise<PurchaseStaffItem[]> {
+    return this.dataSource.query<PurchaseStaffItem[]>(
+      `SELECT ${STAFF_ITEM_COLUMNS} FROM purchase_transactions t JOIN vendors v ON v.id = t.vendor_id
+        WHERE t.id = $1::uuid OR t.reference LIKE $2 ESCAPE '\\' ORDER BY t.created_at DESC, t.id DESC LIMIT $3`,
+      [id, referencePattern, limit],
+    );
+  }
+
   /** Every recorded status move of a transaction with the provider's status behind it, oldest first. */
   async staffHistory(transactionId: string): Promise<PurchaseStaffEvent[]> {
     return this.dataSource.query<PurchaseStaffEvent[]>(
