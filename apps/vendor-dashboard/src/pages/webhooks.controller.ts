@@ -326,9 +326,9 @@ ${createForm}`,
 <dt>Created</dt><dd>${when(endpoint.created_at)}</dd>${endpoint.previous_secret_expires_at ? html`<dt>Previous secret signs until</dt><dd>${when(endpoint.previous_secret_expires_at)}</dd>` : ''}</dl>
 ${actions}
 <h2>Delivery log</h2>
-<table><caption class="hint">Newest first, ${log.total} in all. Times are Johannesburg time.</caption>
+<div class="table-scroll"><table><caption class="hint">Newest first, ${log.total} in all. Times are Johannesburg time.</caption>
 <thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">Event id</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col">Last response</th><th scope="col">Next attempt</th><th scope="col">Delivered</th><th scope="col">Action</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="9">${state.page > 1 ? 'Nothing on this page.' : 'No deliveries yet.'}</td></tr>`}</tbody></table>
+<tbody>${rows.length ? rows : html`<tr><td colspan="9">${state.page > 1 ? 'Nothing on this page.' : 'No deliveries yet.'}</td></tr>`}</tbody></table></div>
 ${pager(path, {}, state.page, log.total, PER_PAGE)}
 <p><a href="/webhooks">Back to webhooks</a></p>`,
       },
