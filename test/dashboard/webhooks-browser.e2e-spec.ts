@@ -8,7 +8,7 @@ import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor }
 import { bearer } from '../support/vendors.js';
 import { cashPayout } from '../payout/payout-requests.js';
 import { FAST_WEBHOOKS, startReceiver, type Receipt, type WebhookReceiver } from '../webhooks/webhook-receiver.js';
-import { openBrowser, seriousViolations, type Browser } from './browser.js';
+import { checkAtBothWidths, openBrowser, type Browser } from './browser.js';
 
 /** Set DASHBOARD_SCREENSHOTS=docs/dashboard to refresh the committed screenshots. */
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS;
@@ -76,16 +76,11 @@ describe('dashboard webhooks in Chromium', () => {
 
   /** No sideways scroll and no serious axe-core violation at 390 and 1280 px; screenshots at both. */
   async function audit(name: string): Promise<void> {
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
-      const wide = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
-      expect({ page: name, width, scrollWidth: Math.max(wide, width) }).toEqual({ page: name, width, scrollWidth: width });
-      expect({ page: name, width, violations: await seriousViolations(page) }).toEqual({ page: name, width, violations: [] });
-      if (SCREENSHOTS) {
-        mkdirSync(SCREENSHOTS, { recursive: true });
-        await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true, mask: [page.locator('.secret')] });
-      }
-    }
+    await checkAtBothWidths(page, name, async (width) => {
+      if (!SCREENSHOTS) return;
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true, mask: [page.locator('.secret')] });
+    });
   }
 
   /** Clicks a form's button and waits for the page it leads to, even when that is the same URL. */
