@@ -207,6 +207,11 @@ describe('dashboard webhooks in Chromium', () => {
     const authed = (request: ReturnType<ReturnType<RunningApp['http']>['get']>) => request.set('Cookie', session.cookie);
     const form = (path: string, fields: Record<string, string> = {}) => authed(dashboard.http().post(path)).type('form').send({ _csrf: session.csrf, ...fields });
 
+    // The log's pages: past the last one, the page says so and links the last.
+    const past = await authed(dashboard.http().get(`/webhooks/payout/${endpointId}?page=2`)).expect(200);
+    expect(past.text).toContain('There is no page 2: the last page is 1.');
+    expect(past.text).toContain(`href="/webhooks/payout/${endpointId}?page=1"`);
+
     const list = await authed(dashboard.http().get('/webhooks')).expect(200);
     expect(list.text).not.toContain(otherEndpointId);
     expect(list.text).not.toContain('/hooks/other');
