@@ -262,7 +262,7 @@ export class WebhooksController {
 ${errorSummary(state.errors)}
 <form method="post" action="/webhooks">${csrfField(session)}
 <label for="webhook-url">URL</label><p class="hint" id="webhook-url-hint">HTTPS, reachable from the internet. Each event is POSTed to it, signed with the endpoint's secret.</p>
-<input id="webhook-url" name="url" type="text" inputmode="url" autocomplete="url" maxlength="2048" required aria-describedby="webhook-url-hint" value="${state.form?.url ?? ''}">
+<input id="webhook-url" name="url" type="text" inputmode="url" autocomplete="url" maxlength="2048" size="60" required aria-describedby="webhook-url-hint" value="${state.form?.url ?? ''}">
 <label for="webhook-description">Description (optional)</label><input id="webhook-description" name="description" type="text" maxlength="200" value="${state.form?.description ?? ''}">
 <p class="hint">An endpoint receives the events of one gateway: choose purchase events or payout events.</p>
 ${GATEWAYS.map(({ gateway, label }) => html`<fieldset><legend>${label} events</legend>${eventBoxes(gateway)}</fieldset>`)}
