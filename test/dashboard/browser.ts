@@ -55,3 +55,18 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   })) as AxeViolation[];
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
+
+/**
+ * The page now open, at a phone's width (390 px) and a desktop's (1280 px): never wider than the
+ * window (no sideways scroll) and no serious axe-core violation. `atWidth` runs at each width after
+ * the checks (a screenshot, say); the window is left at 1280 px.
+ */
+export async function checkAtBothWidths(page: Page, name: string, atWidth?: (width: number) => Promise<void>): Promise<void> {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const wide = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+    expect({ page: name, width, scrollWidth: Math.max(wide, width) }).toEqual({ page: name, width, scrollWidth: width });
+    expect({ page: name, width, violations: await seriousViolations(page) }).toEqual({ page: name, width, violations: [] });
+    await atWidth?.(width);
+  }
+}

@@ -7,7 +7,7 @@ import { startVendorDashboard, type RunningApp } from '../support/apps.js';
 import { createDashboardUser, type DashboardPerson } from '../support/dashboard.js';
 import { eventually, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
-import { openBrowser, seriousViolations, type Browser } from './browser.js';
+import { checkAtBothWidths, openBrowser, type Browser } from './browser.js';
 
 /** Set DASHBOARD_SCREENSHOTS=docs/dashboard to refresh the committed screenshots. */
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS;
@@ -32,12 +32,7 @@ describe('vendor dashboard mail in Chromium', () => {
   const colleague = { email: `colleague-${process.pid}-${Date.now() % 1e8}@vendor.example`, password: 'first colleague password here' };
 
   async function audit(name: string): Promise<void> {
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
-      const wide = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
-      expect({ page: name, width, scrollWidth: Math.max(wide, width) }).toEqual({ page: name, width, scrollWidth: width });
-      expect({ page: name, width, violations: await seriousViolations(page) }).toEqual({ page: name, width, violations: [] });
-    }
+    await checkAtBothWidths(page, name);
     if (SCREENSHOTS) {
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true, mask: [page.locator('.secret'), page.locator('#totp-qr')] });

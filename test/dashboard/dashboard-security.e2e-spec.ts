@@ -142,6 +142,12 @@ describe('vendor dashboard security', () => {
         allowed: ['owner', 'developer'],
         run: (s) => dashboard.http().post('/tokens').set('Cookie', s.cookie).type('form').send({ _csrf: s.csrf, name: 'matrix', abilities: 'catalogue:read', expires_in: '1d' }),
       },
+      { name: 'view webhooks', allowed: ['owner', 'developer'], run: (s) => dashboard.http().get('/webhooks').set('Cookie', s.cookie) },
+      {
+        name: 'add webhook endpoint',
+        allowed: ['owner', 'developer'],
+        run: (s) => dashboard.http().post('/webhooks').set('Cookie', s.cookie).type('form').send({ _csrf: s.csrf, url: 'http://127.0.0.1:9/matrix', events: 'transaction.completed' }),
+      },
       { name: 'view team', allowed: ['owner'], run: (s) => dashboard.http().get('/team').set('Cookie', s.cookie) },
       {
         name: 'invite',

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
+import { WebhookEndpointsService } from '#webhooks';
 import { startBackOffice, startVendorDashboard, type RunningApp } from '../support/apps.js';
 import { browserSignIn, createStaffUser, type StaffPerson } from '../support/back-office.js';
 import { createDashboardUser, type DashboardPerson } from '../support/dashboard.js';
@@ -97,6 +98,14 @@ describe('both web apps at phone and desktop width', () => {
       30_000,
       200,
     );
+    // A webhook endpoint on each gateway, made after the events above so none is queued for them: the crawl reaches their pages.
+    for (const gateway of ['purchase', 'payout'] as const) {
+      await stack.payout.app.get(WebhookEndpointsService).create(vendor.vendor.id, gateway, {
+        url: `https://localhost:9443/${gateway}/hooks/a-rather-long-path-that-has-to-wrap-on-a-phone-screen`,
+        events: gateway === 'purchase' ? ['transaction.completed'] : ['payout.paid', 'payout.failed', 'payout.reversed', 'batch.completed'],
+        description: 'Order system',
+      });
+    }
     browser = await openBrowser();
     page = browser.page;
   }, 120_000);
@@ -172,7 +181,7 @@ describe('both web apps at phone and desktop width', () => {
     await Promise.all([page.waitForURL(/\/purchases/), page.click('button[type=submit]')]);
     const crawled = await crawl(dashboardBase, '/purchases');
     // The crawl reached every section and the detail pages behind them.
-    for (const path of ['/purchases', '/purchases/:id', '/spend', '/payouts', '/payouts/view', '/batches', '/batches/view', '/batches/new', '/tokens', '/team', '/audit', '/account']) {
+    for (const path of ['/purchases', '/purchases/:id', '/spend', '/payouts', '/payouts/view', '/batches', '/batches/view', '/batches/new', '/tokens', '/webhooks', '/webhooks/payout/:id', '/webhooks/purchase/:id', '/team', '/audit', '/account']) {
       expect(crawled.visited.map((visited) => shapeOf(new URL(visited, dashboardBase)).split('?')[0])).toContain(path);
     }
     expect([...findings, ...crawled.findings]).toEqual([]);

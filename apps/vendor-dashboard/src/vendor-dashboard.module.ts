@@ -9,6 +9,7 @@ import { PAYOUT_ENTITIES, PayoutDomainModule } from '#payout';
 import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { Mailer, PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
+import { WebhookEndpointsModule } from '#webhooks';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -19,6 +20,7 @@ import { StatementController } from './pages/statement.controller.js';
 import { SearchController } from './pages/search.controller.js';
 import { TeamController } from './pages/team.controller.js';
 import { TokensController } from './pages/tokens.controller.js';
+import { WebhooksController } from './pages/webhooks.controller.js';
 import { SessionGuard } from './web/access.js';
 import type { DashboardRequest } from './web/dashboard-request.js';
 import { layout } from './web/layout.js';
@@ -40,8 +42,10 @@ export class VendorDashboardModule implements NestModule {
         DashboardAccountsModule,
         PurchaseDomainModule,
         PayoutDomainModule,
+        // The service behind both gateways' webhook-endpoints API: one URL guard, one validation.
+        WebhookEndpointsModule,
       ],
-      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, StatementController, SearchController, TeamController],
+      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, StatementController, SearchController, TeamController, WebhooksController],
       providers: [
         // `__Host-dash_session` and `__Host-dash_pre` (docs/DASHBOARD.md): the back-office's `staff_` cookies mean nothing here.
         ...signInProviders('dash', REDIS_CLIENT),

@@ -1,4 +1,4 @@
-import { DASHBOARD_PERMISSIONS, ROLE_PERMISSIONS, roleAllows, roleMayGrantAbility } from './roles.js';
+import { DASHBOARD_PERMISSIONS, DASHBOARD_ROLES, ROLE_PERMISSIONS, roleAllows, roleMayGrantAbility } from './roles.js';
 
 describe('dashboard roles', () => {
   it('gives owners everything and keeps writes to their jobs', () => {
@@ -7,6 +7,7 @@ describe('dashboard roles', () => {
     expect(roleAllows('developer', 'payouts:write')).toBe(false);
     expect(roleAllows('finance', 'payouts:write')).toBe(true);
     expect(roleAllows('finance', 'tokens:manage')).toBe(false);
+    expect(DASHBOARD_ROLES.filter((role) => roleAllows(role, 'webhooks:manage'))).toEqual(['owner', 'developer']);
     expect(DASHBOARD_PERMISSIONS.filter((permission) => roleAllows('viewer', permission))).toEqual(['purchases:read', 'payouts:read', 'reports:read']);
   });
 });

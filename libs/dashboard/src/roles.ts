@@ -9,6 +9,7 @@ export const DASHBOARD_PERMISSIONS = [
   'payouts:write',
   'reports:read',
   'tokens:manage',
+  'webhooks:manage',
   'team:manage',
   'audit:read',
 ] as const;
@@ -20,7 +21,8 @@ export type DashboardPermission = (typeof DASHBOARD_PERMISSIONS)[number];
  */
 export const ROLE_PERMISSIONS: Record<DashboardRole, readonly DashboardPermission[]> = {
   owner: DASHBOARD_PERMISSIONS,
-  developer: ['purchases:read', 'payouts:read', 'reports:read', 'tokens:manage'],
+  // Webhook endpoints are the integration, like tokens: who may mint a token with `webhooks:write` may manage them here.
+  developer: ['purchases:read', 'payouts:read', 'reports:read', 'tokens:manage', 'webhooks:manage'],
   finance: ['purchases:read', 'fulfilment:reveal', 'payouts:read', 'payouts:write', 'reports:read'],
   viewer: ['purchases:read', 'payouts:read', 'reports:read'],
 };

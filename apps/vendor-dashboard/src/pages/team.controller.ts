@@ -5,6 +5,7 @@ import { TokenService } from '#auth';
 import { GatewayEnv } from '#config';
 import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
 import { auditDetails, csrfField, CurrentSession, errorSummary, html, Mailer, type SafeHtml, SessionCookies, sessionOf, setFlash, takeFlash, when } from '#web';
+import { WebhookEndpointsService } from '#webhooks';
 import { actorOf, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -35,6 +36,7 @@ export class TeamController {
     @Inject(GatewayEnv) private readonly config: GatewayEnv,
     private readonly encryption: FieldEncryption,
     private readonly cookies: SessionCookies,
+    private readonly webhooks: WebhookEndpointsService,
   ) {}
 
   @Get('team')
@@ -131,12 +133,18 @@ export class TeamController {
     });
   }
 
-  /** The vendor's tokens and people by id, so the log names them ("token “CI deploy”") instead of showing UUIDs. */
+  /** The vendor's tokens, people and webhook endpoints by id, so the log names them ("token “CI deploy”") instead of showing UUIDs. */
   private async subjectNames(vendorId: string): Promise<Map<string, string>> {
-    const [tokens, users] = await Promise.all([this.tokens.list(vendorId), this.accounts.list(vendorId)]);
+    const [tokens, users, purchaseHooks, payoutHooks] = await Promise.all([
+      this.tokens.list(vendorId),
+      this.accounts.list(vendorId),
+      this.webhooks.list(vendorId, 'purchase'),
+      this.webhooks.list(vendorId, 'payout'),
+    ]);
     return new Map([
       ...tokens.map((token): [string, string] => [token.id, `token “${token.name ?? token.prefix}”`]),
       ...users.map((user): [string, string] => [user.id, user.email]),
+      ...[...purchaseHooks, ...payoutHooks].map((endpoint): [string, string] => [endpoint.id, `webhook endpoint ${endpoint.url}`]),
     ]);
   }
 

@@ -9,6 +9,7 @@ const SECTIONS: { path: string; label: string; permission?: DashboardPermission 
   { path: '/statement', label: 'Statement', permission: 'payouts:read' },
   { path: '/search', label: 'Search' },
   { path: '/tokens', label: 'API tokens', permission: 'tokens:manage' },
+  { path: '/webhooks', label: 'Webhooks', permission: 'webhooks:manage' },
   { path: '/team', label: 'Team', permission: 'team:manage' },
   { path: '/audit', label: 'Audit log', permission: 'audit:read' },
   { path: '/account', label: 'Your account' },
