@@ -32,8 +32,11 @@ describe('back-office staff mail', () => {
       100,
     ) as Promise<CaughtMail>;
   const lastMailId = () => catcher.messages().at(-1)?.id ?? 0;
-  const recipientsOf = (subject: RegExp, after: number) =>
-    catcher.messages().filter((mail) => mail.id > after && subject.test(mail.subject)).flatMap((mail) => mail.envelopeTo).sort();
+  /** Who of this suite's people got a mail with that subject (other suites' accounts may share the database). */
+  const recipientsOf = (subject: RegExp, after: number) => {
+    const ours = new Set(Object.values(people).map((person) => person.email));
+    return catcher.messages().filter((mail) => mail.id > after && subject.test(mail.subject)).flatMap((mail) => mail.envelopeTo).filter((to) => ours.has(to)).sort();
+  };
 
   beforeAll(async () => {
     catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, quiet: true });

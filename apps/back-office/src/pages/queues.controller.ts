@@ -193,7 +193,7 @@ export class QueuesController {
             (event) => html`<tr><td>${when(event.created_at)}</td><td>${event.from_status ?? 'new'} → ${event.to_status}</td><td>${event.provider_status ?? '—'}</td><td>${event.reason}</td></tr>`,
           )}</tbody></table>`
     }`;
-    await this.renderItem(response, session, status, 'purchases', item.id, `Purchase ${item.reference}`, item.status === 'review', html`${notice}${facts}${historyTable}`);
+    await this.renderItem(response, session, status, 'purchases', item.id, `Purchase ${item.reference}`, item.status === 'review', html`${notice}${facts}`, historyTable);
   }
 
   private async renderPayout(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
@@ -218,10 +218,11 @@ export class QueuesController {
             (contact) => html`<tr><td>${when(contact.at)}</td><td>${contact.kind}</td><td>${contact.outcome}</td><td>${contact.httpStatus ?? '—'}</td><td>${contact.summary ?? '—'}</td></tr>`,
           )}</tbody></table>`
     }`;
-    await this.renderItem(response, session, status, 'payouts', item.id, `Payout ${item.reference}`, item.status === 'needs_review', html`${notice}${facts}${trail}`);
+    await this.renderItem(response, session, status, 'payouts', item.id, `Payout ${item.reference}`, item.status === 'needs_review', html`${notice}${facts}`, trail);
   }
 
-  private async renderItem(response: Response, session: StaffSession, status: number, domain: Domain, id: string, title: string, open: boolean, body: SafeHtml): Promise<void> {
+  /** `head`: the notice and the item's facts; `evidence`: what the provider said. The owner, notes and resolution follow the same order for both queues. */
+  private async renderItem(response: Response, session: StaffSession, status: number, domain: Domain, id: string, title: string, open: boolean, head: SafeHtml, evidence: SafeHtml): Promise<void> {
     const [proposals, records, work, staff] = await Promise.all([
       this.fourEyes.list({ subjectType: SUBJECT[domain], subjectId: id }),
       this.audit.list({ subjectType: SUBJECT[domain], subjectId: id }),
@@ -253,7 +254,7 @@ ${decisionForm(
       title,
       session,
       current: `/queues/${domain}`,
-      body: html`${body}<dl class="facts"><dt>Owner</dt><dd id="owner">${ownerFact(session, worked)}</dd></dl>${ownershipSection(session, worked, staff)}${check}${notesSection(session, worked, work.notes, 'what you checked, whom you asked, what they said')}${propose}<h2>Proposals</h2>${this.proposalList(proposals)}<h2>Audit records</h2>${auditTable(records)}`,
+      body: html`${head}<dl class="facts"><dt>Owner</dt><dd id="owner">${ownerFact(session, worked)}</dd></dl>${ownershipSection(session, worked, staff)}${evidence}${check}${notesSection(session, worked, work.notes, 'what you checked, whom you asked, what they said')}${propose}<h2>Proposals</h2>${this.proposalList(proposals)}<h2>Audit records</h2>${auditTable(records)}`,
     }, status);
   }
 
