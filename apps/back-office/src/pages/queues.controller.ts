@@ -2,13 +2,13 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/
 import type { Response } from 'express';
 import { centsFromDbValue } from '#money';
 import { PURCHASE_FAILURE_CODES, STAFF_RESOLUTION_STANDARD_MESSAGE } from '#purchase';
-import { FourEyes, REVIEW_OUTCOMES, ReviewQueues, StaffAccounts, StaffAuditLog, staffRoleAllows, VENDOR_MESSAGE_MAX_LENGTH, type ItemOwner, type Proposal, type ReviewDomain, type StaffSession } from '#staff';
+import { FourEyes, REVIEW_OUTCOMES, ReviewQueues, StaffAccounts, StaffAuditLog, staffRoleAllows, VENDOR_MESSAGE_MAX_LENGTH, type ItemNote, type ItemOwner, type Proposal, type ReviewDomain, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { formatAge } from '../web/age.js';
 import { auditTable } from '../web/audit-table.js';
 import { afterDecision, decisionForm, submitDecisionForm } from '../web/form-action.js';
-import { notesSection, ownerFact, ownershipSection } from '../web/item-work.js';
+import { notesSection, ownerFact, ownershipSection, type WorkedItemView } from '../web/item-work.js';
 import { csrfField, sendPage } from '../web/layout.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 import { subjectLink } from './proposals.controller.js';
@@ -23,6 +23,14 @@ const notFound = (response: Response, request: StaffRequest) => sendPage(respons
 
 const ageSince = (since: Date) => formatAge((Date.now() - new Date(since).getTime()) / 1000);
 const ownerCell = (owners: Map<string, ItemOwner>, id: string) => owners.get(id)?.ownerEmail ?? 'nobody';
+const workedItem = (domain: Domain, id: string, owner: ItemOwner | null, open: boolean): WorkedItemView & { id: string } => ({
+  id,
+  path: `/queues/${domain}/${id}`,
+  ownerStaffId: owner?.ownerStaffId ?? null,
+  ownerEmail: owner?.ownerEmail ?? null,
+  claimedAt: owner?.claimedAt ?? null,
+  open,
+});
 
 /** What the vendor will read about a resolution: said on the form, so the note is written for the right reader. */
 function vendorSees(domain: Domain): SafeHtml {
@@ -171,7 +179,10 @@ export class QueuesController {
   }
 
   private async renderPurchase(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
+    // The item first: an unknown or malformed id is a 404 before anything else is read.
     const { item, history, resolution } = await this.queues.purchase(id);
+    const work = await this.queues.workOf('purchase', item.id);
+    const worked = workedItem('purchases', item.id, work.owner, item.status === 'review');
     const facts = html`<dl class="facts">
 <dt>Status</dt><dd class="status-${item.status}">${item.status}</dd>
 <dt>Vendor</dt><dd>${item.vendor_name} <code>${item.vendor_id}</code></dd>
@@ -185,6 +196,7 @@ export class QueuesController {
 <dt>Last lookup</dt><dd>${when(item.last_checked_at)}${item.not_found_streak > 0 ? html` (not found ${item.not_found_streak}× in a row)` : ''}</dd>
 <dt>Error code</dt><dd>${item.error_code ?? '—'}</dd>
 <dt>Resolved by hand</dt><dd>${resolution ? html`${resolution.outcome}, ${when(resolution.resolvedAt)} (<a href="/proposals/${resolution.proposalId}">proposal</a>)` : 'no'}</dd>
+<dt>Owner</dt><dd id="owner">${ownerFact(session, worked)}</dd>
 </dl>`;
     const historyTable = html`<h2>Status history and what the provider said</h2>${
       history.length === 0
@@ -193,11 +205,13 @@ export class QueuesController {
             (event) => html`<tr><td>${when(event.created_at)}</td><td>${event.from_status ?? 'new'} → ${event.to_status}</td><td>${event.provider_status ?? '—'}</td><td>${event.reason}</td></tr>`,
           )}</tbody></table>`
     }`;
-    await this.renderItem(response, session, status, 'purchases', item.id, `Purchase ${item.reference}`, item.status === 'review', html`${notice}${facts}`, historyTable);
+    await this.renderItem(response, session, status, 'purchases', `Purchase ${item.reference}`, worked, work.notes, html`${notice}${facts}`, historyTable);
   }
 
   private async renderPayout(response: Response, session: StaffSession, id: string, status: number, notice: SafeHtml = html``): Promise<void> {
     const { item, contacts, resolution } = await this.queues.payout(id);
+    const work = await this.queues.workOf('payout', item.id);
+    const worked = workedItem('payouts', item.id, work.owner, item.status === 'needs_review');
     const facts = html`<dl class="facts">
 <dt>Status</dt><dd class="status-${item.status}">${item.status}${item.statusReason ? html` (${item.statusReason})` : ''}</dd>
 <dt>Vendor</dt><dd>${item.vendorName} <code>${item.vendorId}</code></dd>
@@ -210,6 +224,7 @@ export class QueuesController {
 <dt>Waiting since</dt><dd>${item.status === 'needs_review' ? html`${when(item.waitingSince)} (${ageSince(item.waitingSince)})` : html`no longer waiting: ${item.status}${resolution ? html` since ${when(resolution.resolvedAt)}` : ''}`}</dd>
 <dt>Next lookup</dt><dd>${when(item.nextPollAt)}</dd>
 <dt>Resolved by hand</dt><dd>${resolution ? html`${resolution.outcome}, ${when(resolution.resolvedAt)} (<a href="/proposals/${resolution.proposalId}">proposal</a>)` : 'no'}</dd>
+<dt>Owner</dt><dd id="owner">${ownerFact(session, worked)}</dd>
 </dl>`;
     const trail = html`<h2>Submissions and lookups: what the provider said</h2>${
       contacts.length === 0
@@ -218,19 +233,18 @@ export class QueuesController {
             (contact) => html`<tr><td>${when(contact.at)}</td><td>${contact.kind}</td><td>${contact.outcome}</td><td>${contact.httpStatus ?? '—'}</td><td>${contact.summary ?? '—'}</td></tr>`,
           )}</tbody></table>`
     }`;
-    await this.renderItem(response, session, status, 'payouts', item.id, `Payout ${item.reference}`, item.status === 'needs_review', html`${notice}${facts}`, trail);
+    await this.renderItem(response, session, status, 'payouts', `Payout ${item.reference}`, worked, work.notes, html`${notice}${facts}`, trail);
   }
 
   /** `head`: the notice and the item's facts; `evidence`: what the provider said. The owner, notes and resolution follow the same order for both queues. */
-  private async renderItem(response: Response, session: StaffSession, status: number, domain: Domain, id: string, title: string, open: boolean, head: SafeHtml, evidence: SafeHtml): Promise<void> {
-    const [proposals, records, work, staff] = await Promise.all([
+  private async renderItem(response: Response, session: StaffSession, status: number, domain: Domain, title: string, worked: WorkedItemView & { id: string }, notes: readonly ItemNote[], head: SafeHtml, evidence: SafeHtml): Promise<void> {
+    const { id, open } = worked;
+    const [proposals, records, staff] = await Promise.all([
       this.fourEyes.list({ subjectType: SUBJECT[domain], subjectId: id }),
       this.audit.list({ subjectType: SUBJECT[domain], subjectId: id }),
-      this.queues.workOf(SUBJECT[domain], id),
       this.accounts.list(),
     ]);
     const pending = proposals.find((proposal) => proposal.status === 'pending');
-    const worked = { path: `/queues/${domain}/${id}`, ownerStaffId: work.owner?.ownerStaffId ?? null, ownerEmail: work.owner?.ownerEmail ?? null, claimedAt: work.owner?.claimedAt ?? null, open };
     const ownedByOther = worked.ownerStaffId !== null && worked.ownerStaffId !== session.staffUserId;
     const check = open && staffRoleAllows(session.role, 'items:check')
       ? html`<form method="post" action="/queues/${domain}/${id}/check">${csrfField(session)}<button type="submit" class="secondary">Check the provider now</button></form>`
@@ -254,7 +268,7 @@ ${decisionForm(
       title,
       session,
       current: `/queues/${domain}`,
-      body: html`${head}<dl class="facts"><dt>Owner</dt><dd id="owner">${ownerFact(session, worked)}</dd></dl>${ownershipSection(session, worked, staff)}${evidence}${check}${notesSection(session, worked, work.notes, 'what you checked, whom you asked, what they said')}${propose}<h2>Proposals</h2>${this.proposalList(proposals)}<h2>Audit records</h2>${auditTable(records)}`,
+      body: html`${head}${ownershipSection(session, worked, staff)}${evidence}${check}${notesSection(session, worked, notes, 'what you checked, whom you asked, what they said')}${propose}<h2>Proposals</h2>${this.proposalList(proposals)}<h2>Audit records</h2>${auditTable(records)}`,
     }, status);
   }
 
