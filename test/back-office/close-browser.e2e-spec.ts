@@ -130,7 +130,11 @@ describe('back-office Close page in Chromium', () => {
     const other = approverBrowser.page;
     await browserSignIn(other, base, approver, new URL(proposalUrl).pathname);
     expect(await other.locator('#correction').textContent()).toContain('adjust_debit of ZAR 10.00');
-    await other.click('button:has-text("Approve")');
+    await other.click('button:has-text("Approve…")');
+    // The confirmation step: what the approval does to whose account, and the approver's reason.
+    await expect(other.locator('[role=alert]').textContent()).resolves.toMatch(/debit ZAR [0-9.,]+ from the payout account of/);
+    await other.fill('#confirm-reason', 'Checked the settlement line and the vendor agreed');
+    await other.click('button:has-text("Approve and apply")');
     await expect(other.locator('[role=status]').textContent()).resolves.toContain('Approved and done.');
     expect(await stack.dataSource.query(`SELECT kind, amount_cents::text AS cents, approved_by FROM ledger_entries WHERE exception_id = $1`, [mismatch.id])).toEqual([
       { kind: 'adjust_debit', cents: '1000', approved_by: approver.email },

@@ -115,7 +115,12 @@ describe('back-office exceptions queue in Chromium', () => {
     expect(correction).toContain('available ZAR 1,000.00');
     expect(correction).toContain('adjust_debit of ZAR 150.00: available becomes ZAR 850.00');
     await audit(page, 'exception-proposal-review');
-    await page.click('button:has-text("Approve")');
+    await page.click('button:has-text("Approve…")');
+    // The confirmation step: what the approval does to whose account, and the approver's reason.
+    await expect(page.locator('[role=alert]').textContent()).resolves.toMatch(/debit ZAR [0-9.,]+ from the payout account of/);
+    await audit(page, 'exception-approve-confirm');
+    await page.fill('#confirm-reason', 'Checked the settlement line and the vendor agreed');
+    await page.click('button:has-text("Approve and apply")');
     await expect(page.locator('[role=status]').textContent()).resolves.toContain('Approved and done.');
 
     expect(await db.query(`SELECT kind, amount_cents::text AS cents, approved_by FROM ledger_entries WHERE exception_id = $1`, [exceptionId])).toEqual([

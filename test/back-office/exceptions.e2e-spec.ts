@@ -187,8 +187,19 @@ describe('back-office exceptions queue', () => {
     expect(review.text).toContain('available ZAR 1,000.00');
     expect(review.text).toContain('adjust_debit</code> of ZAR 150.00: available becomes ZAR 850.00');
 
+    // Approving moves money: the first step changes nothing and says what will happen; a reason is required.
+    const step = await form('secondApprover', `/proposals/${proposalId}/approve`);
+    expect(step.status).toBe(200);
+    expect(step.text).toContain('name="confirmed" value="yes"');
+    expect(step.text).toMatch(/debit <strong>ZAR 150.00<\/strong> from the payout account of <strong>[^<]+<\/strong>/);
+    expect(step.text).toContain('available becomes ZAR 850.00');
+    expect((await form('secondApprover', `/proposals/${proposalId}/approve`, { confirmed: 'yes', reason: 'short' })).status).toBe(400);
+    expect(await ledger(vendorId)).toHaveLength(0);
+    expect((await exceptionRow(id)).status).toBe('open');
+
     // Three approvers at once: one approval takes effect, the others are refused.
-    const statuses = (await Promise.all((['secondApprover', 'thirdApprover', 'fourthApprover'] as const).map((who) => form(who, `/proposals/${proposalId}/approve`)))).map((response) => response.status);
+    const confirmed = { confirmed: 'yes', reason: 'Checked the provider file and the vendor agreed' };
+    const statuses = (await Promise.all((['secondApprover', 'thirdApprover', 'fourthApprover'] as const).map((who) => form(who, `/proposals/${proposalId}/approve`, confirmed)))).map((response) => response.status);
     expect(statuses.sort()).toEqual([200, 409, 409]);
 
     const entries = await ledger(vendorId);
@@ -207,7 +218,7 @@ describe('back-office exceptions queue', () => {
     expect(await balances(vendorId)).toEqual({ available: '85000', reserved: '0', entries_available: '85000' });
     expect(await exceptionRow(id)).toMatchObject({ status: 'resolved', resolution_kind: 'recovered_from_vendor', resolved_by_staff_id: approvedBy.id, resolution_proposal_id: proposalId });
     // Approving again changes nothing.
-    expect((await form('secondApprover', `/proposals/${proposalId}/approve`)).status).toBe(409);
+    expect((await form('secondApprover', `/proposals/${proposalId}/approve`, confirmed)).status).toBe(409);
     expect(await ledger(vendorId)).toHaveLength(1);
 
     // The vendor's page and the exception's page show the entry.

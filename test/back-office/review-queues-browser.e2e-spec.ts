@@ -40,6 +40,21 @@ describe('back-office review queues in Chromium', () => {
     }
   }
 
+  /** axe-core and no sideways scroll at 1280 and 390 px, with a screenshot at each (`name`, `name-390`). */
+  async function auditWidths(name: string): Promise<void> {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const wide = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+      expect({ page: name, width, scrollWidth: Math.max(wide, width) }).toEqual({ page: name, width, scrollWidth: width });
+      expect({ page: name, width, violations: await seriousViolations(page) }).toEqual({ page: name, width, violations: [] });
+      if (SCREENSHOTS) {
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        await page.screenshot({ path: `${SCREENSHOTS}/${name}${width === 390 ? '-390' : ''}.png`, fullPage: true });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
   const signInAs = (person: StaffPerson, path: string) => browserSignIn(page, base, person, path);
 
   beforeAll(async () => {
@@ -84,6 +99,15 @@ describe('back-office review queues in Chromium', () => {
     await audit('queue-purchases');
     await page.click(`a:has-text("${purchase.reference}")`);
     expect(await page.locator('main').textContent()).toContain('pending → review');
+    // The operator takes it and writes down what they did: the owner and the note are on the page.
+    const itemUrl = `${base}/queues/purchases/${purchase.id}`;
+    await Promise.all([page.waitForURL(itemUrl), page.click('form[action$="/claim"] button')]);
+    expect(await page.locator('#owner').textContent()).toContain(`${operator.email} (you), since`);
+    await page.fill('#note', 'Provider support line busy; ticket 8812 opened with them');
+    await Promise.all([page.waitForURL(itemUrl), page.click('button:has-text("Add note")')]);
+    expect(await page.locator('ol.notes').textContent()).toContain(`${operator.email}`);
+    expect(await page.locator('ol.notes').textContent()).toContain('ticket 8812 opened with them');
+    await auditWidths('queue-purchase-claimed');
     await page.check('#outcome-failed');
     // The form says who reads what: the message goes to the vendor, the note stays with staff.
     expect(await page.locator('#vendor-message-hint').textContent()).toContain('The vendor reads this');
@@ -101,7 +125,14 @@ describe('back-office review queues in Chromium', () => {
   });
 
   it('an approver approves it: the purchase fails, its allowance comes back, and the item shows who decided what and why', async () => {
-    await signInAs(approver, '/proposals');
+    await signInAs(approver, '/queues/purchases');
+    // The queue says who owns each item; the item says it is someone else's.
+    expect(await page.locator('tr', { hasText: purchase.reference }).textContent()).toContain(operator.email);
+    await auditWidths('queue-purchases-owner');
+    await page.click(`a:has-text("${purchase.reference}")`);
+    expect(await page.locator('main').textContent()).toContain(`${operator.email} owns it: only they resolve it, unless it is reassigned.`);
+    await auditWidths('queue-purchase-owned');
+    await page.goto(`${base}/proposals`);
     await audit('proposals-money');
     await page.locator('tr', { hasText: `Resolve purchase ${purchase.reference} as failed` }).locator('a').first().click();
     // Titled by what it proposes, with the current and new values and the provider trail.

@@ -200,6 +200,86 @@ describe('back-office review queues', () => {
     expect(await ledgerKinds(payout.id)).toEqual(['reserve', 'settle']);
   });
 
+  it('one owner works a review item: others see who, notes are append-only, reassigning hands it over, only the owner proposes; every step audited', async () => {
+    const purchase = await purchaseInReview();
+    const item = `/queues/purchases/${purchase.id}`;
+    const rowOf = (text: string, reference: string) => text.split('<tr>').find((row) => row.includes(reference)) ?? '';
+    // Support reads only.
+    expect((await form('support', `${item}/claim`)).status).toBe(403);
+    expect((await form('support', `${item}/notes`, { note: 'support cannot write' })).status).toBe(403);
+    expect(rowOf((await page('support', '/queues/purchases')).text, purchase.reference)).toContain('<td>nobody</td>');
+
+    expect((await form('operator', `${item}/claim`)).status).toBe(303);
+    expect(rowOf((await page('support', '/queues/purchases')).text, purchase.reference)).toContain(`<td>${operator.email}</td>`);
+    expect((await page('support', item)).text).toContain(`id="owner">${operator.email}, since`);
+    // Another person can neither take it, nor unclaim it, nor propose its resolution.
+    const taken = await form('approver', `${item}/claim`);
+    expect(taken.status).toBe(409);
+    expect(taken.text).toContain(`${operator.email} owns this purchase`);
+    expect((await form('approver', `${item}/unclaim`)).status).toBe(409);
+    const notOwner = await form('approver', `${item}/propose`, { outcome: 'failed', reason: 'Provider confirmed by phone: never processed' });
+    expect(notOwner.status).toBe(409);
+    expect(notOwner.text).toContain('only its owner resolves it');
+    expect(await stack.sql(`SELECT 1 FROM staff_proposals WHERE subject_id = $1`, [purchase.id])).toHaveLength(0);
+
+    // Notes from both, kept with author and time; an empty one is refused.
+    expect((await form('operator', `${item}/notes`, { note: 'Called the provider, ticket 5512 opened' })).status).toBe(303);
+    expect((await form('approver', `${item}/notes`, { note: 'Vendor asked for an answer by Friday' })).status).toBe(303);
+    expect((await form('approver', `${item}/notes`, { note: '   ' })).status).toBe(400);
+    const notes = await stack.sql<{ author: string; author_staff_id: string; body: string }>(`SELECT author, author_staff_id, body FROM staff_item_notes WHERE subject_type = 'purchase' AND subject_id = $1 ORDER BY id`, [purchase.id]);
+    expect(notes).toEqual([
+      { author: operator.email, author_staff_id: operator.id, body: 'Called the provider, ticket 5512 opened' },
+      { author: approver.email, author_staff_id: approver.id, body: 'Vendor asked for an answer by Friday' },
+    ]);
+    expect((await page('support', item)).text).toMatch(/Called the provider, ticket 5512 opened[\s\S]*Vendor asked for an answer by Friday/);
+    // The database refuses to edit or remove a note, whoever asks.
+    await expect(stack.sql(`UPDATE staff_item_notes SET body = 'edited' WHERE subject_id = $1`, [purchase.id])).rejects.toThrow(/append-only/);
+    await expect(stack.sql(`DELETE FROM staff_item_notes WHERE subject_id = $1`, [purchase.id])).rejects.toThrow(/append-only/);
+
+    // Reassigned to the approver, who now proposes; the operator no longer can.
+    expect((await form('operator', `${item}/reassign`, { owner: support.id })).status).toBe(400);
+    expect((await form('operator', `${item}/reassign`, { owner: approver.id })).status).toBe(303);
+    const [claim] = await stack.sql<{ owner_staff_id: string }>(`SELECT owner_staff_id FROM staff_item_claims WHERE subject_type = 'purchase' AND subject_id = $1`, [purchase.id]);
+    expect(claim.owner_staff_id).toBe(approver.id);
+    expect((await form('operator', `${item}/propose`, { outcome: 'failed', reason: 'Provider confirmed by phone: never processed' })).status).toBe(409);
+    const proposed = await form('approver', `${item}/propose`, { outcome: 'failed', reason: 'Provider confirmed by phone: never processed' });
+    expect(proposed.status).toBe(303);
+    const proposalId = proposalIdOf(proposed.headers.location);
+
+    const trail = await stack.sql<{ action: string; actor_staff_id: string; details: Record<string, unknown> }>(
+      `SELECT action, actor_staff_id, details FROM staff_audit_events WHERE subject_type = 'purchase' AND subject_id = $1 ORDER BY id`,
+      [purchase.id],
+    );
+    expect(trail.map((record) => [record.action, record.actor_staff_id])).toEqual([
+      ['purchase.claimed', operator.id],
+      ['purchase.noted', operator.id],
+      ['purchase.noted', approver.id],
+      ['purchase.reassigned', operator.id],
+      ['proposal.created', approver.id],
+    ]);
+    expect(trail[1].details).toMatchObject({ note: 'Called the provider, ticket 5512 opened' });
+    expect(trail[3].details).toMatchObject({ from: operator.email, to: approver.email });
+    expect((await form('approver', `/proposals/${proposalId}/withdraw`)).status).toBe(200);
+
+    // A payout: claimed, unclaimed by its owner, and claimed by proposing it.
+    const payout = await payoutInReview();
+    const payoutItem = `/queues/payouts/${payout.id}`;
+    expect((await form('approver', `${payoutItem}/claim`)).status).toBe(303);
+    expect(rowOf((await page('operator', '/queues/payouts')).text, payout.reference)).toContain(`<td>${approver.email}</td>`);
+    expect((await form('operator', `${payoutItem}/propose`, { outcome: 'failed', reason: 'Recipient says nothing arrived' })).status).toBe(409);
+    expect((await form('approver', `${payoutItem}/unclaim`)).status).toBe(303);
+    const payoutProposal = await form('operator', `${payoutItem}/propose`, { outcome: 'failed', reason: 'Recipient says nothing arrived' });
+    expect(payoutProposal.status).toBe(303);
+    expect((await stack.sql<{ action: string; actor_staff_id: string }>(`SELECT action, actor_staff_id FROM staff_audit_events WHERE subject_type = 'payout' AND subject_id = $1 ORDER BY id`, [payout.id])).map((record) => [record.action, record.actor_staff_id])).toEqual([
+      ['payout.claimed', approver.id],
+      ['payout.unclaimed', approver.id],
+      ['payout.claimed', operator.id],
+      ['proposal.created', operator.id],
+    ]);
+    expect((await page('support', payoutItem)).text).toContain(`id="owner">${operator.email}, since`);
+    expect((await form('operator', `/proposals/${proposalIdOf(payoutProposal.headers.location)}/withdraw`)).status).toBe(200);
+  });
+
   it("funds a vendor's payout account only with a second approver, crediting the ledger once", async () => {
     const balance = async () => (await stack.sql<{ available_cents: string }>(`SELECT available_cents::text FROM payout_accounts WHERE vendor_id = $1`, [payoutVendor.vendor.id]))[0].available_cents;
     const before = BigInt(await balance());

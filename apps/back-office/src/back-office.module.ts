@@ -9,7 +9,7 @@ import { PURCHASE_ENTITIES, PurchaseDomainModule } from '#purchase';
 import { OUTBOX_ENTITIES, REDIS_CLIENT, RedisHealthIndicator, RedisModule } from '#queues';
 import { SettlementCloseStatusModule } from '#settlement';
 import { StaffExceptionsModule, StaffModule, StaffReviewModule, StaffSearchModule } from '#staff';
-import { PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
+import { Mailer, PageExceptionFilter, pageSecurityHeaders, signInProviders } from '#web';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuditController } from './pages/audit.controller.js';
 import { AuthController } from './pages/auth.controller.js';
@@ -25,6 +25,7 @@ import { PayoutMethodsController } from './pages/payout-methods.controller.js';
 import { PricingController } from './pages/pricing.controller.js';
 import { StaffController } from './pages/staff.controller.js';
 import { ReviewQueueGauges } from './review-queue-gauges.js';
+import { StaffMail } from './staff-mail.js';
 import { StaffGuard } from './web/access.js';
 import { layout } from './web/layout.js';
 import type { StaffRequest } from './web/staff-request.js';
@@ -37,9 +38,9 @@ import type { StaffRequest } from './web/staff-request.js';
  * The config groups this deployable validates and may read (libs/config/src/config-groups.ts):
  * staff sign-in (database, Redis, TOTP sealing), and both domains' outcome code for the review
  * queues. The provider settings are validated but never used to call a provider: "check the
- * provider now" is queued for the reconciliation worker.
+ * provider now" is queued for the reconciliation worker. `mail`: the staff mail (StaffMail).
  */
-export const BACK_OFFICE_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks', 'staffFourEyes'];
+export const BACK_OFFICE_CONFIG: readonly ConfigGroup[] = ['database', 'redis', 'encryption', 'purchaseProvider', 'purchaseTimings', 'payoutProvider', 'payoutTimings', 'webhooks', 'staffFourEyes', 'mail'];
 
 @Module({})
 export class BackOfficeModule implements NestModule {
@@ -69,6 +70,9 @@ export class BackOfficeModule implements NestModule {
         // `__Host-staff_session` / `__Host-staff_pre`: a vendor dashboard cookie (`dash_…`) means nothing here.
         ...signInProviders('staff', REDIS_CLIENT),
         ReviewQueueGauges,
+        // Staff mail: authenticator resets, disabled and re-enabled accounts, proposals waiting for a decision.
+        Mailer,
+        StaffMail,
         { provide: APP_GUARD, useClass: StaffGuard },
         {
           provide: APP_FILTER,

@@ -8,6 +8,7 @@ import { isStaffRole, type StaffRole } from './model/staff-roles.js';
 import { StaffSessionRepository } from './persistence/staff-session.repository.js';
 import { StaffUserRepository, type StaffSetup } from './persistence/staff-user.repository.js';
 import { StaffAuditLog } from './persistence/staff-audit.repository.js';
+import { StaffEvents } from './staff-events.js';
 
 /** A setup link (new account or second-factor reset) works once, for this long. */
 export const SETUP_LIFETIME_MS = 24 * 3_600_000;
@@ -36,6 +37,7 @@ export class StaffAccounts {
     private readonly sessions: StaffSessionRepository,
     private readonly audit: StaffAuditLog,
     private readonly encryption: FieldEncryption,
+    private readonly events: StaffEvents,
   ) {}
 
   /** A new account without factors (the operator CLI): the person sets a password and enrols TOTP through the link. */
@@ -166,25 +168,29 @@ export class StaffAccounts {
   async resetSecondFactor(id: string, actor: StaffActor, reason: string | null = null): Promise<SetupLink> {
     const secret = randomSecret();
     const expiresAt = new Date(Date.now() + SETUP_LIFETIME_MS);
-    return this.dataSource.transaction(async (manager) => {
+    const link = await this.dataSource.transaction(async (manager) => {
       const user = UUID_PATTERN.test(id) ? await this.users.resetSecondFactor(manager, id, secretHash(secret), expiresAt) : null;
       if (!user) throw new NotFoundError('staff user');
       const ended = await this.sessions.revokeAllOf(user.id, manager);
       await this.audit.record({ actor, action: 'staff.totp_reset', subjectType: 'staff_user', subjectId: user.id, reason, details: { email: user.email, sessions_ended: ended } }, manager);
       return { user, secret, expiresAt };
     });
+    await this.events.emit({ type: 'staff.totp_reset', user: link.user, actor, reason });
+    return link;
   }
 
   /** Disabling is immediate and ends every session; reducing access never waits for a second person. */
   async disable(id: string, actor: StaffActor, reason: string | null = null): Promise<StaffUser> {
     if (actor.staffUserId === id) throw new ValidationFailedError({ _: ['You cannot disable your own account.'] });
-    return this.dataSource.transaction(async (manager) => {
+    const disabled = await this.dataSource.transaction(async (manager) => {
       const user = UUID_PATTERN.test(id) ? await this.users.disable(manager, id) : null;
       if (!user) throw new NotFoundError('staff user');
       const ended = await this.sessions.revokeAllOf(user.id, manager);
       await this.audit.record({ actor, action: 'staff.disabled', subjectType: 'staff_user', subjectId: user.id, reason, details: { email: user.email, role: user.role, sessions_ended: ended } }, manager);
       return user;
     });
+    await this.events.emit({ type: 'staff.disabled', user: disabled, actor, reason });
+    return disabled;
   }
 
   /**

@@ -8,10 +8,11 @@ import { StaffSessionRepository } from './persistence/staff-session.repository.j
 import { StaffUserRepository } from './persistence/staff-user.repository.js';
 import { StaffAccounts } from './staff-accounts.service.js';
 import { StaffAuditLog } from './persistence/staff-audit.repository.js';
+import { StaffEvents } from './staff-events.js';
 import { StaffSessions } from './staff-sessions.service.js';
 
 const REPOSITORIES = [StaffUserRepository, StaffSessionRepository, StaffProposalRepository];
-const SERVICES = [StaffAccounts, StaffSessions, StaffAuditLog, ProposalKinds, FourEyes];
+const SERVICES = [StaffAccounts, StaffSessions, StaffAuditLog, ProposalKinds, FourEyes, StaffEvents];
 
 /** Staff identities, sessions, four-eyes proposals and the audit trail: needs only the database (the back-office and the operator CLI). */
 @Module({

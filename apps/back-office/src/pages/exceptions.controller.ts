@@ -9,6 +9,7 @@ import { formatAge } from '../web/age.js';
 import { auditTable } from '../web/audit-table.js';
 import { afterDecision, reasonField, submitDecisionForm } from '../web/form-action.js';
 import { csrfField, sendPage } from '../web/layout.js';
+import { notesSection, ownerFact, ownershipSection } from '../web/item-work.js';
 import { deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 import { subjectLink } from './proposals.controller.js';
 
@@ -149,6 +150,7 @@ export class ExceptionsController {
     const mayWork = staffRoleAllows(session.role, 'actions:propose');
     const open = item.status === 'open';
     const mine = item.ownerStaffId === session.staffUserId;
+    const worked = { path: `/exceptions/${item.id}`, ownerStaffId: item.ownerStaffId, ownerEmail: item.ownerEmail, claimedAt: item.claimedAt, open };
     const record = item.payoutId
       ? html`<a href="/queues/payouts/${item.payoutId}">payout ${item.recordReference ?? item.payoutId}</a> (${item.recordStatus ?? 'unknown'})`
       : item.purchaseTransactionId
@@ -163,27 +165,15 @@ export class ExceptionsController {
 <dt>Our amount</dt><dd>${ourAmount(item)}</dd>
 <dt>Provider</dt><dd>${item.provider ?? '—'}${item.reportDate ? html`, report of ${item.reportDate}` : ''}</dd>
 <dt>Raised</dt><dd>${when(item.raisedAt)} (${ageSince(item.raisedAt)} ago)</dd>
-<dt>Owner</dt><dd id="owner">${item.ownerEmail ? html`${item.ownerEmail}${mine ? ' (you)' : ''}, since ${when(item.claimedAt)}` : 'nobody'}</dd>
+<dt>Owner</dt><dd id="owner">${ownerFact(session, worked)}</dd>
 <dt>Payout account now</dt><dd>${balances ? html`available ${money(balances.availableCents)}, reserved ${money(balances.reservedCents)}${debtOf(balances) > 0n ? html`, <strong>debt ${money(debtOf(balances))}</strong>` : ''}` : '—'}</dd>
 <dt>Resolution</dt><dd>${item.status === 'resolved' ? html`<code>${item.resolutionKind ?? 'unnamed'}</code> by ${item.resolvedBy ?? '—'}, ${when(item.resolvedAt)}: ${item.resolution ?? ''}${item.resolutionProposalId ? html` (<a href="/proposals/${item.resolutionProposalId}">proposal</a>)` : ''}` : '—'}</dd>
 </dl>`;
-    const candidates = staff.filter((user) => user.active && !user.disabledAt && staffRoleAllows(user.role, 'actions:propose') && user.id !== item.ownerStaffId);
-    const ownership = !open || !mayWork
-      ? html``
-      : html`<h2>Owner</h2>${
-          !item.ownerStaffId
-            ? html`<form method="post" action="/exceptions/${item.id}/claim">${csrfField(session)}<button type="submit">Claim</button></form>`
-            : mine
-              ? html`<form method="post" action="/exceptions/${item.id}/unclaim">${csrfField(session)}<button type="submit" class="secondary">Unclaim</button></form>`
-              : html`<p>${item.ownerEmail} owns it: only they resolve it, unless it is reassigned.</p>`
-        }${candidates.length === 0 ? html`` : html`<form method="post" action="/exceptions/${item.id}/reassign">${csrfField(session)}
-<label for="owner-choice">Reassign to</label><select id="owner-choice" name="owner">${candidates.map((user) => html`<option value="${user.id}">${user.email} (${user.role})</option>`)}</select>
-<p><button type="submit" class="secondary">Reassign</button></p></form>`}`;
     sendPage(response, {
       title: `Exception ${item.kind}`,
       session,
       current: '/exceptions',
-      body: html`${notice}${facts}${ownership}${this.evidenceSections(item, evidence)}${this.notesSection(session, item, evidence, mayWork)}${this.resolveSection(session, item, mayWork, mine, pending ? html`<p>A resolution is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>` : null)}
+      body: html`${notice}${facts}${ownershipSection(session, worked, staff)}${this.evidenceSections(item, evidence)}${notesSection(session, worked, evidence.notes)}${this.resolveSection(session, item, mayWork, mine, pending ? html`<p>A resolution is waiting for a second person: <a href="/proposals/${pending.id}">${this.fourEyes.describe(pending)}</a>.</p>` : null)}
 <h2>Proposals</h2>${proposals.length === 0 ? html`<p>None.</p>` : html`<ul>${proposals.map((proposal) => html`<li><a href="/proposals/${proposal.id}">${this.fourEyes.describe(proposal)}</a>: ${proposal.status}, proposed by ${proposal.proposedByEmail}${proposal.decidedByEmail ? html`, decided by ${proposal.decidedByEmail}` : ''} · ${subjectLink(proposal)}</li>`)}</ul>`}
 <h2>Audit records</h2><div class="scroll" tabindex="0" role="region" aria-label="Audit records">${auditTable(records)}</div>`,
     }, status);
@@ -205,16 +195,6 @@ export class ExceptionsController {
         : html``;
     return html`<h2>Evidence</h2><h3>What was observed</h3><div class="evidence">${auditDetails(item.details)}</div><h3>Settlement report lines</h3>${lines}${lookups}
 <h3>Ledger entries from this exception</h3>${correctionTable(evidence.corrections)}`;
-  }
-
-  private notesSection(session: StaffSession, item: ExceptionDeskItem, evidence: ExceptionEvidence, mayWork: boolean): SafeHtml {
-    const notes = evidence.notes.length === 0
-      ? html`<p>No notes yet.</p>`
-      : html`<ol class="notes">${evidence.notes.map((note) => html`<li><p class="hint">${note.author}, ${when(note.createdAt)}</p><p>${note.body}</p></li>`)}</ol>`;
-    const add = mayWork
-      ? html`<form method="post" action="/exceptions/${item.id}/notes">${csrfField(session)}<label for="note">Add a note (who you called, what they said)</label><textarea id="note" name="note" required maxlength="4000"></textarea><p><button type="submit" class="secondary">Add note</button></p></form>`
-      : html``;
-    return html`<h2>Notes</h2>${notes}${add}`;
   }
 
   private resolveSection(session: StaffSession, item: ExceptionDeskItem, mayWork: boolean, mine: boolean, pending: SafeHtml | null): SafeHtml {

@@ -13,7 +13,7 @@ import { csrfField, sendPage } from '../web/layout.js';
 import { CurrentSession, deciderOf, sessionOf, type StaffRequest } from '../web/staff-request.js';
 
 /** Proposals whose approval moves money or changes what a vendor may spend: approved in two steps, with a reason. */
-const MONEY_KINDS = new Set(['payout.fund', 'limits.set', 'purchase.resolve', 'payout.resolve']);
+const MONEY_KINDS = new Set(['payout.fund', 'limits.set', 'purchase.resolve', 'payout.resolve', 'exception.resolve']);
 
 /** What approving does, in words, for the confirmation step. */
 function consequencesOf(proposal: Proposal): SafeHtml {
@@ -27,6 +27,8 @@ function consequencesOf(proposal: Proposal): SafeHtml {
       return html`Resolve purchase <strong>${String(params.reference)}</strong> as <strong>${String(params.outcome)}</strong>: ${params.outcome === 'failed' ? 'the vendor’s daily allowance is given back and the vendor is told it failed' : 'the vendor is told it completed and it is watched for reversal'}.`;
     case 'payout.resolve':
       return html`Resolve payout <strong>${String(params.reference)}</strong> as <strong>${String(params.outcome)}</strong>: ${params.outcome === 'failed' ? 'its reserved amount and fee go back to the vendor’s available funds' : 'its reserved amount and fee are settled as paid out'}.`;
+    case 'exception.resolve':
+      return html`Resolve the <strong>${String(params.exception_kind)}</strong> exception as <strong>${String(params.resolution)}</strong> and ${params.entry_kind === 'adjust_credit' ? 'credit' : 'debit'} <strong>ZAR ${String(params.amount)}</strong> ${params.entry_kind === 'adjust_credit' ? 'to' : 'from'} the payout account of <strong>${String(params.vendor_name)}</strong> (<code>${String(params.entry_kind)}</code>): their available funds change at once.`;
     default:
       return html`Apply: ${proposal.kind}.`;
   }
@@ -137,7 +139,7 @@ export class ProposalsController {
         reasonLabel: 'Why you approve (what you checked; recorded in the staff audit)',
         button: 'Approve and apply',
         cancel: `/proposals/${proposal.id}`,
-      })}${await this.evidence(proposal)}`,
+      })}${await this.correctionContext(proposal)}${await this.evidence(proposal)}`,
     }, status);
   }
 

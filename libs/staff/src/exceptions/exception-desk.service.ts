@@ -17,15 +17,15 @@ import {
   type ReconciliationExceptionKind,
 } from '#reconciliation';
 import { FourEyes, type Decider } from '../four-eyes/four-eyes.service.js';
-import { StaffActionRefused, StaffPermissionDenied } from '../model/errors.js';
+import { StaffActionRefused } from '../model/errors.js';
 import { requireReason, type Proposal } from '../model/proposals.js';
-import { staffRoleAllows } from '../model/staff-roles.js';
 import { StaffAuditLog } from '../persistence/staff-audit.repository.js';
 import { StaffAccounts } from '../staff-accounts.service.js';
+import { ItemWork } from '../work/item-work.js';
 import { disagreementWithProvider } from './exception-evidence.js';
 import { correctionAmountOf, entryKindOf, EXCEPTION_SUBJECT } from './exception-proposal-kinds.js';
 
-export const NOTE_MAX_LENGTH = 4000;
+export { NOTE_MAX_LENGTH } from '../work/item-work.js';
 
 /** Everything the exception's page shows beside the exception itself. */
 export interface ExceptionEvidence {
@@ -75,6 +75,9 @@ export function exceptionFilterOf(query: { status?: unknown; kind?: unknown }): 
  */
 @Injectable()
 export class ExceptionDesk {
+  /** Claim, unclaim, reassign and notes, as every worked queue item has them. */
+  private readonly work: ItemWork<ExceptionDeskItem>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly desk: ExceptionDeskRepository,
@@ -85,7 +88,18 @@ export class ExceptionDesk {
     private readonly ledger: PayoutLedger,
     private readonly payouts: PayoutRepository,
     private readonly transactions: TransactionsRepository,
-  ) {}
+  ) {
+    this.work = new ItemWork<ExceptionDeskItem>(this.dataSource, this.audit, this.accounts, {
+      subjectType: EXCEPTION_SUBJECT,
+      actionPrefix: 'exception',
+      noun: 'an exception',
+      load: (manager, id) => this.desk.lock(manager, id),
+      closed: (item) => (item.status === 'open' ? null : 'The exception is already resolved.'),
+      setOwner: (manager, item, owner, expected) => this.desk.setOwner(manager, item.id, owner, expected),
+      addNote: (manager, item, author, body) => this.desk.addNote(manager, item.id, author, body),
+      details: (item) => ({ exception_kind: item.kind }),
+    });
+  }
 
   /** How many exceptions are open and how long the oldest has waited (the overview). */
   async depth(): Promise<{ count: number; oldestAgeSeconds: number }> {
@@ -125,47 +139,27 @@ export class ExceptionDesk {
   }
 
   /** The actor becomes the owner of an open exception nobody owns. */
-  claim(id: string, actor: Decider): Promise<ExceptionDeskItem> {
-    return this.onOpen(id, actor, async (item, manager) => {
-      if (item.ownerStaffId === actor.staffUserId) return;
-      if (item.ownerStaffId) throw new StaffActionRefused(`${item.ownerEmail} owns this exception: ask them, or reassign it.`);
-      await this.takeOwnership(manager, item, actor);
-    });
+  async claim(id: string, actor: Decider): Promise<ExceptionDeskItem> {
+    await this.work.claim(id, actor);
+    return this.get(id);
   }
 
   /** The owner gives the exception back to the queue. */
-  unclaim(id: string, actor: Decider): Promise<ExceptionDeskItem> {
-    return this.onOpen(id, actor, async (item, manager) => {
-      if (item.ownerStaffId !== actor.staffUserId) throw new StaffActionRefused('Only its owner can unclaim an exception; reassign it instead.');
-      if (!(await this.desk.setOwner(manager, item.id, null, actor.staffUserId))) throw new StaffActionRefused('The exception changed meanwhile; reload the page.');
-      await this.record(manager, actor, 'exception.unclaimed', item);
-    });
+  async unclaim(id: string, actor: Decider): Promise<ExceptionDeskItem> {
+    await this.work.unclaim(id, actor);
+    return this.get(id);
   }
 
   /** Hands the exception to another person who may work it (operator or approver), whoever owns it now. */
   async reassign(id: string, to: unknown, actor: Decider): Promise<ExceptionDeskItem> {
-    const target = typeof to === 'string' && UUID_PATTERN.test(to) ? await this.accounts.get(to).catch(() => null) : null;
-    if (!target || !target.active || target.disabledAt || !staffRoleAllows(target.role, 'actions:propose')) {
-      throw new ValidationFailedError({ owner: ['Choose an active operator or approver.'] });
-    }
-    return this.onOpen(id, actor, async (item, manager) => {
-      if (item.ownerStaffId === target.id) return;
-      if (!(await this.desk.setOwner(manager, item.id, target.id, item.ownerStaffId))) throw new StaffActionRefused('The exception changed meanwhile; reload the page.');
-      await this.record(manager, actor, 'exception.reassigned', item, { from: item.ownerEmail, to: target.email });
-    });
+    await this.work.reassign(id, to, actor);
+    return this.get(id);
   }
 
   /** An append-only note with its author and time (also on a resolved exception: what happened after). */
   async note(id: string, body: unknown, actor: Decider): Promise<ExceptionNote[]> {
-    this.assertMayWork(actor);
-    const written = typeof body === 'string' ? body.trim() : '';
-    if (written.length === 0 || written.length > NOTE_MAX_LENGTH) throw new ValidationFailedError({ note: [`Write the note (at most ${NOTE_MAX_LENGTH} characters).`] });
-    const item = await this.get(id);
-    await this.dataSource.transaction(async (manager) => {
-      const noteId = await this.desk.addNote(manager, item.id, { staffUserId: actor.staffUserId, label: actor.label }, written);
-      await this.record(manager, actor, 'exception.noted', item, { note_id: noteId, note: written });
-    });
-    return this.desk.notes(item.id);
+    await this.work.note(id, body, actor);
+    return this.desk.notes(id);
   }
 
   /**
@@ -175,7 +169,7 @@ export class ExceptionDesk {
    * actor must own the exception; one nobody owns is claimed first. `context`: how it came (the CLI's).
    */
   async resolve(id: string, request: ResolutionRequest, actor: Decider, context: Record<string, unknown> = {}): Promise<ResolutionOutcome> {
-    this.assertMayWork(actor);
+    this.work.assertMayWork(actor);
     const resolution = request.resolution;
     if (!isExceptionResolutionKind(resolution)) throw new ValidationFailedError({ resolution: ['Choose a resolution.'] });
     const reason = requireReason(request.reason);
@@ -185,12 +179,12 @@ export class ExceptionDesk {
       // The form's mistakes first, so a refused proposal does not leave a claim behind.
       entryKindOf(resolution, request.direction);
       correctionAmountOf(request.amount);
-      await this.onOpen(id, actor, (item, manager) => this.ownOrClaim(manager, item, actor));
+      await this.onOpen(id, actor, (item, manager) => this.work.ownOrClaim(manager, item, actor));
       const params = { resolution, direction: request.direction, amount: request.amount };
       return { resolved: false, proposal: await this.fourEyes.propose('exception.resolve', id, params, reason, actor, context) };
     }
     const exception = await this.onOpen(id, actor, async (item, manager) => {
-      await this.ownOrClaim(manager, item, actor);
+      await this.work.ownOrClaim(manager, item, actor);
       if (resolution === 'record_corrected') {
         const disagreement = disagreementWithProvider(item);
         if (disagreement) throw new StaffActionRefused(`Not record_corrected: ${disagreement}`);
@@ -209,35 +203,9 @@ export class ExceptionDesk {
     );
   }
 
-  private async ownOrClaim(manager: EntityManager, item: ExceptionDeskItem, actor: Decider): Promise<void> {
-    if (item.ownerStaffId === actor.staffUserId) return;
-    if (item.ownerStaffId) throw new StaffActionRefused(`${item.ownerEmail} owns this exception: only its owner resolves it (reassign it first).`);
-    await this.takeOwnership(manager, item, actor);
-  }
-
-  private async takeOwnership(manager: EntityManager, item: ExceptionDeskItem, actor: Decider): Promise<void> {
-    if (!(await this.desk.setOwner(manager, item.id, actor.staffUserId, null))) throw new StaffActionRefused('Someone claimed it meanwhile; reload the page.');
-    await this.record(manager, actor, 'exception.claimed', item);
-  }
-
   /** Runs `work` on the open exception under its row lock, and answers it as it is afterwards. */
   private async onOpen(id: string, actor: Decider, work: (item: ExceptionDeskItem, manager: EntityManager) => Promise<void>): Promise<ExceptionDeskItem> {
-    this.assertMayWork(actor);
-    const found = await this.get(id);
-    await this.dataSource.transaction(async (manager) => {
-      const item = await this.desk.lock(manager, found.id);
-      if (!item) throw new NotFoundError('exception');
-      if (item.status !== 'open') throw new StaffActionRefused('The exception is already resolved.');
-      await work(item, manager);
-    });
-    return this.get(found.id);
-  }
-
-  private assertMayWork(actor: Decider): void {
-    if (!staffRoleAllows(actor.role, 'actions:propose')) throw new StaffPermissionDenied(`Your role (${actor.role}) cannot work exceptions.`);
-  }
-
-  private record(manager: EntityManager, actor: Decider, action: string, item: ExceptionDeskItem, details: Record<string, unknown> = {}): Promise<void> {
-    return this.audit.record({ actor, action, subjectType: EXCEPTION_SUBJECT, subjectId: item.id, vendorId: item.vendorId, details: { exception_kind: item.kind, ...details } }, manager);
+    await this.work.onOpen(id, actor, work);
+    return this.get(id);
   }
 }

@@ -8,6 +8,7 @@ import type { StaffActor } from '../model/staff.js';
 import { rolesWith, staffRoleAllows, type StaffRole } from '../model/staff-roles.js';
 import { StaffProposalRepository } from '../persistence/staff-proposal.repository.js';
 import { StaffAuditLog } from '../persistence/staff-audit.repository.js';
+import { StaffEvents } from '../staff-events.js';
 import { ProposalKinds, type ExecutedProposal, type ProposalKind } from './proposal-kinds.js';
 
 /** A signed-in staff member acting: who, with which role. */
@@ -31,6 +32,7 @@ export class FourEyes {
     private readonly proposals: StaffProposalRepository,
     private readonly kinds: ProposalKinds,
     private readonly audit: StaffAuditLog,
+    private readonly events: StaffEvents,
   ) {}
 
   /** `context`: how it was proposed, kept in the `proposal.created` record only (the CLI's `via: ops` and the OS user who ran it). */
@@ -48,7 +50,10 @@ export class FourEyes {
       );
       return inserted;
     });
-    return this.get(id);
+    const proposal = await this.get(id);
+    // Those who may decide it are told it waits for them (the back-office mails them).
+    await this.events.emit({ type: 'proposal.created', proposal, description: this.describe(proposal), approverRoles: rolesWith(kind.approvePermission) });
+    return proposal;
   }
 
   /**
@@ -89,7 +94,9 @@ export class FourEyes {
       }
       throw error;
     }
-    return { proposal: await this.get(id), executed };
+    const proposal = await this.get(id);
+    await this.events.emit({ type: 'proposal.approved', proposal, description: this.describe(proposal) });
+    return { proposal, executed };
   }
 
   async reject(id: string, decider: Decider, note: unknown): Promise<Proposal> {

@@ -4,6 +4,7 @@ import { PayoutDomainModule } from '#payout';
 import { PurchaseDomainModule, PurchaseOutcomeRecorder, PurchaseTimings } from '#purchase';
 import { ReconciliationModule } from '#reconciliation';
 import { ManualResolutionRepository } from '../persistence/manual-resolution.repository.js';
+import { ReviewItemWorkRepository } from '../persistence/review-item-work.repository.js';
 import { StaffModule } from '../staff.module.js';
 import { ReviewProposalKinds } from './review-proposal-kinds.js';
 import { ReviewQueues } from './review-queues.service.js';
@@ -18,7 +19,7 @@ import { VendorProposalKinds } from '../vendors/vendor-proposal-kinds.js';
  */
 @Module({
   imports: [StaffModule, VendorAccountsModule, PurchaseDomainModule, PayoutDomainModule, ReconciliationModule],
-  providers: [PurchaseTimings, PurchaseOutcomeRecorder, ManualResolutionRepository, ReviewProposalKinds, VendorProposalKinds, VendorFunding, VendorOperations, ReviewQueues],
+  providers: [PurchaseTimings, PurchaseOutcomeRecorder, ManualResolutionRepository, ReviewItemWorkRepository, ReviewProposalKinds, VendorProposalKinds, VendorFunding, VendorOperations, ReviewQueues],
   exports: [ReviewQueues, VendorFunding, VendorOperations],
 })
 export class StaffReviewModule {}
