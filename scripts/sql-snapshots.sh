@@ -4,7 +4,7 @@
 #   npm run sql:snapshots                      the whole suite; the snapshots become exactly its statements
 #   npm run sql:snapshots -- test/payout/...   only these files; their statements are added, none removed
 # Review the diff: it shows every statement a change added, altered or no longer issues.
-set -euo pipefail
+set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node/use-pinned-node.sh
 mode=rewrite

@@ -62,12 +62,12 @@ if (recording) {
   DataSource.prototype.query = function (this: DataSource, ...args: Parameters<DataSource['query']>) {
     record(args[0]);
     return dataSourceQuery.apply(this, args);
-  } as DataSource['query'];
+  } as unknown as DataSource['query'];
 
   const clientQuery = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const config = args[0];
     record(typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text);
     return (clientQuery as (...parameters: unknown[]) => unknown).apply(this, args);
-  } as typeof pg.Client.prototype.query;
+  } as unknown as typeof pg.Client.prototype.query;
 }
