@@ -24,10 +24,15 @@ const PREPARABLE = /^\s*(WITH|SELECT|INSERT|UPDATE|DELETE|VALUES|MERGE)\b/i;
 
 export const isPreparable = (sql: string): boolean => PREPARABLE.test(sql);
 
+const VALUES_ROW = String.raw`\((?:\$\d+|DEFAULT)(?:, (?:\$\d+|DEFAULT))*\)`;
+/** A VALUES list of several rows of bind parameters (TypeORM's multi-row insert): its first row stands for all. */
+const MULTI_ROW_VALUES = new RegExp(String.raw`(VALUES ${VALUES_ROW})(?:, ${VALUES_ROW})+`, 'g');
+
 /**
  * One statement as the snapshot holds it: blank lines and trailing spaces dropped, the code's
- * indentation removed, and the page size a few queries inline (`LIMIT 50 OFFSET 100`) written as
- * `LIMIT 1 OFFSET 0`, so a test's page size does not make a statement of its own.
+ * indentation removed, the page size a few queries inline (`LIMIT 50 OFFSET 100`) written as
+ * `LIMIT 1 OFFSET 0` and a multi-row VALUES list of parameters as its first row, so a test's
+ * page size or row count does not make a statement of its own.
  */
 export function tidy(sql: string): string {
   const lines = sql
@@ -38,7 +43,8 @@ export function tidy(sql: string): string {
   const cut = Math.min(...lines.slice(1).map((line) => /^ */.exec(line)![0].length), Number.MAX_SAFE_INTEGER);
   return [lines[0].trim(), ...lines.slice(1).map((line) => `  ${line.slice(cut)}`)]
     .join('\n')
-    .replace(/\bLIMIT \d+ OFFSET \d+/g, 'LIMIT 1 OFFSET 0');
+    .replace(/\bLIMIT \d+ OFFSET \d+/g, 'LIMIT 1 OFFSET 0')
+    .replace(MULTI_ROW_VALUES, '$1');
 }
 
 /** What two statements are compared by: their text with every run of white space as one space. */
@@ -58,7 +64,8 @@ export function readSnapshots(): RecordedStatement[] {
       // Entries are separated by a blank line: `-- label`, then the statement, ending with `;`.
       for (const block of readFileSync(join(SNAPSHOT_ROOT, lib.name, file), 'utf8').split(/\n\s*\n/)) {
         const [first, ...rest] = block.trim().split('\n');
-        if (!first?.startsWith('-- ') || rest.length === 0) continue;
+        // The file's header is a block of comment lines only.
+        if (!first?.startsWith('-- ') || rest.every((line) => line.startsWith('--'))) continue;
         statements.push({ source, label: first.slice(3).trim(), sql: rest.join('\n').replace(/;\s*$/, '') });
       }
     }
