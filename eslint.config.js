@@ -1,6 +1,7 @@
 // Lint rules that catch real defects; formatting is left to the editor. Two rules keep the
 // architecture of docs/ARCHITECTURE.md: the direction of dependencies between libs and apps,
-// and SQL only in persistence folders.
+// and SQL only in persistence folders. Two more need the types (typed linting, tsconfig.json):
+// a promise nobody awaits and a switch that misses a member of the union it switches on.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -57,6 +58,19 @@ export default tseslint.config(
       // Libraries receive configuration by injection; only entry points read the environment.
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Inject GatewayEnv instead of reading process.env' }],
       'no-console': 'error',
+    },
+  },
+  {
+    // Typed linting: every .ts file is in tsconfig.json (apps, libs, test, scripts, packages/*/src).
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A promise nobody awaits loses its rejection (an unhandled rejection ends the process) and
+      // its ordering; a deliberate fire-and-forget says so with `void` and a comment.
+      '@typescript-eslint/no-floating-promises': 'error',
+      // A status, kind or outcome added to a union must be handled wherever it is switched on; a
+      // default branch does not count as handling it.
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
     },
   },
   {

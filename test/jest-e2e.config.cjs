@@ -9,7 +9,9 @@ module.exports = {
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/support/migrate.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/migrate.ts', '<rootDir>/test/support/sql-recorder.ts'],
+  // The SQL snapshot check runs last, over the statements every other file of the run issued.
+  testSequencer: '<rootDir>/test/support/sql-snapshots-last.cjs',
   testTimeout: 60_000,
   // A leaked handle must never stall CI; leaks are still reported by --detectOpenHandles runs.
   forceExit: true,

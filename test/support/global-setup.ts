@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /**
@@ -14,6 +16,9 @@ export default async function globalSetup(): Promise<void> {
   // Queues of this run are invisible to any other worker sharing the Redis server.
   process.env.E2E_QUEUE_PREFIX = `{e2e-${process.pid}-${Date.now()}}`;
   process.env.E2E_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  // The statements the repositories issue in this run (test/support/sql-recorder.ts), checked
+  // against the committed SQL snapshots by test/queries/query-snapshots.e2e-spec.ts.
+  process.env.E2E_SQL_RECORD = join(tmpdir(), `${name}.sql.jsonl`);
   const admin = new URL(base);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });

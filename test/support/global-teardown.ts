@@ -1,6 +1,8 @@
+import { rmSync } from 'node:fs';
 import pg from 'pg';
 
 export default async function globalTeardown(): Promise<void> {
+  if (process.env.E2E_SQL_RECORD) rmSync(process.env.E2E_SQL_RECORD, { force: true });
   const url = process.env.E2E_DATABASE_URL;
   if (!url || process.env.E2E_KEEP_DATABASE) return;
   const name = new URL(url).pathname.slice(1);

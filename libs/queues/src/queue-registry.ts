@@ -40,7 +40,9 @@ const JOB_IDS: { [J in JobName]: (payload: JobPayloads[J]) => string } = {
         return `verify.${payload.transactionId}.callback.${payload.marker}`;
       case 'manual':
         return `verify.${payload.transactionId}.manual.${payload.requestedAt}`;
-      default:
+      case 'poll':
+      case 'reversal-watch':
+      case 'submission':
         return `verify.${payload.transactionId}.${payload.check}`;
     }
   },

@@ -1,4 +1,4 @@
-import type { InvariantReport } from './invariant-checker.js';
+import type { InvariantReport } from './invariant-report.js';
 import { inScope, type InvariantQuery } from './invariant-query.js';
 
 const PAYOUT_PROVIDERS = ['bank_a_instant_money', 'bank_b_cardless', 'rtc_eft', 'voucher'];

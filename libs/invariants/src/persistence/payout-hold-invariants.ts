@@ -1,4 +1,4 @@
-import type { InvariantReport } from './invariant-checker.js';
+import type { InvariantReport } from './invariant-report.js';
 import { inScope, type InvariantQuery } from './invariant-query.js';
 
 /**
