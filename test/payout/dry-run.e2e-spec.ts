@@ -101,8 +101,9 @@ describe('payout dry run', () => {
   });
 
   /** Refusals a request can meet, each set up on a vendor of its own (a token, so its own buckets). */
+  type Refusal = [string, (token: string, vendorId: string) => Promise<Json>, { fundCents?: bigint }];
   // Every row has all three members: jest hands a shorter row's test a `done` callback instead.
-  const refusals: Array<[string, (token: string, vendorId: string) => Promise<Json>, { fundCents?: bigint }]> = [
+  const refusals: Refusal[] = [
     ['VALIDATION_FAILED (every field at once)', async () => ({ ...cashPayout('55'), amount: 'ten', currency: 'USD', recipient: { first_name: '' } }), {}],
     ['VALIDATION_FAILED (method without bank account)', async () => ({ ...cashPayout('55'), method: 'rtc_eft', amount: '20.00' }), {}],
     ['AMOUNT_INCREMENT_INVALID', async () => cashPayout('55', { amount: '25.00' }), {}],
@@ -143,18 +144,23 @@ describe('payout dry run', () => {
     ],
   ];
 
-  it.each(refusals)('answers %s exactly as the real call does, and changes nothing', async (_name, setUp, funding) => {
-    const vendor = await stack.vendor({ fundCents: funding.fundCents ?? 1_000_000n });
-    const request = await setUp(vendor.token, vendor.vendor.id);
-    const before = await stateOf(vendor.vendor.id);
-    const dry = await dryRun(vendor.token, request);
-    expect(dry.status).toBeGreaterThanOrEqual(400);
-    expect(await stateOf(vendor.vendor.id)).toEqual(before);
-    const answered = await real(vendor.token, request);
-    expect(answerOf(dry)).toEqual(answerOf(answered));
-    // The refusal of the real call wrote nothing either.
-    expect(await stateOf(vendor.vendor.id)).toEqual(before);
-  });
+  /** A refusal row's test: the dry run on `dryPath` answers what the real call on `realPath` then answers, and neither changes anything. */
+  const answersAsTheRealCall =
+    (dryPath: string, realPath: string) =>
+    async (...[, setUp, funding]: Refusal) => {
+      const vendor = await stack.vendor({ fundCents: funding.fundCents ?? 1_000_000n });
+      const request = await setUp(vendor.token, vendor.vendor.id);
+      const before = await stateOf(vendor.vendor.id);
+      const dry = await post(dryPath, vendor.token, request);
+      expect(dry.status).toBeGreaterThanOrEqual(400);
+      expect(await stateOf(vendor.vendor.id)).toEqual(before);
+      const answered = await post(realPath, vendor.token, request);
+      expect(answerOf(dry)).toEqual(answerOf(answered));
+      // The refusal of the real call wrote nothing either.
+      expect(await stateOf(vendor.vendor.id)).toEqual(before);
+    };
+
+  it.each(refusals)('answers %s exactly as the real call does, and changes nothing', answersAsTheRealCall('/api/v1/payouts/validate', '/api/v1/payouts'));
 
   it('is described in the payout document next to the real call, with the same error codes', async () => {
     const document = (await stack.gateway.http().get('/docs-json').expect(200)).body;
@@ -234,7 +240,7 @@ describe('payout dry run', () => {
     });
 
     // Every row has all three members: jest hands a shorter row's test a `done` callback instead.
-    const batchRefusals: Array<[string, (token: string, vendorId: string) => Promise<Json>, { fundCents?: bigint }]> = [
+    const batchRefusals: Refusal[] = [
       ['VALIDATION_FAILED (an item\'s fields, keyed by its index)', async () => batchOf(cashPayout('55'), { ...cashPayout('55'), amount: 'ten', currency: 'USD' }), {}],
       ['VALIDATION_FAILED (no items)', async () => ({ reference: uniqueReference('batch'), payouts: [] }), {}],
       [
@@ -284,18 +290,7 @@ describe('payout dry run', () => {
       ],
     ];
 
-    it.each(batchRefusals)('answers %s exactly as the real call does, and changes nothing', async (_name, setUp, funding) => {
-      const vendor = await stack.vendor({ fundCents: funding.fundCents ?? 1_000_000n });
-      const request = await setUp(vendor.token, vendor.vendor.id);
-      const before = await stateOf(vendor.vendor.id);
-      const dry = await batchDryRun(vendor.token, request);
-      expect(dry.status).toBeGreaterThanOrEqual(400);
-      expect(await stateOf(vendor.vendor.id)).toEqual(before);
-      const answered = await realBatch(vendor.token, request);
-      expect(answerOf(dry)).toEqual(answerOf(answered));
-      // The refusal of the real call wrote nothing either.
-      expect(await stateOf(vendor.vendor.id)).toEqual(before);
-    });
+    it.each(batchRefusals)('answers %s exactly as the real call does, and changes nothing', answersAsTheRealCall('/api/v1/batches/validate', '/api/v1/batches'));
 
     it('is described in the payout document next to the real call, with the same error codes', async () => {
       const document = (await stack.gateway.http().get('/docs-json').expect(200)).body;

@@ -1084,19 +1084,14 @@ export interface components {
             reference: string;
         };
         TransactionValidation: {
-            /**
-             * @description `create`: the real call would admit a new purchase (202, pending) and count it against the limits; `replay`: it would answer the purchase already made with this Idempotency-Key (nothing new)
-             * @enum {string}
-             */
-            outcome: "create" | "replay";
             /** @example order-2026-0001 */
             reference: string;
-            /** Format: uuid */
-            quote_id: string;
             /** @example 10107 */
             product_id: number;
+            /** Format: uuid */
+            quote_id: string;
             /**
-             * @description ZAR cents the real call would charge (the quote's price)
+             * @description ZAR cents
              * @example 1260
              */
             charge_minor: number;
@@ -1109,6 +1104,11 @@ export interface components {
             destination_amount: string;
             /** @example ZAR */
             destination_unit: string;
+            /**
+             * @description `create`: the real call would admit a new purchase (202, pending) and count it against the limits; `replay`: it would answer the purchase already made with this Idempotency-Key (nothing new)
+             * @enum {string}
+             */
+            outcome: "create" | "replay";
             /** @description `replay`: the transaction the real call would answer, in its current state; `create`: null (the real call assigns the id) */
             transaction: components["schemas"]["Transaction"] | null;
             /**
