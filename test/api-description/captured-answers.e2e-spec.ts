@@ -102,10 +102,13 @@ describe('captured purchase answers match the purchase document', () => {
     const key = `key-${randomUUID()}`;
     const reference = `ref-${randomUUID()}`;
     const create = () => http().post('/api/v1/transactions').set(auth).set('Idempotency-Key', key).send({ quote_id: quote.body.data.id, reference });
+    const validate = () => http().post('/api/v1/transactions/validate').set(auth).set('Idempotency-Key', key).send({ quote_id: quote.body.data.id, reference });
+    expect(check(await validate()).body.data.outcome).toBe('create');
     const first = check(await create());
     expect(first.status).toBe(202);
     const replay = check(await create());
     expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(check(await validate()).body.data.outcome).toBe('replay');
     const id = first.body.data.id as string;
     await eventually(
       async () => check(await http().get(`/api/v1/transactions/${id}`).set(auth)).body.data,
@@ -123,6 +126,7 @@ describe('captured purchase answers match the purchase document', () => {
     check(await http().post('/api/v1/quotes').set(auth).send({ product_id: 'x' }));
     check(await http().get(`/api/v1/transactions/${randomUUID()}`).set(auth));
     check(await http().post('/api/v1/transactions').set(auth).set('Idempotency-Key', `key-${randomUUID()}`).send({ quote_id: quote.body.data.id, reference }));
+    check(await http().post('/api/v1/transactions/validate').set(auth).set('Idempotency-Key', `key-${randomUUID()}`).send({ quote_id: quote.body.data.id, reference }));
     check(await http().get('/api/v1/services'));
     const narrow = await vendor.issue(['limits:read']);
     check(await http().get('/api/v1/services').set(bearer(narrow.token)));
@@ -173,7 +177,10 @@ describe('captured payout answers match the payout document', () => {
     check(await http().post('/api/v1/payouts').set(auth).send({ ...request, reference: uniqueReference(), amount: 'ten' }));
     check(await http().get(`/api/v1/payouts/${uniqueReference()}`).set(auth));
     const batch = { reference: uniqueReference('batch'), payouts: [cashPayout('55'), voucherPayout('55')] };
+    expect(check(await http().post('/api/v1/batches/validate').set(auth).send(batch)).body.data.outcome).toBe('create');
     check(await http().post('/api/v1/batches').set(auth).send(batch));
+    expect(check(await http().post('/api/v1/batches/validate').set(auth).send(batch)).body.data.outcome).toBe('replay');
+    check(await http().post('/api/v1/batches/validate').set(auth).send({ ...batch, payouts: [{ ...batch.payouts[0], amount: '25.00' }] }));
     const batchReplay = check(await http().post('/api/v1/batches').set(auth).send(batch));
     expect(batchReplay.headers['idempotent-replayed']).toBe('true');
     check(await http().get(`/api/v1/batches/${batch.reference}`).set(auth));

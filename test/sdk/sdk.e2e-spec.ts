@@ -81,6 +81,18 @@ describe('SDK against the running stack', () => {
       expect(await purchaseStack.sandbox.creates(final.id)).toBe(1);
     });
 
+    it('dry-runs a purchase with the key it will buy with: create, then replay, and the real call\'s refusal', async () => {
+      const quote = await purchase.createQuote({ product_id: PRODUCTS.pin, credit_party_identifier: { mobile_number: '27821234567' } });
+      const body = { quote_id: quote.id, reference: `sdk-${randomUUID()}` };
+      const idempotencyKey = `sdk-key-${randomUUID()}`;
+      expect(await purchase.validateTransaction(body, { idempotencyKey })).toMatchObject({ outcome: 'create', charge_minor: quote.charge_minor, transaction: null });
+      const { transaction } = await purchase.createTransaction(body, { idempotencyKey });
+      expect(await purchase.validateTransaction(body, { idempotencyKey })).toMatchObject({ outcome: 'replay', transaction: { id: transaction.id } });
+      const conflict = await purchase.validateTransaction(body, { idempotencyKey: `sdk-key-${randomUUID()}` }).catch((caught: unknown) => caught);
+      expect(conflict).toBeInstanceOf(IdempotencyConflictError);
+      expect(isPurchaseError(conflict, 'validateTransaction') && conflict.code === 'IDEMPOTENCY_CONFLICT').toBe(true);
+    });
+
     it('waits a declined purchase to failed with its error code', async () => {
       const quote = await purchase.createQuote({ product_id: PRODUCTS.pin, credit_party_identifier: { mobile_number: '27821234501' } });
       const { transaction } = await purchase.createTransaction({ quote_id: quote.id, reference: `sdk-${randomUUID()}` });
@@ -196,6 +208,21 @@ describe('SDK against the running stack', () => {
       const conflict = await payout.createPayout({ ...request, amount: '99.00' }).catch((caught: unknown) => caught);
       expect(conflict).toMatchObject({ status: 409, code: 'REFERENCE_CONFLICT' });
       await expect(payout.getPayout(uniqueReference('missing'))).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    });
+
+    it('dry-runs a batch item by item, then answers its replay', async () => {
+      const reference = uniqueReference('sdk-batch-dry');
+      const items = [cashPayout('55', { amount: '100.00' }), cashPayout('55', { amount: '50.00' })] as PayoutRequest[];
+      const dry = await payout.validateBatch({ reference, payouts: items });
+      expect(dry).toMatchObject({ outcome: 'create', item_count: 2, total_amount: '150.00', total_fee: '2.00', total_hold: '152.00' });
+      expect(dry.payouts.map((item) => [item.reference, item.hold])).toEqual([
+        [items[0].reference, '101.00'],
+        [items[1].reference, '51.00'],
+      ]);
+      await expect(payout.getBatch(reference)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      await payout.createBatch({ reference, payouts: items });
+      expect(await payout.validateBatch({ reference, payouts: items })).toMatchObject({ outcome: 'replay', available_after: null });
+      await expect(payout.validateBatch({ reference, payouts: [items[0]] })).rejects.toMatchObject({ status: 409, code: 'REFERENCE_CONFLICT' });
     });
 
     it('accepts a batch and waits for it to complete', async () => {

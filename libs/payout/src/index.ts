@@ -9,6 +9,7 @@ export * from './model/payout-request.js';
 export * from './model/payout-record.js';
 export * from './model/payout-view.js';
 export * from './model/payout-admission-rules.js';
+export * from './model/payout-validation.js';
 export * from './model/batch-status.js';
 export * from './model/batch-view.js';
 export * from './model/method-policy.js';

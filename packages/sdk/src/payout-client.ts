@@ -16,6 +16,7 @@ export type BatchStatus = Batch['status'];
 export type BatchRequest = Schemas['BatchRequest'];
 export type Delivery = Schemas['Delivery'];
 export type PayoutValidation = Schemas['PayoutValidation'];
+export type BatchValidation = Schemas['BatchValidation'];
 /** Every code the payout gateway can answer; each operation's codes are in the generated types. */
 export type PayoutErrorCode = Schemas['ErrorEnvelope']['code'];
 export type PayoutWebhookEndpoint = Schemas['WebhookEndpoint'];
@@ -51,8 +52,12 @@ export function isPayoutError(error: unknown, operation?: string): boolean {
 export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['paid', 'failed', 'reversed', 'cancelled'];
 export const FINAL_BATCH_STATUSES: readonly BatchStatus[] = ['completed', 'completed_with_failures', 'cancelled'];
 
-/** The payout contract's reference is the idempotency key of these POSTs: the same body can be sent again. */
-const REFERENCE_KEYED_PATHS = ['/api/v1/payouts', '/api/v1/batches'];
+/**
+ * POSTs the client may send again after a 5xx or a network error: the payout contract's reference
+ * is the idempotency key of the two writes (the same body answers the stored result), and their
+ * dry runs write nothing at all.
+ */
+const REFERENCE_KEYED_PATHS = ['/api/v1/payouts', '/api/v1/batches', '/api/v1/payouts/validate', '/api/v1/batches/validate'];
 
 /** The contract's payout cadence: 5 s, doubling up to 5 minutes; default timeout 10 minutes. */
 const PAYOUT_CADENCE = { timeoutMs: 600_000, intervalMs: 5_000, maxIntervalMs: 300_000 };
@@ -136,6 +141,16 @@ export class PayoutClient {
       batch,
       replayed: response.headers.get('idempotent-replayed') === 'true',
     }));
+  }
+
+  /**
+   * `POST /api/v1/batches/validate`: a dry run of createBatch with the same body. Answers what the
+   * real call would do (`outcome` `create` or `replay`, totals, and each item's fee and hold) or
+   * throws the error the real call would (item problems keyed `payouts.{index}.{field}`); writes,
+   * reserves, queues and submits nothing (a rate bucket of its own).
+   */
+  validateBatch(body: BatchRequest, options?: RequestOptions): ApiPromise<BatchValidation> {
+    return this.run('validateBatch', 'POST', '/api/v1/batches/validate', { body }, options);
   }
 
   /** `GET /api/v1/batches/{reference}`. */

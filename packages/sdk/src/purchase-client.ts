@@ -11,6 +11,7 @@ export type TransactionStatus = Transaction['status'];
 export type Quote = Schemas['Quote'];
 export type QuoteRequest = operations['createQuote']['requestBody']['content']['application/json'];
 export type CreateTransactionRequest = Schemas['CreateTransactionRequest'];
+export type TransactionValidation = Schemas['TransactionValidation'];
 export type Product = Schemas['Product'];
 export type Fulfilment = Schemas['Fulfilment'];
 export type Limits = Schemas['Limits'];
@@ -164,6 +165,17 @@ export class PurchaseClient {
       { ...options, idempotencyKey },
       (transaction, response) => ({ transaction, idempotencyKey, replayed: response.headers.get('idempotent-replayed') === 'true' }),
     );
+  }
+
+  /**
+   * `POST /transactions/validate`: a dry run of createTransaction with the same body and the
+   * `Idempotency-Key` you will buy with (`options.idempotencyKey`, required: the key is part of
+   * what is checked). Answers what the real call would do (`outcome` `create`, with the allowance
+   * and velocity left, or `replay`, with the transaction it would answer) or throws the error the
+   * real call would; stores, counts and submits nothing (a rate bucket of its own).
+   */
+  validateTransaction(body: CreateTransactionRequest, options: RequestOptions & { idempotencyKey: string }): ApiPromise<TransactionValidation> {
+    return this.run('validateTransaction', 'POST', '/transactions/validate', { params: { header: { 'Idempotency-Key': options.idempotencyKey } }, body }, options);
   }
 
   /** `GET /transactions/{id}`. */

@@ -2,8 +2,21 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { BatchRequestDto, PayoutBatchesService, type BatchView } from '#payout';
-import { ApiEnvelope, ApiPayoutErrors, BatchSchema } from '../openapi/payout-schemas.js';
+import { RateLimitBucketOf } from '#common';
+import { BatchRequestDto, PayoutBatchesService, type BatchValidation, type BatchView } from '#payout';
+import { ApiEnvelope, ApiPayoutErrors, BatchSchema, BatchValidationSchema } from '../openapi/payout-schemas.js';
+
+/** What creating a batch can refuse, and so what its dry run answers too (the same checks, in the same order). */
+const BATCH_CREATION_ERRORS = [
+  'VALIDATION_FAILED',
+  'AMOUNT_INCREMENT_INVALID',
+  'METHOD_UNAVAILABLE',
+  'REFERENCE_CONFLICT',
+  'INSUFFICIENT_FUNDS',
+  'ACCOUNT_IN_DEBT',
+  'VENDOR_NOT_RELEASED',
+  'PROVIDER_NOT_CONFIGURED',
+] as const;
 
 /** A two-item sandbox batch as accepted: reserved, items queued for the worker. */
 const ACCEPTED_BATCH = {
@@ -36,6 +49,22 @@ const ACCEPTED_BATCH = {
   currency: 'ZAR',
 };
 
+/** The dry run of ACCEPTED_BATCH on an account holding 10,000.00: what the real call would reserve. */
+const VALIDATED_BATCH = {
+  outcome: 'create',
+  reference: 'batch-2026-11-24',
+  item_count: 2,
+  total_amount: '350.00',
+  total_fee: '10.00',
+  total_hold: '360.00',
+  currency: 'ZAR',
+  available_after: '9640.00',
+  payouts: [
+    { outcome: 'create', reference: 'batch-2026-11-24-1', method: 'bank_a_instant_money', amount: '150.00', fee: '5.00', currency: 'ZAR', hold: '155.00', available_after: '9845.00' },
+    { outcome: 'create', reference: 'batch-2026-11-24-2', method: 'bank_a_instant_money', amount: '200.00', fee: '5.00', currency: 'ZAR', hold: '205.00', available_after: '9640.00' },
+  ],
+};
+
 @ApiTags('batches')
 @Controller('batches')
 export class BatchesController {
@@ -52,7 +81,7 @@ export class BatchesController {
       'GET /batches/{reference}. Replaying an identical batch returns it; changed details are REFERENCE_CONFLICT.',
   })
   @ApiEnvelope(202, BatchSchema, { data: ACCEPTED_BATCH })
-  @ApiPayoutErrors('VALIDATION_FAILED', 'AMOUNT_INCREMENT_INVALID', 'METHOD_UNAVAILABLE', 'REFERENCE_CONFLICT', 'INSUFFICIENT_FUNDS', 'ACCOUNT_IN_DEBT', 'VENDOR_NOT_RELEASED', 'PROVIDER_NOT_CONFIGURED')
+  @ApiPayoutErrors(...BATCH_CREATION_ERRORS)
   async createBatch(
     @CurrentVendor() vendor: VendorPrincipal,
     @Body() body: BatchRequestDto,
@@ -61,6 +90,28 @@ export class BatchesController {
     const { batch, replayed } = await this.batches.createBatch(vendor, body);
     if (replayed) response.setHeader('Idempotent-Replayed', 'true');
     return batch;
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @RequireScopes('payouts:write')
+  @RateLimitBucketOf('validate')
+  @ApiOperation({
+    operationId: 'validateBatch',
+    summary: 'Dry run of POST /batches: what the real call would do, item by item, changing nothing',
+    description:
+      'The same body and the same checks as POST /api/v1/batches, in the same order: validation, the batch reference (the same payload ' +
+      'answers `outcome: replay` with the stored items, another payload REFERENCE_CONFLICT), readiness, every item\'s method rules and ' +
+      'reference (repeated in the request or already used; every problem keyed `payouts.{index}.{field}` in one answer), and the funds for ' +
+      'the whole batch (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT), each refusal answered exactly as the real call would answer it. On success ' +
+      'every item says what would happen to it (fee, hold, the balance left once it is held). Nothing is written, reserved, queued or ' +
+      'submitted, no webhook is sent, and the write rate bucket is not used (dry runs have a bucket of their own, the same size). A real ' +
+      'call made afterwards can still be refused if the balance or limits changed in between.',
+  })
+  @ApiEnvelope(200, BatchValidationSchema, { data: VALIDATED_BATCH })
+  @ApiPayoutErrors(...BATCH_CREATION_ERRORS)
+  validateBatch(@CurrentVendor() vendor: VendorPrincipal, @Body() body: BatchRequestDto): Promise<BatchValidation> {
+    return this.batches.validateBatch(vendor, body);
   }
 
   @Get(':reference')

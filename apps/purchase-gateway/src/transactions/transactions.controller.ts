@@ -2,11 +2,12 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res, UseIn
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { AdmitPurchaseUseCase, FulfilmentService, REFERENCE_PATTERN, TransactionQueryService } from '#purchase';
+import { RateLimitBucketOf } from '#common';
+import { AdmitPurchaseUseCase, FulfilmentService, REFERENCE_PATTERN, TransactionQueryService, type PurchaseRequest } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { assertDateOrder, CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
 import { IdempotencyKeyIntoBody } from './idempotency-key-into-body.interceptor.js';
-import { FulfilmentSchema, TransactionPageSchema, TransactionSchema } from './dto/transaction.schemas.js';
+import { FulfilmentSchema, TransactionPageSchema, TransactionSchema, TransactionValidationSchema } from './dto/transaction.schemas.js';
 
 /** What a poll shows once the sandbox completed a R12 PIN (10107): the PIN is fetched from /fulfilment. */
 const COMPLETED_PURCHASE = {
@@ -26,6 +27,35 @@ const COMPLETED_PURCHASE = {
   completed_at: '2026-11-24T08:00:01.300Z',
   reversed_at: null,
 };
+
+/** What admitting a purchase can refuse, and so what its dry run answers too (the same statement, rolled back). */
+const PURCHASE_ADMISSION_ERRORS = [
+  'VALIDATION_FAILED',
+  'IDEMPOTENCY_CONFLICT',
+  'QUOTE_ALREADY_USED',
+  'QUOTE_EXPIRED',
+  'PURCHASES_PAUSED',
+  'SPEND_CONTROLS_NOT_CONFIGURED',
+  'PRICING_UNPUBLISHED',
+  'VENDOR_NOT_RELEASED',
+  'TRANSACTION_MAXIMUM_EXCEEDED',
+  'DAILY_CAP_EXCEEDED',
+  'VELOCITY_LIMIT_EXCEEDED',
+  RATE_LIMITED,
+  'PROVIDER_NOT_CONFIGURED',
+] as const;
+
+const IDEMPOTENCY_KEY_HEADER = ApiHeader({
+  name: 'Idempotency-Key',
+  required: true,
+  description: '1 to 128 letters, digits or _ . : -; keep it stable across retries',
+  schema: { type: 'string', pattern: REFERENCE_PATTERN.source, minLength: 1, maxLength: 128 },
+});
+
+/** The admission's request; the key was validated with the body (IdempotencyKeyIntoBody): every problem is answered in one 422. */
+function purchaseRequestOf(body: CreateTransactionBody): PurchaseRequest {
+  return { idempotencyKey: body['Idempotency-Key'], quoteId: body.quote_id.toLowerCase(), reference: body.reference };
+}
 
 @ApiTags('transactions')
 @Controller('transactions')
@@ -47,35 +77,51 @@ export class TransactionsController {
       'An exact replay (same Idempotency-Key, quote_id and reference) returns the same transaction in its current state with 202, even after the quote expired or purchases were paused (header `Idempotent-Replayed: true`). ' +
       'A key reused with another quote or reference, or a reference reused under another key, answers IDEMPOTENCY_CONFLICT. An unknown `quote_id`, or one of another vendor, is invalid input: VALIDATION_FAILED on `quote_id`. A rejected request (any error) stores nothing, so the same key may be retried.',
   })
-  @ApiHeader({
-    name: 'Idempotency-Key',
-    required: true,
-    description: '1 to 128 letters, digits or _ . : -; keep it stable across retries',
-    schema: { type: 'string', pattern: REFERENCE_PATTERN.source, minLength: 1, maxLength: 128 },
-  })
+  @IDEMPOTENCY_KEY_HEADER
   @ApiEnvelope(202, TransactionSchema)
-  @ApiPurchaseErrors(
-    'VALIDATION_FAILED',
-    'IDEMPOTENCY_CONFLICT',
-    'QUOTE_ALREADY_USED',
-    'QUOTE_EXPIRED',
-    'PURCHASES_PAUSED',
-    'SPEND_CONTROLS_NOT_CONFIGURED',
-    'PRICING_UNPUBLISHED',
-    'VENDOR_NOT_RELEASED',
-    'TRANSACTION_MAXIMUM_EXCEEDED',
-    'DAILY_CAP_EXCEEDED',
-    'VELOCITY_LIMIT_EXCEEDED',
-    RATE_LIMITED,
-    'PROVIDER_NOT_CONFIGURED',
-  )
+  @ApiPurchaseErrors(...PURCHASE_ADMISSION_ERRORS)
   @UseInterceptors(IdempotencyKeyIntoBody)
   async create(@CurrentVendor() vendor: VendorPrincipal, @Body() body: CreateTransactionBody, @Res({ passthrough: true }) response: Response) {
-    // Validated with the body (IdempotencyKeyIntoBody): every problem is answered in one 422.
-    const idempotencyKey = body['Idempotency-Key'];
-    const result = await this.admission.execute(vendor.vendorId, { idempotencyKey, quoteId: body.quote_id.toLowerCase(), reference: body.reference });
+    const result = await this.admission.execute(vendor.vendorId, purchaseRequestOf(body));
     if (result.replayed) response.setHeader('Idempotent-Replayed', 'true');
     return result.transaction;
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @RequireAbilities('transactions:write')
+  @RateLimitBucketOf('validate')
+  @ApiOperation({
+    operationId: 'validateTransaction',
+    summary: 'Dry run of POST /transactions: what the real call would do, changing nothing',
+    description:
+      'The same body, the same Idempotency-Key header and the same checks as POST /transactions, in the same order: validation, the key ' +
+      '(the same key, quote and reference answer `outcome: replay` with the transaction the real call would answer; a key reused with another ' +
+      'quote or reference, or the reference under another key, IDEMPOTENCY_CONFLICT), the quote (unknown, used, expired), pauses, spend ' +
+      'controls, pricing, release, the per-transaction maximum, velocity and the daily cap, each refusal answered exactly as the real call ' +
+      'would answer it (the gateway runs the real admission and rolls it back). Purchases draw on spend controls, not a prefunded balance. ' +
+      'Nothing is stored, counted or submitted: no transaction, key claim, quote use, allowance or velocity count, provider call or webhook; ' +
+      'the write rate bucket is not used (dry runs have a bucket of their own, the same size). A real call made afterwards can still be ' +
+      'refused if the quote, the limits or the allowance changed in between.',
+  })
+  @IDEMPOTENCY_KEY_HEADER
+  @ApiEnvelope(200, TransactionValidationSchema, undefined, {
+    outcome: 'create',
+    reference: 'order-2026-0001',
+    quote_id: COMPLETED_PURCHASE.quote_id,
+    product_id: 10107,
+    charge_minor: 1260,
+    currency: 'ZAR',
+    destination_amount: '12.00',
+    destination_unit: 'ZAR',
+    transaction: null,
+    remaining_today_minor: 98740,
+    velocity_remaining: 9,
+  })
+  @ApiPurchaseErrors(...PURCHASE_ADMISSION_ERRORS)
+  @UseInterceptors(IdempotencyKeyIntoBody)
+  validate(@CurrentVendor() vendor: VendorPrincipal, @Body() body: CreateTransactionBody) {
+    return this.admission.validate(vendor.vendorId, purchaseRequestOf(body));
   }
 
   @Get()

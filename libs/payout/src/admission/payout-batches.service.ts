@@ -12,6 +12,7 @@ import { batchFingerprints, type PayoutRequestInput } from '../model/payout-requ
 import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js';
 import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
 import type { AdmittedPayout } from '../model/payout-admission-rules.js';
+import { batchHoldCents, batchValidationOf, type BatchValidation } from '../model/payout-validation.js';
 import { PayoutAdmission } from './payout-admission.js';
 
 class ItemReferenceRaceError extends Error {}
@@ -102,6 +103,27 @@ export class PayoutBatchesService {
     if (!created) return { batch: await this.replay(principal, (await this.batches.findByReference(vendorId, request.reference))!, fingerprint), replayed: true };
     // The batch as committed, from the rows the inserts returned: no read-back of 500 rows.
     return { batch: await this.viewOf(principal, created.batch, created.items), replayed: false };
+  }
+
+  /**
+   * `POST /api/v1/batches/validate` (dry run): createBatch's checks, in its order, on what is
+   * committed now (validation ran in the pipe, as for the real call): the batch reference (the
+   * same payload answers what its replay would, another REFERENCE_CONFLICT), then admitAll, the
+   * very step createBatch runs (readiness, every item's method rules, references repeated in the
+   * request or already used, every problem keyed `payouts.{index}.{field}` in one answer), then
+   * the funds for the whole batch with the reserve's rule (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT).
+   * Reads only: no batch or payout row, hold, ledger entry, outbox job, provider call or webhook.
+   */
+  async validateBatch(principal: VendorPrincipal, request: BatchRequestInput): Promise<BatchValidation> {
+    const vendorId = principal.vendorId;
+    const existing = await this.batches.findByReference(vendorId, request.reference);
+    if (existing) {
+      this.admission.assertSameRequest(existing.requestFingerprint, batchFingerprints(request.reference, request.payouts).batch);
+      return batchValidationOf('replay', existing.reference, await this.payouts.listByBatch(vendorId, existing.id), null);
+    }
+    const admitted = await this.admission.admitAll(vendorId, request.payouts);
+    const items = admitted.map((item, position) => ({ reference: request.payouts[position].reference, ...item }));
+    return batchValidationOf('create', request.reference, items, await this.ledger.coveredBalance(vendorId, batchHoldCents(items)));
   }
 
   /**

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '#common';
 import { GatewayEnv } from '#config';
-import { formatCents } from '#money';
 import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 import type { DeliveryReadChannel, PayoutRecord } from '../model/payout-record.js';
 import { PayoutRejectedError } from '../model/payout-errors.js';
+import { payoutValidationOf, type PayoutValidation } from '../model/payout-validation.js';
 import { payoutFingerprint, type PayoutRequestInput } from '../model/payout-request.js';
 import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
 import { PAYOUT_ANSWERED_CHANNEL, PayoutAnswerSignals } from '../persistence/payout-answer-signals.js';
@@ -17,34 +17,6 @@ import { PayoutAdmission } from './payout-admission.js';
 
 /** The provider refused the payout (failed for any other reason, it is answered as the payout). */
 const rejectedByProvider = (payout: PayoutRecord) => payout.status === 'failed' && payout.statusReason === 'provider_rejected';
-
-/** What a dry run says the real call would do. */
-export interface PayoutValidation {
-  /** `create`: a new payout would be reserved and submitted; `replay`: the stored payout would be answered, nothing new. */
-  outcome: 'create' | 'replay';
-  reference: string;
-  method: string;
-  amount: string;
-  fee: string;
-  currency: 'ZAR';
-  /** Amount plus fee: what the real call reserves. */
-  hold: string;
-  /** `create`: the available balance once the hold is taken, as it stands now; `replay`: null. */
-  available_after: string | null;
-}
-
-function validationOf(outcome: PayoutValidation['outcome'], payout: Pick<PayoutRecord, 'reference' | 'method' | 'amountCents' | 'feeCents'>, availableAfterCents: bigint | null): PayoutValidation {
-  return {
-    outcome,
-    reference: payout.reference,
-    method: payout.method,
-    amount: formatCents(payout.amountCents),
-    fee: formatCents(payout.feeCents),
-    currency: 'ZAR',
-    hold: formatCents(payout.amountCents + payout.feeCents),
-    available_after: availableAfterCents === null ? null : formatCents(availableAfterCents),
-  };
-}
 
 /** How long a replay waits, beyond the provider timeout, for the verdict of a submission still in flight. */
 const REPLAY_WAIT_MARGIN_MS = 1_000;
@@ -76,14 +48,12 @@ export class PayoutsService {
     if (snapshot.existing) {
       this.admission.assertSameRequest(snapshot.existing.requestFingerprint, payoutFingerprint(request));
       if (rejectedByProvider(snapshot.existing)) throw new PayoutRejectedError();
-      return validationOf('replay', snapshot.existing, null);
+      return payoutValidationOf('replay', snapshot.existing, null);
     }
     const admitted = this.admission.admitFromSnapshot(snapshot, request);
-    const { availableCents } = await this.ledger.balances(vendorId);
-    // The same rule as the reserve's guard (available_cents >= hold) in PayoutRepository.admitSingle.
     const hold = admitted.amountCents + admitted.feeCents;
-    if (availableCents < hold) throw await this.ledger.refusal(vendorId);
-    return validationOf('create', { reference: request.reference, ...admitted }, availableCents - hold);
+    const availableCents = await this.ledger.coveredBalance(vendorId, hold);
+    return payoutValidationOf('create', { reference: request.reference, ...admitted }, availableCents - hold);
   }
 
   /**

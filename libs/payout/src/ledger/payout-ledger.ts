@@ -65,6 +65,17 @@ export class PayoutLedger {
   }
 
   /**
+   * A dry run's funds check (payout and batch validate): the reserve's own rule, `available >=
+   * hold` (LedgerRepository's guard on `reserve`), on the balance committed now, taking nothing.
+   * Answers the available balance before the hold, or throws the refusal the reserve would give.
+   */
+  async coveredBalance(vendorId: string, holdCents: Cents): Promise<Cents> {
+    const { availableCents } = await this.balances(vendorId);
+    if (availableCents < holdCents) throw await this.refusal(vendorId);
+    return availableCents;
+  }
+
+  /**
    * A correction after the fact (resettle, adjust_debit, adjust_credit) in the caller's
    * transaction: an append-only entry with its reason and source, never an edit. It may take
    * `available` below zero (a debt). Called last in the transaction: it locks the account row.

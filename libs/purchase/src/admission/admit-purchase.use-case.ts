@@ -5,9 +5,9 @@ import { GatewayEnv } from '#config';
 import { ProviderNotConfiguredForPurchasesError } from '../model/purchase-errors.js';
 import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
 import { AdmissionClock } from './admission-clock.js';
-import type { TransactionView } from '../model/transaction-view.js';
+import type { TransactionValidation, TransactionView } from '../model/transaction-view.js';
 import { REFERENCE_PATTERN } from '../model/transaction-reference.js';
-import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { TransactionsRepository, type AdmissionRequest } from '../persistence/transactions.repository.js';
 
 export interface PurchaseRequest {
   idempotencyKey: string | undefined;
@@ -45,6 +45,43 @@ export class AdmitPurchaseUseCase {
   ) {}
 
   async execute(vendorId: string, request: PurchaseRequest): Promise<AdmissionResult> {
+    return this.admitWith(vendorId, request, async (admission) => {
+      const transaction = await this.transactions.admit(admission);
+      if (!transaction) throw new NotFoundError('transaction');
+      return { transaction, replayed: transaction.id !== admission.transactionId };
+    });
+  }
+
+  /**
+   * POST /transactions/validate: execute's checks and its statement, purchase_admit itself, in a
+   * transaction that is rolled back (TransactionsRepository.admitRolledBack says why this rather
+   * than a read-only copy of the checks): every refusal is the real call's, and nothing commits.
+   * A real call made afterwards can still be refused if the quote, the limits or the day's
+   * allowance changed in between.
+   */
+  async validate(vendorId: string, request: PurchaseRequest): Promise<TransactionValidation> {
+    return this.admitWith(vendorId, request, async (admission) => {
+      const tried = await this.transactions.admitRolledBack(admission);
+      if (!tried) throw new NotFoundError('transaction');
+      const { transaction, left } = tried;
+      return {
+        outcome: left ? 'create' : 'replay',
+        reference: transaction.reference,
+        quote_id: transaction.quote_id,
+        product_id: transaction.product_id,
+        charge_minor: transaction.charge_minor,
+        currency: transaction.currency,
+        destination_amount: transaction.destination_amount,
+        destination_unit: transaction.destination_unit,
+        transaction: left ? null : transaction,
+        remaining_today_minor: left?.remainingTodayMinor ?? null,
+        velocity_remaining: left?.velocityRemaining ?? null,
+      };
+    });
+  }
+
+  /** The key check and the production readiness, then `admit` with the statement's request: shared by the real call and its dry run. */
+  private async admitWith<T>(vendorId: string, request: PurchaseRequest, admit: (admission: AdmissionRequest) => Promise<T>): Promise<T> {
     const key = request.idempotencyKey;
     if (key === undefined || !REFERENCE_PATTERN.test(key)) {
       throw new ValidationFailedError({
@@ -54,10 +91,9 @@ export class AdmitPurchaseUseCase {
     // Production refuses purchases while its configuration is incomplete: after the key and the
     // reference checks, as before, so a replay is still answered.
     const missing = this.config.isProduction ? this.readiness.missing() : [];
-    const transactionId = randomUUID();
     try {
-      const transaction = await this.transactions.admit({
-        transactionId,
+      return await admit({
+        transactionId: randomUUID(),
         vendorId,
         idempotencyKey: key,
         quoteId: request.quoteId,
@@ -66,8 +102,6 @@ export class AdmitPurchaseUseCase {
         production: this.config.isProduction,
         unready: missing.length > 0,
       });
-      if (!transaction) throw new NotFoundError('transaction');
-      return { transaction, replayed: transaction.id !== transactionId };
     } catch (error) {
       if (error instanceof ProviderNotConfiguredForPurchasesError) this.logger.error({ missing }, 'Purchases refused: production configuration incomplete');
       throw error;

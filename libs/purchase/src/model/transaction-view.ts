@@ -19,6 +19,25 @@ export interface TransactionView {
   reversed_at: string | null;
 }
 
+/** POST /transactions/validate: what POST /transactions would do with the same key and body. */
+export interface TransactionValidation {
+  /** `create`: a new purchase would be admitted (202, pending); `replay`: the purchase already made with this key would be answered. */
+  outcome: 'create' | 'replay';
+  reference: string;
+  quote_id: string;
+  product_id: number;
+  charge_minor: number;
+  currency: string;
+  destination_amount: string;
+  destination_unit: string;
+  /** `replay`: the transaction the real call would answer, in its current state; `create`: null (the real call assigns the id). */
+  transaction: TransactionView | null;
+  /** `create`: the day's allowance left once this charge is counted, as it stands now; `replay`: null. */
+  remaining_today_minor: number | null;
+  /** `create`: purchases still admissible in the velocity window once this one is counted, as it stands now; `replay`: null. */
+  velocity_remaining: number | null;
+}
+
 /** GET /reports/summary. */
 export interface SalesSummaryView {
   date_from: string | null;

@@ -44,6 +44,43 @@ export interface AdmissionRequest {
   unready: boolean;
 }
 
+/** What the dry run's admission would leave of the vendor's limits; null for a replay (nothing is counted). */
+export interface TriedAdmission {
+  transaction: TransactionView;
+  left: AdmissionLeft | null;
+}
+
+export interface AdmissionLeft {
+  remainingTodayMinor: number;
+  velocityRemaining: number;
+}
+
+/** Read (alias `t` the admitted transaction, `c` its vendor's controls, `a` its day's allowance) with the admission's own window rule. */
+const ADMISSION_LEFT = readShape<AdmissionLeft>({
+  remainingTodayMinor: minorUnitsColumn('greatest(c.daily_cap_cents - a.used_cents, 0)::text'),
+  velocityRemaining: 'greatest(c.velocity_count - purchase_admissions_since(t.vendor_id, t.created_at - make_interval(secs => c.velocity_window_seconds)), 0)::int',
+});
+
+/** purchase_admit's call (migration 1763781500000) and its parameters, for `admit` and its dry run. */
+function admitStatement(request: AdmissionRequest): [string, unknown[]] {
+  const job = jobSpec('purchase.submit', { transactionId: request.transactionId });
+  return [
+    `SELECT ${VIEW.columns} FROM purchase_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb) t`,
+    [
+      request.vendorId,
+      request.idempotencyKey,
+      request.quoteId,
+      request.reference,
+      request.transactionId,
+      request.instant,
+      request.production,
+      request.unready,
+      job.name,
+      ...outboxBindValues(job),
+    ],
+  ];
+}
+
 export interface TransactionFilter {
   status?: TransactionStatus;
   reference?: string;
@@ -138,26 +175,49 @@ export class TransactionsRepository {
    * gone.
    */
   async admit(request: AdmissionRequest): Promise<TransactionView | undefined> {
-    const job = jobSpec('purchase.submit', { transactionId: request.transactionId });
     try {
-      const [row] = await this.dataSource.query<object[]>(
-        `SELECT ${VIEW.columns} FROM purchase_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb) t`,
-        [
-          request.vendorId,
-          request.idempotencyKey,
-          request.quoteId,
-          request.reference,
-          request.transactionId,
-          request.instant,
-          request.production,
-          request.unready,
-          job.name,
-          ...outboxBindValues(job),
-        ],
-      );
+      const [row] = await this.dataSource.query<object[]>(...admitStatement(request));
       return row ? VIEW.read(row) : undefined;
     } catch (error) {
       throw admissionError(error);
+    }
+  }
+
+  /**
+   * POST /transactions/validate: the very admission statement of `admit` (purchase_admit), run
+   * inside a transaction that is always rolled back. Running the real statement rather than a
+   * read-only copy of its checks is what makes the dry run refuse exactly as the real call does,
+   * in its order and with its details (velocity's Retry-After, the cap's remaining), with no
+   * second list of rules to keep in step: a check added to purchase_admit is a check of the dry
+   * run too. The price is the admission's locks (key, quote, the vendor's spend controls), held
+   * for one more round trip until the rollback, as a concurrent real request of the vendor would
+   * hold them. The key claim, the quote's use, the allowance, the transaction, its event and its
+   * outbox row never commit, so nothing is submitted or counted (sequence numbers the insert drew
+   * are skipped, as after any rolled-back insert). For an admission, what is left once it is
+   * counted is read inside the same transaction; a replay counts nothing.
+   */
+  async admitRolledBack(request: AdmissionRequest): Promise<TriedAdmission | undefined> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const [row] = (await runner.query(...admitStatement(request))) as object[];
+      if (!row) return undefined;
+      const transaction = VIEW.read(row);
+      if (transaction.id !== request.transactionId) return { transaction, left: null };
+      const [left] = (await runner.query(
+        `SELECT ${ADMISSION_LEFT.columns} FROM purchase_transactions t
+           JOIN purchase_spend_controls c ON c.vendor_id = t.vendor_id
+           JOIN purchase_daily_allowances a ON a.vendor_id = t.vendor_id AND a.day = t.admission_day
+          WHERE t.id = $1`,
+        [request.transactionId],
+      )) as object[];
+      return { transaction, left: ADMISSION_LEFT.read(left) };
+    } catch (error) {
+      throw admissionError(error);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
     }
   }
 

@@ -174,6 +174,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/batches/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run of POST /batches: what the real call would do, item by item, changing nothing
+         * @description The same body and the same checks as POST /api/v1/batches, in the same order: validation, the batch reference (the same payload answers `outcome: replay` with the stored items, another payload REFERENCE_CONFLICT), readiness, every item's method rules and reference (repeated in the request or already used; every problem keyed `payouts.{index}.{field}` in one answer), and the funds for the whole batch (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT), each refusal answered exactly as the real call would answer it. On success every item says what would happen to it (fee, hold, the balance left once it is held). Nothing is written, reserved, queued or submitted, no webhook is sent, and the write rate bucket is not used (dry runs have a bucket of their own, the same size). A real call made afterwards can still be refused if the balance or limits changed in between.
+         */
+        post: operations["validateBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/batches/{reference}": {
         parameters: {
             query?: never;
@@ -767,6 +787,38 @@ export interface components {
             reference: string;
             /** @description Each item carries its own unique reference */
             payouts: components["schemas"]["PayoutRequest"][];
+        };
+        BatchValidation: {
+            /**
+             * @description `create`: the real call would reserve the whole batch and queue its items; `replay`: it would answer the batch already made with this reference (nothing new)
+             * @enum {string}
+             */
+            outcome: "create" | "replay";
+            /** @example batch-2026-11-24 */
+            reference: string;
+            /** @example 2 */
+            item_count: number;
+            /** @example 350.00 */
+            total_amount: string;
+            /**
+             * @description The fees the real call would snapshot
+             * @example 10.00
+             */
+            total_fee: string;
+            /**
+             * @description Every item's amount plus fee: what the real call reserves, all or nothing
+             * @example 360.00
+             */
+            total_hold: string;
+            /** @enum {string} */
+            currency: "ZAR";
+            /**
+             * @description `create`: the available balance once the whole batch is held, as it stands now; `replay`: null
+             * @example 9640.00
+             */
+            available_after: string | null;
+            /** @description Each item in request order, with the batch's outcome; on `create` an item's `available_after` is the balance once it and the items before it are held */
+            payouts: components["schemas"]["PayoutValidation"][];
         };
         StatementLine: {
             /**
@@ -3077,6 +3129,251 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Batch"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: payouts:write (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `REFERENCE_CONFLICT`: This reference was already used with different details. | `INSUFFICIENT_FUNDS`: The account balance does not cover the amount plus fee. | `ACCOUNT_IN_DEBT`: The account is in debt: a payout released earlier was paid by the provider. Fund the account before new payouts. | `VENDOR_NOT_RELEASED`: The account is not yet accepted for production. */
+            409: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "REFERENCE_CONFLICT" | "INSUFFICIENT_FUNDS" | "ACCOUNT_IN_DEBT" | "VENDOR_NOT_RELEASED";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED`: The request is invalid. Correct the reported fields. | `AMOUNT_INCREMENT_INVALID`: The amount is not a multiple of the method increment. | `METHOD_UNAVAILABLE`: This method is not available for this operation. */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED" | "AMOUNT_INCREMENT_INVALID" | "METHOD_UNAVAILABLE";
+                    };
+                };
+            };
+            /** @description `API_RATE_LIMITED`: Too many API requests for this token. Slow down and retry after the indicated time. */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "API_RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description `PROVIDER_NOT_CONFIGURED`: The payout provider is not configured. | `SERVICE_UNAVAILABLE`: The service is temporarily unavailable. Retry later. */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code?: "PROVIDER_NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    validateBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "payroll-2026-11",
+                 *       "payouts": [
+                 *         {
+                 *           "reference": "order-1042",
+                 *           "amount": "150.00",
+                 *           "currency": "ZAR",
+                 *           "method": "bank_a_instant_money",
+                 *           "recipient": {
+                 *             "first_name": "Thabo",
+                 *             "surname": "Mokoena",
+                 *             "phone": "27821234567",
+                 *             "id_type": "RSAID",
+                 *             "id_number": "8001015009087",
+                 *             "country_of_issue": "ZA",
+                 *             "nationality": "ZA"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "outcome": "create",
+                     *         "reference": "batch-2026-11-24",
+                     *         "item_count": 2,
+                     *         "total_amount": "350.00",
+                     *         "total_fee": "10.00",
+                     *         "total_hold": "360.00",
+                     *         "currency": "ZAR",
+                     *         "available_after": "9640.00",
+                     *         "payouts": [
+                     *           {
+                     *             "outcome": "create",
+                     *             "reference": "batch-2026-11-24-1",
+                     *             "method": "bank_a_instant_money",
+                     *             "amount": "150.00",
+                     *             "fee": "5.00",
+                     *             "currency": "ZAR",
+                     *             "hold": "155.00",
+                     *             "available_after": "9845.00"
+                     *           },
+                     *           {
+                     *             "outcome": "create",
+                     *             "reference": "batch-2026-11-24-2",
+                     *             "method": "bank_a_instant_money",
+                     *             "amount": "200.00",
+                     *             "fee": "5.00",
+                     *             "currency": "ZAR",
+                     *             "hold": "205.00",
+                     *             "available_after": "9640.00"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BatchValidation"];
                     };
                 };
             };

@@ -270,6 +270,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run of POST /transactions: what the real call would do, changing nothing
+         * @description The same body, the same Idempotency-Key header and the same checks as POST /transactions, in the same order: validation, the key (the same key, quote and reference answer `outcome: replay` with the transaction the real call would answer; a key reused with another quote or reference, or the reference under another key, IDEMPOTENCY_CONFLICT), the quote (unknown, used, expired), pauses, spend controls, pricing, release, the per-transaction maximum, velocity and the daily cap, each refusal answered exactly as the real call would answer it (the gateway runs the real admission and rolls it back). Purchases draw on spend controls, not a prefunded balance. Nothing is stored, counted or submitted: no transaction, key claim, quote use, allowance or velocity count, provider call or webhook; the write rate bucket is not used (dry runs have a bucket of their own, the same size). A real call made afterwards can still be refused if the quote, the limits or the allowance changed in between.
+         */
+        post: operations["validateTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions/by-reference/{reference}": {
         parameters: {
             query?: never;
@@ -1062,6 +1082,45 @@ export interface components {
              * @example order-2026-0001
              */
             reference: string;
+        };
+        TransactionValidation: {
+            /** @example order-2026-0001 */
+            reference: string;
+            /** @example 10107 */
+            product_id: number;
+            /** Format: uuid */
+            quote_id: string;
+            /**
+             * @description ZAR cents
+             * @example 1260
+             */
+            charge_minor: number;
+            /**
+             * @description The currency of charge_minor
+             * @enum {string}
+             */
+            currency: "ZAR";
+            /** @example 12.00 */
+            destination_amount: string;
+            /** @example ZAR */
+            destination_unit: string;
+            /**
+             * @description `create`: the real call would admit a new purchase (202, pending) and count it against the limits; `replay`: it would answer the purchase already made with this Idempotency-Key (nothing new)
+             * @enum {string}
+             */
+            outcome: "create" | "replay";
+            /** @description `replay`: the transaction the real call would answer, in its current state; `create`: null (the real call assigns the id) */
+            transaction: components["schemas"]["Transaction"] | null;
+            /**
+             * @description `create`: ZAR cents of the day's allowance left once this charge is counted, as it stands now; `replay`: null
+             * @example 98740
+             */
+            remaining_today_minor: number | null;
+            /**
+             * @description `create`: purchases still admissible in the velocity window once this one is counted, as it stands now; `replay`: null
+             * @example 9
+             */
+            velocity_remaining: number | null;
         };
         TransactionPage: {
             items: components["schemas"]["Transaction"][];
@@ -4649,6 +4708,253 @@ export interface operations {
                         /** @enum {string} */
                         message: "OK";
                         data: components["schemas"]["Transaction"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token (UNAUTHENTICATED), `UNAUTHENTICATED` */
+            401: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNAUTHENTICATED";
+                        error?: components["schemas"]["ErrorDetail"] & {
+                            /** @enum {string} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /** @description Token or vendor lacks: transactions:write (FORBIDDEN), `FORBIDDEN` */
+            403: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "FORBIDDEN";
+                        error?: components["schemas"]["ErrorDetail"] & {
+                            /** @enum {string} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_CONFLICT`, `QUOTE_ALREADY_USED`, `QUOTE_EXPIRED`, `PURCHASES_PAUSED`, `SPEND_CONTROLS_NOT_CONFIGURED`, `PRICING_UNPUBLISHED`, `VENDOR_NOT_RELEASED`, `TRANSACTION_MAXIMUM_EXCEEDED`, `DAILY_CAP_EXCEEDED` */
+            409: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "DAILY_CAP_EXCEEDED";
+                        error?: components["schemas"]["ErrorDetail"] & {
+                            /** @enum {string} */
+                            code?: "IDEMPOTENCY_CONFLICT" | "QUOTE_ALREADY_USED" | "QUOTE_EXPIRED" | "PURCHASES_PAUSED" | "SPEND_CONTROLS_NOT_CONFIGURED" | "PRICING_UNPUBLISHED" | "VENDOR_NOT_RELEASED" | "TRANSACTION_MAXIMUM_EXCEEDED" | "DAILY_CAP_EXCEEDED";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "UNSUPPORTED_MEDIA_TYPE";
+                        error?: components["schemas"]["ErrorDetail"] & {
+                            /** @enum {string} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `VALIDATION_FAILED` */
+            422: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "VALIDATION_FAILED";
+                        error?: components["schemas"]["ErrorDetail"] & {
+                            /** @enum {string} */
+                            code?: "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /** @description `VELOCITY_LIMIT_EXCEEDED`, `API_RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "VELOCITY_LIMIT_EXCEEDED" | "API_RATE_LIMITED";
+                        error?: components["schemas"]["ErrorDetail"] & {
+                            /** @enum {string} */
+                            code?: "VELOCITY_LIMIT_EXCEEDED" | "API_RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "INTERNAL_ERROR";
+                        error?: components["schemas"]["ErrorDetail"] & {
+                            /** @enum {string} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `PROVIDER_NOT_CONFIGURED`, `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        message?: "PROVIDER_NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+                        error?: components["schemas"]["ErrorDetail"] & {
+                            /** @enum {string} */
+                            code?: "PROVIDER_NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    validateTransaction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1 to 128 letters, digits or _ . : -; keep it stable across retries */
+                "Idempotency-Key": string;
+                /** @description Your correlation id for this request, echoed on the answer and written to the logs; another value (or none) gets a fresh UUID */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "quote_id": "0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40",
+                 *       "reference": "order-2026-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTransactionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Correlation id of this request (echoed when the caller sent a safe one) */
+                    "X-Request-Id"?: string;
+                    /** @description Always `no-store`: answers are live money state */
+                    "Cache-Control"?: "no-store";
+                    /** @description Requests allowed in the current one-minute window of this token's read or write bucket */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "OK",
+                     *       "data": {
+                     *         "outcome": "create",
+                     *         "reference": "order-2026-0001",
+                     *         "quote_id": "5d2c8e1a-3b4f-4e6a-9c7d-1f2e3a4b5c6d",
+                     *         "product_id": 10107,
+                     *         "charge_minor": 1260,
+                     *         "currency": "ZAR",
+                     *         "destination_amount": "12.00",
+                     *         "destination_unit": "ZAR",
+                     *         "transaction": null,
+                     *         "remaining_today_minor": 98740,
+                     *         "velocity_remaining": 9
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @enum {string} */
+                        message: "OK";
+                        data: components["schemas"]["TransactionValidation"];
                     };
                 };
             };

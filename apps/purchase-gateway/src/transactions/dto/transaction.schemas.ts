@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
 import { TRANSACTION_STATUSES } from '#purchase';
 import { PageOf } from '../../openapi/page-schema.js';
 
@@ -45,6 +45,21 @@ export class TransactionSchema {
 }
 
 export class TransactionPageSchema extends PageOf(TransactionSchema) {}
+
+/** What the real call would charge and deliver: the transaction's own fields, as the quote fixes them. */
+export class TransactionValidationSchema extends PickType(TransactionSchema, ['reference', 'quote_id', 'product_id', 'charge_minor', 'currency', 'destination_amount', 'destination_unit'] as const) {
+  @ApiProperty({
+    enum: ['create', 'replay'],
+    description: '`create`: the real call would admit a new purchase (202, pending) and count it against the limits; `replay`: it would answer the purchase already made with this Idempotency-Key (nothing new)',
+  })
+  outcome: string;
+  @ApiProperty({ type: TransactionSchema, nullable: true, description: '`replay`: the transaction the real call would answer, in its current state; `create`: null (the real call assigns the id)' })
+  transaction: TransactionSchema | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: 98740, description: "`create`: ZAR cents of the day's allowance left once this charge is counted, as it stands now; `replay`: null" })
+  remaining_today_minor: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: 9, description: '`create`: purchases still admissible in the velocity window once this one is counted, as it stands now; `replay`: null' })
+  velocity_remaining: number | null;
+}
 
 export class PinDeliverySchema {
   @ApiProperty({ example: '1234567890123456' })
