@@ -34,12 +34,16 @@ describe('dashboard list filters and downloads in Chromium', () => {
   let page: Page;
   const today = johannesburgDayOf(new Date());
   const cashToday = cashPayout('55', { amount: '150.00', recipient: recipient('55', { middle_name: 'Lerato', email: 'thandi.mokoena@example.com' }) });
-  const cashEarlier = cashPayout('55', { amount: '75.00' });
+  const cashEarlier = cashPayout('55', { amount: '80.00' });
   const eftToday = rtcPayout('55', { amount: '310.00' });
   const batchReference = uniqueReference('lists-batch');
   const purchaseReferences = { airtime: uniqueKey('airtime'), pin: uniqueKey('pin') };
 
-  const payout = (token: string, body: Record<string, unknown>) => call(stack.payout.url, { method: 'POST', path: '/api/v1/payouts', token, body });
+  /** POST /api/v1/payouts, which must be accepted; a refusal fails with its answer. */
+  async function payout(token: string, body: Record<string, unknown>): Promise<void> {
+    const answer = await call(stack.payout.url, { method: 'POST', path: '/api/v1/payouts', token, body });
+    expect({ status: answer.status, body: answer.body }).toMatchObject({ status: 200, body: { success: true } });
+  }
 
   beforeAll(async () => {
     stack = await startReliabilityStack();
@@ -56,9 +60,9 @@ describe('dashboard list filters and downloads in Chromium', () => {
       const quote = await createQuote(stack.purchase.url, vendor.token, airtimeQuote('55', product));
       expect((await buy(stack.purchase.url, vendor.token, quote.id, uniqueKey('key'), reference)).status).toBe(202);
     }
-    for (const body of [cashToday, cashEarlier, eftToday]) expect((await payout(vendor.token, body)).status).toBe(200);
+    for (const body of [cashToday, cashEarlier, eftToday]) await payout(vendor.token, body);
     // Another vendor's cash payout of today: never on this vendor's page or file.
-    expect((await payout(other.token, cashPayout('55', { reference: 'not-yours-lists' }))).status).toBe(200);
+    await payout(other.token, cashPayout('55', { reference: 'not-yours-lists' }));
     // One payout three days back, so the day filter has something to leave out (its money is untouched).
     await stack.sql(`UPDATE payouts SET created_at = created_at - interval '3 days' WHERE reference = $1`, [cashEarlier.reference]);
     const batch = await call(stack.payout.url, {
