@@ -18,11 +18,12 @@ import { checkpointCounts, dropDatabase, query, recreateDatabase, serverSettings
 import { explainHotQueries } from './lib/explain.mjs';
 import { insertHistory } from './lib/history.mjs';
 import { runPgbench } from './lib/pgbench.mjs';
-import { ResourceSampler, Supervisor, round } from './lib/processes.mjs';
+import { ResourceSampler, Supervisor, readStatusKb, round } from './lib/processes.mjs';
 import { newestProfile, summariseProfile } from './lib/profile.mjs';
 import { writeReport } from './lib/report.mjs';
 import { cloneQuotes, pickPurchaseProduct, seedVendors, templateQuotes } from './lib/seed.mjs';
 import { readSettings } from './lib/settings.mjs';
+import { insertLedgerLines, statementPagePaths, streamedDownload } from './lib/statement.mjs';
 
 const execute = promisify(execFile);
 const settings = readSettings();
@@ -272,6 +273,61 @@ async function withPoller(action) {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Statement reads: every vendor's account gets `statementRows` ledger lines, then GET
+ * /api/v1/statement pages of 50 (the first `statementPages` of each vendor, by the cursors the
+ * API hands out) are read at the usual connections, tokens of every vendor in turn.
+ */
+async function statementReadScenario(vendors) {
+  log(`statement: ${settings.statementRows} ledger lines for each of ${vendors.length} vendors`);
+  for (const vendor of vendors) await insertLedgerLines(settings.databaseUrl, vendor.id, settings.statementRows);
+  const items = [];
+  for (const vendor of vendors) {
+    for (const path of await statementPagePaths(urls.payout, vendor.payoutToken, settings.statementPages, 50)) items.push([vendor.payoutToken, path]);
+  }
+  return loadScenario('statement-reads', 'GET /api/v1/statement (pages of 50)', {
+    url: urls.payout,
+    kind: 'get',
+    items,
+    allowWrap: true,
+    expectStatus: [200],
+    describe: `GET /api/v1/statement?per_page=50, the first ${settings.statementPages} pages (by cursor) of each vendor's statement of ${settings.statementRows}+ lines, tokens of every vendor in turn`,
+  }, { ledger_lines_per_vendor: settings.statementRows, pages: items.length });
+}
+
+/**
+ * One large export: a vendor with `exportRows` more ledger lines downloads its whole statement
+ * (GET /api/v1/exports/statement) as one client reading as fast as it can; lines per second from
+ * the request to the last byte, and the payout gateway's peak RSS meanwhile (VmHWM reset at the start).
+ */
+async function statementExportScenario(vendors) {
+  const vendor = vendors[0];
+  log(`export: ${settings.exportRows} more ledger lines for vendor ${vendor.id}`);
+  await insertLedgerLines(settings.databaseUrl, vendor.id, settings.exportRows);
+  const gatewayPid = supervisor.pidOf('payout-gateway');
+  const rssBeforeMb = round((readStatusKb(gatewayPid, 'VmRSS') ?? 0) / 1024, 1);
+  const sampler = new ResourceSampler(measuredProcesses());
+  sampler.start();
+  const download = await streamedDownload(`${urls.payout}/api/v1/exports/statement`, vendor.payoutToken);
+  const resources = sampler.stop();
+  const result = {
+    id: 'statement-export',
+    title: 'GET /api/v1/exports/statement, one large export',
+    kind: 'export',
+    lines: download.lines,
+    bytes: download.bytes,
+    seconds: round(download.seconds, 2),
+    first_byte_ms: round(download.firstByteMs, 1),
+    rows_per_second: round(download.lines / download.seconds, 0),
+    gateway_rss_before_mb: rssBeforeMb,
+    gateway_peak_rss_mb: resources.processes['payout-gateway']?.peak_rss_mb,
+    errors: 0,
+    resources,
+  };
+  log(`export: ${result.lines} lines in ${result.seconds} s = ${result.rows_per_second} lines/s; payout-gateway RSS ${rssBeforeMb} MB before, peak ${result.gateway_peak_rss_mb} MB`);
+  return result;
 }
 
 async function batchScenario(vendors) {
@@ -703,7 +759,7 @@ settings.poolSweep = (process.env.BENCH_POOL_SWEEP ?? '4,24').split(',').filter(
 /**
  * BENCH_ONLY=worker,batch (comma list) runs a subset while working on one path: the result file is
  * written as partial-<date>.json and docs/BENCHMARKS.md is left alone. Groups: pgbench, products, quotes,
- * payouts, batch, sustained, transactions, knee, plain, replays, reads, experiments, profiles, explain, large, worker
+ * payouts, batch, sustained, statement, export, transactions, knee, plain, replays, reads, experiments, profiles, explain, large, worker
  * (worker, sustained and knee imply transactions: it admits the worker's backlog and is what sustained is compared with).
  */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((group) => group.trim())) : null;
@@ -792,6 +848,9 @@ try {
   }
   // Before phase B: it needs the worker running and no backlog of earlier purchases.
   if (want('sustained')) results.scenarios.sustained = await sustainedScenario(vendors);
+  // The payout account statement, after the payout scenarios (its lines are added to theirs).
+  if (want('statement')) results.scenarios.statement_reads = await statementReadScenario(vendors);
+  if (want('export')) results.scenarios.statement_export = await statementExportScenario(vendors);
 
   // ---- Phase B: the worker is stopped so purchases pile up for the worker scenario and the
   // admission path is measured on its own.

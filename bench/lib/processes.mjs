@@ -121,7 +121,7 @@ function signalGroup(pid, signal) {
 
 const TICKS_PER_SECOND = 100;
 
-function readStatusKb(pid, field) {
+export function readStatusKb(pid, field) {
   try {
     const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
     return match ? Number(match[1]) : null;

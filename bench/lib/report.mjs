@@ -47,8 +47,9 @@ export function writeReport(results, resultFile, target, comparison) {
     '- Purchases: quotes are made through `POST /quotes` once per vendor and then copied in SQL (new id, five-minute validity) so that every purchase uses its own fresh quote, spread over all bench vendors in turn.',
     '- The worker is stopped while purchases are admitted: the admission path is measured on its own, and the purchases pile up for the worker scenario, which starts the worker on that backlog. The verification scenario then clears that backlog\'s jobs from Redis and queues lookups of the completed purchases only.',
     `- Every app runs with the NODE_OPTIONS it is deployed with (\`${results.settings?.node_options || 'none'}\`, read from k8s/base/kustomization.yaml).`,
+    '- Payout account statement: each vendor\'s account gets `BENCH_STATEMENT_ROWS` funding lines (written in SQL as the ledger writes them, the account moved by their sum), then the first `BENCH_STATEMENT_PAGES` pages of 50 of each vendor\'s `GET /api/v1/statement`, by the cursors the API hands out, are read at the usual connections. Then one vendor gets `BENCH_EXPORT_ROWS` more lines and downloads its whole statement (`GET /api/v1/exports/statement`) as one client reading as fast as it can: lines per second from the request to the last byte, and the payout gateway\'s peak RSS.',
     '- Peak RSS: `VmHWM` of each process, reset at the start of each scenario (`/proc/<pid>/clear_refs`), with VmRSS polled every 200 ms as a cross-check. CPU: utime+stime from `/proc`.',
-    '- Settings: `BENCH_DURATION_S`, `BENCH_WARMUP_S`, `BENCH_CONNECTIONS`, `BENCH_VENDORS`, `BENCH_DATABASE_POOL_SIZE`, `BENCH_WORKER_CONCURRENCY`, `BENCH_LARGE_TABLE_ROWS`, `BENCH_WORKER_S`, `BENCH_VERIFY_ROUNDS`, `BENCH_KNEE_RATES`, `BENCH_KNEE_S`, `BENCH_PGBENCH_*`, `BENCH_PROFILE=0`, `BENCH_KEEP_LOGS=1`, `BENCH_KEEP_DATABASE=1` (bench/lib/settings.mjs), `BENCH_BATCHES`, `BENCH_POOL_SWEEP`, and `BENCH_SUSTAINED_*`, `BENCH_ROUND_TRIPS=1`, `BENCH_QUEUE_PREFIX`, `BENCH_NODE_OPTIONS` (replaces the deployed NODE_OPTIONS for a trial), `BENCH_NODE=<path to node>` (runs everything on another Node.js), and `BENCH_ONLY=<groups>` for a partial run that writes `bench/results/partial-*.json` and leaves this file alone (bench/run.mjs). CI does not run the benchmark and no test asserts a duration.',
+    '- Settings: `BENCH_DURATION_S`, `BENCH_WARMUP_S`, `BENCH_CONNECTIONS`, `BENCH_VENDORS`, `BENCH_DATABASE_POOL_SIZE`, `BENCH_WORKER_CONCURRENCY`, `BENCH_LARGE_TABLE_ROWS`, `BENCH_STATEMENT_ROWS`, `BENCH_STATEMENT_PAGES`, `BENCH_EXPORT_ROWS`, `BENCH_WORKER_S`, `BENCH_VERIFY_ROUNDS`, `BENCH_KNEE_RATES`, `BENCH_KNEE_S`, `BENCH_PGBENCH_*`, `BENCH_PROFILE=0`, `BENCH_KEEP_LOGS=1`, `BENCH_KEEP_DATABASE=1` (bench/lib/settings.mjs), `BENCH_BATCHES`, `BENCH_POOL_SWEEP`, and `BENCH_SUSTAINED_*`, `BENCH_ROUND_TRIPS=1`, `BENCH_QUEUE_PREFIX`, `BENCH_NODE_OPTIONS` (replaces the deployed NODE_OPTIONS for a trial), `BENCH_NODE=<path to node>` (runs everything on another Node.js), and `BENCH_ONLY=<groups>` for a partial run that writes `bench/results/partial-*.json` and leaves this file alone (bench/run.mjs). CI does not run the benchmark and no test asserts a duration.',
     '',
     '## Machine',
     '',
@@ -107,13 +108,14 @@ export function writeReport(results, resultFile, target, comparison) {
     ['POST /transactions, exact replays', s.replays],
     ['GET /transactions/{id}', s.transaction_reads],
     ['POST /api/v1/payouts (cash rail)', s.payouts],
+    ['GET /api/v1/statement (pages of 50)', s.statement_reads],
     [`POST /transactions, ${results.data?.history_rows?.toLocaleString('en')} purchases stored`, s.transactions_large],
     ['baseline: plain admission', b.plain_admission],
     [`baseline: plain admission, ${results.data?.history_rows?.toLocaleString('en')} stored`, b.plain_admission_large],
   ];
   for (const [title, r] of httpRows) {
     if (!r) continue;
-    const gateway = r.id === 'payouts' ? r.resources?.processes?.['payout-gateway'] : r.resources?.processes?.[r.id?.startsWith('plain') ? 'plain-admission-server' : 'purchase-gateway'];
+    const gateway = r.id === 'payouts' || r.id === 'statement-reads' ? r.resources?.processes?.['payout-gateway'] : r.resources?.processes?.[r.id?.startsWith('plain') ? 'plain-admission-server' : 'purchase-gateway'];
     add(
       `| ${title} | ${fmt(r.throughput_per_second, 1)} | ${fmt(r.latency_ms.p50, 1)} | ${fmt(r.latency_ms.p95, 1)} | ${fmt(r.latency_ms.p99, 1)} | ${r.errors}${r.invalid ? ` (${r.invalid})` : ''} | ${ratio(r.throughput_per_second, plain)} | ${ratio(r.throughput_per_second, pgbench)} | ${fmt(gateway?.cpu_share_of_one_core, 2)} | ${fmt(r.resources?.postgres_cpu_share_of_one_core, 2)} | ${fmt((r.resources?.machine_busy_share ?? 0) * 100)} % |`,
     );
@@ -126,6 +128,12 @@ export function writeReport(results, resultFile, target, comparison) {
   if (batch) {
     add(
       `| POST /api/v1/batches, 500 items (×${batch.batches.length}) | accepted median ${fmt(batch.accepted_ms_median, 1)} ms, all paid median ${fmt(batch.all_paid_ms_median / 1000, 2)} s (${fmt(batch.batches.length * 500 / (batch.batches.reduce((t, x) => t + (x.all_paid_ms ?? 0), 0) / 1000), 0)} payouts/s) | | | | ${batch.errors} | | | ${fmt(batch.resources?.processes?.['reconciliation-worker']?.cpu_share_of_one_core, 2)} (worker) | ${fmt(batch.resources?.postgres_cpu_share_of_one_core, 2)} | ${fmt((batch.resources?.machine_busy_share ?? 0) * 100)} % |`,
+    );
+  }
+  if (s.statement_export) {
+    const e = s.statement_export;
+    add(
+      `| GET /api/v1/exports/statement, one client, ${e.lines.toLocaleString('en')} lines | ${fmt(e.rows_per_second)} lines/s (${fmt(e.seconds, 1)} s; first byte ${fmt(e.first_byte_ms)} ms; payout-gateway RSS ${fmt(e.gateway_rss_before_mb)} → peak ${fmt(e.gateway_peak_rss_mb)} MB) | | | | ${e.errors} | | | ${fmt(e.resources?.processes?.['payout-gateway']?.cpu_share_of_one_core, 2)} | ${fmt(e.resources?.postgres_cpu_share_of_one_core, 2)} | ${fmt((e.resources?.machine_busy_share ?? 0) * 100)} % |`,
     );
   }
   if (s.verifications) {

@@ -33,6 +33,11 @@ export function readSettings() {
     batchItems: 500,
     /** Transactions already stored for the "large table" repeat of the purchase scenario. */
     largeTableRows: int('BENCH_LARGE_TABLE_ROWS', 1_000_000),
+    /** Ledger lines added to each vendor's account for the statement reads, and the pages of 50 read of each. */
+    statementRows: int('BENCH_STATEMENT_ROWS', 5_000),
+    statementPages: int('BENCH_STATEMENT_PAGES', 20),
+    /** Ledger lines added to one vendor's account for the export scenario (the e2e test exports 200,000). */
+    exportRows: int('BENCH_EXPORT_ROWS', 200_000),
     /** Upper bound of the worker drain measurement. */
     workerSeconds: int('BENCH_WORKER_S', 30),
     /** Verification lookups queued per completed purchase in the verification scenario (a larger queue, same work per job). */

@@ -12,6 +12,7 @@ import {
   vendorPriceCents,
 } from './cents.js';
 import { CentsOutOfRangeError, InvalidAmountError, InvalidBasisPointsError } from './money.errors.js';
+import { ExactDecimal } from './exact-decimal.js';
 
 const twoPlaceAmount = fc.stringMatching(/^(0|[1-9][0-9]{0,15})\.[0-9]{2}$/);
 const storableCents = fc.bigInt({ min: 0n, max: MAX_POSTGRES_BIGINT });
@@ -106,6 +107,10 @@ describe('formatCents', () => {
     [-5n, '-0.05'],
   ])('formats %s as %s', (cents, expected) => {
     expect(formatCents(cents)).toBe(expected);
+  });
+
+  it('writes every integer as the exact decimal division by 100 does, far beyond a float', () => {
+    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), (cents) => formatCents(cents) === new ExactDecimal(cents.toString()).dividedBy(100).toFixed(2)));
   });
 });
 

@@ -44,9 +44,14 @@ export function centsFromDecimalString(input: string): Cents {
   return parseDecimalAmount(input, { maxPlaces: 2 });
 }
 
-/** "12.50" from 1250n; negative values (ledger deltas) as "-12.50". */
+/**
+ * "12.50" from 1250n; negative values (ledger deltas) as "-12.50". The digits of the integer with a
+ * point before the last two: exact like any integer, and about fifty times cheaper than a decimal
+ * division, which was nearly all of the CPU of a statement export (five amounts a line).
+ */
 export function formatCents(cents: Cents): string {
-  return new ExactDecimal(cents.toString()).dividedBy(100).toFixed(2);
+  const digits = (cents < 0n ? -cents : cents).toString().padStart(3, '0');
+  return `${cents < 0n ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
 /**

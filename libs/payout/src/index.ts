@@ -8,6 +8,7 @@ export * from './model/payout-method-catalogue.js';
 export * from './model/payout-request.js';
 export * from './model/payout-record.js';
 export * from './model/payout-view.js';
+export * from './model/recipient-mask.js';
 export * from './model/payout-admission-rules.js';
 export * from './model/payout-validation.js';
 export * from './model/batch-status.js';

@@ -44,6 +44,8 @@ h1 { overflow-wrap: anywhere; } code, dd, .notice, .errors { overflow-wrap: anyw
   th, td { padding: 4px 6px; }
   input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { min-width: 0; width: 100%; }
   meter { width: 100%; }
+  /* A filter's select is as wide as its longest option (a product's name); on a phone each filter takes a line of its own instead. */
+  .filters > div { flex: 1 1 100%; min-width: 0; }
   .pager { flex-wrap: wrap; }
 }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }

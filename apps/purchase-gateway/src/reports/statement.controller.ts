@@ -95,6 +95,6 @@ export class PurchaseExportsController {
   async purchasesCsv(@CurrentVendor() vendor: VendorPrincipal, @Query() query: DateRangeQuery, @Res() response: Response): Promise<void> {
     assertDateOrder(query);
     const name = `purchases-${query.date_from ?? 'start'}-${query.date_to ?? 'now'}.csv`;
-    await streamCsv(response, name, PURCHASE_CSV_COLUMNS, this.statements.csvRows(vendor.vendorId, query.date_from, query.date_to));
+    await streamCsv(response, name, PURCHASE_CSV_COLUMNS, this.statements.csvRows(vendor.vendorId, { dateFrom: query.date_from, dateTo: query.date_to }));
   }
 }

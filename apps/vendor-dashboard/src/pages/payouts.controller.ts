@@ -3,29 +3,34 @@ import { Body, Controller, Get, Post, Query, Req, Res, UploadedFile, UseIntercep
 import { FileInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { VendorService, type VendorPrincipal } from '#auth';
-import { createValidationPipe, DomainError } from '#common';
+import { createValidationPipe, DomainError, streamCsv } from '#common';
 import { DashboardAuditRepository, roleAllows, type DashboardSession } from '#dashboard';
 import {
+  BATCH_CSV_COLUMNS,
+  BATCH_STATUSES,
   // POST /batches' own request class: the upload is validated by exactly the API's rules.
   BatchRequestDto,
-  batchStatusOf,
   MAX_BATCH_ITEMS,
+  PAYOUT_CSV_COLUMNS,
+  PAYOUT_METHODS,
   PAYOUT_REFERENCE_PATTERN,
   PAYOUT_STATUSES,
   PayoutAccountService,
   PayoutBatchesService,
-  PayoutBatchRepository,
+  PayoutListsService,
   PayoutMethodsService,
-  PayoutRepository,
   PayoutsService,
+  type BatchListQuery,
   type BatchRequestInput,
-  type PayoutStatus,
+  type PayoutListQuery,
+  type StatementDays,
 } from '#payout';
-import { csrfField, CsrfInMultipartBody, csrfMatches, CurrentSession, errorSummary, html, money, moneyFromDecimal, PageForbidden, pager, type SafeHtml, sessionOf, when } from '#web';
+import { csrfField, CsrfInMultipartBody, csrfMatches, CurrentSession, errorSummary, html, moneyFromDecimal, PageForbidden, type SafeHtml, sessionOf, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
+import { choiceOf, dayFields, dayRangeOf, downloadLink, queryOf, selectField, type ListFilter, type ListQuery } from '../web/list-filters.js';
 
 const PER_PAGE = 25;
 /** 500 rows of the widest CSV stay well under this. */
@@ -44,6 +49,30 @@ export function defaultBatchReference(csv: string): string {
   return `upload-${createHash('sha256').update(csv, 'utf8').digest('hex').slice(0, 32)}`;
 }
 
+/** The payout list's filters, shared by the page and its download so the file holds what the pages show. */
+function payoutFilterOf(query: ListQuery): ListFilter<Omit<PayoutListQuery, 'perPage' | 'cursor'>> {
+  const errors: Record<string, string[]> = {};
+  const filter = { status: choiceOf(query.status, PAYOUT_STATUSES, 'status', errors), method: choiceOf(query.method, PAYOUT_METHODS, 'method', errors), ...dayRangeOf(query, errors) };
+  return { filter, errors };
+}
+
+function batchFilterOf(query: ListQuery): ListFilter<Omit<BatchListQuery, 'perPage' | 'cursor'>> {
+  const errors: Record<string, string[]> = {};
+  return { filter: { status: choiceOf(query.status, BATCH_STATUSES, 'status', errors), ...dayRangeOf(query, errors) }, errors };
+}
+
+/** The API export's file name for the same days. */
+const exportName = (what: string, days: StatementDays) => `${what}-${days.dateFrom ?? 'start'}-${days.dateTo ?? 'now'}.csv`;
+
+/** A cursor-paged list's links: back to the newest page (keeping the filters) and on to older rows. */
+function cursorPager(path: string, kept: string, paged: boolean, next: string | null, what: string): SafeHtml {
+  const link = (extra: Record<string, string>) => {
+    const search = [kept, new URLSearchParams(extra).toString()].filter(Boolean).join('&');
+    return search ? `${path}?${search}` : path;
+  };
+  return html`<nav aria-label="Pages" class="pager">${paged ? html`<a href="${link({})}">Newest ${what}</a>` : ''}${next ? html`<a href="${link({ cursor: next })}">Older ${what}</a>` : ''}</nav>`;
+}
+
 interface Checked {
   request?: BatchRequestInput;
   /** The batch this reference already names: submitting again replays it, nothing more is paid. */
@@ -58,8 +87,7 @@ export class PayoutsController {
   private readonly validation = createValidationPipe();
 
   constructor(
-    private readonly payoutRows: PayoutRepository,
-    private readonly batchRows: PayoutBatchRepository,
+    private readonly lists: PayoutListsService,
     private readonly accounts: PayoutAccountService,
     private readonly methods: PayoutMethodsService,
     private readonly payouts: PayoutsService,
@@ -69,11 +97,16 @@ export class PayoutsController {
   ) {}
 
   @Get('payouts')
-  async list(@Query() query: { status?: string; page?: string }, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
-    const status = (PAYOUT_STATUSES as readonly string[]).includes(query.status ?? '') ? (query.status as PayoutStatus) : undefined;
-    const page = Math.max(1, Math.min(100_000, Number.parseInt(query.page ?? '1', 10) || 1));
+  async list(@Query() query: ListQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
+    const { filter, errors } = payoutFilterOf(query);
     const [account, methods] = await Promise.all([this.accounts.getAccountView(session.vendorId), this.methods.listMethodViews(session.vendorId)]);
-    const { total, items: rows } = await this.payoutRows.listForVendor(session.vendorId, status, PER_PAGE, (page - 1) * PER_PAGE);
+    const valid = Object.keys(errors).length === 0;
+    const page = valid ? await this.cursorPage(errors, (cursor) => this.lists.payoutsWithBatches(session.vendorId, { ...filter, perPage: PER_PAGE, cursor }), query.cursor) : null;
+    const kept = queryOf({ status: query.status, method: query.method, from: query.from, to: query.to });
+    const methodName = new Map(methods.map((method) => [method.method as string, method.name]));
+    const rows = (page?.items ?? []).map(
+      ({ payout, batchReference }) => html`<tr><td><a href="/payouts/view?reference=${encodeURIComponent(payout.reference)}">${payout.reference}</a></td><td class="status-${payout.status}">${payout.status}</td><td>${methodName.get(payout.method) ?? payout.method}</td><td class="num">${moneyFromDecimal(payout.amount)}</td><td class="num">${moneyFromDecimal(payout.fee)}</td><td>${batchReference ? html`<a href="/batches/view?reference=${encodeURIComponent(batchReference)}">${batchReference}</a>` : '—'}</td><td>${when(payout.created_at)}</td><td>${when(payout.paid_at)}</td></tr>`,
+    );
     sendPage(response, {
       title: 'Payouts',
       session,
@@ -84,45 +117,83 @@ export class PayoutsController {
 <table><thead><tr><th scope="col">Method</th><th scope="col">Available</th><th scope="col" class="num">Minimum</th><th scope="col" class="num">Maximum</th><th scope="col" class="num">Increment</th><th scope="col" class="num">Fee</th><th scope="col">Bank account needed</th></tr></thead>
 <tbody>${methods.map((method) => html`<tr><td>${method.name} <code>${method.method}</code></td><td>${method.available ? 'yes' : 'no'}</td><td class="num">${moneyFromDecimal(method.minimum)}</td><td class="num">${moneyFromDecimal(method.maximum)}</td><td class="num">${moneyFromDecimal(method.increment)}</td><td class="num">${moneyFromDecimal(method.fee)}</td><td>${method.requires_bank_account ? 'yes' : 'no'}</td></tr>`)}</tbody></table>
 <h2>Payouts</h2>
-<form method="get" action="/payouts" class="filters" role="search" aria-label="Filter payouts"><div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${PAYOUT_STATUSES.map((value) => html`<option value="${value}"${status === value ? html` selected` : ''}>${value}</option>`)}</select></div><div><button type="submit">Filter</button></div></form>
-<table><caption class="hint">${total} payouts, newest first. Times are Johannesburg time.</caption>
+${errorSummary(errors)}
+<form method="get" action="/payouts" class="filters" role="search" aria-label="Filter payouts">
+${selectField('status', 'Status', PAYOUT_STATUSES, query.status)}
+${selectField('method', 'Method', PAYOUT_METHODS, query.method, (method) => methodName.get(method) ?? method)}
+${dayFields(query)}
+<div><button type="submit">Filter</button> <a href="/payouts">Clear</a></div></form>
+${page ? downloadLink('/payouts/download', kept, 'these payouts') : ''}
+<table><caption class="hint">Newest first, ${PER_PAGE} a page. Times are Johannesburg time.</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">Batch</th><th scope="col">Created</th><th scope="col">Paid</th></tr></thead>
-<tbody>${rows.map((row) => html`<tr><td><a href="/payouts/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td class="status-${row.status}">${row.status}</td><td>${row.method}</td><td class="num">${money(row.amountCents)}</td><td class="num">${money(row.feeCents)}</td><td>${row.batchReference ? html`<a href="/batches/view?reference=${encodeURIComponent(row.batchReference)}">${row.batchReference}</a>` : '—'}</td><td>${when(row.createdAt)}</td><td>${when(row.paidAt)}</td></tr>`)}</tbody></table>
-${pager('/payouts', { status }, page, total, PER_PAGE)}`,
-    });
+<tbody>${rows.length ? rows : html`<tr><td colspan="8">No payouts match.</td></tr>`}</tbody></table>
+${cursorPager('/payouts', kept, Boolean(query.cursor), page?.next_cursor ?? null, 'payouts')}`,
+    }, valid ? 200 : 400);
+  }
+
+  /** The payouts the list's filters select, every page of them, as the API's payouts CSV (same columns, same service as GET /api/v1/exports/payouts). */
+  @Get('payouts/download')
+  async downloadPayouts(@Query() query: ListQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
+    const { filter, errors } = payoutFilterOf(query);
+    if (Object.keys(errors).length > 0) return response.redirect(303, `/payouts?${queryOf({ status: query.status, method: query.method, from: query.from, to: query.to })}`);
+    await streamCsv(response, exportName('payouts', filter), PAYOUT_CSV_COLUMNS, this.lists.payoutCsvRows(session.vendorId, filter));
   }
 
   @Get('payouts/view')
   async payout(@Query('reference') reference: string | undefined, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
-    const payout = await this.payouts.getPayout(principalOf(session), typeof reference === 'string' ? reference : '');
+    const { payout, recipient } = await this.payouts.getPayoutWithRecipient(principalOf(session), typeof reference === 'string' ? reference : '');
+    const methodName = (await this.methods.listMethodViews(session.vendorId)).find((method) => method.method === payout.method)?.name;
     sendPage(response, {
       title: `Payout ${payout.reference}`,
       session,
       current: '/payouts',
       body: html`<dl><dt>Status</dt><dd class="status-${payout.status}">${payout.status}${payout.status_reason ? ` (${payout.status_reason})` : ''}</dd>
-<dt>Method</dt><dd>${payout.method}</dd><dt>Amount</dt><dd>${moneyFromDecimal(payout.amount)}</dd><dt>Fee</dt><dd>${moneyFromDecimal(payout.fee)}</dd>
+<dt>Method</dt><dd>${methodName ?? payout.method} <code>${payout.method}</code></dd><dt>Amount</dt><dd>${moneyFromDecimal(payout.amount)}</dd><dt>Fee</dt><dd>${moneyFromDecimal(payout.fee)}</dd>
 <dt>Merchant reference</dt><dd><code>${payout.merchant_reference}</code></dd><dt>Provider reference</dt><dd>${payout.provider_reference ?? '—'}</dd>
 <dt>Created</dt><dd>${when(payout.created_at)}</dd><dt>Paid</dt><dd>${when(payout.paid_at)}</dd></dl>
+<h2>Recipient</h2>
+<p class="hint">Masked: enough to tell who and which account, never the full details. The identity number and date of birth are not shown.</p>
+<dl id="recipient"><dt>Name</dt><dd>${recipient.name}</dd><dt>Phone</dt><dd>${recipient.phone}</dd><dt>Email</dt><dd>${recipient.email ?? '—'}</dd><dt>Identity document</dt><dd>${recipient.id_type === 'RSAID' ? 'South African ID' : 'Passport'}</dd>
+${recipient.bank_account ? html`<dt>Bank</dt><dd>${recipient.bank_account.bank_name}</dd><dt>Account number</dt><dd>${recipient.bank_account.account_number}</dd><dt>Account name</dt><dd>${recipient.bank_account.account_name}</dd>` : ''}</dl>
 <p class="hint">Voucher PINs are not shown in the dashboard; systems with the payouts:delivery scope read them through the API.</p>
 <p><a href="/payouts">Back to payouts</a></p>`,
     });
   }
 
   @Get('batches')
-  async batchList(@Query('page') pageText: string | undefined, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
-    const page = Math.max(1, Math.min(100_000, Number.parseInt(pageText ?? '1', 10) || 1));
-    const { total, items: rows } = await this.batchRows.listForVendor(session.vendorId, PER_PAGE, (page - 1) * PER_PAGE);
+  async batchList(@Query() query: ListQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
+    const { filter, errors } = batchFilterOf(query);
+    const valid = Object.keys(errors).length === 0;
+    const page = valid ? await this.cursorPage(errors, (cursor) => this.lists.batches(session.vendorId, { ...filter, perPage: PER_PAGE, cursor }), query.cursor) : null;
+    const kept = queryOf({ status: query.status, from: query.from, to: query.to });
     const canWrite = roleAllows(session.role, 'payouts:write');
+    const rows = (page?.items ?? []).map(
+      (batch) => html`<tr><td><a href="/batches/view?reference=${encodeURIComponent(batch.reference)}">${batch.reference}</a></td><td>${batch.status}</td><td class="num">${batch.item_count}</td><td class="num">${moneyFromDecimal(batch.total_amount)}</td><td class="num">${moneyFromDecimal(batch.total_fee)}</td><td>${when(batch.created_at)}</td></tr>`,
+    );
     sendPage(response, {
       title: 'Batches',
       session,
       current: '/batches',
       body: html`${canWrite ? html`<p><a class="button" href="/batches/new">Upload a batch</a></p>` : ''}
-<table><caption class="hint">${total} batches, newest first.</caption>
+${errorSummary(errors)}
+<form method="get" action="/batches" class="filters" role="search" aria-label="Filter batches">
+${selectField('status', 'Status', BATCH_STATUSES, query.status)}
+${dayFields(query)}
+<div><button type="submit">Filter</button> <a href="/batches">Clear</a></div></form>
+${page ? downloadLink('/batches/download', kept, 'these batches with their items') : ''}
+<table><caption class="hint">Newest first, ${PER_PAGE} a page.</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th><th scope="col" class="num">Fees</th><th scope="col">Created</th></tr></thead>
-<tbody>${rows.map((row) => html`<tr><td><a href="/batches/view?reference=${encodeURIComponent(row.reference)}">${row.reference}</a></td><td>${batchStatusOf(row.itemStatuses)}</td><td class="num">${row.itemCount}</td><td class="num">${money(row.totalAmountCents)}</td><td class="num">${money(row.totalFeeCents)}</td><td>${when(row.createdAt)}</td></tr>`)}</tbody></table>
-${pager('/batches', {}, page, total, PER_PAGE)}`,
-    });
+<tbody>${rows.length ? rows : html`<tr><td colspan="6">No batches match.</td></tr>`}</tbody></table>
+${cursorPager('/batches', kept, Boolean(query.cursor), page?.next_cursor ?? null, 'batches')}`,
+    }, valid ? 200 : 400);
+  }
+
+  /** The batches the list's filters select, one line per item, as the API's batches CSV (GET /api/v1/exports/batches). */
+  @Get('batches/download')
+  async downloadBatches(@Query() query: ListQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
+    const { filter, errors } = batchFilterOf(query);
+    if (Object.keys(errors).length > 0) return response.redirect(303, `/batches?${queryOf({ status: query.status, from: query.from, to: query.to })}`);
+    await streamCsv(response, exportName('batches', filter), BATCH_CSV_COLUMNS, this.lists.batchCsvRows(session.vendorId, filter));
   }
 
   @Get('batches/view')
@@ -137,6 +208,18 @@ ${pager('/batches', {}, page, total, PER_PAGE)}`,
 <tbody>${batch.payouts.map((payout, index) => html`<tr><td>${index + 1}</td><td><a href="/payouts/view?reference=${encodeURIComponent(payout.reference)}">${payout.reference}</a></td><td>${payout.method}</td><td class="num">${moneyFromDecimal(payout.amount)}</td><td class="status-${payout.status}">${payout.status}</td><td>${when(payout.paid_at)}</td></tr>`)}</tbody></table>
 <p><a href="/batches/view?reference=${encodeURIComponent(batch.reference)}">Refresh</a> · <a href="/batches">All batches</a></p>`,
     });
+  }
+
+  /** A list page from `cursor`; a stale or edited cursor falls back to the newest page, with a message. */
+  private async cursorPage<T>(errors: Record<string, string[]>, read: (cursor: string | undefined) => Promise<T>, cursor?: string): Promise<T> {
+    if (!cursor) return read(undefined);
+    try {
+      return await read(cursor);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      errors.cursor = ['That page link is no longer valid; showing the newest.'];
+      return read(undefined);
+    }
   }
 
   @Get('batches/new')

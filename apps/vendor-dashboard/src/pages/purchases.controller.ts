@@ -2,17 +2,35 @@ import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs
 import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
-import { CatalogueRepository, FulfilmentService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter, type TransactionStatus } from '#purchase';
-import { csrfField, CurrentSession, errorSummary, html, isoDayOrUndefined, money, PageForbidden, pager, quantity, type SafeHtml, when } from '#web';
+import { streamCsv } from '#common';
+import { CatalogueRepository, FulfilmentService, PURCHASE_CSV_COLUMNS, PurchaseStatementService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter } from '#purchase';
+import { csrfField, CurrentSession, errorSummary, html, money, PageForbidden, pager, quantity, type SafeHtml, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
+import { choiceOf, dayFields, dayRangeOf, downloadLink, queryOf, selectField, type ListFilter } from '../web/list-filters.js';
 import { sendPage } from '../web/layout.js';
 
 const PER_PAGE = 25;
 
-/** The list's filters, kept in the pager's links. */
-const FILTERS = ['status', 'reference', 'from', 'to'] as const;
+/** The list's filters, kept in the pager's and the download's links. */
+const FILTERS = ['status', 'reference', 'product', 'from', 'to'] as const;
 type PurchaseQuery = Partial<Record<(typeof FILTERS)[number] | 'page', string>>;
+
+/** What the list and its download select: the same filter for both, so the file holds what the pages show. */
+function purchaseFilterOf(query: PurchaseQuery): ListFilter<Omit<TransactionFilter, 'page' | 'perPage'>> {
+  const errors: Record<string, string[]> = {};
+  const filter: Omit<TransactionFilter, 'page' | 'perPage'> = { status: choiceOf(query.status, TRANSACTION_STATUSES, 'status', errors), ...dayRangeOf(query, errors) };
+  if (query.reference) {
+    if (REFERENCE_PATTERN.test(query.reference)) filter.reference = query.reference;
+    else errors.reference = ['A reference is 1 to 128 letters, digits or _ . : -'];
+  }
+  if (query.product) {
+    const productId = Number(query.product);
+    if (/^[1-9]\d{0,9}$/.test(query.product) && productId <= 2_147_483_647) filter.productId = productId;
+    else errors.product = ['Choose a listed product.'];
+  }
+  return { filter, errors };
+}
 
 /**
  * The value the purchase was for, labelled by what happened to it: only a completed (or later
@@ -41,50 +59,60 @@ export class PurchasesController {
     private readonly vendors: VendorService,
     private readonly audit: DashboardAuditRepository,
     private readonly catalogue: CatalogueRepository,
+    private readonly statements: PurchaseStatementService,
   ) {}
 
   @Get()
   async list(@Query() query: PurchaseQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
-    const errors: Record<string, string[]> = {};
-    const filter: TransactionFilter = { page: 1, perPage: PER_PAGE };
-    if (query.status) {
-      if ((TRANSACTION_STATUSES as readonly string[]).includes(query.status)) filter.status = query.status as TransactionStatus;
-      else errors.status = ['Choose a listed status.'];
-    }
-    if (query.reference) {
-      if (REFERENCE_PATTERN.test(query.reference)) filter.reference = query.reference;
-      else errors.reference = ['A reference is 1 to 128 letters, digits or _ . : -'];
-    }
-    for (const [key, field] of [['from', 'dateFrom'], ['to', 'dateTo']] as const) {
-      filter[field] = isoDayOrUndefined(query[key]);
-      if (query[key] && !filter[field]) errors[key] = ['Use a real date such as 2026-01-31.'];
-    }
-    if (filter.dateFrom && filter.dateTo && filter.dateFrom > filter.dateTo) errors.to = ['The end date is before the start date.'];
+    const { filter: chosen, errors } = purchaseFilterOf(query);
     const page = Number(query.page ?? '1');
-    filter.page = Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+    const filter: TransactionFilter = { ...chosen, page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1, perPage: PER_PAGE };
     const result = Object.keys(errors).length ? null : await this.transactions.list(session.vendorId, filter);
     const kept = Object.fromEntries(FILTERS.map((key) => [key, query[key]]));
-    const products = await this.catalogue.productNames((result?.items ?? []).map((purchase) => purchase.product_id));
-    const rows = (result?.items ?? []).map(
-      (purchase) => html`<tr><td><a href="/purchases/${purchase.id}">${purchase.reference}</a></td><td class="status-${purchase.status}">${purchase.status}</td>
-<td>${products.get(String(purchase.product_id)) ?? purchase.product_id}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${quantity(purchase.destination_amount, purchase.destination_unit)}</td><td>${when(purchase.created_at)}</td></tr>`,
-    );
+    const [products, choices] = await Promise.all([
+      this.catalogue.productLabels([...(result?.items ?? []).map((purchase) => purchase.product_id), ...(filter.productId ? [filter.productId] : [])]),
+      this.catalogue.enabledProductLabels(session.vendorId),
+    ]);
+    // A product no longer enabled (or withdrawn) stays choosable while it is the one filtered on.
+    const selected = filter.productId !== undefined ? products.get(String(filter.productId)) : undefined;
+    const options = selected && !choices.some((choice) => choice.id === filter.productId) ? [{ id: filter.productId!, ...selected }, ...choices] : choices;
+    const rows = (result?.items ?? []).map((purchase) => {
+      const product = products.get(String(purchase.product_id));
+      return html`<tr><td><a href="/purchases/${purchase.id}">${purchase.reference}</a></td><td class="status-${purchase.status}">${purchase.status}</td>
+<td>${product?.name ?? purchase.product_id}</td><td>${product?.operator ?? '—'}</td><td class="num">${money(purchase.charge_minor, purchase.currency)}</td><td>${quantity(purchase.destination_amount, purchase.destination_unit)}</td><td>${when(purchase.created_at)}</td></tr>`;
+    });
     sendPage(response, {
       title: 'Purchases',
       session,
       current: '/purchases',
       body: html`${errorSummary(errors)}
 <form method="get" action="/purchases" class="filters" role="search" aria-label="Filter purchases">
-<div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${TRANSACTION_STATUSES.map((status) => html`<option value="${status}"${query.status === status ? html` selected` : ''}>${status}</option>`)}</select></div>
+${selectField('status', 'Status', TRANSACTION_STATUSES, query.status)}
+<div><label for="product">Product</label><select id="product" name="product"><option value="">Any</option>${options.map(
+        (choice) => html`<option value="${choice.id}"${filter.productId === choice.id ? html` selected` : ''}>${choice.operator}: ${choice.name}</option>`,
+      )}</select></div>
 <div><label for="reference">Reference</label><input id="reference" name="reference" type="text" value="${query.reference ?? ''}"></div>
-<div><label for="from">From (Johannesburg day)</label><input id="from" name="from" type="date" value="${query.from ?? ''}"></div>
-<div><label for="to">To (Johannesburg day)</label><input id="to" name="to" type="date" value="${query.to ?? ''}"></div>
+${dayFields(query)}
 <div><button type="submit">Filter</button> <a href="/purchases">Clear</a></div></form>
+${result ? downloadLink('/purchases/download', queryOf(kept), 'these purchases') : ''}
 <table><caption class="hint">${result ? `${result.total} purchases, newest first. Times are Johannesburg time.` : ''}</caption>
-<thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Product</th><th scope="col" class="num">Charge</th><th scope="col">Value</th><th scope="col">Created</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="6">No purchases match.</td></tr>`}</tbody></table>
+<thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Product</th><th scope="col">Operator</th><th scope="col" class="num">Charge</th><th scope="col">Value</th><th scope="col">Created</th></tr></thead>
+<tbody>${rows.length ? rows : html`<tr><td colspan="7">No purchases match.</td></tr>`}</tbody></table>
 ${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
     }, result ? 200 : 400);
+  }
+
+  /**
+   * The purchases the list's filters select, every page of them, as the API's purchases CSV
+   * (`GET /exports/purchases`: same columns, same streaming service), oldest first.
+   */
+  @Get('download')
+  async download(@Query() query: PurchaseQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
+    const { filter, errors } = purchaseFilterOf(query);
+    const kept = queryOf(Object.fromEntries(FILTERS.map((key) => [key, query[key]])));
+    if (Object.keys(errors).length > 0) return response.redirect(303, `/purchases?${kept}`);
+    const name = `purchases-${filter.dateFrom ?? 'start'}-${filter.dateTo ?? 'now'}.csv`;
+    await streamCsv(response, name, PURCHASE_CSV_COLUMNS, this.statements.csvRows(session.vendorId, filter));
   }
 
   @Get(':id')
@@ -93,7 +121,7 @@ ${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
     const purchase = await this.transactions.get(session.vendorId, id);
     const canReveal = roleAllows(session.role, 'fulfilment:reveal') && (await this.vendors.get(session.vendorId)).enabledAbilities.includes('fulfilment:read');
     const history = await this.transactions.history(session.vendorId, id);
-    const products = await this.catalogue.productNames([purchase.product_id]);
+    const product = (await this.catalogue.productLabels([purchase.product_id])).get(String(purchase.product_id));
     sendPage(response, {
       title: `Purchase ${purchase.reference}`,
       session,
@@ -102,7 +130,8 @@ ${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
 <dt>Status</dt><dd class="status-${purchase.status}">${purchase.status}</dd>
 <dt>Charge</dt><dd>${money(purchase.charge_minor, purchase.currency)}</dd>
 ${deliveredValue(purchase)}
-<dt>Product</dt><dd>${products.get(String(purchase.product_id)) ?? purchase.product_id} <span class="hint">(id ${purchase.product_id})</span></dd>
+<dt>Product</dt><dd>${product?.name ?? purchase.product_id} <span class="hint">(id ${purchase.product_id})</span></dd>
+<dt>Operator</dt><dd>${product?.operator ?? '—'}</dd>
 <dt>Transaction id</dt><dd><code>${purchase.id}</code></dd>
 <dt>Error</dt><dd>${purchase.error_code ?? '—'}</dd>
 <dt>Created</dt><dd>${when(purchase.created_at)}</dd>

@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '#common';
+import { FieldEncryption, NotFoundError } from '#common';
 import { GatewayEnv } from '#config';
 import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
 import { PayoutLedger } from '../ledger/payout-ledger.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
-import type { DeliveryReadChannel, PayoutRecord } from '../model/payout-record.js';
+import { recipientContext, type DeliveryReadChannel, type PayoutRecord } from '../model/payout-record.js';
 import { PayoutRejectedError } from '../model/payout-errors.js';
 import { payoutValidationOf, type PayoutValidation } from '../model/payout-validation.js';
-import { payoutFingerprint, type PayoutRequestInput } from '../model/payout-request.js';
+import { payoutFingerprint, type PayoutRequestInput, type StoredRecipient } from '../model/payout-request.js';
 import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
+import { maskedRecipientOf, type MaskedRecipientView } from '../model/recipient-mask.js';
 import { PAYOUT_ANSWERED_CHANNEL, PayoutAnswerSignals } from '../persistence/payout-answer-signals.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PayoutSubmitter } from '../submission/payout-submitter.js';
@@ -32,6 +33,7 @@ export class PayoutsService {
     private readonly config: GatewayEnv,
     private readonly signals: PayoutAnswerSignals,
     private readonly ledger: PayoutLedger,
+    private readonly encryption: FieldEncryption,
   ) {}
 
   /**
@@ -110,6 +112,17 @@ export class PayoutsService {
     const payout = await this.payouts.findByReference(principal.vendorId, reference);
     if (!payout) throw new NotFoundError('payout');
     return this.viewOf(principal, payout, 'payout_response');
+  }
+
+  /**
+   * The vendor's payout with its recipient masked (`maskedRecipientOf`): the clear recipient is
+   * decrypted here and never leaves this method. Not a delivery read: no codes, nothing audited.
+   */
+  async getPayoutWithRecipient(principal: VendorPrincipal, reference: string): Promise<{ payout: PayoutView; recipient: MaskedRecipientView }> {
+    const payout = await this.payouts.findByReference(principal.vendorId, reference);
+    if (!payout) throw new NotFoundError('payout');
+    const recipient = this.encryption.decryptJson<StoredRecipient>(payout.recipientEncrypted, recipientContext(payout.id));
+    return { payout: await this.viewOf(principal, payout, 'payout_response'), recipient: maskedRecipientOf(recipient) };
   }
 
   private async replay(principal: VendorPrincipal, existing: PayoutRecord, fingerprint: string): Promise<PayoutView> {

@@ -5,7 +5,7 @@ import { batchStatusOf, type BatchStatus } from '../model/batch-status.js';
 import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import type { PayoutStatus } from '../model/payout-record.js';
 import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
-import { PayoutListRepository, type BatchListRow, type PayoutListRow } from '../persistence/payout-list.repository.js';
+import { PayoutListRepository, type BatchListFilter, type BatchListRow, type ListOrder, type PayoutListRow } from '../persistence/payout-list.repository.js';
 import { instantRange, type CursorPage, type StatementDays } from '../statement/payout-statement.service.js';
 
 export interface PayoutListQuery extends StatementDays {
@@ -19,6 +19,8 @@ export interface PayoutListQuery extends StatementDays {
 
 export interface BatchListQuery extends StatementDays {
   referencePrefix?: string;
+  /** Derived from the items on every read (batchStatusOf), so it is matched as the batches are read, not in SQL. */
+  status?: BatchStatus;
   perPage: number;
   cursor?: string;
 }
@@ -46,9 +48,17 @@ export const BATCH_CSV_COLUMNS = [
   'merchant_reference', 'created_at', 'paid_at',
 ] as const;
 
+/** A payout of a list with the reference of the batch it is an item of (the dashboard links it). */
+export interface PayoutListItem {
+  payout: PayoutView;
+  batchReference: string | null;
+}
+
 /** Rows per query of an export; batches per query of the batch export (up to 500 items each). */
 const EXPORT_ROWS = 2_000;
 const EXPORT_BATCHES = 20;
+/** Batches read per query while looking for those of one status. */
+const STATUS_SCAN_BATCHES = 200;
 
 const encodeCursor = (list: 'p' | 'b', id: string) => Buffer.from(`${list}1:${id}`, 'utf8').toString('base64url');
 
@@ -67,17 +77,27 @@ export class PayoutListsService {
   constructor(private readonly lists: PayoutListRepository) {}
 
   async payouts(vendorId: string, query: PayoutListQuery): Promise<CursorPage<PayoutView>> {
+    const page = await this.payoutsWithBatches(vendorId, query);
+    return { ...page, items: page.items.map((item) => item.payout) };
+  }
+
+  /** GET /payouts' page, each payout with its batch's reference (the dashboard's list). */
+  async payoutsWithBatches(vendorId: string, query: PayoutListQuery): Promise<CursorPage<PayoutListItem>> {
     const afterId = decodeCursor('p', query.cursor);
     const filter = { range: instantRange(query), status: query.status, method: query.method, referencePrefix: query.referencePrefix, batchReference: query.batch };
     const rows = await this.lists.payouts(vendorId, filter, afterId, query.perPage + 1);
     const items = rows.slice(0, query.perPage);
     // Lists never carry delivery codes: those are read one payout at a time, audited.
-    return { items: items.map((row) => payoutViewOf(row, null)), per_page: query.perPage, next_cursor: rows.length > query.perPage ? encodeCursor('p', items[items.length - 1].id) : null };
+    return {
+      items: items.map((row) => ({ payout: payoutViewOf(row, null), batchReference: row.batchReference })),
+      per_page: query.perPage,
+      next_cursor: rows.length > query.perPage ? encodeCursor('p', items[items.length - 1].id) : null,
+    };
   }
 
   async batches(vendorId: string, query: BatchListQuery): Promise<CursorPage<BatchSummaryView>> {
     const afterId = decodeCursor('b', query.cursor);
-    const rows = await this.lists.batches(vendorId, { range: instantRange(query), referencePrefix: query.referencePrefix }, afterId, query.perPage + 1);
+    const rows = await this.batchesOfStatus(vendorId, { range: instantRange(query), referencePrefix: query.referencePrefix }, query.status, afterId, query.perPage + 1, 'desc');
     const items = rows.slice(0, query.perPage);
     return {
       items: items.map(batchSummaryOf),
@@ -125,11 +145,27 @@ export class PayoutListsService {
     const filter = { range: instantRange(query), referencePrefix: query.referencePrefix };
     let afterId: string | null = null;
     for (;;) {
-      const batches = await this.lists.batches(vendorId, filter, afterId, EXPORT_BATCHES, 'asc');
+      const batches = await this.batchesOfStatus(vendorId, filter, query.status, afterId, EXPORT_BATCHES, 'asc');
       if (batches.length === 0) return;
       afterId = batches[batches.length - 1].id;
       const items = await this.lists.itemsOf(vendorId, batches.map((batch) => batch.id));
       yield batches.flatMap((batch) => items.filter((item) => item.batchId === batch.id).map((item) => batchCsvRow(batch, item)));
+    }
+  }
+
+  /**
+   * Up to `limit` batches after `afterId` in `order`; with a status, those whose derived status it
+   * is, read a bounded chunk at a time (the status is never stored, so SQL cannot select it).
+   */
+  private async batchesOfStatus(vendorId: string, filter: BatchListFilter, status: BatchStatus | undefined, afterId: string | null, limit: number, order: ListOrder): Promise<BatchListRow[]> {
+    if (status === undefined) return this.lists.batches(vendorId, filter, afterId, limit, order);
+    const found: BatchListRow[] = [];
+    let after = afterId;
+    for (;;) {
+      const chunk = await this.lists.batches(vendorId, filter, after, STATUS_SCAN_BATCHES, order);
+      found.push(...chunk.filter((row) => batchStatusOf(row.itemStatuses) === status));
+      if (found.length >= limit || chunk.length < STATUS_SCAN_BATCHES) return found.slice(0, limit);
+      after = chunk[chunk.length - 1].id;
     }
   }
 }

@@ -5,24 +5,12 @@ import { centsColumn } from '#money';
 import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
 import type { BatchRecord } from '../model/batch-view.js';
 import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
-import type { PayoutStatus } from '../model/payout-record.js';
-
 
 /** The `payout_batches` table as read; unqualified, so it serves RETURNING too. */
 const BATCH = readShape<BatchRecord>({
   id: 'id', vendorId: 'vendor_id', reference: 'reference', requestFingerprint: ['request_fingerprint', (raw: string) => raw.trim()],
   itemCount: 'item_count', totalAmountCents: centsColumn('total_amount_cents'), totalFeeCents: centsColumn('total_fee_cents'),
   createdAt: ['created_at', (raw: Date) => new Date(raw)],
-});
-
-/** A line of the dashboard's batch list, with its items' statuses (the batch status is derived from them). */
-export type BatchListItem = Pick<BatchRecord, 'reference' | 'itemCount' | 'totalAmountCents' | 'totalFeeCents' | 'createdAt'> & {
-  itemStatuses: PayoutStatus[];
-};
-
-const LIST_ITEM = readShape<BatchListItem>({
-  reference: 'b.reference', itemCount: 'b.item_count', totalAmountCents: centsColumn('b.total_amount_cents'), totalFeeCents: centsColumn('b.total_fee_cents'),
-  createdAt: 'b.created_at', itemStatuses: ['(SELECT array_agg(p.status) FROM payouts p WHERE p.batch_id = b.id)', (raw: PayoutStatus[] | null) => raw ?? []],
 });
 
 /** Batches (their items are payouts: PayoutRepository) and the outbox rows that start their items. */
@@ -63,15 +51,5 @@ export class PayoutBatchRepository {
   async lockForItemMove(manager: Queryable, batchId: string): Promise<BatchRecord> {
     const [row] = (await manager.query(`SELECT ${BATCH.columns} FROM payout_batches WHERE id = $1 FOR NO KEY UPDATE`, [batchId])) as object[];
     return BATCH.read(row);
-  }
-
-  /** Dashboard: one page of the vendor's batches, newest first, with the total count (two statements). */
-  async listForVendor(vendorId: string, limit: number, offset: number): Promise<{ total: number; items: BatchListItem[] }> {
-    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM payout_batches WHERE vendor_id = $1`, [vendorId])) as { total: number }[];
-    const rows: object[] = await this.dataSource.query(
-      `SELECT ${LIST_ITEM.columns} FROM payout_batches b WHERE b.vendor_id = $1 ORDER BY b.created_at DESC, b.id LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
-      [vendorId],
-    );
-    return { total, items: rows.map(LIST_ITEM.read) };
   }
 }

@@ -75,11 +75,6 @@ export type PaidSubmissionResult =
   /** The payout exists (now locked by the caller's transaction) but was not as expected: nothing was written. */
   | { applied: false; found: boolean };
 
-/** A line of the dashboard's payout list. */
-export type PayoutListItem = Pick<PayoutRecord, 'reference' | 'method' | 'amountCents' | 'feeCents' | 'status' | 'createdAt' | 'paidAt'> & {
-  batchReference: string | null;
-};
-
 /** A payout as staff see it in the back-office: across vendors; never the recipient or a PIN. */
 export type PayoutStaffItem = Pick<
   PayoutRecord,
@@ -101,12 +96,6 @@ const STAFF_ITEM = readShape<PayoutStaffItem>({
   merchantReference: 'p.merchant_reference', providerReference: 'p.provider_reference', createdAt: 'p.created_at',
   waitingSince: 'COALESCE(p.review_at, p.created_at)', submissionStartedAt: 'p.submission_started_at',
   submissionAnsweredAt: 'p.submission_answered_at', nextPollAt: 'p.next_poll_at',
-});
-
-/** A line of the dashboard's payout list: `p` is the payout, `b` its batch if any. */
-const LIST_ITEM = readShape<PayoutListItem>({
-  reference: 'p.reference', method: 'p.method', amountCents: centsColumn('p.amount_cents'), feeCents: centsColumn('p.fee_cents'), status: 'p.status',
-  createdAt: 'p.created_at', paidAt: 'p.paid_at', batchReference: 'b.reference',
 });
 
 /** The `payouts` table as read (defined by the migrations); unqualified, so it serves RETURNING too. */
@@ -204,20 +193,6 @@ export class PayoutRepository {
   async findByMerchantReference(merchantReference: string): Promise<{ id: string; method: PayoutMethod } | null> {
     const [found] = (await this.dataSource.query(`SELECT id, method FROM payouts WHERE merchant_reference = $1`, [merchantReference])) as { id: string; method: PayoutMethod }[];
     return found ?? null;
-  }
-
-  /** Dashboard: one page of the vendor's payouts, newest first, with the total count (two statements). */
-  async listForVendor(vendorId: string, status: PayoutStatus | undefined, limit: number, offset: number): Promise<{ total: number; items: PayoutListItem[] }> {
-    const parameters: unknown[] = [vendorId];
-    if (status) parameters.push(status);
-    const where = `p.vendor_id = $1${status ? ' AND p.status = $2' : ''}`;
-    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`, parameters)) as { total: number }[];
-    const rows: object[] = await this.dataSource.query(
-      `SELECT ${LIST_ITEM.columns} FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
-        WHERE ${where} ORDER BY p.created_at DESC, p.id LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
-      parameters,
-    );
-    return { total, items: rows.map(LIST_ITEM.read) };
   }
 
   /**

@@ -13,6 +13,12 @@ const ENABLED_PRODUCTS = `
   JOIN purchase_operators o ON o.id = p.operator_id
   WHERE vp.vendor_id = $1`;
 
+/** A product's name and its operator's, what pages show instead of ids. */
+export interface ProductLabel {
+  name: string;
+  operator: string;
+}
+
 /** A product's listed price as the page's read selects it (`cents` as text), or null when unpriced. */
 type SelectedPrice = { version: number; cents: string; amount: string } | null;
 
@@ -108,10 +114,23 @@ export class CatalogueRepository {
 
   /** The names of the products `ids` (offered or withdrawn), by id as text: what the pages show instead of bare ids. */
   async productNames(ids: readonly (number | string)[]): Promise<Map<string, string>> {
+    return new Map([...(await this.productLabels(ids))].map(([id, label]) => [id, label.name]));
+  }
+
+  /** The products `ids` (offered or withdrawn) with their operators' names, by id as text. */
+  async productLabels(ids: readonly (number | string)[]): Promise<Map<string, ProductLabel>> {
     const wanted = [...new Set(ids.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647))];
     if (wanted.length === 0) return new Map();
-    const rows = await this.dataSource.query<{ id: number; name: string }[]>(`SELECT id, name FROM purchase_products WHERE id = ANY($1::int[])`, [wanted]);
-    return new Map(rows.map((row) => [String(row.id), row.name]));
+    const rows = await this.dataSource.query<Array<ProductLabel & { id: number }>>(
+      `SELECT p.id, p.name, o.name AS operator FROM purchase_products p JOIN purchase_operators o ON o.id = p.operator_id WHERE p.id = ANY($1::int[])`,
+      [wanted],
+    );
+    return new Map(rows.map((row) => [String(row.id), { name: row.name, operator: row.operator }]));
+  }
+
+  /** The products enabled for the vendor, with their operators, by operator and name (a filter's choices). */
+  async enabledProductLabels(vendorId: string): Promise<Array<ProductLabel & { id: number }>> {
+    return this.dataSource.query(`SELECT p.id, p.name, o.name AS operator ${ENABLED_PRODUCTS} ORDER BY o.name, p.name, p.id`, [vendorId]);
   }
 
   async product(productId: number): Promise<PurchaseProductEntity> {

@@ -56,6 +56,15 @@ const EXPORT_ROW = readShape<PurchaseExportRow>({
   chargeCents: centsColumn('t.charge_cents'), createdAt: 't.created_at', completedAt: 't.completed_at', reversedAt: 't.reversed_at',
 });
 
+/** The purchases an export writes: admitted in [from, to) (null: open), and the list's other filters. */
+export interface PurchaseExportFilter {
+  from: Date | null;
+  to: Date | null;
+  status?: string;
+  reference?: string;
+  productId?: number;
+}
+
 const PERIOD_FORMAT: Record<StatementPeriod, string> = { day: 'YYYY-MM-DD', month: 'YYYY-MM' };
 
 @Injectable()
@@ -84,17 +93,19 @@ export class PurchaseStatementRepository {
   }
 
   /**
-   * Up to `limit` of the vendor's purchases admitted in [from, to), oldest first after purchase
-   * `afterId` (keyset on (created_at, id); the exact time is read back from the row).
+   * Up to `limit` of the vendor's purchases admitted in [from, to) that match the list's other
+   * filters, oldest first after purchase `afterId` (keyset on (created_at, id); the exact time is
+   * read back from the row).
    */
-  async exportRows(vendorId: string, from: Date | null, to: Date | null, afterId: string | null, limit: number): Promise<PurchaseExportRow[]> {
+  async exportRows(vendorId: string, filter: PurchaseExportFilter, afterId: string | null, limit: number): Promise<PurchaseExportRow[]> {
     const rows: object[] = await this.dataSource.query(
       `SELECT ${EXPORT_ROW.columns} FROM purchase_transactions t
          JOIN purchase_products pr ON pr.id = t.product_id JOIN purchase_operators op ON op.id = pr.operator_id
         WHERE t.vendor_id = $1 AND ($2::timestamptz IS NULL OR t.created_at >= $2) AND ($3::timestamptz IS NULL OR t.created_at < $3)
           AND ($4::uuid IS NULL OR (t.created_at, t.id) > (SELECT c.created_at, c.id FROM purchase_transactions c WHERE c.id = $4 AND c.vendor_id = $1))
+          AND ($6::text IS NULL OR t.status = $6) AND ($7::text IS NULL OR t.reference = $7) AND ($8::int IS NULL OR t.product_id = $8)
         ORDER BY t.created_at, t.id LIMIT $5`,
-      [vendorId, from, to, afterId, limit],
+      [vendorId, filter.from, filter.to, afterId, limit, filter.status ?? null, filter.reference ?? null, filter.productId ?? null],
     );
     return rows.map(EXPORT_ROW.read);
   }

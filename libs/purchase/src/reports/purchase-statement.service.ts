@@ -17,6 +17,15 @@ export const PURCHASE_CSV_COLUMNS = [
 
 const EXPORT_ROWS = 2_000;
 
+/** Whole Africa/Johannesburg days (YYYY-MM-DD, by admission) and the purchase list's filters. */
+export interface PurchaseExportQuery {
+  dateFrom?: string;
+  dateTo?: string;
+  status?: string;
+  reference?: string;
+  productId?: number;
+}
+
 const days = (dateFrom?: string, dateTo?: string) => ({
   from: dateFrom ? johannesburgDayRange(dateFrom).start : null,
   to: dateTo ? johannesburgDayRange(dateTo).endExclusive : null,
@@ -33,12 +42,15 @@ export class PurchaseStatementService {
     return { items, page: query.page, total, last_page: Math.max(1, Math.ceil(total / query.perPage)) };
   }
 
-  /** The purchases admitted in the days, oldest first, as CSV rows, one bounded keyset batch per query. */
-  async *csvRows(vendorId: string, dateFrom?: string, dateTo?: string): AsyncGenerator<Array<readonly CsvCell[]>> {
-    const { from, to } = days(dateFrom, dateTo);
+  /**
+   * The purchases admitted in the days (and, from the dashboard's list, of its status, reference
+   * and product), oldest first, as CSV rows, one bounded keyset batch per query.
+   */
+  async *csvRows(vendorId: string, query: PurchaseExportQuery): AsyncGenerator<Array<readonly CsvCell[]>> {
+    const filter = { ...days(query.dateFrom, query.dateTo), status: query.status, reference: query.reference, productId: query.productId };
     let afterId: string | null = null;
     for (;;) {
-      const rows = await this.statements.exportRows(vendorId, from, to, afterId, EXPORT_ROWS);
+      const rows = await this.statements.exportRows(vendorId, filter, afterId, EXPORT_ROWS);
       if (rows.length === 0) return;
       afterId = rows[rows.length - 1].id;
       yield rows.map((row) => [
