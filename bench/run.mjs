@@ -655,9 +655,10 @@ const BUDGET_PATHS = [
  * to the provider and callbacks received, and CPU ms of each process. The gateway and the worker
  * run with bench/lib/round-trips.cjs and are warmed up by one unmeasured callback-first round; each
  * path then admits BENCH_BUDGET_PURCHASES purchases at
- * BENCH_BUDGET_RATE/s and waits until every one is completed with its webhook event. Counts and
- * CPU are the window's minus an idle window's (outbox relay polling, sweeps, BullMQ's blocking
- * reads) scaled to the same length, divided by the purchases admitted. PostgreSQL's CPU is that
+ * BENCH_BUDGET_RATE/s and waits until every one is completed with its webhook event. CPU and
+ * Redis commands are the window's minus an idle window's (sweeps, BullMQ's blocking reads) scaled
+ * to the same length, SQL statements less the outbox relay's empty polls (perPurchase), all
+ * divided by the purchases admitted. PostgreSQL's CPU is that
  * of the backends connected to the bench database only (the harness's own poller left out), so
  * other databases on the same server do not count; Redis's is the whole server's.
  */
@@ -778,11 +779,25 @@ function diffCounts(after, before) {
   return Object.fromEntries(['statements', 'redis_commands', 'http_out', 'http_in'].map((kind) => [kind, diff(after[kind], before[kind])]));
 }
 
-/** A window's counts and CPU minus the idle window's (scaled to the same length), per purchase admitted. */
+/**
+ * Per purchase admitted: CPU and Redis commands minus the idle window's (scaled to the same
+ * length). SQL statements are counted as sent, less exactly the outbox relay's empty polls
+ * (START TRANSACTION, the claim that found nothing, COMMIT): an empty poll is a claim without the
+ * UPDATE that marks rows dispatched. The relay's polls that did relay rows are the purchases' cost.
+ */
 function perPurchase(raw, idle) {
   const n = Math.max(1, raw.admitted);
   const scale = raw.seconds / idle.seconds;
   const net = (count, idleCount = 0) => Math.max(0, count - idleCount * scale);
+  for (const counts of Object.values(raw.counts)) {
+    const statements = { ...counts.statements };
+    const claim = Object.keys(statements).find((text) => text.startsWith('SELECT id, job_name AS "jobName"'));
+    const marked = Object.entries(statements).find(([text]) => text.startsWith('UPDATE outbox_messages SET dispatched_at'))?.[1] ?? 0;
+    const empty = claim ? Math.max(0, statements[claim] - marked) : 0;
+    for (const text of [claim, 'START TRANSACTION', 'COMMIT']) if (text && statements[text] !== undefined) statements[text] -= empty;
+    counts.empty_relay_polls = empty;
+    counts.statements_without_empty_polls = statements;
+  }
   const per = (map, idleMap = {}) =>
     Object.fromEntries(
       Object.entries(map)
@@ -793,7 +808,13 @@ function perPurchase(raw, idle) {
   const total = (map) => round(Object.values(map).reduce((sum, value) => sum + value, 0), 2);
   const processes = {};
   for (const name of Object.keys(raw.counts)) {
-    const kinds = Object.fromEntries(['statements', 'redis_commands', 'http_out', 'http_in'].map((kind) => [kind, per(raw.counts[name][kind], idle.counts[name][kind])]));
+    const counts = raw.counts[name];
+    const kinds = {
+      statements: per(counts.statements_without_empty_polls),
+      redis_commands: per(counts.redis_commands, idle.counts[name].redis_commands),
+      http_out: per(counts.http_out),
+      http_in: per(counts.http_in),
+    };
     processes[name] = { ...kinds, totals: Object.fromEntries(Object.entries(kinds).map(([kind, map]) => [kind, total(map)])) };
   }
   const cpuMs = Object.fromEntries(Object.entries(raw.cpu_seconds).map(([name, seconds]) => [name, round((net(seconds, idle.cpu_seconds[name]) * 1000) / n, 2)]));
@@ -807,6 +828,8 @@ function perPurchase(raw, idle) {
     seconds: round(raw.seconds, 1),
     machine_busy_share: raw.machine_busy_share,
     load_average: raw.load_average,
+    raw_counts: raw.counts,
+    raw_cpu_seconds: raw.cpu_seconds,
     summary: {
       sql_statements: round(gw.statements + wk.statements, 2),
       sql_gateway: gw.statements,
