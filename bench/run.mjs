@@ -703,7 +703,8 @@ async function budgetScenario(vendors) {
       };
       // Not measured: the restarted apps' first purchases pay for JIT compilation and new connections.
       await budgetPath(vendors, poll, { ...BUDGET_PATHS[0], id: 'warmup' });
-      await sleep(3_000);
+      // Past the warm-up's first polls (due 2 s after each submission), so the idle window is idle.
+      await sleep(8_000);
       const idle = await window(async () => {
         await sleep(settings.budgetIdleSeconds * 1000);
         return {};
