@@ -549,7 +549,8 @@ async function sustainedSteps(vendors, poll) {
   }
   const sustained = steps.filter((step) => step.sustained);
   const best = sustained.length ? sustained.reduce((a, b) => (b.arrival_per_second > a.arrival_per_second ? b : a)) : null;
-  const basis = best ?? steps[steps.length - 1];
+  // Without a sustained step, the step that completed most: one that completed nothing has no CPU per purchase.
+  const basis = best ?? steps.reduce((a, b) => (b.completed > a.completed ? b : a));
   return {
     id: 'sustained',
     title: `Sustained capacity: purchases arriving at a fixed rate for ${settings.sustainedSeconds} s, worker running`,
