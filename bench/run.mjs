@@ -18,9 +18,9 @@ import { checkpointCounts, dropDatabase, query, recreateDatabase, serverSettings
 import { explainHotQueries } from './lib/explain.mjs';
 import { insertHistory } from './lib/history.mjs';
 import { runPgbench } from './lib/pgbench.mjs';
-import { ResourceSampler, Supervisor, readStatusKb, round } from './lib/processes.mjs';
+import { ResourceSampler, Supervisor, backendCpuSeconds, readStatusKb, round } from './lib/processes.mjs';
 import { newestProfile, summariseProfile } from './lib/profile.mjs';
-import { writeReport } from './lib/report.mjs';
+import { budgetTable, writeReport } from './lib/report.mjs';
 import { cloneQuotes, pickPurchaseProduct, seedVendors, templateQuotes } from './lib/seed.mjs';
 import { readSettings } from './lib/settings.mjs';
 import { insertLedgerLines, statementPagePaths, streamedDownload } from './lib/statement.mjs';
@@ -594,7 +594,8 @@ async function sustainedSteps(vendors, poll) {
     log(
       `sustained ${rate}/s: arrived ${step.arrival_per_second}/s, completed ${step.completion_per_second}/s (steady ${step.steady_completion_per_second}/s), ` +
         `backlog ${step.backlog_start} -> ${step.backlog_end} (slope ${step.backlog_slope_per_second}/s), ${step.sustained ? 'sustained' : 'NOT sustained'}; ` +
-        `worker ${step.cpu_ms_per_completed['reconciliation-worker']} ms, sandbox ${step.cpu_ms_per_completed['provider-sandbox']} ms CPU per purchase`,
+        `worker ${step.cpu_ms_per_completed['reconciliation-worker']} ms, sandbox ${step.cpu_ms_per_completed['provider-sandbox']} ms, ` +
+        `without the sandbox ${step.system_cpu_ms_per_completed_without_sandbox} ms CPU per completed purchase; load average ${os.loadavg()[0].toFixed(2)}`,
     );
     await drainBacklog(poll, step.since);
     if (planned) rate = planned.shift();
@@ -608,7 +609,8 @@ async function sustainedSteps(vendors, poll) {
   }
   const sustained = steps.filter((step) => step.sustained);
   const best = sustained.length ? sustained.reduce((a, b) => (b.arrival_per_second > a.arrival_per_second ? b : a)) : null;
-  const basis = best ?? steps[steps.length - 1];
+  // Without a sustained step, the step that completed most: one that completed nothing has no CPU per purchase.
+  const basis = best ?? steps.reduce((a, b) => (b.completed > a.completed ? b : a));
   return {
     id: 'sustained',
     title: `Sustained capacity: purchases arriving at a fixed rate for ${settings.sustainedSeconds} s, worker running`,
@@ -616,6 +618,7 @@ async function sustainedSteps(vendors, poll) {
     steps,
     highest_sustained_per_second: best?.arrival_per_second ?? null,
     cpu_ms_per_completed: basis.cpu_ms_per_completed,
+    system_cpu_ms_per_completed_without_sandbox: basis.system_cpu_ms_per_completed_without_sandbox,
     capacity_without_sandbox_per_second: basis.capacity_without_sandbox_per_second,
     errors: steps.reduce((sum, step) => sum + step.errors, 0),
   };
@@ -695,6 +698,214 @@ async function sustainedStep(vendors, poll, rate, index) {
   };
 }
 
+// ---- Per-purchase cost budget ------------------------------------------------------------------
+
+/**
+ * The paths a purchase takes from admission to `completed`, chosen by the sandbox's test value
+ * (the last two digits of the credit party number; README "Sandbox test values").
+ */
+const BUDGET_PATHS = [
+  { id: 'callback_first', mobile: null, describe: 'callback first: the sandbox completes after 1 s and calls back; the chain\'s first poll (2 s) is superseded' },
+  { id: 'poll_first', mobile: '27821234507', describe: 'poll first (test value 07): no callback; the chain\'s first poll finds it completed' },
+  { id: 'both', mobile: '27821234506', describe: 'both (test value 06): the callback (1 s) is ahead of the provider\'s GET, its lookup finds it submitted; a later poll completes it' },
+];
+
+/**
+ * BENCH_ONLY=budget: what one purchase costs from admission to `completed` with its webhook
+ * event, per path: SQL statements and Redis commands of the gateway and the worker, HTTP requests
+ * to the provider and callbacks received, and CPU ms of each process. The gateway and the worker
+ * run with bench/lib/round-trips.cjs and are warmed up by one unmeasured callback-first round; each
+ * path then admits BENCH_BUDGET_PURCHASES purchases at
+ * BENCH_BUDGET_RATE/s and waits until every one is completed with its webhook event. CPU and
+ * Redis commands are the window's minus an idle window's (sweeps, BullMQ's blocking reads) scaled
+ * to the same length, SQL statements less the outbox relay's empty polls (perPurchase), all
+ * divided by the purchases admitted. PostgreSQL's CPU is that
+ * of the backends connected to the bench database only (the harness's own poller left out), so
+ * other databases on the same server do not count; Redis's is the whole server's.
+ */
+async function budgetScenario(vendors) {
+  const files = { 'purchase-gateway': `${work}/round-trips-budget-gateway.json`, 'reconciliation-worker': `${work}/round-trips-budget-worker.json` };
+  for (const name of Object.keys(files)) await supervisor.stop(name);
+  for (const [name, file] of Object.entries(files)) {
+    await startApp(name, { nodeOptions: ['--require', resolve('bench/lib/round-trips.cjs')], env: { ROUND_TRIPS_FILE: file } });
+  }
+  try {
+    return await withPoller(async (poll) => {
+      const [{ pid: pollerPid }] = await poll('SELECT pg_backend_pid() AS pid');
+      const snapshots = new Map();
+      const take = async () => Object.fromEntries(await Promise.all(Object.entries(files).map(async ([name, file]) => [name, await roundTripSnapshot(name, file, snapshots)])));
+      const window = async (body) => {
+        const sampler = new ResourceSampler(measuredProcesses());
+        const counts = await take();
+        const backends = backendCpuSeconds(settings.database);
+        sampler.start();
+        const started = performance.now();
+        const extra = await body();
+        const seconds = (performance.now() - started) / 1000;
+        const resources = sampler.stop();
+        const backendsAfter = backendCpuSeconds(settings.database);
+        const after = await take();
+        let postgres = 0;
+        for (const [pid, cpu] of backendsAfter) if (pid !== pollerPid) postgres += cpu - (backends.get(pid) ?? 0);
+        return {
+          seconds,
+          counts: Object.fromEntries(Object.keys(files).map((name) => [name, diffCounts(after[name], counts[name])])),
+          cpu_seconds: {
+            'purchase-gateway': resources.processes['purchase-gateway']?.cpu_seconds ?? 0,
+            'reconciliation-worker': resources.processes['reconciliation-worker']?.cpu_seconds ?? 0,
+            postgres,
+            redis: resources.redis_cpu_share_of_one_core * resources.wall_seconds,
+            'provider-sandbox': resources.processes['provider-sandbox']?.cpu_seconds ?? 0,
+          },
+          machine_busy_share: resources.machine_busy_share,
+          load_average: os.loadavg().map((value) => round(value, 2)),
+          ...extra,
+        };
+      };
+      // Not measured: the restarted apps' first purchases pay for JIT compilation and new connections.
+      await budgetPath(vendors, poll, { ...BUDGET_PATHS[0], id: 'warmup' });
+      // Past the warm-up's first polls (due 2 s after each submission), so the idle window is idle.
+      await sleep(8_000);
+      const idle = await window(async () => {
+        await sleep(settings.budgetIdleSeconds * 1000);
+        return {};
+      });
+      log(`budget: idle ${round(idle.seconds, 1)} s, load average ${idle.load_average.join(' ')}`);
+      const paths = {};
+      for (const path of BUDGET_PATHS) {
+        const raw = await window(() => budgetPath(vendors, poll, path));
+        paths[path.id] = { describe: path.describe, ...perPurchase(raw, idle) };
+        log(`budget ${path.id}: ${JSON.stringify(paths[path.id].summary)}`);
+      }
+      const result = { id: 'budget', title: 'Per-purchase cost budget, admission to completed with its webhook event', kind: 'budget', idle, paths };
+      console.error(budgetTable(result));
+      return result;
+    });
+  } finally {
+    for (const name of Object.keys(files)) await supervisor.stop(name);
+    for (const name of Object.keys(files)) await startApp(name);
+  }
+}
+
+/** Admits the path's purchases at a fixed rate and waits until each is completed with its webhook event. */
+async function budgetPath(vendors, poll, path) {
+  const total = settings.budgetPurchases;
+  const items = await cloneQuotes(settings.databaseUrl, vendors, Math.ceil(total / vendors.length) + 2, `budget-${path.id}`, path.mobile);
+  const [{ since }] = await poll('SELECT now() AS since');
+  const run = await loadScenario(`budget-${path.id}`, `POST /transactions, ${path.describe}`, {
+    url: urls.purchase,
+    kind: 'purchase',
+    path: '/api/v1/transactions',
+    items,
+    expectStatus: [202],
+    connections: 8,
+    warmupSeconds: 0,
+    durationSeconds: Math.max(1, Math.floor(total / settings.budgetRate)),
+    overallRate: settings.budgetRate,
+    arrivals: 'uniform',
+    describe: `POST /api/v1/transactions at ${settings.budgetRate}/s, ${path.describe}`,
+  });
+  const deadline = performance.now() + 90_000;
+  for (;;) {
+    const [row] = await poll(
+      `SELECT count(*)::int AS admitted,
+              count(*) FILTER (WHERE t.status = 'completed' AND EXISTS (SELECT 1 FROM webhook_events e WHERE e.resource_id = t.id AND e.type = 'transaction.completed'))::int AS completed
+         FROM purchase_transactions t WHERE t.created_at >= $1`,
+      [since],
+    );
+    if (row.completed >= row.admitted || performance.now() > deadline) return { admitted: row.admitted, completed: row.completed, admission_errors: run.errors };
+    await sleep(250);
+  }
+}
+
+/** SIGUSR2 makes an instrumented app write its counts (numbered); waits for that snapshot. */
+async function roundTripSnapshot(name, file, snapshots) {
+  const expected = (snapshots.get(name) ?? 0) + 1;
+  snapshots.set(name, expected);
+  process.kill(supervisor.pidOf(name), 'SIGUSR2');
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline) {
+    try {
+      const counts = JSON.parse(readFileSync(file, 'utf8'));
+      if (counts.snapshot === expected) return counts;
+    } catch {
+      // not written yet, or half written
+    }
+    await sleep(50);
+  }
+  throw new Error(`${name} wrote no round-trip snapshot ${expected}`);
+}
+
+function diffCounts(after, before) {
+  const diff = (a = {}, b = {}) => Object.fromEntries(Object.entries(a).map(([key, count]) => [key, count - (b[key] ?? 0)]).filter(([, count]) => count > 0));
+  return Object.fromEntries(['statements', 'redis_commands', 'http_out', 'http_in'].map((kind) => [kind, diff(after[kind], before[kind])]));
+}
+
+/**
+ * Per purchase admitted: CPU and Redis commands minus the idle window's (scaled to the same
+ * length). SQL statements are counted as sent, less exactly the outbox relay's empty polls
+ * (START TRANSACTION, the claim that found nothing, COMMIT): an empty poll is a claim without the
+ * UPDATE that marks rows dispatched. The relay's polls that did relay rows are the purchases' cost.
+ */
+function perPurchase(raw, idle) {
+  const n = Math.max(1, raw.admitted);
+  const scale = raw.seconds / idle.seconds;
+  const net = (count, idleCount = 0) => Math.max(0, count - idleCount * scale);
+  for (const counts of Object.values(raw.counts)) {
+    const statements = { ...counts.statements };
+    const claim = Object.keys(statements).find((text) => text.startsWith('SELECT id, job_name AS "jobName"'));
+    const marked = Object.entries(statements).find(([text]) => text.startsWith('UPDATE outbox_messages SET dispatched_at'))?.[1] ?? 0;
+    const empty = claim ? Math.max(0, statements[claim] - marked) : 0;
+    for (const text of [claim, 'START TRANSACTION', 'COMMIT']) if (text && statements[text] !== undefined) statements[text] -= empty;
+    counts.empty_relay_polls = empty;
+    counts.statements_without_empty_polls = statements;
+  }
+  const per = (map, idleMap = {}) =>
+    Object.fromEntries(
+      Object.entries(map)
+        .map(([key, count]) => [key, round(net(count, idleMap[key]) / n, 3)])
+        .filter(([, value]) => value >= 0.01)
+        .sort((a, b) => b[1] - a[1]),
+    );
+  const total = (map) => round(Object.values(map).reduce((sum, value) => sum + value, 0), 2);
+  const processes = {};
+  for (const name of Object.keys(raw.counts)) {
+    const counts = raw.counts[name];
+    const kinds = {
+      statements: per(counts.statements_without_empty_polls),
+      redis_commands: per(counts.redis_commands, idle.counts[name].redis_commands),
+      http_out: per(counts.http_out),
+      http_in: per(counts.http_in),
+    };
+    processes[name] = { ...kinds, totals: Object.fromEntries(Object.entries(kinds).map(([kind, map]) => [kind, total(map)])) };
+  }
+  const cpuMs = Object.fromEntries(Object.entries(raw.cpu_seconds).map(([name, seconds]) => [name, round((net(seconds, idle.cpu_seconds[name]) * 1000) / n, 2)]));
+  const withoutSandbox = round(['purchase-gateway', 'reconciliation-worker', 'postgres', 'redis'].reduce((sum, name) => sum + cpuMs[name], 0), 2);
+  const gw = processes['purchase-gateway'].totals;
+  const wk = processes['reconciliation-worker'].totals;
+  return {
+    admitted: raw.admitted,
+    completed: raw.completed,
+    admission_errors: raw.admission_errors,
+    seconds: round(raw.seconds, 1),
+    machine_busy_share: raw.machine_busy_share,
+    load_average: raw.load_average,
+    raw_counts: raw.counts,
+    raw_cpu_seconds: raw.cpu_seconds,
+    summary: {
+      sql_statements: round(gw.statements + wk.statements, 2),
+      sql_gateway: gw.statements,
+      sql_worker: wk.statements,
+      redis_commands: round(gw.redis_commands + wk.redis_commands, 2),
+      provider_http_requests: wk.http_out,
+      callbacks_received: processes['purchase-gateway'].http_in['POST /api/v1/provider/callback/:token'] ?? 0,
+      cpu_ms: cpuMs,
+      cpu_ms_without_sandbox: withoutSandbox,
+    },
+    processes,
+  };
+}
+
 /** Least-squares slope of [x, y] points. */
 function slopeOf(points) {
   if (points.length < 2) return 0;
@@ -756,10 +967,15 @@ settings.maxRate = Number(process.env.BENCH_MAX_RATE ?? 4000);
 settings.batches = Number(process.env.BENCH_BATCHES ?? 3);
 /** Pool sizes tried for the purchase gateway besides BENCH_DATABASE_POOL_SIZE (the deployed default, 10). */
 settings.poolSweep = (process.env.BENCH_POOL_SWEEP ?? '4,24').split(',').filter(Boolean).map(Number);
+/** BENCH_ONLY=budget: purchases per path, their arrival rate, and the idle window subtracted (bench/run.mjs budgetScenario). */
+settings.budgetPurchases = Number(process.env.BENCH_BUDGET_PURCHASES ?? 300);
+settings.budgetRate = Number(process.env.BENCH_BUDGET_RATE ?? 50);
+settings.budgetIdleSeconds = Number(process.env.BENCH_BUDGET_IDLE_S ?? 10);
 /**
  * BENCH_ONLY=worker,batch (comma list) runs a subset while working on one path: the result file is
  * written as partial-<date>.json and docs/BENCHMARKS.md is left alone. Groups: pgbench, products, quotes,
- * payouts, batch, sustained, statement, export, transactions, knee, plain, replays, reads, experiments, profiles, explain, large, worker
+ * payouts, batch, sustained, statement, export, transactions, knee, plain, replays, reads, experiments, profiles, explain, large, worker,
+ * budget (the per-purchase cost budget, bench/run.mjs budgetScenario)
  * (worker, sustained and knee imply transactions: it admits the worker's backlog and is what sustained is compared with).
  */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((group) => group.trim())) : null;
@@ -851,6 +1067,8 @@ try {
   // The payout account statement, after the payout scenarios (its lines are added to theirs).
   if (want('statement')) results.scenarios.statement_reads = await statementReadScenario(vendors);
   if (want('export')) results.scenarios.statement_export = await statementExportScenario(vendors);
+  // It restarts the gateway and the worker instrumented.
+  if (want('budget')) results.scenarios.budget = await budgetScenario(vendors);
 
   // ---- Phase B: the worker is stopped so purchases pile up for the worker scenario and the
   // admission path is measured on its own.
@@ -957,6 +1175,16 @@ try {
     const admission = results.scenarios.transactions.throughput_per_second;
     results.scenarios.sustained.admission_per_second = admission;
     results.scenarios.sustained.ratio_to_admission = round((results.scenarios.sustained.highest_sustained_per_second ?? 0) / admission, 2);
+    // CPU per admitted purchase as the issue defines it: gateway + PostgreSQL cores over admissions per second, same run.
+    const txResources = results.scenarios.transactions.resources;
+    const admissionCores = (txResources.processes['purchase-gateway']?.cpu_share_of_one_core ?? 0) + txResources.postgres_cpu_share_of_one_core;
+    const sustained = results.scenarios.sustained;
+    sustained.cpu_ms_per_admitted = round((admissionCores * 1000) / admission, 2);
+    sustained.cpu_ratio_completed_to_admitted = sustained.cpu_ms_per_admitted > 0 ? round(sustained.system_cpu_ms_per_completed_without_sandbox / sustained.cpu_ms_per_admitted, 2) : null;
+    log(
+      `sustained: ${sustained.highest_sustained_per_second ?? 'none'}/s against ${admission}/s admitted (ratio ${sustained.ratio_to_admission}); ` +
+        `CPU per completed purchase without the sandbox ${sustained.system_cpu_ms_per_completed_without_sandbox} ms against ${sustained.cpu_ms_per_admitted} ms per admitted (ratio ${sustained.cpu_ratio_completed_to_admitted}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`,
+    );
   }
 } catch (error) {
   failed = error;

@@ -142,6 +142,24 @@ function cpuSecondsOf(pid, reapedChildren = false) {
   }
 }
 
+/**
+ * CPU seconds (utime + stime) of each PostgreSQL backend connected to `database`, by pid: the
+ * process title names the database, so other databases' work on a shared server (other test
+ * runs) is left out. The server's background processes (WAL writer, checkpointer) are not counted.
+ */
+export function backendCpuSeconds(database) {
+  const cpu = new Map();
+  for (const pid of pidsNamed(['postgres'])) {
+    try {
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (title.includes(` ${database} `)) cpu.set(pid, cpuSecondsOf(pid) ?? 0);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return cpu;
+}
+
 /** Every process whose command name is one of `names` (PostgreSQL backends, redis-server). */
 function pidsNamed(names) {
   const pids = [];

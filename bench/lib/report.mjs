@@ -178,6 +178,16 @@ export function writeReport(results, resultFile, target, comparison) {
     );
   }
   if (s.sustained) add(...sustainedSection(s.sustained, tx));
+  if (s.budget) {
+    add(
+      '### Per-purchase cost budget',
+      '',
+      'What one purchase costs from admission to `completed` with its webhook event, per path (the budget scenario, bench/run.mjs budgetScenario): the gateway and the worker restarted instrumented, purchases admitted at a fixed rate, every statement, Redis command and provider request counted, CPU per process over the window.',
+      '',
+      budgetTable(s.budget),
+      '',
+    );
+  }
   if (s.admission_knee) {
     add(
       '### Admission knee',
@@ -327,6 +337,32 @@ function pct(after, before) {
   return `${change >= 0 ? '+' : ''}${change.toFixed(1)} %`;
 }
 
+/**
+ * The per-purchase cost budget (BENCH_ONLY=budget) as a table, one column per path: what one
+ * purchase costs from admission to `completed` with its webhook event.
+ */
+export function budgetTable(budget) {
+  const paths = Object.entries(budget.paths);
+  const row = (label, value) => `| ${label} | ${paths.map(([, path]) => value(path)).join(' | ')} |`;
+  const cpu = (name) => (path) => fmt(path.summary.cpu_ms[name], 2);
+  return [
+    `| per purchase | ${paths.map(([id]) => id.replace(/_/g, ' ')).join(' | ')} |`,
+    `|---|${paths.map(() => '---').join('|')}|`,
+    row('purchases (all completed with their webhook event)', (path) => `${path.completed}/${path.admitted}`),
+    row('SQL statements: gateway + worker', (path) => `${fmt(path.summary.sql_statements, 2)} = ${fmt(path.summary.sql_gateway, 2)} + ${fmt(path.summary.sql_worker, 2)}`),
+    row('Redis commands (gateway + worker)', (path) => fmt(path.summary.redis_commands, 2)),
+    row('HTTP requests to the provider', (path) => fmt(path.summary.provider_http_requests, 2)),
+    row('provider callbacks received', (path) => fmt(path.summary.callbacks_received, 2)),
+    row('CPU ms: purchase gateway', cpu('purchase-gateway')),
+    row('CPU ms: worker', cpu('reconciliation-worker')),
+    row('CPU ms: PostgreSQL (bench database backends)', cpu('postgres')),
+    row('CPU ms: Redis (whole server)', cpu('redis')),
+    row('CPU ms without the sandbox', (path) => `**${fmt(path.summary.cpu_ms_without_sandbox, 2)}**`),
+    row('CPU ms: sandbox (the provider)', cpu('provider-sandbox')),
+    row('window s, machine busy, load average (1 min)', (path) => `${path.seconds} s, ${fmt((path.machine_busy_share ?? 0) * 100)} %, ${path.load_average?.[0]}`),
+  ].join('\n');
+}
+
 /** The sustained-capacity scenario: one row per arrival rate tried, CPU per completed purchase, capacity without the sandbox. */
 function sustainedSection(sustained, tx) {
   const cpu = (step, name) => fmt(step.cpu_ms_per_completed?.[name], 2);
@@ -339,14 +375,17 @@ function sustainedSection(sustained, tx) {
       'CPU per completed purchase is utime+stime of each process (PostgreSQL and Redis: all their processes) over the step, divided by the purchases that became final in it; the gateway\'s share includes the admission and the provider callbacks. ' +
       '"Capacity without the sandbox" is the machine\'s cores divided by the CPU per purchase of gateway, worker, PostgreSQL and Redis: what the system would complete with the provider (sandbox) and the vendors (load generator) elsewhere, if CPU remained the limit.',
     '',
-    '| arrival rate asked /s | arrived /s | completed /s (steady) | backlog start → end | slope /s | sustained | admission p99 ms | worker ms | sandbox ms | gateway ms | PostgreSQL ms | Redis ms | capacity without sandbox /s | machine busy |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| arrival rate asked /s | arrived /s | completed /s (steady) | backlog start → end | slope /s | sustained | admission p99 ms | worker ms | sandbox ms | gateway ms | PostgreSQL ms | Redis ms | without sandbox ms | capacity without sandbox /s | machine busy |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...sustained.steps.map(
       (step) =>
-        `| ${step.rate} | ${fmt(step.arrival_per_second, 1)} | ${fmt(step.completion_per_second, 1)} (${fmt(step.steady_completion_per_second, 1)}) | ${step.backlog_start} → ${step.backlog_end} | ${fmt(step.backlog_slope_per_second, 1)} | ${step.sustained ? 'yes' : 'no'} | ${fmt(step.admission_latency_ms?.p99, 1)} | ${cpu(step, 'reconciliation-worker')} | ${cpu(step, 'provider-sandbox')} | ${cpu(step, 'purchase-gateway')} | ${cpu(step, 'postgres')} | ${cpu(step, 'redis')} | ${fmt(step.capacity_without_sandbox_per_second)} | ${fmt((step.machine_busy_share ?? 0) * 100)} % |`,
+        `| ${step.rate} | ${fmt(step.arrival_per_second, 1)} | ${fmt(step.completion_per_second, 1)} (${fmt(step.steady_completion_per_second, 1)}) | ${step.backlog_start} → ${step.backlog_end} | ${fmt(step.backlog_slope_per_second, 1)} | ${step.sustained ? 'yes' : 'no'} | ${fmt(step.admission_latency_ms?.p99, 1)} | ${cpu(step, 'reconciliation-worker')} | ${cpu(step, 'provider-sandbox')} | ${cpu(step, 'purchase-gateway')} | ${cpu(step, 'postgres')} | ${cpu(step, 'redis')} | ${fmt(step.system_cpu_ms_per_completed_without_sandbox, 2)} | ${fmt(step.capacity_without_sandbox_per_second)} | ${fmt((step.machine_busy_share ?? 0) * 100)} % |`,
     ),
     '',
     `Highest sustained rate: ${best === null ? 'none of the rates tried' : `${fmt(best, 1)}/s`}; POST /transactions in this run: ${fmt(tx?.throughput_per_second, 1)}/s (ratio ${ratio(best, tx?.throughput_per_second)}, target ${TARGETS.sustainedVsAdmission}).` +
+      (sustained.cpu_ms_per_admitted
+        ? ` CPU per completed purchase without the sandbox ${fmt(sustained.system_cpu_ms_per_completed_without_sandbox, 2)} ms against ${fmt(sustained.cpu_ms_per_admitted, 2)} ms per admitted purchase (gateway + PostgreSQL cores ÷ POST /transactions per second): ratio ${fmt(sustained.cpu_ratio_completed_to_admitted, 2)}.`
+        : '') +
       (sustained.round_trips
         ? ` Round trips of the worker per completed purchase (instrumented run, BENCH_ROUND_TRIPS=1): ${sustained.round_trips.sql_statements_per_purchase} SQL statements, ${sustained.round_trips.redis_round_trips_per_purchase} Redis commands.`
         : ''),

@@ -1,18 +1,32 @@
 /**
  * Counts the round trips a process makes: every PostgreSQL statement (by its text, parameters
- * left out) and every Redis command (by name; a Lua script by its BullMQ command name). Loaded
- * with `node --require bench/lib/round-trips.cjs`; writes the counts as JSON to
- * $ROUND_TRIPS_FILE when the process exits. Bench-only instrumentation: the deployed apps never
+ * left out), every Redis command (by name; a Lua script by its BullMQ command name), every HTTP
+ * request it sends through undici (the provider clients; method and path with ids left out) and
+ * every HTTP request its server receives (the provider's callbacks, the vendors' requests).
+ * Loaded with `node --require bench/lib/round-trips.cjs`; writes the counts as JSON to
+ * $ROUND_TRIPS_FILE when the process exits, and on SIGUSR2 (a snapshot, numbered, so the harness
+ * can take the difference between two). Bench-only instrumentation: the deployed apps never
  * load it, and a profile of an instrumented run is not a measurement of speed.
  */
 'use strict';
 const { writeFileSync } = require('node:fs');
+const diagnostics = require('node:diagnostics_channel');
 
 const output = process.env.ROUND_TRIPS_FILE;
 const statements = new Map();
 const commands = new Map();
+const httpOut = new Map();
+const httpIn = new Map();
+let snapshots = 0;
 const bump = (map, key) => map.set(key, (map.get(key) ?? 0) + 1);
 const normalise = (text) => text.replace(/\s+/g, ' ').trim().slice(0, 160);
+// Ids (uuids, numbers) out of a path, and the query string off it, so one route is one key.
+const route = (path) =>
+  String(path ?? '')
+    .split('?')[0]
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ':id')
+    .replace(/\/\d+(?=\/|$)/g, '/:n')
+    .replace(/\/callback\/[^/]+/, '/callback/:token');
 
 try {
   const pg = require('pg');
@@ -46,8 +60,20 @@ try {
   // no ioredis in this process
 }
 
-process.on('exit', () => {
+// undici (the npm package and the one inside Node's fetch) publishes every request it creates.
+diagnostics.subscribe('undici:request:create', ({ request }) => bump(httpOut, `${request.method} ${route(request.path)}`));
+diagnostics.subscribe('http.server.request.start', ({ request }) => bump(httpIn, `${request.method} ${route(request.url)}`));
+
+const sorted = (map) => Object.fromEntries([...map.entries()].sort((a, b) => b[1] - a[1]));
+const write = () => {
   if (!output) return;
-  const sorted = (map) => Object.fromEntries([...map.entries()].sort((a, b) => b[1] - a[1]));
-  writeFileSync(output, JSON.stringify({ statements: sorted(statements), redis_commands: sorted(commands) }, null, 1));
+  writeFileSync(
+    output,
+    JSON.stringify({ snapshot: snapshots, statements: sorted(statements), redis_commands: sorted(commands), http_out: sorted(httpOut), http_in: sorted(httpIn) }, null, 1),
+  );
+};
+process.on('SIGUSR2', () => {
+  snapshots += 1;
+  write();
 });
+process.on('exit', write);

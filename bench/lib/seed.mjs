@@ -97,9 +97,10 @@ export async function templateQuotes(purchaseBase, vendors, productId) {
 /**
  * `perVendor` fresh quotes per vendor, copies of the vendor's API-made template with new ids and
  * the contract's five-minute validity from now. Returns purchase items for the load driver,
- * interleaved across vendors: [token, quoteId, idempotencyKey, reference].
+ * interleaved across vendors: [token, quoteId, idempotencyKey, reference]. `mobileNumber`, when
+ * given, replaces the template's credit party number (the sandbox's test value: its last two digits).
  */
-export async function cloneQuotes(databaseUrl, vendors, perVendor, label) {
+export async function cloneQuotes(databaseUrl, vendors, perVendor, label, mobileNumber = null) {
   const perVendorIds = [];
   await withClient(databaseUrl, async (client) => {
     for (const vendor of vendors) {
@@ -108,10 +109,12 @@ export async function cloneQuotes(databaseUrl, vendors, perVendor, label) {
           `INSERT INTO purchase_quotes (id, vendor_id, product_id, pricing_version_id, charge_cents, wholesale_cents, currency,
              destination_amount, destination_unit, benefits, budget_cents, unused_budget_cents, identifiers, created_at, expires_at)
            SELECT gen_random_uuid(), q.vendor_id, q.product_id, q.pricing_version_id, q.charge_cents, q.wholesale_cents, q.currency,
-                  q.destination_amount, q.destination_unit, q.benefits, q.budget_cents, q.unused_budget_cents, q.identifiers, now(), now() + interval '300 seconds'
+                  q.destination_amount, q.destination_unit, q.benefits, q.budget_cents, q.unused_budget_cents,
+                  CASE WHEN $3::text IS NULL THEN q.identifiers ELSE jsonb_set(q.identifiers, '{credit_party_identifier,mobile_number}', to_jsonb($3::text)) END,
+                  now(), now() + interval '300 seconds'
              FROM purchase_quotes q, generate_series(1, $2) WHERE q.id = $1
            RETURNING id`,
-          [vendor.templateQuoteId, perVendor],
+          [vendor.templateQuoteId, perVendor, mobileNumber],
         )
       ).rows;
       perVendorIds.push(rows.map((row) => row.id));

@@ -50,7 +50,7 @@ describe('purchase verification chain', () => {
     return row as { check_seq: number; last_checked_at: Date; next_check_at: Date | null; next_in_s: number };
   };
 
-  it('a callback that completes the purchase takes the polling chain over; the superseded first poll makes no lookup', async () => {
+  it('a callback that completes the purchase takes the polling chain over; the superseded first poll is withdrawn and makes no lookup', async () => {
     // The worker's reads of a transaction's state (what a chain link starts from; a callback's job reads with its markers).
     const stateReads = jest.spyOn(stack.worker!.get(TransactionsRepository), 'state');
     const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') });
@@ -66,8 +66,9 @@ describe('purchase verification chain', () => {
     expect(atCompletion.check_seq).toBe(2);
     expect(atCompletion.next_in_s).toBeGreaterThan(55);
 
-    // Check 1 ran (its job finished), found itself superseded and neither looked up nor rescheduled.
-    // Waiting for the job itself rather than a fixed time keeps this right on a slow machine.
+    // Check 1 never ran: the takeover took its delayed job out of Redis (state `unknown`, not a
+    // finished job), so it neither looked up nor rescheduled. Waiting on the job's state rather
+    // than a fixed time keeps this right on a slow machine: a job still there is `delayed`, one that ran `completed`.
     const verifications = stack.worker!.get(QueueProducer).queue('purchase-verification');
     await eventually(
       () => verifications.getJobState(`verify.${id}.1`),
@@ -75,8 +76,8 @@ describe('purchase verification chain', () => {
       FIRST_POLL_MS + 30_000,
       200,
     );
-    expect(await verifications.getJobState(`verify.${id}.1`)).toBe('completed');
-    // The takeover was made in this worker, so the superseded poll did not even read the row.
+    expect(await verifications.getJobState(`verify.${id}.1`)).toBe('unknown');
+    // Nothing read the row for check 1.
     expect(stateReads.mock.calls.filter(([transactionId]) => transactionId === id)).toHaveLength(0);
     stateReads.mockRestore();
     const later = await chainOf(id);

@@ -9,6 +9,7 @@ import type { LockedTransactionState, TransactionState } from '../model/transact
 import { isOpen, movesToward, type TransactionStatus } from '../model/transaction-status.js';
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
 import { TransactionsRepository, type StatusEvent } from '../persistence/transactions.repository.js';
+import type { TransactionView } from '../model/transaction-view.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 
 /** What one provider lookup said. */
@@ -105,8 +106,9 @@ const movesOf = new WeakMap<RowChanges, StatusEvent[]>();
  * and moves status only along the allowed edges, so two lookups racing change it once.
  *
  * Every change of one recording is collected first and written as ONE `UPDATE ... RETURNING`
- * (plus the status event, and the fulfilment or the allowance return where they apply): the
- * verification of a purchase is 5-6 statements, not 10, because round trips to PostgreSQL are
+ * (with the status events, the answered callback markers and the view for the webhook event in
+ * the same statement; the fulfilment or the allowance return where they apply): the verification
+ * of a purchase is 5 statements with BEGIN and COMMIT, not 10, because round trips to PostgreSQL are
  * what the worker spends most of its time on (docs/BENCHMARKS.md).
  */
 @Injectable()
@@ -166,11 +168,10 @@ export class PurchaseOutcomeRecorder {
       } else if (observation.kind === 'mismatched') {
         await this.recordMismatched(manager, row, changes, observation);
       }
-      if (extras.consumeMarkersUpTo && observation.kind !== 'unavailable') {
-        await this.transactions.consumeMarkers(row.id, extras.consumeMarkersUpTo, manager);
-      }
+      // Markers are answered only by a lookup that answered; they are marked in the row's UPDATE.
+      const consumeMarkersUpTo = observation.kind !== 'unavailable' ? extras.consumeMarkersUpTo : null;
       const scheduledCheck = extras.nextCheck ? this.planNextCheck(row, changes, extras.nextCheck) : undefined;
-      return { ...(await this.writeBack(manager, row.id, changes)), statusMoved: changes.has('status'), scheduledCheck };
+      return { ...(await this.writeBack(manager, row.id, changes, consumeMarkersUpTo)), statusMoved: changes.has('status'), scheduledCheck };
     });
   }
 
@@ -323,10 +324,14 @@ export class PurchaseOutcomeRecorder {
     if (fulfilment) await this.fulfilments.store(manager, transactionId, fulfilment);
   }
 
-  private async writeBack(manager: EntityManager, transactionId: string, changes: RowChanges): Promise<TransactionState> {
+  /**
+   * The row, its status events and the answered markers in one statement; the view the moves'
+   * webhook events carry comes back in the same RETURNING.
+   */
+  private async writeBack(manager: EntityManager, transactionId: string, changes: RowChanges, consumeMarkersUpTo?: string | null): Promise<TransactionState> {
     const moves = movesOf.get(changes) ?? [];
-    const state = await this.transactions.writeStateWithEvents(manager, transactionId, changes, moves);
-    for (const move of moves) await this.recordStatusEvent(manager, state, move.to);
+    const { state, view } = await this.transactions.writeState(manager, transactionId, changes, moves, { consumeMarkersUpTo, withView: moves.length > 0 });
+    for (const move of moves) await this.recordStatusEvent(manager, state, move.to, view!);
     return state;
   }
 
@@ -336,8 +341,7 @@ export class PurchaseOutcomeRecorder {
    * after the recording (never a PIN: the view carries only `fulfilment_available`). A recording
    * that moves twice (pending -> completed -> reversed) writes both events, each with that view.
    */
-  private async recordStatusEvent(manager: EntityManager, state: TransactionState, to: TransactionStatus): Promise<void> {
-    const view = await this.transactions.viewById(manager, state.id);
+  private async recordStatusEvent(manager: EntityManager, state: TransactionState, to: TransactionStatus, view: TransactionView): Promise<void> {
     await recordWebhookEvent(manager, {
       vendorId: state.vendor_id,
       type: `transaction.${to}` as PurchaseWebhookEvent,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { johannesburgDayRange } from '#common';
-import { readShape, updateReturning, type Queryable } from '#database';
+import { readShape, updateReturning, type Queryable, type ReadColumns } from '#database';
 import { minorUnitsColumn } from '#money';
 import { jobSpec, outboxBindValues } from '#queues';
 import type { LockedTransactionState, TransactionEventView, TransactionState } from '../model/transaction-record.js';
@@ -19,14 +19,23 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
 /** What every vendor-facing read selects (alias `t`): money in minor units, instants as ISO strings. */
-const VIEW = readShape<TransactionView>({
+const VIEW_FIELDS: ReadColumns<TransactionView> = {
   id: 't.id', reference: 't.reference', status: 't.status', product_id: 't.product_id', quote_id: 't.quote_id',
   charge_minor: minorUnitsColumn('t.charge_cents'), currency: 't.currency',
   destination_amount: 't.destination_amount', destination_unit: 't.destination_unit', error_code: 't.error_code',
   // Delivery data is only handed out while the purchase stands: never after a reversal.
   fulfilment_available: ["(t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id))", (raw) => raw === true],
   created_at: ['t.created_at', iso], updated_at: ['t.updated_at', iso], completed_at: ['t.completed_at', isoOrNull], reversed_at: ['t.reversed_at', isoOrNull],
-});
+};
+const VIEW = readShape<TransactionView>(VIEW_FIELDS);
+
+/**
+ * The same view returned next to the state by a recording's UPDATE (writeState), each field
+ * aliased `view.<field>`: the webhook event of a status move needs it, and reading it back in
+ * the UPDATE's RETURNING saves the SELECT that followed every move.
+ */
+const VIEW_PREFIX = 'view.';
+const VIEW_ALONGSIDE = readShape<Record<string, unknown>>(Object.fromEntries(Object.entries(VIEW_FIELDS).map(([field, column]) => [`${VIEW_PREFIX}${field}`, column])));
 
 /** One POST /transactions as purchase_admit takes it (migration 1763781500000). */
 export interface AdmissionRequest {
@@ -367,44 +376,50 @@ export class TransactionsRepository {
   }
 
   /**
-   * Writes the collected column changes of one recording and the status events of the moves it
-   * carries (in order) as ONE statement: the `UPDATE ... RETURNING` alone, or with the events'
-   * INSERT in a CTE (one round trip, sharing the statement's snapshot).
+   * Writes the collected column changes of one recording as ONE statement: the
+   * `UPDATE ... RETURNING` alone, or with CTEs (one round trip, sharing the statement's snapshot)
+   * for the status events of the moves it carries (in order) and the callback markers it
+   * answered (`consumeMarkersUpTo`). With `withView`, the RETURNING also carries the transaction
+   * as GET /transactions/{id} returns it after the write, for the moves' webhook events.
    */
-  async writeStateWithEvents(manager: Queryable, transactionId: string, changes: ReadonlyMap<string, unknown>, events: readonly StatusEvent[]): Promise<TransactionState> {
+  async writeState(
+    manager: Queryable,
+    transactionId: string,
+    changes: ReadonlyMap<string, unknown>,
+    events: readonly StatusEvent[],
+    options: { consumeMarkersUpTo?: string | null; withView?: boolean } = {},
+  ): Promise<{ state: TransactionState; view?: TransactionView }> {
     const columns = [...changes.keys()];
+    const parameters: unknown[] = [transactionId, ...changes.values()];
     const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
-    const update = `UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}`;
-    if (events.length === 0) {
-      const [state] = await updateReturning<TransactionState>(manager, update, [transactionId, ...changes.values()]);
-      return state;
-    }
-    const next = columns.length + 2;
-    const [state] = await updateReturning<TransactionState>(
-      manager,
-      `WITH updated AS (${update}),
-            events AS (
-              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
-              SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
-                FROM unnest($${next}::text[], $${next + 1}::text[], $${next + 2}::text[], $${next + 3}::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
-               ORDER BY e.n)
-       SELECT * FROM updated`,
-      [
-        transactionId,
-        ...changes.values(),
+    const update = `UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1 RETURNING ${STATE_COLUMNS}${options.withView ? `, ${VIEW_ALONGSIDE.columns}` : ''}`;
+    const ctes: string[] = [];
+    if (events.length > 0) {
+      const next = parameters.length + 1;
+      parameters.push(
         events.map((event) => event.from),
         events.map((event) => event.to),
         events.map((event) => event.providerStatus),
         events.map((event) => event.reason),
-      ],
-    );
-    return state;
-  }
-
-  /** The transaction as GET /transactions/{id} returns it, for a webhook event written in the same transaction. */
-  async viewById(manager: Queryable, transactionId: string): Promise<TransactionView> {
-    const [row] = await manager.query<object[]>(`SELECT ${VIEW.columns} FROM purchase_transactions t WHERE t.id = $1`, [transactionId]);
-    return VIEW.read(row);
+      );
+      ctes.push(`events AS (
+              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
+              SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
+                FROM unnest($${next}::text[], $${next + 1}::text[], $${next + 2}::text[], $${next + 3}::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
+               ORDER BY e.n)`);
+    }
+    if (options.consumeMarkersUpTo) {
+      parameters.push(options.consumeMarkersUpTo);
+      // A data-modifying CTE runs to completion whether or not the query reads it.
+      ctes.push(`markers AS (
+              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $${parameters.length} AND processed_at IS NULL)`);
+    }
+    const sql = ctes.length === 0 ? update : `WITH updated AS (${update}), ${ctes.join(', ')} SELECT * FROM updated`;
+    const [row] = await updateReturning<Record<string, unknown>>(manager, sql, parameters);
+    if (!options.withView) return { state: row as unknown as TransactionState };
+    const view = Object.fromEntries(Object.entries(VIEW_ALONGSIDE.read(row)).map(([field, value]) => [field.slice(VIEW_PREFIX.length), value])) as unknown as TransactionView;
+    const state = Object.fromEntries(Object.entries(row).filter(([column]) => !column.startsWith(VIEW_PREFIX))) as unknown as TransactionState;
+    return { state, view };
   }
 
   async forSubmission(transactionId: string): Promise<SubmissionRecord | undefined> {

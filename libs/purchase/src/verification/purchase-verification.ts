@@ -33,9 +33,10 @@ const SUPERSEDED_MEMORY = 10_000;
  * when their lookup moved the status.
  *
  * The chain's first poll (about 2 s after submission) is superseded in almost every purchase by
- * the callback (about 1 s). A takeover made in this process is remembered here once committed,
- * so when the superseded job arrives it returns without reading the row: check_seq only grows,
- * so a check once behind it stays behind it. Jobs this process has no memory of read as before.
+ * the callback (about 1 s). After a committed takeover the superseded job is removed from Redis
+ * before it runs; one that could not be removed is remembered here, so when it arrives it returns
+ * without reading the row: check_seq only grows, so a check once behind it stays behind it. Jobs
+ * this process has no memory of read as before.
  */
 @Injectable()
 export class PurchaseVerification {
@@ -103,7 +104,11 @@ export class PurchaseVerification {
     });
     if (planned.reason === 'review') await this.recorder.moveToReview(transactionId);
     const { check: next, reason: nextReason, supersedes } = planned;
-    if (after.scheduledCheck !== undefined && supersedes !== undefined) this.rememberSuperseded(transactionId, supersedes);
+    // The superseded poll is taken out of Redis (one command instead of the job's whole run); one
+    // that could not be is remembered, so it returns without reading the row when it arrives.
+    if (after.scheduledCheck !== undefined && supersedes !== undefined && !(await this.scheduler.withdraw(transactionId, supersedes))) {
+      this.rememberSuperseded(transactionId, supersedes);
+    }
     if (after.scheduledCheck !== undefined && typeof next === 'object' && nextReason !== null && nextReason !== 'review') {
       await this.scheduler.enqueue(transactionId, after.scheduledCheck, next.delayMs, nextReason);
     }

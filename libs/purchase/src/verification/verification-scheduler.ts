@@ -34,6 +34,21 @@ export class VerificationScheduler {
     }
   }
 
+  /**
+   * Takes a superseded link of the chain out of Redis before it runs: its check is behind
+   * check_seq, so all it would do is find that out. PostgreSQL's schedule is untouched (it names
+   * the link that superseded this one). False when the job could not be removed (running, or
+   * Redis unreachable): it then finds itself superseded when it runs, as before.
+   */
+  async withdraw(transactionId: string, check: number): Promise<boolean> {
+    try {
+      return await this.producer.remove(jobSpec('purchase.verify', { transactionId, reason: 'poll', check }));
+    } catch (error) {
+      this.logger.warn({ transactionId, err: (error as Error).message }, 'Could not withdraw a superseded verification; it will find itself superseded');
+      return false;
+    }
+  }
+
   async stop(transactionId: string): Promise<void> {
     await this.transactions.stopChecks(transactionId);
   }

@@ -26,6 +26,14 @@ export class QueueProducer implements OnApplicationShutdown {
     await this.queue(queueOf(job.name)).add(job.name, job.payload, { jobId: job.id, delay: Math.max(0, delayMs) });
   }
 
+  /**
+   * Takes a job that has not started out of its queue; false when it is running (locked). A job
+   * that is not there counts as removed: BullMQ keeps nothing to take out.
+   */
+  async remove(job: JobSpec): Promise<boolean> {
+    return (await this.queue(queueOf(job.name)).remove(job.id, { removeChildren: false })) === 1;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     await this.connection.quit().catch(() => this.connection.disconnect());
