@@ -9,4 +9,4 @@ cd "$(dirname "$0")/.."
 source scripts/node/use-pinned-node.sh
 mode=rewrite
 if [[ $# -gt 0 ]]; then mode=update; set -- "$@" test/queries/query-snapshots.e2e-spec.ts; fi
-SQL_SNAPSHOTS=$mode node --experimental-vm-modules node_modules/jest/bin/jest.js --config test/jest-e2e.config.cjs --runInBand "$@"
+SQL_SNAPSHOTS=$mode node --experimental-vm-modules --max-old-space-size=8192 node_modules/jest/bin/jest.js --config test/jest-e2e.config.cjs --runInBand "$@"
