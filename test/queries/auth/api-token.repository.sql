@@ -7,5 +7,11 @@ SELECT token.id AS token_id, token.vendor_id AS vendor_id, token.abilities AS ab
    FROM api_tokens token INNER JOIN vendors vendor ON vendor.id = token.vendor_id
   WHERE token.token_hash = $1 AND token.revoked_at IS NULL AND token.expires_at > now();
 
+-- ApiTokenRepository.revoke
+UPDATE "api_tokens" SET "revoked_at" = $1 WHERE ("id" = $2 AND "revoked_at" IS NULL);
+
+-- ApiTokenRepository.revoke
+UPDATE "api_tokens" SET "revoked_at" = $1 WHERE ("id" = $2 AND "vendor_id" = $3 AND "revoked_at" IS NULL);
+
 -- ApiTokenRepository.touchLastUsed
 UPDATE api_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds');

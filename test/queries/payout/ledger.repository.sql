@@ -4,6 +4,9 @@
 -- LedgerRepository.balances
 SELECT vendor_id AS "vendorId", available_cents AS "availableCents", reserved_cents AS "reservedCents" FROM payout_accounts WHERE vendor_id = $1;
 
+-- LedgerRepository.balancesOf
+SELECT vendor_id AS "vendorId", available_cents AS "availableCents", reserved_cents AS "reservedCents" FROM payout_accounts WHERE vendor_id = ANY($1::uuid[]);
+
 -- LedgerRepository.correct
 WITH account AS (
     UPDATE payout_accounts SET available_cents = available_cents + $2::bigint * $3, updated_at = now(),

@@ -15,9 +15,31 @@ SELECT b.id AS "id", b.reference AS "reference", b.item_count AS "itemCount", b.
     AND ($5::uuid IS NULL OR (b.created_at, b.id) > (SELECT c.created_at, c.id FROM payout_batches c WHERE c.id = $5 AND c.vendor_id = $1))
   ORDER BY b.created_at ASC, b.id ASC LIMIT $6;
 
+-- PayoutListRepository.batchPage
+SELECT b.id AS "id", b.reference AS "reference", b.item_count AS "itemCount", b.total_amount_cents AS "totalAmountCents", b.total_fee_cents AS "totalFeeCents", b.created_at AS "createdAt", ARRAY(SELECT i.status FROM payouts i WHERE i.batch_id = b.id ORDER BY i.batch_position) AS "itemStatuses" FROM payout_batches b WHERE b.vendor_id = $1 AND ($2::timestamptz IS NULL OR b.created_at >= $2::timestamptz) AND ($3::timestamptz IS NULL OR b.created_at < $3::timestamptz) AND ($4::text IS NULL OR left(b.reference, length($4)) = $4) ORDER BY b.created_at DESC, b.id DESC LIMIT $5 OFFSET $6;
+
+-- PayoutListRepository.batchPage
+SELECT count(*)::int AS total FROM payout_batches b WHERE b.vendor_id = $1 AND ($2::timestamptz IS NULL OR b.created_at >= $2::timestamptz) AND ($3::timestamptz IS NULL OR b.created_at < $3::timestamptz) AND ($4::text IS NULL OR left(b.reference, length($4)) = $4);
+
 -- PayoutListRepository.itemsOf
 SELECT p.id AS "id", p.reference AS "reference", p.status AS "status", p.status_reason AS "statusReason", p.method AS "method", p.amount_cents AS "amountCents", p.fee_cents AS "feeCents", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.metadata AS "metadata", p.created_at AS "createdAt", p.paid_at AS "paidAt", p.batch_id AS "batchId", p.batch_position AS "batchPosition", b.reference AS "batchReference" FROM payouts p JOIN payout_batches b ON b.id = p.batch_id
   WHERE p.vendor_id = $1 AND p.batch_id = ANY($2::uuid[]) ORDER BY p.batch_id, p.batch_position;
+
+-- PayoutListRepository.payoutById
+SELECT p.id AS "id", p.reference AS "reference", p.status AS "status", p.status_reason AS "statusReason", p.method AS "method", p.amount_cents AS "amountCents", p.fee_cents AS "feeCents", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.metadata AS "metadata", p.created_at AS "createdAt", p.paid_at AS "paidAt", p.batch_id AS "batchId", p.batch_position AS "batchPosition", b.reference AS "batchReference" FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id WHERE p.vendor_id = $1 AND p.id = $2;
+
+-- PayoutListRepository.payoutPage
+SELECT count(*)::int AS total FROM payouts p WHERE p.vendor_id = $1 AND ($2::timestamptz IS NULL OR p.created_at >= $2::timestamptz) AND ($3::timestamptz IS NULL OR p.created_at < $3::timestamptz)
+  AND ($4::text IS NULL OR p.status = $4) AND ($5::text IS NULL OR p.method = $5)
+  AND ($6::text IS NULL OR left(p.reference, length($6)) = $6)
+  AND ($7::text IS NULL OR p.batch_id = (SELECT id FROM payout_batches WHERE vendor_id = $1 AND reference = $7));
+
+-- PayoutListRepository.payoutPage
+SELECT p.id AS "id", p.reference AS "reference", p.status AS "status", p.status_reason AS "statusReason", p.method AS "method", p.amount_cents AS "amountCents", p.fee_cents AS "feeCents", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.metadata AS "metadata", p.created_at AS "createdAt", p.paid_at AS "paidAt", p.batch_id AS "batchId", p.batch_position AS "batchPosition", b.reference AS "batchReference" FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
+  WHERE p.vendor_id = $1 AND ($2::timestamptz IS NULL OR p.created_at >= $2::timestamptz) AND ($3::timestamptz IS NULL OR p.created_at < $3::timestamptz)
+    AND ($4::text IS NULL OR p.status = $4) AND ($5::text IS NULL OR p.method = $5)
+    AND ($6::text IS NULL OR left(p.reference, length($6)) = $6)
+    AND ($7::text IS NULL OR p.batch_id = (SELECT id FROM payout_batches WHERE vendor_id = $1 AND reference = $7)) ORDER BY p.created_at DESC, p.id DESC LIMIT $8 OFFSET $9;
 
 -- PayoutListRepository.payouts
 SELECT p.id AS "id", p.reference AS "reference", p.status AS "status", p.status_reason AS "statusReason", p.method AS "method", p.amount_cents AS "amountCents", p.fee_cents AS "feeCents", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.metadata AS "metadata", p.created_at AS "createdAt", p.paid_at AS "paidAt", p.batch_id AS "batchId", p.batch_position AS "batchPosition", b.reference AS "batchReference" FROM payouts p LEFT JOIN payout_batches b ON b.id = p.batch_id
@@ -36,3 +58,7 @@ SELECT p.id AS "id", p.reference AS "reference", p.status AS "status", p.status_
     AND ($7::text IS NULL OR p.batch_id = (SELECT id FROM payout_batches WHERE vendor_id = $1 AND reference = $7))
     AND ($8::uuid IS NULL OR (p.created_at, p.id) > (SELECT c.created_at, c.id FROM payouts c WHERE c.id = $8 AND c.vendor_id = $1))
   ORDER BY p.created_at ASC, p.id ASC LIMIT $9;
+
+-- PayoutListRepository.staffSearch
+SELECT b.id AS "id", b.reference AS "reference", b.item_count AS "itemCount", b.total_amount_cents AS "totalAmountCents", b.total_fee_cents AS "totalFeeCents", b.created_at AS "createdAt", ARRAY(SELECT i.status FROM payouts i WHERE i.batch_id = b.id ORDER BY i.batch_position) AS "itemStatuses", b.vendor_id AS "vendorId", v.name AS "vendorName" FROM payout_batches b JOIN vendors v ON v.id = b.vendor_id
+  WHERE b.id = $1::uuid OR b.reference LIKE $2 ESCAPE '\' ORDER BY b.created_at DESC, b.id DESC LIMIT $3;

@@ -49,8 +49,8 @@ SELECT p.id, p.vendor_id, p.status, p.amount_cents::text AS amount_cents, p.prov
     AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = 'reversed' AND p.reversed_at >= $2 AND p.reversed_at < $3))
     AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.payout_id = p.id);
 
--- PayoutRepository.databaseNow
-SELECT now() AS now;
+-- PayoutRepository.contacts
+SELECT kind, outcome, http_status AS "httpStatus", summary, at FROM payout_provider_contacts WHERE payout_id = $1 ORDER BY id;
 
 -- PayoutRepository.endPolls
 UPDATE payouts SET poll_count = $2, next_poll_at = NULL WHERE id = $1;
@@ -102,6 +102,10 @@ UPDATE payouts SET status = 'paid', status_reason = NULL, paid_at = $2, review_a
 UPDATE payouts SET status = 'paid', status_reason = 'paid_after_release', paid_at = $2, updated_at = now(), last_checked_at = now(),
         provider_reference = COALESCE(provider_reference, $3), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0, next_poll_at = NULL
   WHERE id = $1 AND status = 'failed' RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";
+
+-- PayoutRepository.markPaidByStaff
+UPDATE payouts SET status = 'paid', status_reason = 'resolved_by_staff', paid_at = now(), review_at = NULL, next_poll_at = NULL, updated_at = now()
+  WHERE id = $1 AND status = 'needs_review' RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";
 
 -- PayoutRepository.markReversed
 UPDATE payouts SET status = 'reversed', status_reason = 'reversed_by_provider', reversed_at = $2, next_poll_at = NULL, updated_at = now()
@@ -164,9 +168,22 @@ WITH locked AS (
            (SELECT coalesce(jsonb_agg(jsonb_build_object('id', delivery.id::text, 'seq', delivery.seq)), '[]'::jsonb) FROM delivery) AS "webhookDeliveries", (SELECT count(*) FROM notified)::int AS "notified"
       FROM (SELECT 1) one LEFT JOIN paid ON true;
 
+-- PayoutRepository.recordRefusedAnswer
+UPDATE payouts SET last_checked_at = now(), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
+        submission_answered_at = CASE WHEN $2 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
+        status_reason = CASE WHEN $2 AND status = 'pending' THEN 'awaiting_provider' ELSE status_reason END
+  WHERE id = $1 RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";
+
+-- PayoutRepository.recordSmsResend
+INSERT INTO payout_sms_resends (vendor_id, payout_id, token_id, outcome, cooldown_until) VALUES ($1, $2, $3, $4, $5);
+
 -- PayoutRepository.reviewDepth
 SELECT count(*)::int AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(COALESCE(review_at, created_at))), 0)::float8 AS oldest
   FROM payouts WHERE status = 'needs_review';
+
+-- PayoutRepository.reviewQueue
+SELECT p.id AS "id", p.vendor_id AS "vendorId", v.name AS "vendorName", p.reference AS "reference", p.method AS "method", p.amount_cents::text AS "amountCents", p.fee_cents::text AS "feeCents", p.status AS "status", p.status_reason AS "statusReason", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.created_at AS "createdAt", COALESCE(p.review_at, p.created_at) AS "waitingSince", p.submission_started_at AS "submissionStartedAt", p.submission_answered_at AS "submissionAnsweredAt", p.next_poll_at AS "nextPollAt" FROM payouts p JOIN vendors v ON v.id = p.vendor_id
+  WHERE p.status = 'needs_review' ORDER BY COALESCE(p.review_at, p.created_at), p.id LIMIT $1;
 
 -- PayoutRepository.scheduleNextPoll
 WITH next_link AS (UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE id = $1 RETURNING id)
@@ -174,6 +191,16 @@ WITH next_link AS (UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE i
 
 -- PayoutRepository.setNotFoundStreak
 UPDATE payouts SET not_found_streak = $2 WHERE id = $1;
+
+-- PayoutRepository.smsCooldownSeconds
+SELECT CEIL(EXTRACT(EPOCH FROM MAX(cooldown_until) - now())) AS seconds FROM payout_sms_resends WHERE payout_id = $1 AND cooldown_until > now();
+
+-- PayoutRepository.staffItem
+SELECT p.id AS "id", p.vendor_id AS "vendorId", v.name AS "vendorName", p.reference AS "reference", p.method AS "method", p.amount_cents::text AS "amountCents", p.fee_cents::text AS "feeCents", p.status AS "status", p.status_reason AS "statusReason", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.created_at AS "createdAt", COALESCE(p.review_at, p.created_at) AS "waitingSince", p.submission_started_at AS "submissionStartedAt", p.submission_answered_at AS "submissionAnsweredAt", p.next_poll_at AS "nextPollAt" FROM payouts p JOIN vendors v ON v.id = p.vendor_id WHERE p.id = $1;
+
+-- PayoutRepository.staffSearch
+SELECT p.id AS "id", p.vendor_id AS "vendorId", v.name AS "vendorName", p.reference AS "reference", p.method AS "method", p.amount_cents::text AS "amountCents", p.fee_cents::text AS "feeCents", p.status AS "status", p.status_reason AS "statusReason", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.created_at AS "createdAt", COALESCE(p.review_at, p.created_at) AS "waitingSince", p.submission_started_at AS "submissionStartedAt", p.submission_answered_at AS "submissionAnsweredAt", p.next_poll_at AS "nextPollAt" FROM payouts p JOIN vendors v ON v.id = p.vendor_id
+  WHERE p.id = $1::uuid OR p.reference LIKE $2 ESCAPE '\' ORDER BY p.created_at DESC, p.id DESC LIMIT $3;
 
 -- PayoutRepository.touchLastChecked
 UPDATE payouts SET last_checked_at = now() WHERE id = $1;

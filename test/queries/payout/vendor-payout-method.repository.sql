@@ -7,5 +7,14 @@ INSERT INTO payout_vendor_methods (vendor_id, method) VALUES ($1, $2) ON CONFLIC
 -- VendorPayoutMethodRepository.forVendor
 SELECT method AS "method", enabled AS "enabled", fee_cents::text AS "feeCents", minimum_cents::text AS "minimumCents", maximum_cents::text AS "maximumCents" FROM payout_vendor_methods WHERE vendor_id = $1;
 
+-- VendorPayoutMethodRepository.lockLimits
+SELECT minimum_cents AS "minimumCents", maximum_cents AS "maximumCents" FROM payout_vendor_methods WHERE vendor_id = $1 AND method = $2 FOR UPDATE;
+
 -- VendorPayoutMethodRepository.update
 UPDATE payout_vendor_methods SET enabled = $3, updated_at = now() WHERE vendor_id = $1 AND method = $2;
+
+-- VendorPayoutMethodRepository.update
+UPDATE payout_vendor_methods SET fee_cents = $3, updated_at = now() WHERE vendor_id = $1 AND method = $2;
+
+-- VendorPayoutMethodRepository.update
+UPDATE payout_vendor_methods SET minimum_cents = $3, maximum_cents = $4, updated_at = now() WHERE vendor_id = $1 AND method = $2;

@@ -8,6 +8,9 @@ SELECT daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_s
 -- SpendControlsRepository.globalPausedAt
 SELECT paused_at FROM purchase_global_controls;
 
+-- SpendControlsRepository.now
+SELECT now() AS now;
+
 -- SpendControlsRepository.pruneVelocityBuckets
 DELETE FROM purchase_velocity_buckets WHERE ctid = ANY (ARRAY(
   SELECT ctid FROM purchase_velocity_buckets WHERE second < floor(extract(epoch FROM now()))::bigint - $1::bigint LIMIT 10000));
@@ -20,6 +23,14 @@ INSERT INTO purchase_spend_controls (vendor_id, daily_cap_cents, transaction_max
   VALUES ($1, $2, $3, $4, $5)
   ON CONFLICT (vendor_id) DO UPDATE SET daily_cap_cents = EXCLUDED.daily_cap_cents, transaction_max_cents = EXCLUDED.transaction_max_cents,
     velocity_count = EXCLUDED.velocity_count, velocity_window_seconds = EXCLUDED.velocity_window_seconds, updated_at = now();
+
+-- SpendControlsRepository.setGlobalPaused
+UPDATE purchase_global_controls SET paused_at = CASE WHEN $1 THEN COALESCE(paused_at, now()) END, updated_at = now() RETURNING paused_at;
+
+-- SpendControlsRepository.setVendorPaused
+INSERT INTO purchase_spend_controls (vendor_id, paused_at) VALUES ($1, CASE WHEN $2 THEN now() END)
+  ON CONFLICT (vendor_id) DO UPDATE SET paused_at = CASE WHEN $2 THEN COALESCE(purchase_spend_controls.paused_at, now()) END, updated_at = now()
+  RETURNING paused_at;
 
 -- SpendControlsRepository.usedCents
 SELECT used_cents FROM purchase_daily_allowances WHERE vendor_id = $1 AND day = $2;

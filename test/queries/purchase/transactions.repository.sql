@@ -4,8 +4,17 @@
 -- TransactionsRepository.addCallbackMarker
 SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3);
 
+-- TransactionsRepository.admissionsSince
+SELECT purchase_admissions_since($1, $2) AS count;
+
 -- TransactionsRepository.admit
 SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb) t;
+
+-- TransactionsRepository.admitRolledBack
+SELECT greatest(c.daily_cap_cents - a.used_cents, 0)::text AS "remainingTodayMinor", greatest(c.velocity_count - purchase_admissions_since(t.vendor_id, t.created_at - make_interval(secs => c.velocity_window_seconds)), 0)::int AS "velocityRemaining" FROM purchase_transactions t
+   JOIN purchase_spend_controls c ON c.vendor_id = t.vendor_id
+   JOIN purchase_daily_allowances a ON a.vendor_id = t.vendor_id AND a.day = t.admission_day
+  WHERE t.id = $1;
 
 -- TransactionsRepository.claimSubmission
 WITH locked AS (SELECT id, status, submission_attempted_at, provider_transaction_id FROM purchase_transactions WHERE id = $1 FOR UPDATE)
@@ -31,6 +40,66 @@ SELECT t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_ce
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, p.pricing_kind
          FROM purchase_transactions t JOIN purchase_products p ON p.id = t.product_id
         WHERE t.id = $1;
+
+-- TransactionsRepository.history
+SELECT e.from_status, e.to_status, e.reason, e.created_at FROM purchase_transaction_events e
+  JOIN purchase_transactions t ON t.id = e.transaction_id WHERE t.vendor_id = $1 AND t.id = $2 ORDER BY e.id;
+
+-- TransactionsRepository.list
+SELECT count(*)::int AS total FROM purchase_transactions t WHERE t.vendor_id = $1;
+
+-- TransactionsRepository.list
+SELECT count(*)::int AS total FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.created_at < $2;
+
+-- TransactionsRepository.list
+SELECT count(*)::int AS total FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.created_at >= $2;
+
+-- TransactionsRepository.list
+SELECT count(*)::int AS total FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.created_at >= $2 AND t.created_at < $3;
+
+-- TransactionsRepository.list
+SELECT count(*)::int AS total FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.product_id = $2;
+
+-- TransactionsRepository.list
+SELECT count(*)::int AS total FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.reference = $2;
+
+-- TransactionsRepository.list
+SELECT count(*)::int AS total FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.status = $2;
+
+-- TransactionsRepository.list
+SELECT count(*)::int AS total FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.status = $2 AND t.created_at >= $3 AND t.created_at < $4;
+
+-- TransactionsRepository.list
+SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.created_at < $2
+  ORDER BY t.created_at DESC, t.id LIMIT $3 OFFSET $4;
+
+-- TransactionsRepository.list
+SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.created_at >= $2 AND t.created_at < $3
+  ORDER BY t.created_at DESC, t.id LIMIT $4 OFFSET $5;
+
+-- TransactionsRepository.list
+SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.created_at >= $2
+  ORDER BY t.created_at DESC, t.id LIMIT $3 OFFSET $4;
+
+-- TransactionsRepository.list
+SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.product_id = $2
+  ORDER BY t.created_at DESC, t.id LIMIT $3 OFFSET $4;
+
+-- TransactionsRepository.list
+SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.reference = $2
+  ORDER BY t.created_at DESC, t.id LIMIT $3 OFFSET $4;
+
+-- TransactionsRepository.list
+SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.status = $2 AND t.created_at >= $3 AND t.created_at < $4
+  ORDER BY t.created_at DESC, t.id LIMIT $5 OFFSET $6;
+
+-- TransactionsRepository.list
+SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.status = $2
+  ORDER BY t.created_at DESC, t.id LIMIT $3 OFFSET $4;
+
+-- TransactionsRepository.list
+SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1
+  ORDER BY t.created_at DESC, t.id LIMIT $2 OFFSET $3;
 
 -- TransactionsRepository.lockState
 SELECT t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
@@ -63,6 +132,12 @@ UPDATE purchase_transactions SET check_seq = check_seq + 1, next_check_at = now(
 SELECT count(*)::int AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(COALESCE(review_at, created_at))), 0)::float8 AS oldest
   FROM purchase_transactions WHERE status = 'review';
 
+-- TransactionsRepository.reviewQueue
+SELECT t.id, t.vendor_id, v.name AS vendor_name, t.reference, t.status, t.product_id, t.charge_cents::text AS charge_cents, t.currency, t.error_code,
+  t.created_at, COALESCE(t.review_at, t.created_at) AS waiting_since, t.submission_attempted_at, t.submission_ended_at, t.submission_outcome,
+  t.provider_transaction_id::text AS provider_transaction_id, t.provider_status, t.last_checked_at, t.not_found_streak FROM purchase_transactions t JOIN vendors v ON v.id = t.vendor_id
+        WHERE t.status = 'review' ORDER BY COALESCE(t.review_at, t.created_at), t.id LIMIT $1;
+
 -- TransactionsRepository.salesSummary
 WITH scoped AS (
     SELECT status, charge_cents, completed_at, created_at,
@@ -75,6 +150,20 @@ WITH scoped AS (
 SELECT CASE WHEN t.status = 'completed' THEN f.sealed END AS sealed
    FROM purchase_transactions t LEFT JOIN purchase_fulfilments f ON f.transaction_id = t.id
   WHERE t.vendor_id = $1 AND t.id = $2;
+
+-- TransactionsRepository.staffHistory
+SELECT from_status, to_status, provider_status, reason, created_at FROM purchase_transaction_events WHERE transaction_id = $1 ORDER BY id;
+
+-- TransactionsRepository.staffItem
+SELECT t.id, t.vendor_id, v.name AS vendor_name, t.reference, t.status, t.product_id, t.charge_cents::text AS charge_cents, t.currency, t.error_code,
+  t.created_at, COALESCE(t.review_at, t.created_at) AS waiting_since, t.submission_attempted_at, t.submission_ended_at, t.submission_outcome,
+  t.provider_transaction_id::text AS provider_transaction_id, t.provider_status, t.last_checked_at, t.not_found_streak FROM purchase_transactions t JOIN vendors v ON v.id = t.vendor_id WHERE t.id = $1;
+
+-- TransactionsRepository.staffSearch
+SELECT t.id, t.vendor_id, v.name AS vendor_name, t.reference, t.status, t.product_id, t.charge_cents::text AS charge_cents, t.currency, t.error_code,
+  t.created_at, COALESCE(t.review_at, t.created_at) AS waiting_since, t.submission_attempted_at, t.submission_ended_at, t.submission_outcome,
+  t.provider_transaction_id::text AS provider_transaction_id, t.provider_status, t.last_checked_at, t.not_found_streak FROM purchase_transactions t JOIN vendors v ON v.id = t.vendor_id
+        WHERE t.id = $1::uuid OR t.reference LIKE $2 ESCAPE '\' ORDER BY t.created_at DESC, t.id DESC LIMIT $3;
 
 -- TransactionsRepository.state
 SELECT t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
@@ -96,6 +185,9 @@ SELECT t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_ce
               (SELECT max(m.id) FROM purchase_callback_markers m WHERE m.transaction_id = t.id AND m.processed_at IS NULL) AS open_marker
          FROM purchase_transactions t WHERE t.id = $1;
 
+-- TransactionsRepository.status
+SELECT id, status FROM purchase_transactions WHERE id = $1;
+
 -- TransactionsRepository.storeFulfilment
 INSERT INTO purchase_fulfilments (transaction_id, kind, key_id, sealed) VALUES ($1, $2, $3, $4) ON CONFLICT (transaction_id) DO NOTHING;
 
@@ -106,122 +198,167 @@ SELECT t.id FROM purchase_transactions t
     AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'purchase.submit' AND o.payload->>'transactionId' = t.id::text)
   ORDER BY t.created_at LIMIT $2;
 
--- TransactionsRepository.viewById
-SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.id = $1;
-
 -- TransactionsRepository.viewWhere
 SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.id = $2;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.viewWhere
+SELECT t.id AS "id", t.reference AS "reference", t.status AS "status", t.product_id AS "product_id", t.quote_id AS "quote_id", t.charge_cents AS "charge_minor", t.currency AS "currency", t.destination_amount AS "destination_amount", t.destination_unit AS "destination_unit", t.error_code AS "error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "fulfilment_available", t.created_at AS "created_at", t.updated_at AS "updated_at", t.completed_at AS "completed_at", t.reversed_at AS "reversed_at" FROM purchase_transactions t WHERE t.vendor_id = $1 AND t.reference = $2;
+
+-- TransactionsRepository.writeState
 UPDATE purchase_transactions t SET last_checked_at = $2 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
 UPDATE purchase_transactions t SET last_checked_at = $2, check_seq = $3, next_check_at = $4 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
 UPDATE purchase_transactions t SET last_checked_at = $2, next_check_at = $3 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
 UPDATE purchase_transactions t SET last_checked_at = $2, not_found_streak = $3, check_seq = $4, next_check_at = $5 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
 UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
 UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5, check_seq = $6, next_check_at = $7 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
 UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5, next_check_at = $6 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
   t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
+WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
+  t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
+  t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until), markers AS (
+              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $3 AND processed_at IS NULL) SELECT * FROM updated;
+
+-- TransactionsRepository.writeState
 WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2, not_found_streak = $3, status = $4, updated_at = $5, failed_at = $6, error_code = $7, next_check_at = $8, allowance_returned_at = $9 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
-  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until),
-            events AS (
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
               SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
                 FROM unnest($10::text[], $11::text[], $12::text[], $13::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
-               ORDER BY e.n)
-       SELECT * FROM updated;
+               ORDER BY e.n) SELECT * FROM updated;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
+WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
+  t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
+  t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until), markers AS (
+              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $6 AND processed_at IS NULL) SELECT * FROM updated;
+
+-- TransactionsRepository.writeState
 WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5, status = $6, updated_at = $7, completed_at = $8, reversal_watch_until = $9 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
-  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until),
-            events AS (
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
               SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
                 FROM unnest($10::text[], $11::text[], $12::text[], $13::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
-               ORDER BY e.n)
-       SELECT * FROM updated;
+               ORDER BY e.n) SELECT * FROM updated;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
 WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5, status = $6, updated_at = $7, completed_at = $8, reversal_watch_until = $9, check_seq = $10, next_check_at = $11 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
-  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until),
-            events AS (
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
               SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
                 FROM unnest($12::text[], $13::text[], $14::text[], $15::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
-               ORDER BY e.n)
-       SELECT * FROM updated;
+               ORDER BY e.n) SELECT * FROM updated;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
+WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5, status = $6, updated_at = $7, completed_at = $8, reversal_watch_until = $9, check_seq = $10, next_check_at = $11 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
+  t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
+  t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
+              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
+              SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
+                FROM unnest($12::text[], $13::text[], $14::text[], $15::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
+               ORDER BY e.n), markers AS (
+              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $16 AND processed_at IS NULL) SELECT * FROM updated;
+
+-- TransactionsRepository.writeState
 WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5, status = $6, updated_at = $7, failed_at = $8, error_code = $9, next_check_at = $10, allowance_returned_at = $11 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
-  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until),
-            events AS (
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
               SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
                 FROM unnest($12::text[], $13::text[], $14::text[], $15::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
-               ORDER BY e.n)
-       SELECT * FROM updated;
+               ORDER BY e.n), markers AS (
+              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $16 AND processed_at IS NULL) SELECT * FROM updated;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
 WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5, status = $6, updated_at = $7, reversed_at = $8, next_check_at = $9 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
-  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until),
-            events AS (
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
               SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
                 FROM unnest($10::text[], $11::text[], $12::text[], $13::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
-               ORDER BY e.n)
-       SELECT * FROM updated;
+               ORDER BY e.n) SELECT * FROM updated;
 
--- TransactionsRepository.writeStateWithEvents
+-- TransactionsRepository.writeState
+WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2, provider_transaction_id = $3, provider_status = $4, not_found_streak = $5, status = $6, updated_at = $7, reversed_at = $8, next_check_at = $9 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
+  t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
+  t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
+              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
+              SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
+                FROM unnest($10::text[], $11::text[], $12::text[], $13::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
+               ORDER BY e.n), markers AS (
+              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $14 AND processed_at IS NULL) SELECT * FROM updated;
+
+-- TransactionsRepository.writeState
+WITH updated AS (UPDATE purchase_transactions t SET last_checked_at = $2, status = $3, updated_at = $4, review_at = $5, next_check_at = $6 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
+  t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
+  t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
+              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
+              SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
+                FROM unnest($7::text[], $8::text[], $9::text[], $10::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
+               ORDER BY e.n) SELECT * FROM updated;
+
+-- TransactionsRepository.writeState
+WITH updated AS (UPDATE purchase_transactions t SET status = $2, updated_at = $3, failed_at = $4, error_code = $5, next_check_at = $6, allowance_returned_at = $7 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
+  t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
+  t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
+              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
+              SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
+                FROM unnest($8::text[], $9::text[], $10::text[], $11::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
+               ORDER BY e.n) SELECT * FROM updated;
+
+-- TransactionsRepository.writeState
 WITH updated AS (UPDATE purchase_transactions t SET status = $2, updated_at = $3, review_at = $4, next_check_at = $5 WHERE t.id = $1 RETURNING t.id, t.vendor_id, t.status, t.product_id, t.charge_cents, t.wholesale_cents, t.currency, t.destination_amount,
   t.destination_unit, t.identifiers, to_char(t.admission_day, 'YYYY-MM-DD') AS admission_day, t.created_at,
   t.submission_attempted_at, t.submission_ended_at, t.submission_outcome, t.provider_transaction_id, t.allowance_returned_at,
-  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until),
-            events AS (
+  t.not_found_streak, t.check_seq, t.next_check_at, t.reversal_watch_until, t.id AS "view.id", t.reference AS "view.reference", t.status AS "view.status", t.product_id AS "view.product_id", t.quote_id AS "view.quote_id", t.charge_cents AS "view.charge_minor", t.currency AS "view.currency", t.destination_amount AS "view.destination_amount", t.destination_unit AS "view.destination_unit", t.error_code AS "view.error_code", (t.status = 'completed' AND EXISTS (SELECT 1 FROM purchase_fulfilments f WHERE f.transaction_id = t.id)) AS "view.fulfilment_available", t.created_at AS "view.created_at", t.updated_at AS "view.updated_at", t.completed_at AS "view.completed_at", t.reversed_at AS "view.reversed_at"), events AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
               SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
                 FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
-               ORDER BY e.n)
-       SELECT * FROM updated;
+               ORDER BY e.n) SELECT * FROM updated;

@@ -10,3 +10,9 @@ SELECT s.id, s.staff_user_id AS "staffUserId", u.email, u.role, s.csrf_token AS 
 
 -- StaffSessionRepository.insert
 INSERT INTO staff_sessions (token_hash, staff_user_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4);
+
+-- StaffSessionRepository.revoke
+UPDATE staff_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL;
+
+-- StaffSessionRepository.revokeAllOf
+UPDATE staff_sessions SET revoked_at = now() WHERE staff_user_id = $1 AND revoked_at IS NULL RETURNING id;

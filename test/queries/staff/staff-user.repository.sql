@@ -14,8 +14,14 @@ UPDATE staff_users u SET password_hash = COALESCE($2, u.password_hash), totp_sec
 -- StaffUserRepository.credentials
 SELECT u.id AS "id", u.email AS "email", u.role AS "role", (u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL) AS "active", (u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now()) AS "setupPending", u.created_at AS "createdAt", u.disabled_at AS "disabledAt", u.password_hash, u.totp_secret_ciphertext, u.totp_last_step::text AS totp_last_step FROM staff_users u WHERE u.email = $1 AND u.disabled_at IS NULL;
 
+-- StaffUserRepository.disable
+UPDATE staff_users u SET disabled_at = now(), setup_token_hash = NULL, setup_expires_at = NULL, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING u.id AS "id", u.email AS "email", u.role AS "role", (u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL) AS "active", (u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now()) AS "setupPending", u.created_at AS "createdAt", u.disabled_at AS "disabledAt";
+
 -- StaffUserRepository.emailInUse
 SELECT 1 FROM staff_users WHERE email = $1 AND disabled_at IS NULL;
+
+-- StaffUserRepository.enable
+UPDATE staff_users u SET disabled_at = NULL, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NOT NULL RETURNING u.id AS "id", u.email AS "email", u.role AS "role", (u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL) AS "active", (u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now()) AS "setupPending", u.created_at AS "createdAt", u.disabled_at AS "disabledAt";
 
 -- StaffUserRepository.get
 SELECT u.id AS "id", u.email AS "email", u.role AS "role", (u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL) AS "active", (u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now()) AS "setupPending", u.created_at AS "createdAt", u.disabled_at AS "disabledAt" FROM staff_users u WHERE u.id = $1;
@@ -25,6 +31,13 @@ INSERT INTO staff_users AS u (email, role, setup_token_hash, setup_expires_at) V
 
 -- StaffUserRepository.list
 SELECT u.id AS "id", u.email AS "email", u.role AS "role", (u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL) AS "active", (u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now()) AS "setupPending", u.created_at AS "createdAt", u.disabled_at AS "disabledAt" FROM staff_users u ORDER BY u.disabled_at NULLS FIRST, u.email, u.id;
+
+-- StaffUserRepository.resetSecondFactor
+UPDATE staff_users u SET totp_secret_ciphertext = NULL, totp_last_step = NULL, setup_token_hash = $2, setup_expires_at = $3, updated_at = now()
+  WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING u.id AS "id", u.email AS "email", u.role AS "role", (u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL) AS "active", (u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now()) AS "setupPending", u.created_at AS "createdAt", u.disabled_at AS "disabledAt";
+
+-- StaffUserRepository.setRole
+UPDATE staff_users u SET role = $2, updated_at = now() WHERE u.id = $1 AND u.disabled_at IS NULL RETURNING u.id AS "id", u.email AS "email", u.role AS "role", (u.password_hash IS NOT NULL AND u.totp_secret_ciphertext IS NOT NULL) AS "active", (u.setup_token_hash IS NOT NULL AND u.setup_expires_at > now()) AS "setupPending", u.created_at AS "createdAt", u.disabled_at AS "disabledAt";
 
 -- StaffUserRepository.useTotpStep
 UPDATE staff_users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id;

@@ -15,11 +15,18 @@ SELECT d.id, d.status, d.attempts, d.seq, d.endpoint_id, p.url, p.enabled, p.del
    FROM webhook_deliveries d JOIN webhook_endpoints p ON p.id = d.endpoint_id JOIN webhook_events e ON e.id = d.event_id
   WHERE d.id = $1;
 
+-- WebhookDeliveryRepository.insertRedelivery
+INSERT INTO webhook_deliveries (event_id, endpoint_id, redelivery_of) VALUES ($1, $2, $3) RETURNING id, seq;
+
 -- WebhookDeliveryRepository.logOf
 SELECT d.id, d.event_id, e.type AS event_type, d.redelivery_of, d.status, d.attempts, d.last_http_status, d.last_error,
         d.next_attempt_at, d.delivered_at, d.created_at
    FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
   WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3;
+
+-- WebhookDeliveryRepository.originalOf
+SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+  WHERE d.endpoint_id = $1 AND d.event_id = $2 AND d.redelivery_of IS NULL AND e.vendor_id = $3;
 
 -- WebhookDeliveryRepository.overdueToRebuild
 UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()

@@ -8,6 +8,12 @@ SELECT id, url, description, events, enabled, previous_secret_expires_at, create
 INSERT INTO webhook_endpoints (id, vendor_id, gateway, url, description, events, enabled, secret_encrypted)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at;
 
+-- WebhookEndpointRepository.list
+SELECT id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND deleted_at IS NULL ORDER BY created_at, id;
+
+-- WebhookEndpointRepository.lockForRotation
+SELECT id, secret_encrypted FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL FOR UPDATE;
+
 -- WebhookEndpointRepository.lockVendorAndCount
 SELECT 1 FROM vendors WHERE id = $1 FOR NO KEY UPDATE;
 
@@ -17,6 +23,20 @@ SELECT count(*)::int AS count FROM webhook_endpoints WHERE vendor_id = $1 AND ga
 -- WebhookEndpointRepository.newId
 SELECT gen_random_uuid() AS id;
 
+-- WebhookEndpointRepository.rotateSecret
+UPDATE webhook_endpoints SET previous_secret_encrypted = CASE WHEN $3::int > 0 THEN secret_encrypted END,
+        previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(secs => $3::int) END,
+        secret_encrypted = $2, updated_at = now()
+  WHERE id = $1 RETURNING id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at;
+
 -- WebhookEndpointRepository.softDelete
 UPDATE webhook_endpoints SET deleted_at = now(), enabled = false, updated_at = now()
   WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING id;
+
+-- WebhookEndpointRepository.update
+UPDATE webhook_endpoints SET description = $4, updated_at = now()
+  WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at;
+
+-- WebhookEndpointRepository.update
+UPDATE webhook_endpoints SET enabled = $4, updated_at = now()
+  WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at;
