@@ -2,7 +2,7 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { GatewayEnv } from '#config';
 import { jobSpec } from '#queues';
-import { lateCreationDedupeKey, PurchaseOutcomeRecorder, PurchaseReviewService } from '#purchase';
+import { lateCreationDedupeKey, PurchaseOutcomesService, PurchaseReviewService } from '#purchase';
 import { FaultProxy } from '../support/reliability/fault-proxy.js';
 import { bearer, CALLBACK_TOKEN, eventually, PRODUCTS, SANDBOX_API_KEY, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
@@ -186,7 +186,7 @@ describe('purchase answers that come after the first one', () => {
     expect(await stack.sandbox.creates(id)).toBe(1);
 
     // The same rule for a settlement report line that proves it again: no second exception.
-    const recorder = stack.worker!.get(PurchaseOutcomeRecorder);
+    const recorder = stack.worker!.get(PurchaseOutcomesService);
     const again = await recorder.recordLateCreation(id, { source: 'settlement_report', providerTransactionId: String(atProvider.id), providerStatus: 'COMPLETED' });
     expect(again).toBe(false);
     expect(await stack.db.query(`SELECT 1 FROM reconciliation_exceptions WHERE dedupe_key = $1`, [dedupeKey])).toHaveLength(1);

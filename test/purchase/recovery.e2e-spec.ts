@@ -1,4 +1,4 @@
-import { PurchaseSweeper } from '#purchase';
+import { PurchaseSweeperService } from '#purchase';
 import { bearer, eventually, PRODUCTS, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, readTransaction, settle, usedAllowance } from './purchase-helpers.js';
@@ -46,7 +46,7 @@ describe('purchase recovery from PostgreSQL, and late reversals', () => {
       await stack.db.query(`INSERT INTO purchase_velocity_buckets (vendor_id, second, admissions) VALUES ($1, $2, 1)`, [counters.vendor.id, second]);
     }
     const worker = stack.worker ?? (await stack.startWorker());
-    await worker.get(PurchaseSweeper).sweep();
+    await worker.get(PurchaseSweeperService).sweep();
     const kept = await stack.db.query(`SELECT second::bigint AS second FROM purchase_velocity_buckets WHERE vendor_id = $1 ORDER BY second`, [counters.vendor.id]);
     expect(kept.map((row: { second: string }) => Number(row.second))).toEqual(seconds.slice(2));
   });

@@ -1,6 +1,6 @@
 import { PayoutOutcomes } from '#payout';
 import type { PayoutProviderPayment } from '#providers';
-import { PurchaseVerification } from '#purchase';
+import { PurchaseVerificationService } from '#purchase';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
 import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
 import { cashPayout } from '../payout/payout-requests.js';
@@ -133,7 +133,7 @@ describe('lookup answers as observations', () => {
       await eventuallyPurchase(() => row(ours), (value) => value.provider_transaction_id !== null);
       // The provider's id we hold now names another transaction: its lookup answers with the other external id.
       await stack.db.query(`UPDATE purchase_transactions SET provider_transaction_id = $2 WHERE id = $1`, [ours, otherProviderId]);
-      const verification = stack.worker!.get(PurchaseVerification);
+      const verification = stack.worker!.get(PurchaseVerificationService);
       await verification.verify({ transactionId: ours, reason: 'manual', requestedAt: Date.now() });
       await verification.verify({ transactionId: ours, reason: 'manual', requestedAt: Date.now() });
 

@@ -21,7 +21,7 @@ import { PurchaseStatementService } from './reports/purchase-statement.service.j
 import { PurchaseStatementRepository } from './persistence/purchase-statement.repository.js';
 import { SpendControlsService } from './admission/spend-controls.service.js';
 import { AdmissionClock } from './admission/admission-clock.js';
-import { AdmitPurchaseUseCase } from './admission/admit-purchase.use-case.js';
+import { PurchaseAdmissionService } from './admission/purchase-admission.service.js';
 import { PurchaseReviewService } from './verification/purchase-review.service.js';
 import { TransactionQueryService } from './reports/transaction-query.service.js';
 
@@ -43,7 +43,7 @@ const SERVICES = [
   QuoteService,
   SpendControlsService,
   TransactionQueryService,
-  AdmitPurchaseUseCase,
+  PurchaseAdmissionService,
   AdmissionClock,
   PurchaseReviewService,
   FulfilmentService,

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
 import { ProviderError, PurchaseProviderClient, type PurchaseProviderTransaction } from '#providers';
-import { PurchaseOutcomeRecorder, TransactionsRepository, isUuid, lateCreationDedupeKey, type TransactionState } from '#purchase';
+import { PurchaseOutcomesService, TransactionsRepository, isUuid, lateCreationDedupeKey, type TransactionState } from '#purchase';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
 import { SettlementRepository } from './persistence/settlement.repository.js';
@@ -12,7 +12,7 @@ import { lineDedupeKey, lineEvidence, lineException, markLine, type LineContext,
  * Matches one purchase-provider settlement line (docs/RECONCILIATION.md, "Matching rules").
  * Our transaction id is the provider's external id. Compared: the settled (wholesale) amount and
  * currency, and the provider's transaction id once we hold one. A line moves a transaction only
- * through PurchaseOutcomeRecorder, the same path as a verified lookup, and only forward: a failed
+ * through PurchaseOutcomesService, the same path as a verified lookup, and only forward: a failed
  * purchase the provider says it created becomes a `late_creation` exception and stays failed.
  */
 @Injectable()
@@ -21,7 +21,7 @@ export class PurchaseLineMatcher {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly recorder: PurchaseOutcomeRecorder,
+    private readonly recorder: PurchaseOutcomesService,
     private readonly provider: PurchaseProviderClient,
     private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly transactions: TransactionsRepository,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PayoutDomainModule } from '#payout';
-import { PurchaseDomainModule, PurchaseOutcomeRecorder, PurchaseTimings } from '#purchase';
+import { PurchaseDomainModule, PurchaseOutcomesService, PurchaseTimings } from '#purchase';
 import { ReconciliationModule } from '#reconciliation';
 import { PayoutLineMatcher } from './payout-line-matcher.js';
 import { SettlementRepository } from './persistence/settlement.repository.js';
@@ -14,7 +14,7 @@ import { SettlementCloseStatus } from './settlement-close-status.js';
 import { SettlementDayCloser } from './settlement-day-closer.js';
 import { SettlementDaysRepository } from './persistence/settlement-days.repository.js';
 
-const SERVICES = [SettlementRepository, PurchaseTimings, PurchaseOutcomeRecorder, PurchaseLineMatcher, PayoutLineMatcher, SettlementMetrics, SettlementIngestor, SettlementReportService, SettlementDayCloser];
+const SERVICES = [SettlementRepository, PurchaseTimings, PurchaseOutcomesService, PurchaseLineMatcher, PayoutLineMatcher, SettlementMetrics, SettlementIngestor, SettlementReportService, SettlementDayCloser];
 
 /**
  * The close status of the provider-days alone (the database only): what the back-office Close
@@ -29,7 +29,7 @@ export class SettlementCloseStatusModule {}
 
 /**
  * Settlement reports and their reconciliation, without a schedule: the ops CLI runs it on
- * demand. Its own PurchaseOutcomeRecorder instance is the same stateless class the worker uses
+ * demand. Its own PurchaseOutcomesService instance is the same stateless class the worker uses
  * (all it holds is the data source and timings), so a line moves a purchase exactly as a lookup does.
  */
 @Module({

@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptio
 import { IsIn, IsOptional } from 'class-validator';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { IsIsoDay, SkipEnvelope, streamCsv } from '#common';
-import { PURCHASE_CSV_COLUMNS, PurchaseStatementService, type PurchaseStatementPage, type StatementPeriod } from '#purchase';
+import { PURCHASE_CSV_HEADER, PurchaseStatementService, type PurchaseStatementPage, type StatementPeriod } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { PageOf } from '../openapi/page-schema.js';
 import { assertDateOrder, DateRangeQuery } from '../transactions/dto/transaction.requests.js';
@@ -83,18 +83,18 @@ export class PurchaseExportsController {
   @SkipEnvelope()
   @RequireAbilities('transactions:read')
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'The CSV file, streamed (its header line as the example)', content: { 'text/csv': { schema: { type: 'string' }, example: `${PURCHASE_CSV_COLUMNS.join(',')}\r\n` } } })
+  @ApiOkResponse({ description: 'The CSV file, streamed (its header line as the example)', content: { 'text/csv': { schema: { type: 'string' }, example: `${PURCHASE_CSV_HEADER.join(',')}\r\n` } } })
   @ApiOperation({
     operationId: 'exportPurchases',
     summary: 'Purchases as CSV',
     description:
       'Purchases admitted in the Africa/Johannesburg days, oldest first, streamed as text/csv (RFC 4180, CRLF, a header line). `charge` is an exact decimal in ZAR, ' +
-      `times ISO 8601 in UTC; a text cell starting with = + - @, tab or CR is prefixed with an apostrophe. Columns: ${PURCHASE_CSV_COLUMNS.join(', ')}. Never PINs.`,
+      `times ISO 8601 in UTC; a text cell starting with = + - @, tab or CR is prefixed with an apostrophe. Columns: ${PURCHASE_CSV_HEADER.join(', ')}. Never PINs.`,
   })
   @ApiPurchaseErrors('VALIDATION_FAILED', RATE_LIMITED)
   async purchasesCsv(@CurrentVendor() vendor: VendorPrincipal, @Query() query: DateRangeQuery, @Res() response: Response): Promise<void> {
     assertDateOrder(query);
     const name = `purchases-${query.date_from ?? 'start'}-${query.date_to ?? 'now'}.csv`;
-    await streamCsv(response, name, PURCHASE_CSV_COLUMNS, this.statements.csvRows(vendor.vendorId, { dateFrom: query.date_from, dateTo: query.date_to }));
+    await streamCsv(response, name, PURCHASE_CSV_HEADER, this.statements.csvRows(vendor.vendorId, { dateFrom: query.date_from, dateTo: query.date_to }));
   }
 }

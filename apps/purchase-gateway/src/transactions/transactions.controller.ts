@@ -3,7 +3,7 @@ import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { RateLimitBucketOf } from '#common';
-import { AdmitPurchaseUseCase, FulfilmentService, REFERENCE_PATTERN, TransactionQueryService, type PurchaseRequest } from '#purchase';
+import { PurchaseAdmissionService, FulfilmentService, REFERENCE_PATTERN, TransactionQueryService, type PurchaseRequest } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { assertDateOrder, CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
 import { IdempotencyKeyIntoBody } from './idempotency-key-into-body.interceptor.js';
@@ -61,7 +61,7 @@ function purchaseRequestOf(body: CreateTransactionBody): PurchaseRequest {
 @Controller('transactions')
 export class TransactionsController {
   constructor(
-    private readonly admission: AdmitPurchaseUseCase,
+    private readonly admission: PurchaseAdmissionService,
     private readonly transactions: TransactionQueryService,
     private readonly fulfilments: FulfilmentService,
   ) {}
@@ -82,7 +82,7 @@ export class TransactionsController {
   @ApiPurchaseErrors(...PURCHASE_ADMISSION_ERRORS)
   @UseInterceptors(IdempotencyKeyIntoBody)
   async create(@CurrentVendor() vendor: VendorPrincipal, @Body() body: CreateTransactionBody, @Res({ passthrough: true }) response: Response) {
-    const result = await this.admission.execute(vendor.vendorId, purchaseRequestOf(body));
+    const result = await this.admission.admit(vendor.vendorId, purchaseRequestOf(body));
     if (result.replayed) response.setHeader('Idempotent-Replayed', 'true');
     return result.transaction;
   }

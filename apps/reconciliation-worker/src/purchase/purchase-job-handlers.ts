@@ -1,16 +1,16 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { PurchaseSubmission, PurchaseVerification } from '#purchase';
+import { PurchaseSubmissionService, PurchaseVerificationService } from '#purchase';
 import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
 
-/** `purchase.submit`: delivered to PurchaseSubmission, which sends a purchase to the provider at most once. */
+/** `purchase.submit`: delivered to PurchaseSubmissionService, which sends a purchase to the provider at most once. */
 @Injectable()
 export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnModuleInit {
   private readonly logger = new Logger(SubmitPurchaseHandler.name);
 
   constructor(
     private readonly registry: JobHandlerRegistry,
-    private readonly submission: PurchaseSubmission,
+    private readonly submission: PurchaseSubmissionService,
   ) {}
 
   onModuleInit(): void {
@@ -27,14 +27,14 @@ export class SubmitPurchaseHandler implements JobHandler<'purchase.submit'>, OnM
   }
 }
 
-/** `purchase.verify`: delivered to PurchaseVerification (one provider lookup, recorded, then the next check). */
+/** `purchase.verify`: delivered to PurchaseVerificationService (one provider lookup, recorded, then the next check). */
 @Injectable()
 export class VerifyPurchaseHandler implements JobHandler<'purchase.verify'>, OnModuleInit {
   private readonly logger = new Logger(VerifyPurchaseHandler.name);
 
   constructor(
     private readonly registry: JobHandlerRegistry,
-    private readonly verification: PurchaseVerification,
+    private readonly verification: PurchaseVerificationService,
   ) {}
 
   onModuleInit(): void {

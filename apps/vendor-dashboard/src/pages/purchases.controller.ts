@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { streamCsv } from '#common';
-import { CatalogueRepository, FulfilmentService, PURCHASE_CSV_COLUMNS, PurchaseStatementService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter } from '#purchase';
+import { CatalogueRepository, FulfilmentService, PURCHASE_CSV_HEADER, PurchaseStatementService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter } from '#purchase';
 import { csrfField, CurrentSession, errorSummary, html, money, PageForbidden, pager, quantity, type SafeHtml, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
@@ -112,7 +112,7 @@ ${pager('/purchases', kept, filter.page, result?.total ?? 0, PER_PAGE)}`,
     const kept = queryOf(Object.fromEntries(FILTERS.map((key) => [key, query[key]])));
     if (Object.keys(errors).length > 0) return response.redirect(303, `/purchases?${kept}`);
     const name = `purchases-${filter.dateFrom ?? 'start'}-${filter.dateTo ?? 'now'}.csv`;
-    await streamCsv(response, name, PURCHASE_CSV_COLUMNS, this.statements.csvRows(session.vendorId, filter));
+    await streamCsv(response, name, PURCHASE_CSV_HEADER, this.statements.csvRows(session.vendorId, filter));
   }
 
   @Get(':id')

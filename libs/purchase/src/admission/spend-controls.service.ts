@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { johannesburgDayOf, ValidationFailedError } from '#common';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import type { SpendLimits } from '../model/spend-limits.js';
-import { SpendControlsRepository, type SpendControlsRow } from '../persistence/spend-controls.repository.js';
+import { SpendControlsRepository, type SpendControlsRecord } from '../persistence/spend-controls.repository.js';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
 
@@ -31,7 +31,7 @@ export interface LimitsView {
   paused_scope: 'global' | 'vendor' | null;
 }
 
-/** The longest velocity window; the per-second counters are kept this long (PurchaseSweeper). */
+/** The longest velocity window; the per-second counters are kept this long (PurchaseSweeperService). */
 export const MAX_VELOCITY_WINDOW_SECONDS = 7 * 86_400;
 
 /**
@@ -83,8 +83,8 @@ export class SpendControlsService {
     const globalPausedAt = await this.controls.globalPausedAt(manager);
     const usedCents = await this.controls.usedCents(vendorId, day, manager);
     const used = usedCents !== undefined ? centsFromDbValue(usedCents) : 0n;
-    const cap = controls?.daily_cap_cents != null ? centsFromDbValue(controls.daily_cap_cents) : null;
-    const pausedScope = globalPausedAt ? 'global' : controls?.paused_at ? 'vendor' : null;
+    const cap = controls?.dailyCapCents != null ? centsFromDbValue(controls.dailyCapCents) : null;
+    const pausedScope = globalPausedAt ? 'global' : controls?.pausedAt ? 'vendor' : null;
     return {
       configured: isConfigured(controls),
       currency: 'ZAR',
@@ -92,9 +92,9 @@ export class SpendControlsService {
       daily_cap_minor: cap === null ? null : minorUnitsFromCents(cap),
       used_today_minor: minorUnitsFromCents(used),
       remaining_today_minor: cap === null ? null : minorUnitsFromCents(cap > used ? cap - used : 0n),
-      transaction_max_minor: controls?.transaction_max_cents != null ? minorUnitsFromCents(centsFromDbValue(controls.transaction_max_cents)) : null,
-      velocity_count: controls?.velocity_count ?? null,
-      velocity_window_seconds: controls?.velocity_window_seconds ?? null,
+      transaction_max_minor: controls?.transactionMaxCents != null ? minorUnitsFromCents(centsFromDbValue(controls.transactionMaxCents)) : null,
+      velocity_count: controls?.velocityCount ?? null,
+      velocity_window_seconds: controls?.velocityWindowSeconds ?? null,
       purchases_paused: pausedScope !== null,
       paused_scope: pausedScope,
     };
@@ -115,6 +115,6 @@ export class SpendControlsService {
 }
 
 /** Every limit set: until then the admission refuses with SPEND_CONTROLS_NOT_CONFIGURED (purchase_admit). */
-function isConfigured(row: SpendControlsRow | undefined): boolean {
-  return row != null && row.daily_cap_cents != null && row.transaction_max_cents != null && row.velocity_count != null && row.velocity_window_seconds != null;
+function isConfigured(row: SpendControlsRecord | undefined): boolean {
+  return row != null && row.dailyCapCents != null && row.transactionMaxCents != null && row.velocityCount != null && row.velocityWindowSeconds != null;
 }

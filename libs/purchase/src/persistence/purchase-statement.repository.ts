@@ -6,7 +6,7 @@ import { centsColumn, minorUnitsColumn, type Cents } from '#money';
 export type StatementPeriod = 'day' | 'month';
 
 /** One period, product and operator of the purchase statement, money in ZAR minor units. */
-export interface PurchaseStatementRow {
+export interface PurchaseStatementLine {
   period: string;
   product_id: number;
   product_name: string;
@@ -24,7 +24,7 @@ export interface PurchaseStatementRow {
  * verified as completed, by the Africa/Johannesburg day (or month) of that completion, including
  * those reversed since; reversed ones also counted under `reversed_*` by that same original date.
  */
-const ROW = readShape<PurchaseStatementRow>({
+const STATEMENT_LINE = readShape<PurchaseStatementLine>({
   period: 's.period',
   product_id: 's.product_id',
   product_name: 'pr.name',
@@ -38,7 +38,7 @@ const ROW = readShape<PurchaseStatementRow>({
 });
 
 /** A purchase as the export writes it (`t`, its product `pr` and operator `op`). */
-export interface PurchaseExportRow {
+export interface PurchaseExportItem {
   id: string;
   reference: string;
   status: string;
@@ -51,7 +51,7 @@ export interface PurchaseExportRow {
   reversedAt: Date | null;
 }
 
-const EXPORT_ROW = readShape<PurchaseExportRow>({
+const EXPORT_ITEM = readShape<PurchaseExportItem>({
   id: 't.id', reference: 't.reference', status: 't.status', productId: 't.product_id', productName: 'pr.name', operatorName: 'op.name',
   chargeCents: centsColumn('t.charge_cents'), createdAt: 't.created_at', completedAt: 't.completed_at', reversedAt: 't.reversed_at',
 });
@@ -72,7 +72,7 @@ export class PurchaseStatementRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** One page of the statement, oldest period first, then product; and how many rows it has in all. */
-  async page(vendorId: string, period: StatementPeriod, from: Date | null, to: Date | null, limit: number, offset: number): Promise<{ total: number; items: PurchaseStatementRow[] }> {
+  async page(vendorId: string, period: StatementPeriod, from: Date | null, to: Date | null, limit: number, offset: number): Promise<{ total: number; items: PurchaseStatementLine[] }> {
     const grouped = `
       SELECT to_char(t.completed_at AT TIME ZONE 'Africa/Johannesburg', '${PERIOD_FORMAT[period]}') AS period, t.product_id,
              count(*) AS completed_count, sum(t.charge_cents) AS completed_gross,
@@ -84,12 +84,12 @@ export class PurchaseStatementRepository {
        GROUP BY 1, 2`;
     const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM (${grouped}) g`, [vendorId, from, to])) as Array<{ total: number }>;
     const rows: object[] = await this.dataSource.query(
-      `SELECT ${ROW.columns} FROM (${grouped}) s
+      `SELECT ${STATEMENT_LINE.columns} FROM (${grouped}) s
          JOIN purchase_products pr ON pr.id = s.product_id JOIN purchase_operators op ON op.id = pr.operator_id
         ORDER BY s.period, s.product_id LIMIT $4 OFFSET $5`,
       [vendorId, from, to, limit, offset],
     );
-    return { total, items: rows.map(ROW.read) };
+    return { total, items: rows.map(STATEMENT_LINE.read) };
   }
 
   /**
@@ -97,9 +97,9 @@ export class PurchaseStatementRepository {
    * filters, oldest first after purchase `afterId` (keyset on (created_at, id); the exact time is
    * read back from the row).
    */
-  async exportRows(vendorId: string, filter: PurchaseExportFilter, afterId: string | null, limit: number): Promise<PurchaseExportRow[]> {
+  async exportRows(vendorId: string, filter: PurchaseExportFilter, afterId: string | null, limit: number): Promise<PurchaseExportItem[]> {
     const rows: object[] = await this.dataSource.query(
-      `SELECT ${EXPORT_ROW.columns} FROM purchase_transactions t
+      `SELECT ${EXPORT_ITEM.columns} FROM purchase_transactions t
          JOIN purchase_products pr ON pr.id = t.product_id JOIN purchase_operators op ON op.id = pr.operator_id
         WHERE t.vendor_id = $1 AND ($2::timestamptz IS NULL OR t.created_at >= $2) AND ($3::timestamptz IS NULL OR t.created_at < $3)
           AND ($4::uuid IS NULL OR (t.created_at, t.id) > (SELECT c.created_at, c.id FROM purchase_transactions c WHERE c.id = $4 AND c.vendor_id = $1))
@@ -107,18 +107,18 @@ export class PurchaseStatementRepository {
         ORDER BY t.created_at, t.id LIMIT $5`,
       [vendorId, filter.from, filter.to, afterId, limit, filter.status ?? null, filter.reference ?? null, filter.productId ?? null],
     );
-    return rows.map(EXPORT_ROW.read);
+    return rows.map(EXPORT_ITEM.read);
   }
 
   /** The vendor's purchases whose reference starts with `text` or whose id is `text`, newest first (the dashboard's search). */
-  async search(vendorId: string, text: string, limit: number): Promise<PurchaseExportRow[]> {
+  async search(vendorId: string, text: string, limit: number): Promise<PurchaseExportItem[]> {
     const rows: object[] = await this.dataSource.query(
-      `SELECT ${EXPORT_ROW.columns} FROM purchase_transactions t
+      `SELECT ${EXPORT_ITEM.columns} FROM purchase_transactions t
          JOIN purchase_products pr ON pr.id = t.product_id JOIN purchase_operators op ON op.id = pr.operator_id
         WHERE t.vendor_id = $1 AND (left(t.reference, length($2)) = $2 OR t.id::text = lower($2))
         ORDER BY t.created_at DESC, t.id DESC LIMIT $3`,
       [vendorId, text, limit],
     );
-    return rows.map(EXPORT_ROW.read);
+    return rows.map(EXPORT_ITEM.read);
   }
 }

@@ -1,16 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { updateReturning, type Queryable } from '#database';
+import { readShape, updateReturning, type Queryable } from '#database';
 import type { SpendLimits } from '../model/spend-limits.js';
 
 /** A vendor's `purchase_spend_controls` row; the limits stay null until staff set them. */
-export interface SpendControlsRow {
-  daily_cap_cents: string | null;
-  transaction_max_cents: string | null;
-  velocity_count: number | null;
-  velocity_window_seconds: number | null;
-  paused_at: Date | null;
+export interface SpendControlsRecord {
+  /** bigint text as stored; null until set. */
+  dailyCapCents: string | null;
+  transactionMaxCents: string | null;
+  velocityCount: number | null;
+  velocityWindowSeconds: number | null;
+  pausedAt: Date | null;
 }
+
+const SPEND_CONTROLS = readShape<SpendControlsRecord>({
+  dailyCapCents: 'daily_cap_cents', transactionMaxCents: 'transaction_max_cents', velocityCount: 'velocity_count',
+  velocityWindowSeconds: 'velocity_window_seconds', pausedAt: 'paused_at',
+});
 
 /**
  * The spend-control aggregate: per-vendor limits and pause (`purchase_spend_controls`), the
@@ -38,13 +44,9 @@ export class SpendControlsRepository {
     return now;
   }
 
-  async controls(vendorId: string, manager: Queryable = this.dataSource): Promise<SpendControlsRow | undefined> {
-    const [controls] = await manager.query<SpendControlsRow[]>(
-      `SELECT daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds, paused_at
-         FROM purchase_spend_controls WHERE vendor_id = $1`,
-      [vendorId],
-    );
-    return controls;
+  async controls(vendorId: string, manager: Queryable = this.dataSource): Promise<SpendControlsRecord | undefined> {
+    const rows = await manager.query<object[]>(`SELECT ${SPEND_CONTROLS.columns} FROM purchase_spend_controls WHERE vendor_id = $1`, [vendorId]);
+    return SPEND_CONTROLS.first(rows) ?? undefined;
   }
 
   async globalPausedAt(manager: Queryable = this.dataSource): Promise<Date | null> {

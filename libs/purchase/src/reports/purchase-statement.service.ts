@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { decimalCell, johannesburgDayRange, type CsvCell } from '#common';
 import { formatCents } from '#money';
-import { PurchaseStatementRepository, type PurchaseExportRow, type PurchaseStatementRow, type StatementPeriod } from '../persistence/purchase-statement.repository.js';
+import { PurchaseStatementRepository, type PurchaseExportItem, type PurchaseStatementLine, type StatementPeriod } from '../persistence/purchase-statement.repository.js';
 
 export interface PurchaseStatementPage {
-  items: PurchaseStatementRow[];
+  items: PurchaseStatementLine[];
   page: number;
   total: number;
   last_page: number;
 }
 
 /** The purchases CSV's columns, in order (docs/PURCHASE.md, "Statement and export"). */
-export const PURCHASE_CSV_COLUMNS = [
+export const PURCHASE_CSV_HEADER = [
   'transaction_id', 'reference', 'status', 'product_id', 'product_name', 'operator_name', 'currency', 'charge', 'created_at', 'completed_at', 'reversed_at',
 ] as const;
 
-const EXPORT_ROWS = 2_000;
+const EXPORT_ITEMS = 2_000;
 
 /** Whole Africa/Johannesburg days (YYYY-MM-DD, by admission) and the purchase list's filters. */
 export interface PurchaseExportQuery {
@@ -50,7 +50,7 @@ export class PurchaseStatementService {
     const filter = { ...days(query.dateFrom, query.dateTo), status: query.status, reference: query.reference, productId: query.productId };
     let afterId: string | null = null;
     for (;;) {
-      const rows = await this.statements.exportRows(vendorId, filter, afterId, EXPORT_ROWS);
+      const rows = await this.statements.exportRows(vendorId, filter, afterId, EXPORT_ITEMS);
       if (rows.length === 0) return;
       afterId = rows[rows.length - 1].id;
       yield rows.map((row) => [
@@ -61,7 +61,7 @@ export class PurchaseStatementService {
   }
 
   /** Purchases by reference prefix or exact id, newest first, at most `limit`. */
-  search(vendorId: string, text: string, limit: number): Promise<PurchaseExportRow[]> {
+  search(vendorId: string, text: string, limit: number): Promise<PurchaseExportItem[]> {
     return this.statements.search(vendorId, text, limit);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { textRuleProblem, UUID_PATTERN, ValidationFailedError } from '#common';
 import { PayoutOutcomes, PayoutRepository } from '#payout';
-import { PurchaseOutcomeRecorder, TransactionsRepository } from '#purchase';
+import { PurchaseOutcomesService, TransactionsRepository } from '#purchase';
 import { OPERATOR_PROPOSED, ProposalKinds } from '../four-eyes/proposal-kinds.js';
 import { StaffActionRefused } from '../model/errors.js';
 import { ManualResolutionRepository } from '../persistence/manual-resolution.repository.js';
@@ -39,7 +39,7 @@ export class ReviewProposalKinds implements OnModuleInit {
   constructor(
     private readonly kinds: ProposalKinds,
     private readonly transactions: TransactionsRepository,
-    private readonly recorder: PurchaseOutcomeRecorder,
+    private readonly recorder: PurchaseOutcomesService,
     private readonly payouts: PayoutRepository,
     private readonly payoutOutcomes: PayoutOutcomes,
     private readonly resolutions: ManualResolutionRepository,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { VendorAccountsModule } from '#auth';
 import { PayoutDomainModule } from '#payout';
-import { PurchaseDomainModule, PurchaseOutcomeRecorder, PurchaseTimings } from '#purchase';
+import { PurchaseDomainModule, PurchaseOutcomesService, PurchaseTimings } from '#purchase';
 import { ReconciliationModule } from '#reconciliation';
 import { ManualResolutionRepository } from '../persistence/manual-resolution.repository.js';
 import { ReviewItemWorkRepository } from '../persistence/review-item-work.repository.js';
@@ -14,12 +14,12 @@ import { VendorProposalKinds } from '../vendors/vendor-proposal-kinds.js';
 
 /**
  * The review queues and their four-eyes resolutions, and vendor funding under four eyes (the back-office). Its own
- * PurchaseOutcomeRecorder instance is the same stateless class the worker and settlement use,
+ * PurchaseOutcomesService instance is the same stateless class the worker and settlement use,
  * so a staff resolution moves a purchase exactly as a verified lookup does.
  */
 @Module({
   imports: [StaffModule, VendorAccountsModule, PurchaseDomainModule, PayoutDomainModule, ReconciliationModule],
-  providers: [PurchaseTimings, PurchaseOutcomeRecorder, ManualResolutionRepository, ReviewItemWorkRepository, ReviewProposalKinds, VendorProposalKinds, VendorFunding, VendorOperations, ReviewQueues],
+  providers: [PurchaseTimings, PurchaseOutcomesService, ManualResolutionRepository, ReviewItemWorkRepository, ReviewProposalKinds, VendorProposalKinds, VendorFunding, VendorOperations, ReviewQueues],
   exports: [ReviewQueues, VendorFunding, VendorOperations],
 })
 export class StaffReviewModule {}

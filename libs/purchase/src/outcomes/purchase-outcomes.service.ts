@@ -112,8 +112,8 @@ const movesOf = new WeakMap<RowChanges, StatusEvent[]>();
  * what the worker spends most of its time on (docs/BENCHMARKS.md).
  */
 @Injectable()
-export class PurchaseOutcomeRecorder {
-  private readonly logger = new Logger(PurchaseOutcomeRecorder.name);
+export class PurchaseOutcomesService {
+  private readonly logger = new Logger(PurchaseOutcomesService.name);
 
   constructor(
     private readonly dataSource: DataSource,

@@ -19,8 +19,8 @@ const MAX_FAILED_HOPS = 20;
  * window spend controls accept.
  */
 @Injectable()
-export class PurchaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(PurchaseSweeper.name);
+export class PurchaseSweeperService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PurchaseSweeperService.name);
   private readonly loop = new PeriodicSweep('Purchase sweep', this.logger);
 
   constructor(

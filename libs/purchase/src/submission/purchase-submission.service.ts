@@ -9,7 +9,7 @@ import {
 import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
 import type { IdentifierGroups } from '../model/catalogue-types.js';
 import { TransactionsRepository, type SubmissionOutcome } from '../persistence/transactions.repository.js';
-import { PurchaseOutcomeRecorder } from '../outcomes/purchase-outcome-recorder.js';
+import { PurchaseOutcomesService } from '../outcomes/purchase-outcomes.service.js';
 import { PurchaseProviderLookup } from '../verification/purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 import { VerificationScheduler } from '../verification/verification-scheduler.js';
@@ -22,17 +22,17 @@ import { VerificationScheduler } from '../verification/verification-scheduler.js
  * 1. Look the id up first; if the provider already has it, adopt it.
  * 2. Claim the attempt in PostgreSQL (`submission_attempted_at`) BEFORE calling create. From then
  *    on the outcome is resolved only by lookups: a crash, timeout, 5xx or refusal never leads to
- *    a second create (the verify job decides, see PurchaseOutcomeRecorder).
+ *    a second create (the verify job decides, see PurchaseOutcomesService).
  */
 @Injectable()
-export class PurchaseSubmission {
-  private readonly logger = new Logger(PurchaseSubmission.name);
+export class PurchaseSubmissionService {
+  private readonly logger = new Logger(PurchaseSubmissionService.name);
 
   constructor(
     private readonly transactions: TransactionsRepository,
     private readonly provider: PurchaseProviderClient,
     private readonly lookup: PurchaseProviderLookup,
-    private readonly recorder: PurchaseOutcomeRecorder,
+    private readonly recorder: PurchaseOutcomesService,
     private readonly scheduler: VerificationScheduler,
     private readonly readiness: PurchaseReadiness,
     private readonly timings: PurchaseTimings,

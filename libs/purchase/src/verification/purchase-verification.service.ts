@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { JobPayloads } from '#queues';
 import type { TransactionState } from '../model/transaction-record.js';
-import { PurchaseOutcomeRecorder, type NextCheck } from '../outcomes/purchase-outcome-recorder.js';
+import { PurchaseOutcomesService, type NextCheck } from '../outcomes/purchase-outcomes.service.js';
 import { TransactionsRepository } from '../persistence/transactions.repository.js';
 import { PurchaseProviderLookup } from './purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
@@ -23,7 +23,7 @@ interface NextLink {
 const SUPERSEDED_MEMORY = 10_000;
 
 /**
- * What a `purchase.verify` job does: one provider GET, recorded by PurchaseOutcomeRecorder, then
+ * What a `purchase.verify` job does: one provider GET, recorded by PurchaseOutcomesService, then
  * the next check. (The worker app's VerifyPurchaseHandler delivers the job here.)
  *
  * Each transaction has one polling chain: the job whose `check` equals the row's `check_seq`
@@ -39,15 +39,15 @@ const SUPERSEDED_MEMORY = 10_000;
  * this process has no memory of read as before.
  */
 @Injectable()
-export class PurchaseVerification {
-  private readonly logger = new Logger(PurchaseVerification.name);
+export class PurchaseVerificationService {
+  private readonly logger = new Logger(PurchaseVerificationService.name);
   /** `transactionId.check` of chain links a committed takeover in this process superseded (insertion-ordered). */
   private readonly superseded = new Set<string>();
 
   constructor(
     private readonly transactions: TransactionsRepository,
     private readonly lookup: PurchaseProviderLookup,
-    private readonly recorder: PurchaseOutcomeRecorder,
+    private readonly recorder: PurchaseOutcomesService,
     private readonly scheduler: VerificationScheduler,
     private readonly timings: PurchaseTimings,
   ) {}

@@ -34,8 +34,8 @@ export interface AdmissionResult {
  * writes.
  */
 @Injectable()
-export class AdmitPurchaseUseCase {
-  private readonly logger = new Logger(AdmitPurchaseUseCase.name);
+export class PurchaseAdmissionService {
+  private readonly logger = new Logger(PurchaseAdmissionService.name);
 
   constructor(
     private readonly config: GatewayEnv,
@@ -44,7 +44,7 @@ export class AdmitPurchaseUseCase {
     private readonly clock: AdmissionClock,
   ) {}
 
-  async execute(vendorId: string, request: PurchaseRequest): Promise<AdmissionResult> {
+  async admit(vendorId: string, request: PurchaseRequest): Promise<AdmissionResult> {
     return this.admitWith(vendorId, request, async (admission) => {
       const transaction = await this.transactions.admit(admission);
       if (!transaction) throw new NotFoundError('transaction');
