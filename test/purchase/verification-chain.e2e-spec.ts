@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { MetricsService } from '#observability';
-import { TransactionsRepository } from '#purchase';
+// The worker's own repository: the test counts the reads a superseded poll would have made.
+import { TransactionRepository } from '../../libs/purchase/src/persistence/transaction.repository.js';
 import { QueueProducer } from '#queues';
 import { eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
@@ -52,7 +53,7 @@ describe('purchase verification chain', () => {
 
   it('a callback that completes the purchase takes the polling chain over; the superseded first poll is withdrawn and makes no lookup', async () => {
     // The worker's reads of a transaction's state (what a chain link starts from; a callback's job reads with its markers).
-    const stateReads = jest.spyOn(stack.worker!.get(TransactionsRepository), 'state');
+    const stateReads = jest.spyOn(stack.worker!.get(TransactionRepository), 'record');
     const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') });
     const id = bought.transaction.id;
     await settle(stack, vendor, id, ['completed'], 20_000);

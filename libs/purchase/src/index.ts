@@ -10,13 +10,9 @@ export * from './model/transaction-record.js';
 export * from './model/transaction-reference.js';
 export * from './model/purchase-timings.js';
 export * from './model/spend-limits.js';
-// persistence: the entity list and one repository per aggregate
+export * from './model/purchase-statement.js';
+// persistence: the entity list (the repositories stay inside the lib: callers use the services)
 export * from './purchase-entities.js';
-export * from './persistence/transactions.repository.js';
-export * from './persistence/quotes.repository.js';
-export * from './persistence/catalogue.repository.js';
-export * from './persistence/pricing.repository.js';
-export * from './persistence/spend-controls.repository.js';
 // features
 export * from './catalogue/catalogue-sync.service.js';
 export * from './catalogue/catalogue.service.js';
@@ -32,13 +28,14 @@ export * from './verification/purchase-verification.service.js';
 export * from './verification/purchase-review.service.js';
 export * from './verification/provider-callback.service.js';
 export * from './verification/lookups.service.js';
+export * from './outcomes/purchase-outcome.types.js';
 export * from './outcomes/purchase-outcomes.service.js';
 export * from './outcomes/fulfilment.service.js';
 export * from './sweeper/purchase-sweeper.service.js';
 export * from './reports/reports.service.js';
 export * from './reports/purchase-statement.service.js';
-export * from './persistence/purchase-statement.repository.js';
 export * from './reports/transaction-query.service.js';
+export * from './settlement/purchase-settlement.service.js';
 // modules
 export * from './purchase-domain.module.js';
 export * from './purchase-worker.module.js';

@@ -14,7 +14,11 @@ import { CatalogueRepository } from './persistence/catalogue.repository.js';
 import { PricingRepository } from './persistence/pricing.repository.js';
 import { QuotesRepository } from './persistence/quotes.repository.js';
 import { SpendControlsRepository } from './persistence/spend-controls.repository.js';
-import { TransactionsRepository } from './persistence/transactions.repository.js';
+import { TransactionEvidenceRepository } from './persistence/transaction-evidence.repository.js';
+import { TransactionListRepository } from './persistence/transaction-list.repository.js';
+import { TransactionStaffRepository } from './persistence/transaction-staff.repository.js';
+import { TransactionWorkRepository } from './persistence/transaction-work.repository.js';
+import { TransactionRepository } from './persistence/transaction.repository.js';
 import { PurchaseVendorsRepository } from './persistence/vendors.repository.js';
 import { ReportsService } from './reports/reports.service.js';
 import { PurchaseStatementService } from './reports/purchase-statement.service.js';
@@ -24,10 +28,15 @@ import { AdmissionClock } from './admission/admission-clock.js';
 import { PurchaseAdmissionService } from './admission/purchase-admission.service.js';
 import { PurchaseReviewService } from './verification/purchase-review.service.js';
 import { TransactionQueryService } from './reports/transaction-query.service.js';
+import { PurchaseSettlementService } from './settlement/purchase-settlement.service.js';
 
-/** One repository per aggregate: the only classes that hold SQL on the purchase tables. */
+/** The repositories (per aggregate and purpose): the only classes that hold SQL on the purchase tables. */
 const REPOSITORIES = [
-  TransactionsRepository,
+  TransactionRepository,
+  TransactionEvidenceRepository,
+  TransactionWorkRepository,
+  TransactionStaffRepository,
+  TransactionListRepository,
   PurchaseStatementRepository,
   QuotesRepository,
   CatalogueRepository,
@@ -46,6 +55,7 @@ const SERVICES = [
   PurchaseAdmissionService,
   AdmissionClock,
   PurchaseReviewService,
+  PurchaseSettlementService,
   FulfilmentService,
   ProviderCallbackService,
   LookupsService,

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
 import { ProviderError, PurchaseProviderClient, type PurchaseProviderTransaction } from '#providers';
-import { PurchaseOutcomesService, TransactionsRepository, isUuid, lateCreationDedupeKey, type TransactionState } from '#purchase';
+import { PurchaseOutcomesService, PurchaseSettlementService, isUuid, lateCreationDedupeKey, type TransactionRecord } from '#purchase';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
 import { SettlementRepository } from './persistence/settlement.repository.js';
@@ -24,7 +24,7 @@ export class PurchaseLineMatcher {
     private readonly recorder: PurchaseOutcomesService,
     private readonly provider: PurchaseProviderClient,
     private readonly exceptions: ReconciliationExceptionsRepository,
-    private readonly transactions: TransactionsRepository,
+    private readonly purchases: PurchaseSettlementService,
     private readonly settlements: SettlementRepository,
   ) {}
 
@@ -37,14 +37,14 @@ export class PurchaseLineMatcher {
       this.dataSource.transaction((tx) => lineException(tx, this.exceptions, line, exception, links));
     if (!record) return raise({ ...base, kind: 'unknown_line', dedupeKey: lineDedupeKey(line, 'unknown_line'), details: lineEvidence(line) });
     const links = { purchaseTransactionId: record.id };
-    const ours = { vendorId: record.vendor_id, purchaseTransactionId: record.id };
-    const evidence = { ...lineEvidence(line), our_status: record.status, our_amount: formatCents(BigInt(record.wholesale_cents)), our_currency: record.currency };
+    const ours = { vendorId: record.vendorId, purchaseTransactionId: record.id };
+    const evidence = { ...lineEvidence(line), our_status: record.status, our_amount: formatCents(record.wholesaleCents), our_currency: record.currency };
 
-    if (BigInt(record.wholesale_cents) !== BigInt(line.amount_cents) || record.currency !== line.currency) {
+    if (record.wholesaleCents !== BigInt(line.amount_cents) || record.currency !== line.currency) {
       return raise({ ...base, ...ours, kind: 'amount_mismatch', dedupeKey: lineDedupeKey(line, 'amount_mismatch'), details: evidence }, links);
     }
-    if (!/^\d{1,18}$/.test(line.provider_reference) || (record.provider_transaction_id !== null && record.provider_transaction_id !== line.provider_reference)) {
-      const details = { ...evidence, our_provider_transaction_id: record.provider_transaction_id };
+    if (!/^\d{1,18}$/.test(line.provider_reference) || (record.providerTransactionId !== null && record.providerTransactionId !== line.provider_reference)) {
+      const details = { ...evidence, our_provider_transaction_id: record.providerTransactionId };
       return raise({ ...base, ...ours, kind: 'reference_mismatch', dedupeKey: lineDedupeKey(line, 'reference_mismatch'), details }, links);
     }
     const earlier = await this.settlements.earlierLineFor(manager, { purchaseTransactionId: record.id }, line);
@@ -82,20 +82,20 @@ export class PurchaseLineMatcher {
     return raise({ ...base, ...ours, kind: 'status_conflict', dedupeKey: lineDedupeKey(line, 'status_conflict'), details }, links);
   }
 
-  private async find(line: StoredLine): Promise<TransactionState | undefined> {
+  private async find(line: StoredLine): Promise<TransactionRecord | undefined> {
     if (isUuid(line.merchant_reference)) {
-      const byId = await this.transactions.state(line.merchant_reference);
+      const byId = await this.purchases.record(line.merchant_reference);
       if (byId) return byId;
     }
     if (!/^\d{1,18}$/.test(line.provider_reference)) return undefined;
-    return this.transactions.stateByProviderTransactionId(line.provider_reference);
+    return this.purchases.recordByProviderTransactionId(line.provider_reference);
   }
 
   /**
    * The line as a provider observation. A lookup is tried first because it carries what a report
    * never does (the PIN or eSIM of a completed purchase); it is used only when it says the same.
    */
-  private async observationOf(record: TransactionState, line: StoredLine, wanted: 'completed' | 'reversed'): Promise<PurchaseProviderTransaction> {
+  private async observationOf(record: TransactionRecord, line: StoredLine, wanted: 'completed' | 'reversed'): Promise<PurchaseProviderTransaction> {
     try {
       const found = await this.provider.findTransactionByExternalId(record.id);
       if (found.outcome === wanted && found.externalId === record.id) return found;
@@ -108,9 +108,9 @@ export class PurchaseLineMatcher {
       providerTransactionId: Number(line.provider_reference),
       externalId: record.id,
       providerStatus: line.line.status,
-      productId: record.product_id,
-      destinationAmount: record.destination_amount,
-      destinationUnit: record.destination_unit,
+      productId: record.productId,
+      destinationAmount: record.destinationAmount,
+      destinationUnit: record.destinationUnit,
       wholesaleAmount: line.line.amount,
       wholesaleCurrency: line.currency,
       createdAt: line.line.settled_at,

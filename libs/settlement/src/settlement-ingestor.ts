@@ -5,7 +5,7 @@ import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { GatewayEnv } from '#config';
 import { PAYOUT_METHODS, PayoutRepository, methodDefinition } from '#payout';
 import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport } from '#providers';
-import { TransactionsRepository } from '#purchase';
+import { PurchaseSettlementService } from '#purchase';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import { PayoutLineMatcher } from './payout-line-matcher.js';
 import { PurchaseLineMatcher } from './purchase-line-matcher.js';
@@ -56,7 +56,7 @@ export class SettlementIngestor {
     private readonly payoutLines: PayoutLineMatcher,
     private readonly exceptions: ReconciliationExceptionsRepository,
     private readonly metrics: SettlementMetrics,
-    private readonly purchases: TransactionsRepository,
+    private readonly purchases: PurchaseSettlementService,
     private readonly payouts: PayoutRepository,
     private readonly days: SettlementDaysRepository,
     private readonly clock: SettlementClock,

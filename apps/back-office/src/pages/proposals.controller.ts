@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ValidationFailedError } from '#common';
 import type { Response } from 'express';
-import { centsFromDbValue, formatCents } from '#money';
+import { formatCents } from '#money';
 import { debtOf, PayoutLedger } from '#payout';
 import { SpendControlsService } from '#purchase';
 import { ExceptionDesk, FourEyes, requireReason, ReviewQueues, StaffAccounts, StaffAuditLog, type Proposal, type StaffSession } from '#staff';
@@ -173,11 +173,11 @@ export class ProposalsController {
         const { item, history } = await this.queues.purchase(proposal.subjectId);
         return html`<h2>Evidence</h2>${compare([
           ['Status', item.status, String(params.outcome)],
-          ['Error code the vendor sees', item.error_code ?? '—', params.outcome === 'failed' ? 'RESOLVED_BY_STAFF' : '—'],
+          ['Error code the vendor sees', item.errorCode ?? '—', params.outcome === 'failed' ? 'RESOLVED_BY_STAFF' : '—'],
           ['What the vendor reads', '—', `resolved by staff: ${typeof params.vendor_message === 'string' ? params.vendor_message : 'Resolved by our support team after checking with the provider.'}`],
-        ])}<dl class="facts"><dt>Vendor</dt><dd>${item.vendor_name}</dd><dt>Amount</dt><dd>${money(centsFromDbValue(item.charge_cents), item.currency)}</dd>
-<dt>Submitted to the provider</dt><dd>${item.submission_attempted_at ? html`${when(item.submission_attempted_at)}, answer: ${item.submission_outcome ?? 'none'}` : 'never'}</dd>
-<dt>Provider's last status</dt><dd>${item.provider_status ?? '—'}</dd><dt>Last lookup</dt><dd>${when(item.last_checked_at)}${item.not_found_streak > 0 ? html` (not found ${item.not_found_streak}× in a row)` : ''}</dd></dl>
+        ])}<dl class="facts"><dt>Vendor</dt><dd>${item.vendorName}</dd><dt>Amount</dt><dd>${money(item.chargeCents, item.currency)}</dd>
+<dt>Submitted to the provider</dt><dd>${item.submissionAttemptedAt ? html`${when(item.submissionAttemptedAt)}, answer: ${item.submissionOutcome ?? 'none'}` : 'never'}</dd>
+<dt>Provider's last status</dt><dd>${item.providerStatus ?? '—'}</dd><dt>Last lookup</dt><dd>${when(item.lastCheckedAt)}${item.notFoundStreak > 0 ? html` (not found ${item.notFoundStreak}× in a row)` : ''}</dd></dl>
 <h3>Provider trail</h3><table><thead><tr><th scope="col">When</th><th scope="col">Move</th><th scope="col">Provider status</th><th scope="col">Why</th></tr></thead><tbody>${history.map(
           (event) => html`<tr><td>${when(event.created_at)}</td><td>${event.from_status ?? 'new'} → ${event.to_status}</td><td>${event.provider_status ?? '—'}</td><td>${event.reason}</td></tr>`,
         )}</tbody></table>`;

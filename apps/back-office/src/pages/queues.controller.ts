@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { centsFromDbValue } from '#money';
 import { PURCHASE_FAILURE_CODES, STAFF_RESOLUTION_STANDARD_MESSAGE } from '#purchase';
 import { FourEyes, REVIEW_OUTCOMES, ReviewQueues, StaffAccounts, StaffAuditLog, staffRoleAllows, VENDOR_MESSAGE_MAX_LENGTH, type ItemNote, type ItemOwner, type Proposal, type ReviewDomain, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
@@ -66,8 +65,8 @@ export class QueuesController {
       : html`<p>${items.length} purchase${items.length === 1 ? '' : 's'} in review, oldest first.</p>
 <table><thead><tr><th scope="col">Waiting</th><th scope="col">Vendor</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th><th scope="col">Submission</th><th scope="col">Provider said</th><th scope="col">Last checked</th><th scope="col">Owner</th></tr></thead>
 <tbody>${items.map(
-          (item) => html`<tr><td>${ageSince(item.waiting_since)}</td><td>${item.vendor_name}</td><td><a href="/queues/purchases/${item.id}">${item.reference}</a></td>
-<td class="num">${money(centsFromDbValue(item.charge_cents), item.currency)}</td><td>${item.submission_outcome ?? 'not submitted'}</td><td>${item.provider_status ?? '—'}</td><td>${when(item.last_checked_at)}</td><td>${ownerCell(owners, item.id)}</td></tr>`,
+          (item) => html`<tr><td>${ageSince(item.waitingSince)}</td><td>${item.vendorName}</td><td><a href="/queues/purchases/${item.id}">${item.reference}</a></td>
+<td class="num">${money(item.chargeCents, item.currency)}</td><td>${item.submissionOutcome ?? 'not submitted'}</td><td>${item.providerStatus ?? '—'}</td><td>${when(item.lastCheckedAt)}</td><td>${ownerCell(owners, item.id)}</td></tr>`,
         )}</tbody></table>`;
     sendPage(response, { title: 'Purchases in review', session: sessionOf(request), current: '/queues/purchases', body });
   }
@@ -185,16 +184,16 @@ export class QueuesController {
     const worked = workedItem('purchases', item.id, work.owner, item.status === 'review');
     const facts = html`<dl class="facts">
 <dt>Status</dt><dd class="status-${item.status}">${item.status}</dd>
-<dt>Vendor</dt><dd>${item.vendor_name} <code>${item.vendor_id}</code></dd>
+<dt>Vendor</dt><dd>${item.vendorName} <code>${item.vendorId}</code></dd>
 <dt>Reference</dt><dd>${item.reference}</dd>
-<dt>Amount</dt><dd>${money(centsFromDbValue(item.charge_cents), item.currency)}</dd>
-<dt>Admitted</dt><dd>${when(item.created_at)}</dd>
-<dt>Waiting since</dt><dd>${item.status === 'review' ? html`${when(item.waiting_since)} (${ageSince(item.waiting_since)})` : html`no longer waiting: ${item.status}${resolution ? html` since ${when(resolution.resolvedAt)}` : ''}`}</dd>
-<dt>Submitted to the provider</dt><dd>${item.submission_attempted_at ? html`${when(item.submission_attempted_at)}, answer: ${item.submission_outcome ?? 'none'}${item.submission_ended_at ? html`, ended ${when(item.submission_ended_at)}` : ''}` : 'never'}</dd>
-<dt>Provider's transaction</dt><dd>${item.provider_transaction_id ?? '—'}</dd>
-<dt>Provider's last status</dt><dd>${item.provider_status ?? '—'}</dd>
-<dt>Last lookup</dt><dd>${when(item.last_checked_at)}${item.not_found_streak > 0 ? html` (not found ${item.not_found_streak}× in a row)` : ''}</dd>
-<dt>Error code</dt><dd>${item.error_code ?? '—'}</dd>
+<dt>Amount</dt><dd>${money(item.chargeCents, item.currency)}</dd>
+<dt>Admitted</dt><dd>${when(item.createdAt)}</dd>
+<dt>Waiting since</dt><dd>${item.status === 'review' ? html`${when(item.waitingSince)} (${ageSince(item.waitingSince)})` : html`no longer waiting: ${item.status}${resolution ? html` since ${when(resolution.resolvedAt)}` : ''}`}</dd>
+<dt>Submitted to the provider</dt><dd>${item.submissionAttemptedAt ? html`${when(item.submissionAttemptedAt)}, answer: ${item.submissionOutcome ?? 'none'}${item.submissionEndedAt ? html`, ended ${when(item.submissionEndedAt)}` : ''}` : 'never'}</dd>
+<dt>Provider's transaction</dt><dd>${item.providerTransactionId ?? '—'}</dd>
+<dt>Provider's last status</dt><dd>${item.providerStatus ?? '—'}</dd>
+<dt>Last lookup</dt><dd>${when(item.lastCheckedAt)}${item.notFoundStreak > 0 ? html` (not found ${item.notFoundStreak}× in a row)` : ''}</dd>
+<dt>Error code</dt><dd>${item.errorCode ?? '—'}</dd>
 <dt>Resolved by hand</dt><dd>${resolution ? html`${resolution.outcome}, ${when(resolution.resolvedAt)} (<a href="/proposals/${resolution.proposalId}">proposal</a>)` : 'no'}</dd>
 <dt>Owner</dt><dd id="owner">${ownerFact(session, worked)}</dd>
 </dl>`;

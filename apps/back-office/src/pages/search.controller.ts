@@ -1,6 +1,5 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { centsFromDbValue } from '#money';
 import { isSearchable, SEARCH_MATCHES, SEARCH_MAX_LENGTH, StaffSearch, type StaffSearchResults } from '#staff';
 import { errorSummary, html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
@@ -17,8 +16,8 @@ function group(id: string, title: string, count: number, head: SafeHtml, rows: S
 function results(found: StaffSearchResults): SafeHtml {
   const th = (label: string, numeric = false) => html`<th scope="col"${numeric ? html` class="num"` : ''}>${label}</th>`;
   return html`${group('purchases', 'Purchases', found.purchases.length, html`${th('Reference')}${th('Vendor')}${th('Status')}${th('Charge', true)}${th('Created')}`, found.purchases.map(
-    (row) => html`<tr><td><a href="/queues/purchases/${row.id}">${row.reference}</a></td><td><a href="/vendors/${row.vendor_id}">${row.vendor_name}</a></td><td class="status-${row.status}">${row.status}</td>
-<td class="num">${money(centsFromDbValue(row.charge_cents), row.currency)}</td><td>${when(row.created_at)}</td></tr>`,
+    (row) => html`<tr><td><a href="/queues/purchases/${row.id}">${row.reference}</a></td><td><a href="/vendors/${row.vendorId}">${row.vendorName}</a></td><td class="status-${row.status}">${row.status}</td>
+<td class="num">${money(row.chargeCents, row.currency)}</td><td>${when(row.createdAt)}</td></tr>`,
   ))}
 ${group('payouts', 'Payouts', found.payouts.length, html`${th('Reference')}${th('Vendor')}${th('Status')}${th('Method')}${th('Amount', true)}${th('Created')}`, found.payouts.map(
     (row) => html`<tr><td><a href="/queues/payouts/${row.id}">${row.reference}</a></td><td><a href="/vendors/${row.vendorId}">${row.vendorName}</a></td><td class="status-${row.status}">${row.status}</td>

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { ALL_ABILITIES, VendorService } from '#auth';
 import { formatCents } from '#money';
 import { PayoutLedger } from '#payout';
-import { CatalogueRepository, SpendControlsService, type LimitsView } from '#purchase';
+import { CatalogueService, SpendControlsService, type LimitsView } from '#purchase';
 import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffAuditRecord, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
@@ -37,7 +37,7 @@ export class VendorsController {
     private readonly funding: VendorFunding,
     private readonly operations: VendorOperations,
     private readonly spendControls: SpendControlsService,
-    private readonly catalogue: CatalogueRepository,
+    private readonly catalogue: CatalogueService,
   ) {}
 
   @Get()

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
 import { streamCsv } from '#common';
-import { CatalogueRepository, FulfilmentService, PURCHASE_CSV_HEADER, PurchaseStatementService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter } from '#purchase';
+import { CatalogueService, FulfilmentService, PURCHASE_CSV_HEADER, PurchaseStatementService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter } from '#purchase';
 import { csrfField, CurrentSession, errorSummary, html, money, PageForbidden, pager, quantity, type SafeHtml, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
@@ -58,7 +58,7 @@ export class PurchasesController {
     private readonly fulfilment: FulfilmentService,
     private readonly vendors: VendorService,
     private readonly audit: DashboardAuditRepository,
-    private readonly catalogue: CatalogueRepository,
+    private readonly catalogue: CatalogueService,
     private readonly statements: PurchaseStatementService,
   ) {}
 

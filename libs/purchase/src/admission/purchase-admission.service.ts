@@ -7,7 +7,8 @@ import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
 import { AdmissionClock } from './admission-clock.js';
 import type { TransactionValidation, TransactionView } from '../model/transaction-view.js';
 import { REFERENCE_PATTERN } from '../model/transaction-reference.js';
-import { TransactionsRepository, type AdmissionRequest } from '../persistence/transactions.repository.js';
+import type { AdmissionRequest } from '../persistence/admission-statement.js';
+import { TransactionRepository } from '../persistence/transaction.repository.js';
 
 export interface PurchaseRequest {
   idempotencyKey: string | undefined;
@@ -40,7 +41,7 @@ export class PurchaseAdmissionService {
   constructor(
     private readonly config: GatewayEnv,
     private readonly readiness: PurchaseReadiness,
-    private readonly transactions: TransactionsRepository,
+    private readonly transactions: TransactionRepository,
     private readonly clock: AdmissionClock,
   ) {}
 
@@ -54,7 +55,7 @@ export class PurchaseAdmissionService {
 
   /**
    * POST /transactions/validate: execute's checks and its statement, purchase_admit itself, in a
-   * transaction that is rolled back (TransactionsRepository.admitRolledBack says why this rather
+   * transaction that is rolled back (TransactionRepository.admitRolledBack says why this rather
    * than a read-only copy of the checks): every refusal is the real call's, and nothing commits.
    * A real call made afterwards can still be refused if the quote, the limits or the day's
    * allowance changed in between.

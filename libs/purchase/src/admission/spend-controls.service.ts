@@ -4,7 +4,7 @@ import { johannesburgDayOf, ValidationFailedError } from '#common';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import type { SpendLimits } from '../model/spend-limits.js';
 import { SpendControlsRepository, type SpendControlsRecord } from '../persistence/spend-controls.repository.js';
-import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { TransactionListRepository } from '../persistence/transaction-list.repository.js';
 import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
 
 export interface PauseState {
@@ -37,13 +37,13 @@ export const MAX_VELOCITY_WINDOW_SECONDS = 7 * 86_400;
 /**
  * Spend controls: staff set them (setLimits, pause, resume), vendors read them (limitsFor). The
  * admission of every purchase checks and consumes them in its one statement (purchase_admit,
- * TransactionsRepository.admit).
+ * TransactionRepository.admit).
  */
 @Injectable()
 export class SpendControlsService {
   constructor(
     private readonly controls: SpendControlsRepository,
-    private readonly transactions: TransactionsRepository,
+    private readonly transactions: TransactionListRepository,
     private readonly vendors: PurchaseVendorsRepository,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ValidationFailedError } from '#common';
-import { pageOf, productPriceOf, type CountryView, type OperatorView, type Page, type ProductView, type ServiceView } from '../model/catalogue-views.js';
+import { pageOf, productPriceOf, type CountryView, type OperatorView, type Page, type ProductLabel, type ProductView, type ServiceView } from '../model/catalogue-views.js';
 import { ProductUnavailableError } from '../model/purchase-errors.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
 import { CatalogueRepository, type ProductSearch } from '../persistence/catalogue.repository.js';
@@ -22,6 +22,21 @@ export class CatalogueService {
     private readonly pricing: PricingRepository,
     private readonly vendors: PurchaseVendorsRepository,
   ) {}
+
+  /** The names of the products `ids` (offered or withdrawn), by id as text: what the pages show instead of bare ids. */
+  async productNames(ids: readonly (number | string)[]): Promise<Map<string, string>> {
+    return this.catalogue.productNames(ids);
+  }
+
+  /** The products `ids` (offered or withdrawn) with their operators' names, by id as text. */
+  async productLabels(ids: readonly (number | string)[]): Promise<Map<string, ProductLabel>> {
+    return this.catalogue.productLabels(ids);
+  }
+
+  /** The products enabled for the vendor, with their operators, by operator and name (a filter's choices). */
+  async enabledProductLabels(vendorId: string): Promise<Array<ProductLabel & { id: number }>> {
+    return this.catalogue.enabledProductLabels(vendorId);
+  }
 
   /** Staff: enables every active product (`'all'`) or the listed ids for a vendor. Idempotent. `manager`: the caller's transaction (the staff audit record commits with the change). */
   async enableProducts(vendorId: string, products: 'all' | number[], manager?: EntityManager): Promise<ProductEnablement> {

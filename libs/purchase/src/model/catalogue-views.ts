@@ -61,3 +61,9 @@ export interface Page<T> {
 export function pageOf<T>(items: T[], page: number, perPage: number, total: number): Page<T> {
   return { items, page, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
 }
+
+/** A product's name and its operator's, what pages show instead of ids. */
+export interface ProductLabel {
+  name: string;
+  operator: string;
+}

@@ -1,44 +1,66 @@
+import type { Cents } from '#money';
 import type { IdentifierGroups } from './catalogue-types.js';
 import type { TransactionStatus } from './transaction-status.js';
 
 /**
- * A transaction as the worker, the sweeper and settlement read it: the columns that decide what
- * may happen next. Never sent to a vendor (the vendor sees TransactionView).
+ * A transaction (`purchase_transactions`) as the domain reads it: what the worker, the sweeper,
+ * settlement and staff decide on. Never sent to a vendor (the vendor sees TransactionView).
  */
-export interface TransactionState {
+export interface TransactionRecord {
   id: string;
-  vendor_id: string;
+  vendorId: string;
+  reference: string;
   status: TransactionStatus;
-  product_id: number;
-  charge_cents: string;
-  wholesale_cents: string;
+  productId: number;
+  chargeCents: Cents;
+  wholesaleCents: Cents;
   currency: string;
-  destination_amount: string;
-  destination_unit: string;
+  destinationAmount: string;
+  destinationUnit: string;
   identifiers: IdentifierGroups;
   /** Johannesburg day whose allowance the charge consumed (YYYY-MM-DD). */
-  admission_day: string;
-  created_at: Date;
+  admissionDay: string;
+  createdAt: Date;
+  errorCode: string | null;
   /** Set before the provider's create is called: from then on the outcome is resolved by lookup only. */
-  submission_attempted_at: Date | null;
+  submissionAttemptedAt: Date | null;
   /** When the create call returned or failed (our timeout included). */
-  submission_ended_at: Date | null;
+  submissionEndedAt: Date | null;
   /** accepted | rejected | http_error | unknown | found_before_create: what the create call itself told us. */
-  submission_outcome: string | null;
-  provider_transaction_id: string | null;
-  allowance_returned_at: Date | null;
+  submissionOutcome: string | null;
+  providerTransactionId: string | null;
+  /** The provider's own detailed status from its last answer. */
+  providerStatus: string | null;
+  lastCheckedAt: Date | null;
+  allowanceReturnedAt: Date | null;
   /** Consecutive provider searches that found nothing, after a create attempt. */
-  not_found_streak: number;
+  notFoundStreak: number;
   /** Sequence of the scheduled check; a verify job for an older sequence does not reschedule. */
-  check_seq: number;
-  next_check_at: Date | null;
-  reversal_watch_until: Date | null;
+  checkSeq: number;
+  nextCheckAt: Date | null;
+  reversalWatchUntil: Date | null;
 }
 
-/** The state under the row's lock, with the database's clock read in the same statement. */
-export interface LockedTransactionState extends TransactionState {
+/** The record under the row's lock, with the database's clock read in the same statement. */
+export interface LockedTransactionRecord extends TransactionRecord {
   now: Date;
 }
+
+/** A transaction about to be submitted, with its product's pricing kind. */
+export interface SubmissionRecord extends TransactionRecord {
+  pricingKind: string;
+}
+
+/** A purchase as staff see it in the back-office: across vendors, never a PIN. */
+export type PurchaseStaffItem = Pick<
+  TransactionRecord,
+  | 'id' | 'vendorId' | 'reference' | 'status' | 'productId' | 'chargeCents' | 'currency' | 'errorCode' | 'createdAt' | 'submissionAttemptedAt'
+  | 'submissionEndedAt' | 'submissionOutcome' | 'providerTransactionId' | 'providerStatus' | 'lastCheckedAt' | 'notFoundStreak'
+> & {
+  vendorName: string;
+  /** When it entered review (else its admission). */
+  waitingSince: Date;
+};
 
 /** One status move of a transaction, as the vendor dashboard's history shows it. */
 export interface TransactionEventView {
@@ -46,4 +68,9 @@ export interface TransactionEventView {
   to_status: TransactionStatus;
   reason: string;
   created_at: Date;
+}
+
+/** One recorded status move and what the provider said that caused it (staff). */
+export interface PurchaseStaffEvent extends TransactionEventView {
+  provider_status: string | null;
 }

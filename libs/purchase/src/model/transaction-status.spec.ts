@@ -1,4 +1,4 @@
-import { canMove, movesToward, TRANSACTION_STATUSES } from './transaction-status.js';
+import { canMove, movesToward, sourcesOf, TRANSACTION_STATUSES } from './transaction-status.js';
 
 describe('transaction status moves', () => {
   it('allows exactly the documented moves', () => {
@@ -6,6 +6,14 @@ describe('transaction status moves', () => {
     expect(allowed.sort()).toEqual(
       ['pending->completed', 'pending->failed', 'pending->review', 'review->completed', 'review->failed', 'completed->reversed'].sort(),
     );
+  });
+
+  it('names every status a move may come from', () => {
+    expect(sourcesOf('completed')).toEqual(['pending', 'review']);
+    expect(sourcesOf('failed')).toEqual(['pending', 'review']);
+    expect(sourcesOf('review')).toEqual(['pending']);
+    expect(sourcesOf('reversed')).toEqual(['completed']);
+    expect(sourcesOf('pending')).toEqual([]);
   });
 
   it('never reopens a final status', () => {

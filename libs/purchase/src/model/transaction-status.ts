@@ -2,7 +2,7 @@ export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed', 'reversed
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** The allowed moves (docs/PURCHASE.md): pending → completed | failed | review; review → completed | failed; completed → reversed. */
-const ALLOWED_MOVES: Record<TransactionStatus, readonly TransactionStatus[]> = {
+export const ALLOWED_MOVES: Record<TransactionStatus, readonly TransactionStatus[]> = {
   pending: ['completed', 'failed', 'review'],
   review: ['completed', 'failed'],
   completed: ['reversed'],
@@ -12,6 +12,11 @@ const ALLOWED_MOVES: Record<TransactionStatus, readonly TransactionStatus[]> = {
 
 export function canMove(from: TransactionStatus, to: TransactionStatus): boolean {
   return ALLOWED_MOVES[from].includes(to);
+}
+
+/** Every status `to` may be reached from, in TRANSACTION_STATUSES order: what a guarded move's WHERE accepts. */
+export function sourcesOf(to: TransactionStatus): TransactionStatus[] {
+  return TRANSACTION_STATUSES.filter((from) => canMove(from, to));
 }
 
 /** What the provider verifiably says about a transaction. */

@@ -19,6 +19,18 @@ export interface TransactionView {
   reversed_at: string | null;
 }
 
+/** The vendor's list's filter and page. */
+export interface TransactionFilter {
+  status?: TransactionStatus;
+  reference?: string;
+  productId?: number;
+  /** Whole Africa/Johannesburg days (YYYY-MM-DD), by admission time. */
+  dateFrom?: string;
+  dateTo?: string;
+  page: number;
+  perPage: number;
+}
+
 /** POST /transactions/validate: what POST /transactions would do with the same key and body. */
 export interface TransactionValidation {
   /** `create`: a new purchase would be admitted (202, pending); `replay`: the purchase already made with this key would be answered. */

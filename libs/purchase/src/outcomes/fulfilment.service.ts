@@ -4,7 +4,7 @@ import { FieldEncryption, NotFoundError } from '#common';
 import type { PurchaseFulfilment } from '#providers';
 import { FulfilmentUnavailableError } from '../model/purchase-errors.js';
 import { isUuid } from '../model/uuid-pattern.js';
-import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { TransactionEvidenceRepository } from '../persistence/transaction-evidence.repository.js';
 
 /** GET /transactions/{id}/fulfilment. Exactly one of `pin` and `esim` is set. */
 export interface FulfilmentView {
@@ -29,7 +29,7 @@ export class FulfilmentService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly encryption: FieldEncryption,
-    private readonly transactions: TransactionsRepository,
+    private readonly transactions: TransactionEvidenceRepository,
   ) {}
 
   /** Stores the provider's delivery data once; a repeated verification keeps the first copy. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, In, Not, type EntityManager } from 'typeorm';
 import { readShape, type Queryable } from '#database';
 import { centsFromDbValue } from '#money';
-import { productPriceOf, type CountryView, type OperatorView, type ProductView, type ServiceView } from '../model/catalogue-views.js';
+import { productPriceOf, type CountryView, type OperatorView, type ProductView, type ServiceView , type ProductLabel } from '../model/catalogue-views.js';
 import { PurchaseCountryEntity, PurchaseOperatorEntity, PurchaseProductEntity, PurchaseServiceEntity } from './catalogue.entities.js';
 
 /** Everything a vendor sees is read through its enabled, active products: the vendorId is always `$1`. */
@@ -12,12 +12,6 @@ const ENABLED_PRODUCTS = `
   JOIN purchase_services s ON s.id = p.service_id
   JOIN purchase_operators o ON o.id = p.operator_id
   WHERE vp.vendor_id = $1`;
-
-/** A product's name and its operator's, what pages show instead of ids. */
-export interface ProductLabel {
-  name: string;
-  operator: string;
-}
 
 /** A product's listed price as the page's read selects it (`cents` as text), or null when unpriced. */
 type SelectedPrice = { version: number; cents: string; amount: string } | null;

@@ -1,26 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readShape } from '#database';
-import { centsColumn, minorUnitsColumn, type Cents } from '#money';
-
-export type StatementPeriod = 'day' | 'month';
-
-/** One period, product and operator of the purchase statement, money in ZAR minor units. */
-export interface PurchaseStatementLine {
-  period: string;
-  product_id: number;
-  product_name: string;
-  operator_id: number;
-  operator_name: string;
-  completed_count: number;
-  completed_gross_minor: number;
-  reversed_count: number;
-  reversed_gross_minor: number;
-  net_minor: number;
-}
+import { centsColumn, minorUnitsColumn } from '#money';
+import type { PurchaseExportFilter, PurchaseExportItem, PurchaseStatementLine, StatementPeriod } from '../model/purchase-statement.js';
 
 /**
- * The same figures as GET /reports/summary (TransactionsRepository.salesSummary), split: every sale
+ * The same figures as GET /reports/summary (TransactionListRepository.salesSummary), split: every sale
  * verified as completed, by the Africa/Johannesburg day (or month) of that completion, including
  * those reversed since; reversed ones also counted under `reversed_*` by that same original date.
  */
@@ -37,33 +22,10 @@ const STATEMENT_LINE = readShape<PurchaseStatementLine>({
   net_minor: minorUnitsColumn('(s.completed_gross - s.reversed_gross)::text'),
 });
 
-/** A purchase as the export writes it (`t`, its product `pr` and operator `op`). */
-export interface PurchaseExportItem {
-  id: string;
-  reference: string;
-  status: string;
-  productId: number;
-  productName: string;
-  operatorName: string;
-  chargeCents: Cents;
-  createdAt: Date;
-  completedAt: Date | null;
-  reversedAt: Date | null;
-}
-
 const EXPORT_ITEM = readShape<PurchaseExportItem>({
   id: 't.id', reference: 't.reference', status: 't.status', productId: 't.product_id', productName: 'pr.name', operatorName: 'op.name',
   chargeCents: centsColumn('t.charge_cents'), createdAt: 't.created_at', completedAt: 't.completed_at', reversedAt: 't.reversed_at',
 });
-
-/** The purchases an export writes: admitted in [from, to) (null: open), and the list's other filters. */
-export interface PurchaseExportFilter {
-  from: Date | null;
-  to: Date | null;
-  status?: string;
-  reference?: string;
-  productId?: number;
-}
 
 const PERIOD_FORMAT: Record<StatementPeriod, string> = { day: 'YYYY-MM-DD', month: 'YYYY-MM' };
 

@@ -38,7 +38,7 @@ const VIEW = readShape<QuoteView>({
 
 /**
  * `purchase_quotes` (the migrations define it; no entity: both statements here are SQL). A
- * quote's use is written by the admission statement in TransactionsRepository, in the same
+ * quote's use is written by the admission statement in TransactionRepository, in the same
  * statement as the transaction it funds.
  */
 @Injectable()

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { decimalCell, johannesburgDayRange, type CsvCell } from '#common';
 import { formatCents } from '#money';
-import { PurchaseStatementRepository, type PurchaseExportItem, type PurchaseStatementLine, type StatementPeriod } from '../persistence/purchase-statement.repository.js';
+import type { PurchaseExportItem, PurchaseStatementLine, StatementPeriod } from '../model/purchase-statement.js';
+import { PurchaseStatementRepository } from '../persistence/purchase-statement.repository.js';
 
 export interface PurchaseStatementPage {
   items: PurchaseStatementLine[];

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { johannesburgDayRange } from '#common';
 import type { SalesSummaryView } from '../model/transaction-view.js';
-import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { TransactionListRepository } from '../persistence/transaction-list.repository.js';
 
 @Injectable()
 export class ReportsService {
-  constructor(private readonly transactions: TransactionsRepository) {}
+  constructor(private readonly transactions: TransactionListRepository) {}
 
   /** Whole Africa/Johannesburg days; an omitted end leaves that end of the period open. */
   async summary(vendorId: string, dateFrom?: string, dateTo?: string): Promise<SalesSummaryView> {

@@ -3,14 +3,14 @@ import { NotFoundError } from '#common';
 import { pageOf, type Page } from '../model/catalogue-views.js';
 import type { TransactionEventView } from '../model/transaction-record.js';
 import { REFERENCE_PATTERN } from '../model/transaction-reference.js';
-import type { TransactionView } from '../model/transaction-view.js';
+import type { TransactionFilter, TransactionView } from '../model/transaction-view.js';
 import { isUuid } from '../model/uuid-pattern.js';
-import { TransactionsRepository, type TransactionFilter } from '../persistence/transactions.repository.js';
+import { TransactionListRepository } from '../persistence/transaction-list.repository.js';
 
 /** Vendor-scoped transaction reads: every method takes the vendorId, another vendor's id answers 404. */
 @Injectable()
 export class TransactionQueryService {
-  constructor(private readonly transactions: TransactionsRepository) {}
+  constructor(private readonly transactions: TransactionListRepository) {}
 
   async get(vendorId: string, transactionId: string): Promise<TransactionView> {
     const view = isUuid(transactionId) ? await this.transactions.view(vendorId, transactionId) : undefined;

@@ -8,7 +8,8 @@ import {
 } from '#providers';
 import { PurchaseReadiness } from '../catalogue/purchase-readiness.js';
 import type { IdentifierGroups } from '../model/catalogue-types.js';
-import { TransactionsRepository, type SubmissionOutcome } from '../persistence/transactions.repository.js';
+import { TransactionRepository } from '../persistence/transaction.repository.js';
+import { TransactionWorkRepository, type SubmissionOutcome } from '../persistence/transaction-work.repository.js';
 import { PurchaseOutcomesService } from '../outcomes/purchase-outcomes.service.js';
 import { PurchaseProviderLookup } from '../verification/purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
@@ -29,7 +30,8 @@ export class PurchaseSubmissionService {
   private readonly logger = new Logger(PurchaseSubmissionService.name);
 
   constructor(
-    private readonly transactions: TransactionsRepository,
+    private readonly transactions: TransactionRepository,
+    private readonly work: TransactionWorkRepository,
     private readonly provider: PurchaseProviderClient,
     private readonly lookup: PurchaseProviderLookup,
     private readonly recorder: PurchaseOutcomesService,
@@ -46,9 +48,9 @@ export class PurchaseSubmissionService {
       return;
     }
     if (row.status !== 'pending') return;
-    if (row.submission_attempted_at !== null || row.provider_transaction_id !== null) {
+    if (row.submissionAttemptedAt !== null || row.providerTransactionId !== null) {
       // Already attempted (a retry or a duplicate job): only lookups may follow.
-      if (row.next_check_at === null) await this.scheduler.scheduleCheck(transactionId, this.timings.verifyDelayMs(1), 'submission');
+      if (row.nextCheckAt === null) await this.scheduler.scheduleCheck(transactionId, this.timings.verifyDelayMs(1), 'submission');
       return;
     }
 
@@ -65,12 +67,12 @@ export class PurchaseSubmissionService {
       return;
     }
     if (before.kind === 'found') {
-      await this.transactions.markFoundBeforeCreate(transactionId);
+      await this.work.markFoundBeforeCreate(transactionId);
       await this.recorder.record(transactionId, before);
       await this.scheduler.scheduleCheck(transactionId, this.timings.verifyDelayMs(1), 'submission');
       return;
     }
-    if (Date.now() - new Date(row.created_at).getTime() > this.timings.verificationWindowMs) {
+    if (Date.now() - new Date(row.createdAt).getTime() > this.timings.verificationWindowMs) {
       // Too late to buy on the vendor's behalf; nothing was ever sent and the provider holds nothing.
       await this.recorder.failUnsubmitted(transactionId);
       return;
@@ -78,7 +80,7 @@ export class PurchaseSubmissionService {
 
     // Claimed before the create call (see claimSubmission); a claim already taken means the
     // attempt is not ours to make.
-    if (!(await this.transactions.claimSubmission(transactionId, 2 * this.timings.providerTimeoutMs))) return;
+    if (!(await this.work.claimSubmission(transactionId, 2 * this.timings.providerTimeoutMs))) return;
 
     let outcome: SubmissionOutcome;
     let providerTransactionId: number | null = null;
@@ -86,8 +88,8 @@ export class PurchaseSubmissionService {
     try {
       const created = await this.provider.createTransaction({
         externalId: transactionId,
-        productId: row.product_id,
-        destinationAmount: row.pricing_kind === 'ranged' ? row.destination_amount : undefined,
+        productId: row.productId,
+        destinationAmount: row.pricingKind === 'ranged' ? row.destinationAmount : undefined,
         creditPartyIdentifier: group(row.identifiers, 'credit_party_identifier'),
         debitPartyIdentifier: group(row.identifiers, 'debit_party_identifier'),
         sender: group(row.identifiers, 'sender'),
@@ -102,7 +104,7 @@ export class PurchaseSubmissionService {
     } catch (error) {
       if (error instanceof ProviderNotConfiguredError) {
         // Nothing left this process, so the claim is released and the job retries later.
-        await this.transactions.releaseSubmissionClaim(transactionId);
+        await this.work.releaseSubmissionClaim(transactionId);
         throw error;
       }
       if (error instanceof ProviderRejectedError && !error.outcomeUnknown) outcome = 'rejected';
@@ -112,7 +114,7 @@ export class PurchaseSubmissionService {
     }
 
     // The attempt's outcome and the first check of the polling chain, in one statement.
-    const check = await this.transactions.recordSubmissionAttempt(transactionId, {
+    const check = await this.work.recordSubmissionAttempt(transactionId, {
       outcome,
       providerTransactionId,
       providerStatus,

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { jobSpec, PeriodicSweep, QueueProducer, queueOf, type JobSpec } from '#queues';
 import { MAX_VELOCITY_WINDOW_SECONDS } from '../admission/spend-controls.service.js';
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
-import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 import { VerificationScheduler } from '../verification/verification-scheduler.js';
 
@@ -24,7 +24,7 @@ export class PurchaseSweeperService implements OnApplicationBootstrap, OnApplica
   private readonly loop = new PeriodicSweep('Purchase sweep', this.logger);
 
   constructor(
-    private readonly transactions: TransactionsRepository,
+    private readonly transactions: TransactionWorkRepository,
     private readonly spendControls: SpendControlsRepository,
     private readonly producer: QueueProducer,
     private readonly scheduler: VerificationScheduler,
@@ -43,7 +43,7 @@ export class PurchaseSweeperService implements OnApplicationBootstrap, OnApplica
   async sweep(): Promise<{ checks: number; submissions: number; callbacks: number }> {
     const slackSeconds = (2 * this.timings.sweepIntervalMs) / 1000;
     const overdue = await this.transactions.reissueOverdueChecks(slackSeconds, BATCH);
-    for (const row of overdue) await this.scheduler.enqueue(row.id, row.check_seq, 0, 'poll');
+    for (const row of overdue) await this.scheduler.enqueue(row.id, row.checkSeq, 0, 'poll');
 
     const unsubmitted = await this.transactions.unsubmitted(slackSeconds, BATCH);
     for (const transactionId of unsubmitted) await this.rebuild(jobSpec('purchase.submit', { transactionId }));
@@ -52,7 +52,7 @@ export class PurchaseSweeperService implements OnApplicationBootstrap, OnApplica
     // the provider was unreachable. Rebuilt under the original job's id (see rebuild()).
     const openMarkers = await this.transactions.openCallbackMarkers(slackSeconds, BATCH);
     for (const marker of openMarkers) {
-      await this.rebuild(jobSpec('purchase.verify', { transactionId: marker.transaction_id, reason: 'callback', marker: String(marker.first_marker) }));
+      await this.rebuild(jobSpec('purchase.verify', { transactionId: marker.transactionId, reason: 'callback', marker: String(marker.firstMarker) }));
     }
     // Velocity counters older than the longest window spend controls accept.
     await this.spendControls.pruneVelocityBuckets(MAX_VELOCITY_WINDOW_SECONDS + 60);

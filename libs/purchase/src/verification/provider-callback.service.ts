@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { GatewayEnv } from '#config';
 import { isUuid } from '../model/uuid-pattern.js';
-import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { TransactionEvidenceRepository } from '../persistence/transaction-evidence.repository.js';
 import { callbackTokenMatches } from '../model/callback-token.js';
 
 export interface CallbackReceipt {
@@ -11,7 +11,7 @@ export interface CallbackReceipt {
 /**
  * The provider's callback is a hint. A valid one leaves a durable marker and, unless a
  * verification from an earlier marker is still waiting, enqueues one verification job (through
- * the outbox, in the same statement: TransactionsRepository.addCallbackMarker). It never changes
+ * the outbox, in the same statement: TransactionEvidenceRepository.addCallbackMarker). It never changes
  * a transaction's status.
  */
 @Injectable()
@@ -20,7 +20,7 @@ export class ProviderCallbackService {
 
   constructor(
     private readonly config: GatewayEnv,
-    private readonly transactions: TransactionsRepository,
+    private readonly transactions: TransactionEvidenceRepository,
   ) {}
 
   /** Constant-time check against the current token and, during a rotation, the previous one. */

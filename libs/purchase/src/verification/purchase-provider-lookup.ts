@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MetricsService } from '#observability';
 import { ProviderError, PurchaseProviderClient } from '#providers';
-import type { ProviderObservation } from '../outcomes/purchase-outcomes.service.js';
+import type { ProviderObservation } from '../outcomes/purchase-outcome.types.js';
 
 /** One verified GET at the provider: by its own id once known, else by our id as external id. */
 @Injectable()

@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { JobPayloads } from '#queues';
-import type { TransactionState } from '../model/transaction-record.js';
-import { PurchaseOutcomesService, type NextCheck } from '../outcomes/purchase-outcomes.service.js';
-import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import type { TransactionRecord } from '../model/transaction-record.js';
+import type { NextCheck } from '../outcomes/purchase-outcome.types.js';
+import { PurchaseOutcomesService } from '../outcomes/purchase-outcomes.service.js';
+import { TransactionEvidenceRepository } from '../persistence/transaction-evidence.repository.js';
+import { TransactionRepository } from '../persistence/transaction.repository.js';
 import { PurchaseProviderLookup } from './purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 import { VerificationScheduler, type CheckReason } from './verification-scheduler.js';
@@ -45,7 +47,8 @@ export class PurchaseVerificationService {
   private readonly superseded = new Set<string>();
 
   constructor(
-    private readonly transactions: TransactionsRepository,
+    private readonly transactions: TransactionRepository,
+    private readonly evidence: TransactionEvidenceRepository,
     private readonly lookup: PurchaseProviderLookup,
     private readonly recorder: PurchaseOutcomesService,
     private readonly scheduler: VerificationScheduler,
@@ -57,12 +60,13 @@ export class PurchaseVerificationService {
     const check = 'check' in payload ? payload.check : undefined;
     if (check !== undefined && this.superseded.delete(`${transactionId}.${check}`)) return;
     // A callback's job reads the state and the markers it covers in one statement.
-    const before = reason === 'callback' ? await this.transactions.stateWithOpenMarker(transactionId) : await this.transactions.state(transactionId);
+    const withMarker = reason === 'callback' ? await this.evidence.recordWithOpenMarker(transactionId) : undefined;
+    const before = reason === 'callback' ? withMarker : await this.transactions.record(transactionId);
     if (!before) {
       this.logger.warn({ transactionId }, 'Verification job for an unknown transaction; ignored');
       return;
     }
-    if (check !== undefined && check !== before.check_seq) {
+    if (check !== undefined && check !== before.checkSeq) {
       // A later check of this chain was scheduled (a callback's verification settled the
       // purchase, or the sweeper re-issued an overdue check): that job looks up, not this one.
       return;
@@ -70,25 +74,25 @@ export class PurchaseVerificationService {
     // Callback markers received up to now are covered by this job; later ones get their own job.
     // They are consumed only once a lookup has answered (or none is needed), so a provider that
     // is unreachable now leaves them for the sweeper, and a late reversal is not lost.
-    const coveredMarker = 'open_marker' in before ? (before.open_marker as string | null) : null;
+    const coveredMarker = withMarker?.openMarker ?? null;
     if (before.status === 'reversed') {
       // Final at both ends: nothing a lookup could change.
       await this.consumeMarkers(transactionId, coveredMarker);
-      if (before.next_check_at !== null) await this.scheduler.stop(transactionId);
+      if (before.nextCheckAt !== null) await this.scheduler.stop(transactionId);
       return;
     }
     if (before.status === 'failed') {
-      if (before.next_check_at !== null) await this.scheduler.stop(transactionId);
+      if (before.nextCheckAt !== null) await this.scheduler.stop(transactionId);
       // Only a hint from the provider (callback) or staff make a failed purchase worth a lookup:
       // the provider may have created it after our not-found proof (late creation).
       if (reason !== 'callback' && reason !== 'manual') return;
-    } else if (before.submission_attempted_at === null && before.provider_transaction_id === null) {
+    } else if (before.submissionAttemptedAt === null && before.providerTransactionId === null) {
       // Not submitted yet: there is nothing to verify; the submission job schedules checks.
       await this.consumeMarkers(transactionId, coveredMarker);
       return;
     }
 
-    const observation = await this.lookup.observe(transactionId, before.provider_transaction_id);
+    const observation = await this.lookup.observe(transactionId, before.providerTransactionId);
     // The markers this lookup answered and the chain's next link are written with the recording,
     // in its transaction (one commit per verification); only the queue job follows the commit.
     let planned: NextLink = { check: 'keep', reason: null };
@@ -119,13 +123,13 @@ export class PurchaseVerificationService {
    * manual) that moved the status takes the chain over, so the poll still waiting for the old
    * status finds itself superseded instead of repeating the lookup; with no chain, it starts one.
    */
-  private planNext(state: TransactionState & { statusMoved: boolean }, check: number | undefined): NextLink {
-    const ownsChain = check !== undefined && check === state.check_seq;
-    const noChain = state.next_check_at === null;
+  private planNext(state: TransactionRecord & { statusMoved: boolean }, check: number | undefined): NextLink {
+    const ownsChain = check !== undefined && check === state.checkSeq;
+    const noChain = state.nextCheckAt === null;
     if (!(ownsChain || state.statusMoved || noChain)) return { check: 'keep', reason: null };
     const link = this.nextLink(state, ownsChain || state.statusMoved);
-    // state.check_seq is the locked row's, before this link's increment: the running chain's check.
-    return ownsChain || noChain ? link : { ...link, supersedes: state.check_seq };
+    // state.checkSeq is the locked row's, before this link's increment: the running chain's check.
+    return ownsChain || noChain ? link : { ...link, supersedes: state.checkSeq };
   }
 
   private rememberSuperseded(transactionId: string, check: number): void {
@@ -135,19 +139,19 @@ export class PurchaseVerificationService {
 
   /** Marks the markers this job covered (up to `upTo`, read before the lookup) as processed. */
   private async consumeMarkers(transactionId: string, upTo: string | null): Promise<void> {
-    if (upTo !== null) await this.transactions.consumeMarkers(transactionId, upTo);
+    if (upTo !== null) await this.evidence.consumeMarkers(transactionId, upTo);
   }
 
-  private nextLink(state: TransactionState, ownsChain: boolean): NextLink {
+  private nextLink(state: TransactionRecord, ownsChain: boolean): NextLink {
     const now = Date.now();
     if (state.status === 'pending') {
       // Moved to review after the recording's commit, in its own transaction under the row lock.
-      if (now - new Date(state.created_at).getTime() >= this.timings.verificationWindowMs) return { check: 'keep', reason: 'review' };
-      const nextCheck = ownsChain ? state.check_seq + 1 : 1;
-      return { check: { delayMs: this.timings.pendingCheckDelayMs(nextCheck, state.not_found_streak) }, reason: 'poll' };
+      if (now - new Date(state.createdAt).getTime() >= this.timings.verificationWindowMs) return { check: 'keep', reason: 'review' };
+      const nextCheck = ownsChain ? state.checkSeq + 1 : 1;
+      return { check: { delayMs: this.timings.pendingCheckDelayMs(nextCheck, state.notFoundStreak) }, reason: 'poll' };
     }
-    if (state.status === 'completed' && state.reversal_watch_until !== null) {
-      const remaining = new Date(state.reversal_watch_until).getTime() - now;
+    if (state.status === 'completed' && state.reversalWatchUntil !== null) {
+      const remaining = new Date(state.reversalWatchUntil).getTime() - now;
       if (remaining > 0) return { check: { delayMs: Math.min(this.timings.reversalWatchIntervalMs, remaining) }, reason: 'reversal-watch' };
     }
     // Final, in review, or the watch is over: no further automatic checks (callbacks still trigger one).

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { jobSpec, QueueProducer, type PurchaseVerifyPayload } from '#queues';
-import { TransactionsRepository } from '../persistence/transactions.repository.js';
+import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
 
 /** The reasons a link of the polling chain is scheduled for. */
 export type CheckReason = Extract<PurchaseVerifyPayload, { check: number }>['reason'];
@@ -15,7 +15,7 @@ export class VerificationScheduler {
   private readonly logger = new Logger(VerificationScheduler.name);
 
   constructor(
-    private readonly transactions: TransactionsRepository,
+    private readonly transactions: TransactionWorkRepository,
     private readonly producer: QueueProducer,
   ) {}
 

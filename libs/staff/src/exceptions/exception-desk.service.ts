@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { PayoutLedger, PayoutRepository, type AccountBalances, type LedgerCorrectionEntry, type PayoutContact } from '#payout';
-import { TransactionsRepository, type PurchaseStaffEvent } from '#purchase';
+import { PurchaseReviewService, type PurchaseStaffEvent } from '#purchase';
 import {
   ExceptionDeskRepository,
   ReconciliationExceptionsRepository,
@@ -87,7 +87,7 @@ export class ExceptionDesk {
     private readonly accounts: StaffAccounts,
     private readonly ledger: PayoutLedger,
     private readonly payouts: PayoutRepository,
-    private readonly transactions: TransactionsRepository,
+    private readonly purchaseReview: PurchaseReviewService,
   ) {
     this.work = new ItemWork<ExceptionDeskItem>(this.dataSource, this.audit, this.accounts, {
       subjectType: EXCEPTION_SUBJECT,
@@ -121,7 +121,7 @@ export class ExceptionDesk {
     const [lines, contacts, history, notes, corrections, balances] = await Promise.all([
       this.desk.lines(item),
       item.payoutId ? this.payouts.contacts(item.payoutId) : Promise.resolve([]),
-      item.purchaseTransactionId ? this.transactions.staffHistory(item.purchaseTransactionId) : Promise.resolve([]),
+      item.purchaseTransactionId ? this.purchaseReview.history(item.purchaseTransactionId) : Promise.resolve([]),
       this.desk.notes(item.id),
       this.ledger.corrections({ exceptionId: item.id }),
       item.vendorId ? this.ledger.balances(item.vendorId) : Promise.resolve(null),

@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { textRuleProblem, UUID_PATTERN, ValidationFailedError } from '#common';
 import { PayoutOutcomes, PayoutRepository } from '#payout';
-import { PurchaseOutcomesService, TransactionsRepository } from '#purchase';
+import { PurchaseOutcomesService, PurchaseReviewService } from '#purchase';
 import { OPERATOR_PROPOSED, ProposalKinds } from '../four-eyes/proposal-kinds.js';
 import { StaffActionRefused } from '../model/errors.js';
 import { ManualResolutionRepository } from '../persistence/manual-resolution.repository.js';
@@ -38,7 +38,7 @@ function vendorMessageOf(params: Record<string, unknown>): string | null {
 export class ReviewProposalKinds implements OnModuleInit {
   constructor(
     private readonly kinds: ProposalKinds,
-    private readonly transactions: TransactionsRepository,
+    private readonly purchaseReview: PurchaseReviewService,
     private readonly recorder: PurchaseOutcomesService,
     private readonly payouts: PayoutRepository,
     private readonly payoutOutcomes: PayoutOutcomes,
@@ -52,18 +52,18 @@ export class ReviewProposalKinds implements OnModuleInit {
       ...OPERATOR_PROPOSED,
       prepare: async (manager: EntityManager, subjectId: string, params: Record<string, unknown>) => {
         const outcome = outcomeOf(params, ['completed', 'failed']);
-        const item = UUID_PATTERN.test(subjectId) ? await this.transactions.staffItem(subjectId, manager) : undefined;
+        const item = UUID_PATTERN.test(subjectId) ? await this.purchaseReview.item(subjectId, manager) : undefined;
         if (!item) throw new ValidationFailedError({ purchase: ['Unknown purchase.'] });
         if (item.status !== 'review') throw new StaffActionRefused(`The purchase is ${item.status}, not in review.`);
         const vendorMessage = vendorMessageOf(params);
-        return { subjectType: 'purchase', subjectId: item.id, vendorId: item.vendor_id, params: { outcome, reference: item.reference, charge_cents: item.charge_cents, vendor_message: vendorMessage } };
+        return { subjectType: 'purchase', subjectId: item.id, vendorId: item.vendorId, params: { outcome, reference: item.reference, charge_cents: item.chargeCents.toString(), vendor_message: vendorMessage } };
       },
       execute: async (manager, proposal) => {
         const outcome = outcomeOf(proposal.params, ['completed', 'failed']) as 'completed' | 'failed';
         const result = await this.recorder.resolveByStaff(manager, proposal.subjectId, outcome, vendorMessageOf(proposal.params));
         if (!result.resolved) throw new StaffActionRefused(result.reason);
-        await this.resolutions.insert(manager, { domain: 'purchase', itemId: proposal.subjectId, vendorId: result.state.vendor_id, outcome, proposalId: proposal.id });
-        return { details: { outcome, reference: proposal.params.reference, charge_cents: result.state.charge_cents, allowance_returned: outcome === 'failed' } };
+        await this.resolutions.insert(manager, { domain: 'purchase', itemId: proposal.subjectId, vendorId: result.record.vendorId, outcome, proposalId: proposal.id });
+        return { details: { outcome, reference: proposal.params.reference, charge_cents: result.record.chargeCents.toString(), allowance_returned: outcome === 'failed' } };
       },
       describe: (proposal) => `Resolve purchase ${String(proposal.params.reference)} as ${String(proposal.params.outcome)}`,
     });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { PayoutRepository, PayoutReviewService, type PayoutContact, type PayoutStaffItem } from '#payout';
-import { PurchaseReviewService, TransactionsRepository, type PurchaseStaffEvent, type PurchaseStaffItem } from '#purchase';
+import { PurchaseReviewService, type PurchaseStaffEvent, type PurchaseStaffItem } from '#purchase';
 import type { Decider } from '../four-eyes/four-eyes.service.js';
 import { requireReason } from '../model/proposals.js';
 import type { StaffActor } from '../model/staff.js';
@@ -43,7 +43,6 @@ export class ReviewQueues {
   private readonly work: Record<ReviewDomain, ItemWork<ReviewWorkItem>>;
 
   constructor(
-    private readonly transactions: TransactionsRepository,
     private readonly payouts: PayoutRepository,
     private readonly purchaseReview: PurchaseReviewService,
     private readonly payoutReview: PayoutReviewService,
@@ -59,10 +58,10 @@ export class ReviewQueues {
         actionPrefix: domain,
         noun: `a ${domain}`,
         load: async (manager, id) => {
-          const item = domain === 'purchase' ? await this.transactions.staffItem(id) : await this.payouts.staffItem(id);
+          const item = domain === 'purchase' ? await this.purchaseReview.item(id) : await this.payouts.staffItem(id);
           if (!item) return null;
           const owner = await this.claims.owner(domain, id, manager);
-          const [vendorId, status] = 'vendor_id' in item ? [item.vendor_id, item.status] : [item.vendorId, item.status];
+          const [vendorId, status] = [item.vendorId, item.status];
           return { id, vendorId, ownerStaffId: owner?.ownerStaffId ?? null, ownerEmail: owner?.ownerEmail ?? null, inQueue: status === IN_QUEUE[domain] };
         },
         closed: (item) => (item.inQueue ? null : `The ${domain} is no longer in review.`),
@@ -73,12 +72,12 @@ export class ReviewQueues {
   }
 
   async depths(): Promise<QueueDepths> {
-    const [purchases, payouts] = await Promise.all([this.transactions.reviewDepth(), this.payouts.reviewDepth()]);
+    const [purchases, payouts] = await Promise.all([this.purchaseReview.depth(), this.payouts.reviewDepth()]);
     return { purchases, payouts };
   }
 
   purchases(): Promise<PurchaseStaffItem[]> {
-    return this.transactions.reviewQueue(QUEUE_PAGE_SIZE);
+    return this.purchaseReview.queue(QUEUE_PAGE_SIZE);
   }
 
   payoutsInReview(): Promise<PayoutStaffItem[]> {
@@ -86,9 +85,9 @@ export class ReviewQueues {
   }
 
   async purchase(id: string): Promise<{ item: PurchaseStaffItem; history: PurchaseStaffEvent[]; resolution: ManualResolution | null }> {
-    const item = UUID_PATTERN.test(id) ? await this.transactions.staffItem(id) : undefined;
+    const item = UUID_PATTERN.test(id) ? await this.purchaseReview.item(id) : undefined;
     if (!item) throw new NotFoundError('purchase');
-    const [history, resolution] = await Promise.all([this.transactions.staffHistory(id), this.resolutions.forItem('purchase', id)]);
+    const [history, resolution] = await Promise.all([this.purchaseReview.history(id), this.resolutions.forItem('purchase', id)]);
     return { item, history, resolution };
   }
 
@@ -104,7 +103,7 @@ export class ReviewQueues {
    * reason `manual`), or a payout's next status poll brought forward to now (the worker's poll chain).
    */
   async check(domain: ReviewDomain, id: string, actor: StaffActor): Promise<{ scheduled: boolean; status: string }> {
-    const vendorId = domain === 'purchase' ? (await this.purchase(id)).item.vendor_id : (await this.payout(id)).item.vendorId;
+    const vendorId = domain === 'purchase' ? (await this.purchase(id)).item.vendorId : (await this.payout(id)).item.vendorId;
     const { scheduled, status } = await (domain === 'purchase' ? this.purchaseReview.requestVerification(id) : this.payoutReview.requestLookup(id));
     await this.audit.record({ actor, action: `${domain}.check_requested`, subjectType: domain, subjectId: id, vendorId, details: { status, scheduled } });
     return { scheduled, status };

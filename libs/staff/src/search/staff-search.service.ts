@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { likeEscaped, NotFoundError, UUID_PATTERN } from '#common';
 import { VendorService, type VendorEntity } from '#auth';
 import { PayoutListRepository, PayoutRepository, type BatchListRow, type PayoutStaffItem } from '#payout';
-import { TransactionsRepository, type PurchaseStaffItem } from '#purchase';
+import { PurchaseReviewService, type PurchaseStaffItem } from '#purchase';
 import type { ExceptionDeskItem } from '#reconciliation';
 import { ExceptionDesk } from '../exceptions/exception-desk.service.js';
 
@@ -35,7 +35,7 @@ export interface StaffSearchResults {
 @Injectable()
 export class StaffSearch {
   constructor(
-    private readonly transactions: TransactionsRepository,
+    private readonly purchaseReview: PurchaseReviewService,
     private readonly payouts: PayoutRepository,
     private readonly payoutLists: PayoutListRepository,
     private readonly vendors: VendorService,
@@ -47,7 +47,7 @@ export class StaffSearch {
     const id = UUID_PATTERN.test(trimmed) ? trimmed.toLowerCase() : null;
     const startsWith = `${likeEscaped(trimmed)}%`;
     const [purchases, payouts, batches, vendors, exceptions] = await Promise.all([
-      this.transactions.staffSearch(id, startsWith, SEARCH_MATCHES),
+      this.purchaseReview.search(id, startsWith, SEARCH_MATCHES),
       this.payouts.staffSearch(id, startsWith, SEARCH_MATCHES),
       this.payoutLists.staffSearch(id, startsWith, SEARCH_MATCHES),
       this.vendors.search(trimmed, SEARCH_MATCHES),

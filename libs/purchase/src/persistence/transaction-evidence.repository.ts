@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Queryable } from '#database';
+import type { TransactionRecord } from '../model/transaction-record.js';
+import { TRANSACTION } from './transaction-shapes.js';
+
+/**
+ * A transaction's evidence and audit trails: the provider's callback markers, the sealed
+ * delivery data (fulfilment) and the audit of every read of it.
+ */
+@Injectable()
+export class TransactionEvidenceRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  // --- provider callbacks (hints) ---
+
+  /**
+   * Leaves a durable marker for a callback of the transaction named by either id and, unless an
+   * earlier marker is still open (its verification is still waiting), its verification job's
+   * outbox row: one statement, purchase_callback_hint (migration 1763781700000), which holds a
+   * per-transaction advisory lock to its commit so a burst yields exactly one waiting job.
+   * False when neither id names a transaction we hold.
+   */
+  async addCallbackMarker(externalId: string | null, providerTransactionId: number | null, hint: string | null): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(`SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3)`, [
+      externalId,
+      providerTransactionId,
+      hint,
+    ]);
+    return rows.length > 0;
+  }
+
+  /**
+   * The record and the newest callback marker no lookup has answered, in one read: what a
+   * callback's verification starts from (one round trip instead of two).
+   */
+  async recordWithOpenMarker(transactionId: string): Promise<(TransactionRecord & { openMarker: string | null }) | undefined> {
+    const [row] = await this.dataSource.query<(object & { open_marker: string | null })[]>(
+      `SELECT ${TRANSACTION.columns},
+              (SELECT max(m.id) FROM purchase_callback_markers m WHERE m.transaction_id = t.id AND m.processed_at IS NULL) AS open_marker
+         FROM purchase_transactions t WHERE t.id = $1`,
+      [transactionId],
+    );
+    return row ? { ...TRANSACTION.read(row), openMarker: row.open_marker } : undefined;
+  }
+
+  /** Marks the markers up to `upTo` as processed (in the caller's transaction when given). */
+  async consumeMarkers(transactionId: string, upTo: string, manager: Queryable = this.dataSource): Promise<void> {
+    await manager.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $2 AND processed_at IS NULL`, [
+      transactionId,
+      upTo,
+    ]);
+  }
+
+  // --- fulfilment (sealed delivery data and its read audit) ---
+
+  /** Stored once: a repeated verification keeps the first copy. */
+  async storeFulfilment(manager: Queryable, transactionId: string, kind: 'pin' | 'esim', keyId: string, sealed: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO purchase_fulfilments (transaction_id, kind, key_id, sealed) VALUES ($1, $2, $3, $4) ON CONFLICT (transaction_id) DO NOTHING`,
+      [transactionId, kind, keyId, sealed],
+    );
+  }
+
+  /**
+   * The sealed delivery data of the vendor's own completed transaction; null when the transaction
+   * is the vendor's but has none to deliver (not completed, reversed, or no PIN/eSIM data);
+   * undefined when it is not the vendor's (or does not exist).
+   */
+  async sealedFulfilment(manager: Queryable, vendorId: string, transactionId: string): Promise<string | null | undefined> {
+    const [row] = await manager.query<{ sealed: string | null }[]>(
+      `SELECT CASE WHEN t.status = 'completed' THEN f.sealed END AS sealed
+         FROM purchase_transactions t LEFT JOIN purchase_fulfilments f ON f.transaction_id = t.id
+        WHERE t.vendor_id = $1 AND t.id = $2`,
+      [vendorId, transactionId],
+    );
+    return row === undefined ? undefined : row.sealed;
+  }
+
+  /** Exactly one of the token and the dashboard user is set (a CHECK keeps it so). */
+  async recordFulfilmentRead(manager: Queryable, read: { vendorId: string; tokenId: string | null; dashboardUserId: string | null; transactionId: string }): Promise<void> {
+    await manager.query(`INSERT INTO purchase_fulfilment_reads (vendor_id, token_id, dashboard_user_id, transaction_id) VALUES ($1, $2, $3, $4)`, [
+      read.vendorId,
+      read.tokenId,
+      read.dashboardUserId,
+      read.transactionId,
+    ]);
+  }
+}

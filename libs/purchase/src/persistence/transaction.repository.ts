@@ -1,0 +1,177 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { updateReturning, type Queryable } from '#database';
+import type { LockedTransactionRecord, SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
+import { sourcesOf, type TransactionStatus } from '../model/transaction-status.js';
+import type { TransactionView } from '../model/transaction-view.js';
+import { ADMISSION_LEFT, admitStatement, type AdmissionRequest, type TriedAdmission } from './admission-statement.js';
+import { admissionError } from './admission-refusal.js';
+import { TRANSACTION, TRANSACTION_VIEW, TRANSACTION_VIEW_ALONGSIDE } from './transaction-shapes.js';
+
+/** One status move's event row, written with the move (TransactionRepository.write). */
+export interface StatusEvent {
+  from: TransactionStatus;
+  to: TransactionStatus;
+  providerStatus: string | null;
+  reason: string;
+}
+
+/**
+ * The transaction aggregate itself (`purchase_transactions`): the admission, the domain's reads
+ * by id and the recordings' guarded writes. Every statement here is one round trip of a hot path;
+ * they are kept exactly as measured (docs/BENCHMARKS.md): CTEs stay single statements.
+ */
+@Injectable()
+export class TransactionRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The whole admission in one statement and one round trip, outside any explicit transaction:
+   * purchase_admit (migration 1763781500000) claims the key, locks the quote and the vendor's
+   * spend controls, checks and consumes in that order, and writes the quote's use, the
+   * transaction, its first status event and its outbox row; a refusal rolls all of it back and
+   * becomes its domain error here. Answers the admitted transaction, or for a replay of the key
+   * the stored one (its id is not `transactionId`); undefined if a replayed key's transaction is
+   * gone.
+   */
+  async admit(request: AdmissionRequest): Promise<TransactionView | undefined> {
+    try {
+      const [row] = await this.dataSource.query<object[]>(...admitStatement(request));
+      return row ? TRANSACTION_VIEW.read(row) : undefined;
+    } catch (error) {
+      throw admissionError(error);
+    }
+  }
+
+  /**
+   * POST /transactions/validate: the very admission statement of `admit` (purchase_admit), run
+   * inside a transaction that is always rolled back. Running the real statement rather than a
+   * read-only copy of its checks is what makes the dry run refuse exactly as the real call does,
+   * in its order and with its details (velocity's Retry-After, the cap's remaining), with no
+   * second list of rules to keep in step: a check added to purchase_admit is a check of the dry
+   * run too. The price is the admission's locks (key, quote, the vendor's spend controls), held
+   * for one more round trip until the rollback, as a concurrent real request of the vendor would
+   * hold them. The key claim, the quote's use, the allowance, the transaction, its event and its
+   * outbox row never commit, so nothing is submitted or counted (sequence numbers the insert drew
+   * are skipped, as after any rolled-back insert). For an admission, what is left once it is
+   * counted is read inside the same transaction; a replay counts nothing.
+   */
+  async admitRolledBack(request: AdmissionRequest): Promise<TriedAdmission | undefined> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const [row] = (await runner.query(...admitStatement(request))) as object[];
+      if (!row) return undefined;
+      const transaction = TRANSACTION_VIEW.read(row);
+      if (transaction.id !== request.transactionId) return { transaction, left: null };
+      const [left] = (await runner.query(
+        `SELECT ${ADMISSION_LEFT.columns} FROM purchase_transactions t
+           JOIN purchase_spend_controls c ON c.vendor_id = t.vendor_id
+           JOIN purchase_daily_allowances a ON a.vendor_id = t.vendor_id AND a.day = t.admission_day
+          WHERE t.id = $1`,
+        [request.transactionId],
+      )) as object[];
+      return { transaction, left: ADMISSION_LEFT.read(left) };
+    } catch (error) {
+      throw admissionError(error);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+  }
+
+  /** The status alone (staff's review tools), read in the caller's transaction. */
+  async status(manager: Queryable, transactionId: string): Promise<TransactionStatus | undefined> {
+    const [row] = await manager.query<{ status: TransactionStatus }[]>(`SELECT id, status FROM purchase_transactions WHERE id = $1`, [transactionId]);
+    return row?.status;
+  }
+
+  async record(transactionId: string): Promise<TransactionRecord | undefined> {
+    const rows = await this.dataSource.query<object[]>(`SELECT ${TRANSACTION.columns} FROM purchase_transactions t WHERE t.id = $1`, [transactionId]);
+    return TRANSACTION.first(rows) ?? undefined;
+  }
+
+  async recordByProviderTransactionId(providerTransactionId: string): Promise<TransactionRecord | undefined> {
+    const rows = await this.dataSource.query<object[]>(`SELECT ${TRANSACTION.columns} FROM purchase_transactions t WHERE t.provider_transaction_id = $1`, [
+      providerTransactionId,
+    ]);
+    return TRANSACTION.first(rows) ?? undefined;
+  }
+
+  /** The row under its lock, with the database's clock read in the same statement. */
+  async lockRecord(manager: Queryable, transactionId: string): Promise<LockedTransactionRecord | undefined> {
+    const [row] = await manager.query<(object & { now: Date })[]>(`SELECT ${TRANSACTION.columns}, now() AS now FROM purchase_transactions t WHERE t.id = $1 FOR UPDATE`, [
+      transactionId,
+    ]);
+    return row ? { ...TRANSACTION.read(row), now: row.now } : undefined;
+  }
+
+  async forSubmission(transactionId: string): Promise<SubmissionRecord | undefined> {
+    const [row] = await this.dataSource.query<(object & { pricing_kind: string })[]>(
+      `SELECT ${TRANSACTION.columns}, p.pricing_kind
+         FROM purchase_transactions t JOIN purchase_products p ON p.id = t.product_id
+        WHERE t.id = $1`,
+      [transactionId],
+    );
+    return row ? { ...TRANSACTION.read(row), pricingKind: row.pricing_kind } : undefined;
+  }
+
+  /**
+   * Writes the collected column changes of one recording as ONE statement: the
+   * `UPDATE ... RETURNING` alone, or with CTEs (one round trip, sharing the statement's snapshot)
+   * for the status events of the moves it carries (in order) and the callback markers it
+   * answered (`consumeMarkersUpTo`). A recording that moves the status is a guarded move: the
+   * UPDATE applies only from a status its first move may come from (the status table's
+   * `sourcesOf`); the caller holds the row's lock, so a refused guard is a broken invariant and
+   * throws (rolling the recording back). With `withView`, the RETURNING also carries the
+   * transaction as GET /transactions/{id} returns it after the write, for the moves' webhook events.
+   */
+  async write(
+    manager: Queryable,
+    transactionId: string,
+    changes: ReadonlyMap<string, unknown>,
+    events: readonly StatusEvent[],
+    options: { consumeMarkersUpTo?: string | null; withView?: boolean } = {},
+  ): Promise<{ record: TransactionRecord; view?: TransactionView }> {
+    const columns = [...changes.keys()];
+    const parameters: unknown[] = [transactionId, ...changes.values()];
+    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
+    const guard = events.length > 0 ? statusGuard(events[0].to, parameters) : '';
+    const update = `UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1${guard} RETURNING ${TRANSACTION.columns}${options.withView ? `, ${TRANSACTION_VIEW_ALONGSIDE.columns}` : ''}`;
+    const ctes: string[] = [];
+    if (events.length > 0) {
+      const next = parameters.length + 1;
+      parameters.push(
+        events.map((event) => event.from),
+        events.map((event) => event.to),
+        events.map((event) => event.providerStatus),
+        events.map((event) => event.reason),
+      );
+      ctes.push(`events AS (
+              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
+              SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
+                FROM unnest($${next}::text[], $${next + 1}::text[], $${next + 2}::text[], $${next + 3}::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
+               ORDER BY e.n)`);
+    }
+    if (options.consumeMarkersUpTo) {
+      parameters.push(options.consumeMarkersUpTo);
+      // A data-modifying CTE runs to completion whether or not the query reads it.
+      ctes.push(`markers AS (
+              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $${parameters.length} AND processed_at IS NULL)`);
+    }
+    const sql = ctes.length === 0 ? update : `WITH updated AS (${update}), ${ctes.join(', ')} SELECT * FROM updated`;
+    const [row] = await updateReturning<object>(manager, sql, parameters);
+    if (!row) throw new Error(`transaction ${transactionId} was not in a status it may move to ${events[0]?.to} from`);
+    return { record: TRANSACTION.read(row), view: options.withView ? TRANSACTION_VIEW_ALONGSIDE.read(row) : undefined };
+  }
+}
+
+/**
+ * The guard of a move to `to`, built from the status table: `AND t.status = ANY($n::text[])`
+ * bound to every status `to` may be reached from (its bind value appended to `parameters`).
+ */
+function statusGuard(to: TransactionStatus, parameters: unknown[]): string {
+  parameters.push(sourcesOf(to));
+  return ` AND t.status = ANY($${parameters.length}::text[])`;
+}
