@@ -1,7 +1,7 @@
 import { loadConfig } from '#config';
 import { PurchaseTimings } from './purchase-timings.js';
 
-/** NOT_FOUND_PROOF_STREAK in purchase-outcomes.service.ts: two counted "not found" answers fail a purchase. */
+/** NOT_FOUND_PROOF_STREAK in purchase-outcome.types.ts: two counted "not found" answers fail a purchase. */
 const PROOF_STREAK = 2;
 
 /**
