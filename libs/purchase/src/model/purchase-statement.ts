@@ -1,4 +1,4 @@
-import type { Cents } from '#money';
+import type { TransactionRecord } from './transaction-record.js';
 
 export type StatementPeriod = 'day' | 'month';
 
@@ -17,18 +17,12 @@ export interface PurchaseStatementLine {
 }
 
 /** A purchase as the export writes it (`t`, its product `pr` and operator `op`). */
-export interface PurchaseExportItem {
-  id: string;
-  reference: string;
-  status: string;
-  productId: number;
+export type PurchaseExportItem = Pick<TransactionRecord, 'id' | 'reference' | 'status' | 'productId' | 'chargeCents' | 'createdAt'> & {
   productName: string;
   operatorName: string;
-  chargeCents: Cents;
-  createdAt: Date;
   completedAt: Date | null;
   reversedAt: Date | null;
-}
+};
 
 /** The purchases an export writes: admitted in [from, to) (null: open), and the list's other filters. */
 export interface PurchaseExportFilter {
