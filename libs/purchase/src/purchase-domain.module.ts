@@ -22,7 +22,6 @@ import { TransactionRepository } from './persistence/transaction.repository.js';
 import { PurchaseVendorsRepository } from './persistence/vendors.repository.js';
 import { ReportsService } from './reports/reports.service.js';
 import { PurchaseStatementService } from './reports/purchase-statement.service.js';
-import { PurchaseStatementRepository } from './persistence/purchase-statement.repository.js';
 import { SpendControlsService } from './admission/spend-controls.service.js';
 import { AdmissionClock } from './admission/admission-clock.js';
 import { PurchaseAdmissionService } from './admission/purchase-admission.service.js';
@@ -37,7 +36,6 @@ const REPOSITORIES = [
   TransactionWorkRepository,
   TransactionStaffRepository,
   TransactionListRepository,
-  PurchaseStatementRepository,
   QuotesRepository,
   CatalogueRepository,
   PricingRepository,

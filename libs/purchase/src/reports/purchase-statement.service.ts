@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { decimalCell, johannesburgDayRange, type CsvCell } from '#common';
 import { formatCents } from '#money';
 import type { PurchaseExportItem, PurchaseStatementLine, StatementPeriod } from '../model/purchase-statement.js';
-import { PurchaseStatementRepository } from '../persistence/purchase-statement.repository.js';
+import { TransactionListRepository } from '../persistence/transaction-list.repository.js';
 
 export interface PurchaseStatementPage {
   items: PurchaseStatementLine[];
@@ -35,11 +35,11 @@ const days = (dateFrom?: string, dateTo?: string) => ({
 /** `GET /reports/statement`: what the vendor was charged and what was reversed, per day or month, product and operator. */
 @Injectable()
 export class PurchaseStatementService {
-  constructor(private readonly statements: PurchaseStatementRepository) {}
+  constructor(private readonly statements: TransactionListRepository) {}
 
   async page(vendorId: string, query: { period: StatementPeriod; dateFrom?: string; dateTo?: string; page: number; perPage: number }): Promise<PurchaseStatementPage> {
     const { from, to } = days(query.dateFrom, query.dateTo);
-    const { total, items } = await this.statements.page(vendorId, query.period, from, to, query.perPage, (query.page - 1) * query.perPage);
+    const { total, items } = await this.statements.statementPage(vendorId, query.period, from, to, query.perPage, (query.page - 1) * query.perPage);
     return { items, page: query.page, total, last_page: Math.max(1, Math.ceil(total / query.perPage)) };
   }
 
@@ -51,7 +51,7 @@ export class PurchaseStatementService {
     const filter = { ...days(query.dateFrom, query.dateTo), status: query.status, reference: query.reference, productId: query.productId };
     let afterId: string | null = null;
     for (;;) {
-      const rows = await this.statements.exportRows(vendorId, filter, afterId, EXPORT_ITEMS);
+      const rows = await this.statements.exportItems(vendorId, filter, afterId, EXPORT_ITEMS);
       if (rows.length === 0) return;
       afterId = rows[rows.length - 1].id;
       yield rows.map((row) => [
