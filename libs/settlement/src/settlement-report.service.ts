@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseIsoDay } from '#common';
-import { ReconciliationExceptionsRepository, type ReconciliationException } from '#reconciliation';
+import { ReconciliationExceptionsService, type ReconciliationException } from '#reconciliation';
 import { SettlementCloseStatus } from './settlement-close-status.js';
 import { SettlementRepository } from './persistence/settlement.repository.js';
 
@@ -12,7 +12,7 @@ import { SettlementRepository } from './persistence/settlement.repository.js';
 export class SettlementReportService {
   constructor(
     private readonly settlements: SettlementRepository,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly exceptions: ReconciliationExceptionsService,
     private readonly closeStatus: SettlementCloseStatus,
   ) {}
 
