@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { VendorAccountsModule } from '#auth';
 import { FieldEncryption } from '#common';
 import { ProviderCallbackService } from './verification/provider-callback.service.js';
 import { CatalogueSyncService } from './catalogue/catalogue-sync.service.js';
@@ -15,7 +16,6 @@ import { PricingRepository } from './persistence/pricing.repository.js';
 import { QuotesRepository } from './persistence/quotes.repository.js';
 import { SpendControlsRepository } from './persistence/spend-controls.repository.js';
 import { TransactionsRepository } from './persistence/transactions.repository.js';
-import { PurchaseVendorsRepository } from './persistence/vendors.repository.js';
 import { ReportsService } from './reports/reports.service.js';
 import { PurchaseStatementService } from './reports/purchase-statement.service.js';
 import { PurchaseStatementRepository } from './persistence/purchase-statement.repository.js';
@@ -33,7 +33,6 @@ const REPOSITORIES = [
   CatalogueRepository,
   PricingRepository,
   SpendControlsRepository,
-  PurchaseVendorsRepository,
 ];
 
 const SERVICES = [
@@ -61,6 +60,8 @@ const SERVICES = [
  * and the operator CLI.
  */
 @Module({
+  // VendorDirectory: the vendor facts purchases check (existence, production release).
+  imports: [VendorAccountsModule],
   providers: [...REPOSITORIES, ...SERVICES, purchaseProviderClientProvider, FieldEncryption],
   exports: [...REPOSITORIES, ...SERVICES, purchaseProviderClientProvider, FieldEncryption],
 })
