@@ -27,9 +27,9 @@ export class SettlementReportService {
       report_date: day,
       reports: reports.map((report) => ({
         provider: report.provider,
-        fetched_at: report.fetched_at,
-        reconciled_at: report.reconciled_at,
-        line_count: report.line_count,
+        fetched_at: report.fetchedAt,
+        reconciled_at: report.reconciledAt,
+        line_count: report.lineCount,
         checksum: report.checksum,
         lines: { matched: report.matched, applied: report.applied, exception: report.exception, unprocessed: report.unprocessed },
       })),
