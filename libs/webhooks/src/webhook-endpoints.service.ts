@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { FieldEncryption, NotFoundError, textRuleProblem, UUID_PATTERN, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
-import { WebhookDeliveryRepository, type WebhookDeliveryLogEntry, type WebhookDeliveryStatus } from './persistence/webhook-delivery.repository.js';
+import { WebhookDeliveryRepository, type WebhookDeliveryStatus } from './persistence/webhook-delivery.repository.js';
 import { WebhookEndpointRepository, type WebhookEndpointChanges, type WebhookEndpointRecord } from './persistence/webhook-endpoint.repository.js';
 import { eventsOf, type WebhookEventType, type WebhookGateway } from './webhook-event-types.js';
 import { generateWebhookSecret } from './webhook-signature.js';
