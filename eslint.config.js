@@ -1,7 +1,8 @@
 // Lint rules that catch real defects; formatting is left to the editor. Three rules keep the
 // architecture of docs/ARCHITECTURE.md: the direction of dependencies between libs and apps,
 // repositories used only inside their own lib, and SQL only in persistence folders. Two more
-// need the types (typed linting, tsconfig.json): a promise nobody awaits and a switch that misses a member of the union it switches on.
+// need the types (typed linting, tsconfig.json): a promise nobody awaits and a switch that
+// misses a member of the union it switches on.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
