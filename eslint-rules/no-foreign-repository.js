@@ -4,13 +4,9 @@
 // A lib's own files import its repositories freely. Tests, scripts and the benchmarks are not
 // in its scope (eslint.config.js applies it to libs/ and apps/ only).
 import path from 'node:path';
+import { ownerOf, sourceOf } from './dependency-direction.js';
 
 const REPOSITORY = /Repository$/;
-
-function ownerOf(root, file) {
-  const match = path.relative(root, file).split(path.sep).join('/').match(/^(libs|apps)\/([^/]+)\//);
-  return match ? { kind: match[1], name: match[2] } : null;
-}
 
 /** The lib a specifier names (`#purchase`, `../../libs/purchase/src/...`), or null for packages and the file's own lib. */
 function libOf(root, filename, source) {
@@ -48,9 +44,8 @@ export const noForeignRepository = {
     const from = ownerOf(root, context.filename);
     if (!from) return {};
     const check = (node) => {
-      const source = node.source && node.source.type === 'Literal' ? node.source.value : null;
-      if (typeof source !== 'string') return;
-      const lib = libOf(root, context.filename, source);
+      const source = sourceOf(node);
+      const lib = source === null ? null : libOf(root, context.filename, source);
       if (!lib || (from.kind === 'libs' && from.name === lib)) return;
       for (const name of namesOf(node)) {
         if (name === '*') {
