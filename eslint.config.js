@@ -1,11 +1,15 @@
-// Lint rules that catch real defects; formatting is left to the editor. Two rules keep the
+// Lint rules that catch real defects; formatting is left to the editor. Three rules keep the
 // architecture of docs/ARCHITECTURE.md: the direction of dependencies between libs and apps,
-// and SQL only in persistence folders. Two more need the types (typed linting, tsconfig.json):
-// a promise nobody awaits and a switch that misses a member of the union it switches on.
+// repositories used only inside their own lib, and SQL only in persistence folders. Two more
+// need the types (typed linting, tsconfig.json): a promise nobody awaits and a switch that
+// misses a member of the union it switches on.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import local from './eslint-rules/dependency-direction.js';
+import dependencyDirection from './eslint-rules/dependency-direction.js';
+import noForeignRepository from './eslint-rules/no-foreign-repository.js';
+
+const local = { rules: { ...dependencyDirection.rules, ...noForeignRepository.rules } };
 
 // ---- Layers: which lib may import which (apps may import any lib; tests, scripts and bench are free) ----
 // Platform libs, bottom up: each may import only the platform libs listed, never a domain lib.
@@ -80,7 +84,8 @@ export default tseslint.config(
   {
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
     plugins: { local },
-    rules: { 'local/dependency-direction': ['error', { layers: LAYERS }] },
+    // A lib's repositories are its own: apps and other libs call its services.
+    rules: { 'local/dependency-direction': ['error', { layers: LAYERS }], 'local/no-foreign-repository': 'error' },
   },
   {
     files: ['libs/**/*.ts', 'apps/**/*.ts'],

@@ -7,9 +7,15 @@
 // (a new lib must be placed in a layer), and the map itself must be acyclic.
 import path from 'node:path';
 
-function ownerOf(root, file) {
+/** The lib or app a file belongs to (`{kind: 'libs', name: 'purchase'}`), or null outside libs/ and apps/. */
+export function ownerOf(root, file) {
   const match = path.relative(root, file).split(path.sep).join('/').match(/^(libs|apps)\/([^/]+)\//);
   return match ? { kind: match[1], name: match[2] } : null;
+}
+
+/** The specifier of an import or export declaration (`'#purchase'`, `'./x.js'`), or null when it has none written as a string. */
+export function sourceOf(node) {
+  return node.source && node.source.type === 'Literal' && typeof node.source.value === 'string' ? node.source.value : null;
 }
 
 function findCycle(layers) {
@@ -51,8 +57,8 @@ export const dependencyDirection = {
     const from = ownerOf(root, context.filename);
     if (!from) return {};
     const check = (node) => {
-      const source = node.source && node.source.type === 'Literal' ? node.source.value : null;
-      if (typeof source !== 'string') return;
+      const source = sourceOf(node);
+      if (source === null) return;
       let to;
       if (source.startsWith('#')) to = { kind: 'libs', name: source.slice(1).split('/')[0] };
       else if (source.startsWith('.')) to = ownerOf(root, path.resolve(path.dirname(context.filename), source));

@@ -1,7 +1,10 @@
 import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
-import { sendWebhook, systemHostResolver, verifySignature, WebhookDeliveryRepository, WebhookEndpointRepository, WebhookEndpointsService } from '#webhooks';
+import { sendWebhook, systemHostResolver, verifySignature, WebhookEndpointsService } from '#webhooks';
 import { DataSource } from 'typeorm';
+// The repositories are the lib's own (not exported): built here to give the service a production config.
+import { WebhookDeliveryRepository } from '../../libs/webhooks/src/persistence/webhook-delivery.repository.js';
+import { WebhookEndpointRepository } from '../../libs/webhooks/src/persistence/webhook-endpoint.repository.js';
 import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
 import { bearer, eventually, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';

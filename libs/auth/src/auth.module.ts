@@ -10,13 +10,14 @@ import { VendorRepository } from './persistence/vendor.repository.js';
 import { ApiTokenEntity } from './tokens/api-token.entity.js';
 import { TokenService } from './tokens/token.service.js';
 import { VendorEntity } from './vendors/vendor.entity.js';
+import { VendorDirectory } from './vendors/vendor-directory.js';
 import { VendorService } from './vendors/vendor.service.js';
 
 /** Vendors and their API tokens, without the HTTP guard (for the operator CLI and the worker). */
 @Module({
   imports: [TypeOrmModule.forFeature([VendorEntity, ApiTokenEntity])],
-  providers: [ApiTokenRepository, VendorRepository, TokenService, VendorService],
-  exports: [TokenService, VendorService, TypeOrmModule],
+  providers: [ApiTokenRepository, VendorRepository, TokenService, VendorService, VendorDirectory],
+  exports: [TokenService, VendorService, VendorDirectory, TypeOrmModule],
 })
 export class VendorAccountsModule {}
 

@@ -1,47 +1,10 @@
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUrl, Matches } from 'class-validator';
+import { APP_ENVS, IntSetting, IsPostgresUrl, type AppEnv } from './setting-decorators.js';
 
-export const APP_ENVS = ['development', 'test', 'production'] as const;
-export type AppEnv = (typeof APP_ENVS)[number];
+export { APP_ENVS, isPostgresUrl, type AppEnv } from './setting-decorators.js';
 
-/**
- * A PostgreSQL connection URL as the pg driver reads it: `postgres://` or `postgresql://` with a
- * host, which may be a TCP host or a percent-encoded Unix-socket directory
- * (`postgres://user@%2Fvar%2Frun%2Fpostgresql/db`, how co-located clients and proxies such as
- * the Cloud SQL Auth Proxy connect), or `?host=/socket/dir`. IsUrl refuses the socket forms.
- */
-export function isPostgresUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return false;
-    const host = url.searchParams.get('host') ?? decodeURIComponent(url.hostname);
-    return host.length > 0 && !/\s/.test(host);
-  } catch {
-    return false;
-  }
-}
-
-function IsPostgresUrl(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'isPostgresUrl', validator: { validate: isPostgresUrl, defaultMessage: () => '$property must be a postgres:// URL with a host or a socket directory' } }, options);
-}
-
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
-
-/**
- * An integer setting read from its environment string: at least `min`, and at most `max` when
- * given. The same decorators, applied in the same order, as writing them out on the property.
- */
 /** PAYOUT_HOLD_MAX_AGE_MS's default, also the invariant checker's when it is called without one (the reliability suites). */
 export const DEFAULT_PAYOUT_HOLD_MAX_AGE_MS = 432_000_000;
-
-function IntSetting(min: number, max?: number): PropertyDecorator {
-  // Bottom up, as TypeScript applies a written stack `@Transform @IsInt @Min @Max`.
-  const decorators = [...(max === undefined ? [] : [Max(max)]), Min(min), IsInt(), Transform(toInt)];
-  return (target, key) => {
-    for (const decorate of decorators) decorate(target, key);
-  };
-}
 
 /**
  * Every setting any deployable reads, validated once at start. Defaults work on a developer

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { VendorDirectory } from '#auth';
 import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { DashboardAuditRepository } from './persistence/dashboard-audit.repository.js';
 import { DashboardInviteRepository, type PendingInvite } from './persistence/dashboard-invite.repository.js';
@@ -31,6 +32,7 @@ export class DashboardAccounts {
     private readonly sessions: DashboardSessionRepository,
     private readonly audit: DashboardAuditRepository,
     private readonly resets: DashboardPasswordResetRepository,
+    private readonly vendors: VendorDirectory,
   ) {}
 
   /** Creates a one-time invite; the secret goes into the link only, the database keeps its hash. */
@@ -44,7 +46,7 @@ export class DashboardAccounts {
     const secret = randomSecret();
     const expiresAt = new Date(Date.now() + INVITE_LIFETIME_MS);
     await this.dataSource.transaction(async (manager) => {
-      if (!(await this.users.vendorExists(manager, vendorId))) throw new NotFoundError('vendor');
+      await this.vendors.requireExists(vendorId, manager);
       if (await this.users.emailTaken(manager, normalised)) throw new ValidationFailedError({ email: ['This email already has a dashboard account.'] });
       await this.invites.insert(manager, { vendorId, email: normalised, role: role as DashboardRole, tokenHash: secretHash(secret), invitedByUserId: actor.userId, expiresAt });
       await this.audit.record({ vendorId, actorUserId: actor.userId, actor: actor.label, action: 'user.invited', subject: normalised, details: { role }, address: actor.address }, manager);

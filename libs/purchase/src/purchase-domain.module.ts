@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { VendorAccountsModule } from '#auth';
 import { FieldEncryption } from '#common';
 import { ProviderCallbackService } from './verification/provider-callback.service.js';
 import { CatalogueSyncService } from './catalogue/catalogue-sync.service.js';
@@ -19,7 +20,6 @@ import { TransactionListRepository } from './persistence/transaction-list.reposi
 import { TransactionStaffRepository } from './persistence/transaction-staff.repository.js';
 import { TransactionWorkRepository } from './persistence/transaction-work.repository.js';
 import { TransactionRepository } from './persistence/transaction.repository.js';
-import { PurchaseVendorsRepository } from './persistence/vendors.repository.js';
 import { ReportsService } from './reports/reports.service.js';
 import { PurchaseStatementService } from './reports/purchase-statement.service.js';
 import { SpendControlsService } from './admission/spend-controls.service.js';
@@ -40,7 +40,6 @@ const REPOSITORIES = [
   CatalogueRepository,
   PricingRepository,
   SpendControlsRepository,
-  PurchaseVendorsRepository,
 ];
 
 const SERVICES = [
@@ -69,6 +68,8 @@ const SERVICES = [
  * and the operator CLI.
  */
 @Module({
+  // VendorDirectory: the vendor facts purchases check (existence, production release).
+  imports: [VendorAccountsModule],
   providers: [...REPOSITORIES, ...SERVICES, purchaseProviderClientProvider, FieldEncryption],
   exports: [...REPOSITORIES, ...SERVICES, purchaseProviderClientProvider, FieldEncryption],
 })

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
 import { PayoutOutcomes, PayoutRepository, methodDefinition } from '#payout';
 import type { PayoutProviderPayment } from '#providers';
-import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
+import { ReconciliationExceptionsService, type RaiseReconciliationException } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
 import { SettlementRepository } from './persistence/settlement.repository.js';
 import { lineDedupeKey, lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
@@ -25,7 +25,7 @@ export class PayoutLineMatcher {
     private readonly dataSource: DataSource,
     private readonly outcomes: PayoutOutcomes,
     private readonly payouts: PayoutRepository,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly exceptions: ReconciliationExceptionsService,
     private readonly settlements: SettlementRepository,
   ) {}
 

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
 import { ProviderError, PurchaseProviderClient, type PurchaseProviderTransaction } from '#providers';
 import { PurchaseOutcomesService, PurchaseSettlementService, isUuid, lateCreationDedupeKey, type TransactionRecord } from '#purchase';
-import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
+import { ReconciliationExceptionsService, type RaiseReconciliationException } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
 import { SettlementRepository } from './persistence/settlement.repository.js';
 import { lineDedupeKey, lineEvidence, lineException, markLine, type LineContext, type StoredLine } from './stored-line.js';
@@ -23,7 +23,7 @@ export class PurchaseLineMatcher {
     private readonly dataSource: DataSource,
     private readonly recorder: PurchaseOutcomesService,
     private readonly provider: PurchaseProviderClient,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly exceptions: ReconciliationExceptionsService,
     private readonly purchases: PurchaseSettlementService,
     private readonly settlements: SettlementRepository,
   ) {}

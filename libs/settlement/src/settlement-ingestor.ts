@@ -6,7 +6,7 @@ import { GatewayEnv } from '#config';
 import { PAYOUT_METHODS, PayoutRepository, methodDefinition } from '#payout';
 import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport } from '#providers';
 import { PurchaseSettlementService } from '#purchase';
-import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
+import { ReconciliationExceptionsService, type RaiseReconciliationException } from '#reconciliation';
 import { PayoutLineMatcher } from './payout-line-matcher.js';
 import { PurchaseLineMatcher } from './purchase-line-matcher.js';
 import { SettlementClock } from './settlement-clock.js';
@@ -54,7 +54,7 @@ export class SettlementIngestor {
     private readonly payoutProvider: PayoutProviderClient,
     private readonly purchaseLines: PurchaseLineMatcher,
     private readonly payoutLines: PayoutLineMatcher,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly exceptions: ReconciliationExceptionsService,
     private readonly metrics: SettlementMetrics,
     private readonly purchases: PurchaseSettlementService,
     private readonly payouts: PayoutRepository,

@@ -1,7 +1,7 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { MetricsService } from '#observability';
-import { RECONCILIATION_EXCEPTION_KINDS, ReconciliationExceptionsRepository } from '#reconciliation';
+import { RECONCILIATION_EXCEPTION_KINDS, ReconciliationExceptionsService } from '#reconciliation';
 import { SETTLEMENT_PROVIDERS, type LineResult, type SettlementProvider } from './settlement-provider.js';
 import { SettlementDaysRepository } from './persistence/settlement-days.repository.js';
 
@@ -19,7 +19,7 @@ export class SettlementMetrics {
   private readonly lines?: Counter<'provider' | 'result'>;
   private readonly missingReports?: Counter<'provider'>;
 
-  constructor(exceptions: ReconciliationExceptionsRepository, days: SettlementDaysRepository, @Optional() metrics?: MetricsService) {
+  constructor(exceptions: ReconciliationExceptionsService, days: SettlementDaysRepository, @Optional() metrics?: MetricsService) {
     if (!metrics) return;
     const registers = [metrics.registry];
     this.lines = new Counter({ name: 'settlement_lines_total', help: 'Settlement report lines matched, by provider and result (matched, applied, exception)', labelNames: ['provider', 'result'] as const, registers });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseIsoDay } from '#common';
-import { ReconciliationExceptionsRepository, type ReconciliationException } from '#reconciliation';
+import { ReconciliationExceptionsService, type ReconciliationException } from '#reconciliation';
 import { SettlementCloseStatus } from './settlement-close-status.js';
 import { SettlementRepository } from './persistence/settlement.repository.js';
 
@@ -12,7 +12,7 @@ import { SettlementRepository } from './persistence/settlement.repository.js';
 export class SettlementReportService {
   constructor(
     private readonly settlements: SettlementRepository,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly exceptions: ReconciliationExceptionsService,
     private readonly closeStatus: SettlementCloseStatus,
   ) {}
 
@@ -27,9 +27,9 @@ export class SettlementReportService {
       report_date: day,
       reports: reports.map((report) => ({
         provider: report.provider,
-        fetched_at: report.fetched_at,
-        reconciled_at: report.reconciled_at,
-        line_count: report.line_count,
+        fetched_at: report.fetchedAt,
+        reconciled_at: report.reconciledAt,
+        line_count: report.lineCount,
         checksum: report.checksum,
         lines: { matched: report.matched, applied: report.applied, exception: report.exception, unprocessed: report.unprocessed },
       })),

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { johannesburgDayOf } from '#common';
 import { GatewayEnv } from '#config';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import { SettlementClock } from './settlement-clock.js';
 import { SettlementDayCloser } from './settlement-day-closer.js';
 import { SettlementIngestor } from './settlement-ingestor.js';
@@ -33,7 +33,7 @@ export class SettlementScheduler implements OnApplicationBootstrap, OnApplicatio
     private readonly config: GatewayEnv,
     private readonly days: SettlementDaysRepository,
     private readonly closer: SettlementDayCloser,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly exceptions: ReconciliationExceptionsService,
     private readonly metrics: SettlementMetrics,
     private readonly clock: SettlementClock,
   ) {}

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { markLine, type LineLinks, type StoredLine } from './persistence/settlement.repository.js';
-import type { RaiseReconciliationException, ReconciliationExceptionsRepository } from '#reconciliation';
+import type { RaiseReconciliationException, ReconciliationExceptionsService } from '#reconciliation';
 import type { LineResult, SettlementProvider } from './settlement-provider.js';
 
 // The stored line's row type and markLine (SQL) live in the settlement repository; re-exported
@@ -17,7 +17,7 @@ export interface LineContext {
 /** Raises (or joins) the exception and marks the line in one transaction. */
 export async function lineException(
   manager: Pick<EntityManager, 'query'>,
-  exceptions: ReconciliationExceptionsRepository,
+  exceptions: ReconciliationExceptionsService,
   line: StoredLine,
   exception: RaiseReconciliationException,
   links: Omit<LineLinks, 'exceptionDedupeKey' | 'exceptionId'> = {},

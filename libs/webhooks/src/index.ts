@@ -1,7 +1,5 @@
 export * from './webhook-event-types.js';
 export * from './persistence/webhook-event.repository.js';
-export * from './persistence/webhook-endpoint.repository.js';
-export * from './persistence/webhook-delivery.repository.js';
 export * from './webhook-signature.js';
 export * from './webhook-url-guard.js';
 export * from './webhook-retry-schedule.js';

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
-import { WebhookDeliveryRepository, type WebhookAttemptRow } from './persistence/webhook-delivery.repository.js';
+import { WebhookDeliveryRepository, type WebhookAttempt } from './persistence/webhook-delivery.repository.js';
 import { endpointSecretContext } from './webhook-endpoints.service.js';
 import { retryDelayMs } from './webhook-retry-schedule.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
@@ -33,21 +33,21 @@ export class WebhookDeliverer {
   async deliver(deliveryId: string, seq: number): Promise<'stale' | 'delivered' | 'retry' | 'failed' | 'cancelled'> {
     const row = await this.deliveries.forAttempt(deliveryId);
     if (!row || row.status !== 'pending' || row.seq !== seq) return 'stale';
-    if (!row.enabled || row.deleted_at !== null) {
+    if (!row.enabled || row.deletedAt !== null) {
       await this.deliveries.cancelForDisabledEndpoint(deliveryId, seq);
       return 'cancelled';
     }
-    const secrets = [this.encryption.decrypt(row.secret_encrypted, endpointSecretContext(row.endpoint_id))];
-    if (row.previous_active && row.previous_secret_encrypted) secrets.push(this.encryption.decrypt(row.previous_secret_encrypted, endpointSecretContext(row.endpoint_id)));
+    const secrets = [this.encryption.decrypt(row.secretEncrypted, endpointSecretContext(row.endpointId))];
+    if (row.previousActive && row.previousSecretEncrypted) secrets.push(this.encryption.decrypt(row.previousSecretEncrypted, endpointSecretContext(row.endpointId)));
     // The body is fixed per event (same bytes on every attempt); the signature's timestamp is per attempt.
-    const body = JSON.stringify({ id: row.event_id, type: row.event_type, created_at: new Date(row.event_created_at).toISOString(), data: row.data });
+    const body = JSON.stringify({ id: row.eventId, type: row.eventType, created_at: new Date(row.eventCreatedAt).toISOString(), data: row.data });
     const timestamp = Math.floor(Date.now() / 1000);
     const result = await sendWebhook(
       row.url,
       {
         [SIGNATURE_HEADER]: signatureHeader(secrets, timestamp, body),
-        'Gateway-Event-Id': row.event_id,
-        'Gateway-Event-Type': row.event_type,
+        'Gateway-Event-Id': row.eventId,
+        'Gateway-Event-Type': row.eventType,
         'Gateway-Delivery-Id': row.id,
       },
       body,
@@ -56,7 +56,7 @@ export class WebhookDeliverer {
     return this.recordAttempt(row, result);
   }
 
-  private async recordAttempt(row: WebhookAttemptRow, result: SendResult): Promise<'stale' | 'delivered' | 'retry' | 'failed'> {
+  private async recordAttempt(row: WebhookAttempt, result: SendResult): Promise<'stale' | 'delivered' | 'retry' | 'failed'> {
     const attempt = row.attempts + 1;
     const ok = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
     const error = ok ? null : (result.error ?? `HTTP ${result.httpStatus}`);
@@ -78,7 +78,7 @@ export class WebhookDeliverer {
       if (outcome === 'retry') {
         await enqueueInTransaction(manager, jobSpec('webhook.deliver', { deliveryId: row.id, seq: next.seq }), new Date(next.next_attempt_at!));
       }
-      const log = { deliveryId: row.id, eventType: row.event_type, attempt, httpStatus: result.httpStatus, error };
+      const log = { deliveryId: row.id, eventType: row.eventType, attempt, httpStatus: result.httpStatus, error };
       if (outcome === 'delivered') this.logger.log(log, 'Webhook delivered');
       else this.logger.warn(log, outcome === 'failed' ? 'Webhook delivery gave up after its last attempt' : 'Webhook attempt failed; retry scheduled');
       return outcome;

@@ -3,31 +3,44 @@ import { DataSource } from 'typeorm';
 import { FieldEncryption, NotFoundError, textRuleProblem, UUID_PATTERN, ValidationFailedError } from '#common';
 import { GatewayEnv } from '#config';
 import { enqueueInTransaction, jobSpec } from '#queues';
-import { WebhookDeliveryRepository, type WebhookDeliveryLogRow } from './persistence/webhook-delivery.repository.js';
-import { WebhookEndpointRepository, type WebhookEndpointChanges, type WebhookEndpointRow } from './persistence/webhook-endpoint.repository.js';
+import { WebhookDeliveryRepository, type WebhookDeliveryStatus } from './persistence/webhook-delivery.repository.js';
+import { WebhookEndpointRepository, type WebhookEndpointChanges, type WebhookEndpointRecord } from './persistence/webhook-endpoint.repository.js';
 import { eventsOf, type WebhookEventType, type WebhookGateway } from './webhook-event-types.js';
 import { generateWebhookSecret } from './webhook-signature.js';
 import { resolveDeliverable, urlProblems, WEBHOOK_HOST_RESOLVER, WebhookUrlRefusedError, type WebhookHostResolver } from './webhook-url-guard.js';
 
-/** An endpoint as the API returns it: the row with its times as ISO strings; the secret appears only in the answers of create and rotate. */
-export type WebhookEndpointView = Omit<WebhookEndpointRow, 'previous_secret_expires_at' | 'created_at' | 'updated_at'> & {
+/** An endpoint as the API returns it: its times as ISO strings; the secret appears only in the answers of create and rotate. */
+export interface WebhookEndpointView {
+  id: string;
+  url: string;
+  description: string | null;
+  events: WebhookEventType[];
+  enabled: boolean;
   /** Until when the previous secret still signs (after a rotation); null when only one secret signs. */
   previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
-};
+}
 
 export interface WebhookEndpointWithSecret extends WebhookEndpointView {
   /** Shown once: store it now; it cannot be read again (rotate to get a new one). */
   secret: string;
 }
 
-/** A delivery-log entry as the API returns it: the row with its times as ISO strings. */
-export type WebhookDeliveryView = Omit<WebhookDeliveryLogRow, 'next_attempt_at' | 'delivered_at' | 'created_at'> & {
+/** A delivery-log entry as the API returns it: its times as ISO strings. */
+export interface WebhookDeliveryView {
+  id: string;
+  event_id: string;
+  event_type: WebhookEventType;
+  redelivery_of: string | null;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  last_http_status: number | null;
+  last_error: string | null;
   next_attempt_at: string | null;
   delivered_at: string | null;
   created_at: string;
-};
+}
 
 /** A page of the delivery log: `{items, page, total, last_page}`, as every list of both gateways. */
 export interface WebhookDeliveryPage {
@@ -144,10 +157,17 @@ export class WebhookEndpointsService {
   private async deliveryViews(endpointId: string, page: number, perPage: number): Promise<WebhookDeliveryView[]> {
     const rows = await this.deliveryLog.logOf(endpointId, perPage, (page - 1) * perPage);
     return rows.map((row) => ({
-      ...row,
-      next_attempt_at: row.status === 'pending' ? iso(row.next_attempt_at) : null,
-      delivered_at: iso(row.delivered_at),
-      created_at: iso(row.created_at)!,
+      id: row.id,
+      event_id: row.eventId,
+      event_type: row.eventType,
+      redelivery_of: row.redeliveryOf,
+      status: row.status,
+      attempts: row.attempts,
+      last_http_status: row.lastHttpStatus,
+      last_error: row.lastError,
+      next_attempt_at: row.status === 'pending' ? iso(row.nextAttemptAt) : null,
+      delivered_at: iso(row.deliveredAt),
+      created_at: iso(row.createdAt)!,
     }));
   }
 
@@ -169,7 +189,7 @@ export class WebhookEndpointsService {
     return view;
   }
 
-  private async find(vendorId: string, gateway: WebhookGateway, endpointId: string): Promise<WebhookEndpointRow> {
+  private async find(vendorId: string, gateway: WebhookGateway, endpointId: string): Promise<WebhookEndpointRecord> {
     const row = await this.endpoints.find(vendorId, gateway, this.uuidOr404(endpointId));
     if (!row) throw new NotFoundError('webhook endpoint');
     return row;
@@ -242,16 +262,16 @@ export class WebhookEndpointsService {
   }
 }
 
-function viewOf(row: WebhookEndpointRow): WebhookEndpointView {
-  const overlapOpen = row.previous_secret_expires_at !== null && new Date(row.previous_secret_expires_at).getTime() > Date.now();
+function viewOf(row: WebhookEndpointRecord): WebhookEndpointView {
+  const overlapOpen = row.previousSecretExpiresAt !== null && new Date(row.previousSecretExpiresAt).getTime() > Date.now();
   return {
     id: row.id,
     url: row.url,
     description: row.description,
     events: row.events,
     enabled: row.enabled,
-    previous_secret_expires_at: overlapOpen ? iso(row.previous_secret_expires_at) : null,
-    created_at: iso(row.created_at)!,
-    updated_at: iso(row.updated_at)!,
+    previous_secret_expires_at: overlapOpen ? iso(row.previousSecretExpiresAt) : null,
+    created_at: iso(row.createdAt)!,
+    updated_at: iso(row.updatedAt)!,
   };
 }

@@ -15,7 +15,7 @@ const PER_PAGE = 50;
 const FILTERS = ['actor', 'action', 'vendor', 'from', 'to', 'subject_type', 'subject_id'] as const;
 
 /** The export's columns, in order: the record as the database keeps it, times in UTC ISO 8601, details as JSON. */
-export const AUDIT_CSV_COLUMNS = ['id', 'created_at', 'actor', 'action', 'subject_type', 'subject_id', 'vendor_id', 'vendor_name', 'reason', 'proposal_id', 'approved_by', 'details'] as const;
+export const AUDIT_CSV_HEADER = ['id', 'created_at', 'actor', 'action', 'subject_type', 'subject_id', 'vendor_id', 'vendor_name', 'reason', 'proposal_id', 'approved_by', 'details'] as const;
 
 const csvRow = (record: StaffAuditRecord, vendorNames: ReadonlyMap<string, string>): CsvCell[] => [
   record.id,
@@ -97,7 +97,7 @@ ${pager('/audit', kept, page, result?.total ?? 0, PER_PAGE)}`,
         yield records.map((record) => csvRow(record, vendorNames));
       }
     }
-    await streamCsv(response, `staff-audit-${filter.dateFrom ?? 'start'}-${filter.dateTo ?? 'now'}.csv`, AUDIT_CSV_COLUMNS, rows());
+    await streamCsv(response, `staff-audit-${filter.dateFrom ?? 'start'}-${filter.dateTo ?? 'now'}.csv`, AUDIT_CSV_HEADER, rows());
   }
 
   /** The query as the trail's filter, with the field errors of what it could not read. */

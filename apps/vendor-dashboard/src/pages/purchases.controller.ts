@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { VendorService } from '#auth';
-import { DashboardAuditRepository, type DashboardSession, roleAllows } from '#dashboard';
+import { DashboardAuditService, type DashboardSession, roleAllows } from '#dashboard';
 import { streamCsv } from '#common';
 import { CatalogueService, FulfilmentService, PURCHASE_CSV_HEADER, PurchaseStatementService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter } from '#purchase';
 import { csrfField, CurrentSession, errorSummary, html, money, PageForbidden, pager, quantity, type SafeHtml, when } from '#web';
@@ -57,7 +57,7 @@ export class PurchasesController {
     private readonly transactions: TransactionQueryService,
     private readonly fulfilment: FulfilmentService,
     private readonly vendors: VendorService,
-    private readonly audit: DashboardAuditRepository,
+    private readonly audit: DashboardAuditService,
     private readonly catalogue: CatalogueService,
     private readonly statements: PurchaseStatementService,
   ) {}

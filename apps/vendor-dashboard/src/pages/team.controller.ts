@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
 import { TokenService } from '#auth';
 import { GatewayEnv } from '#config';
-import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditRepository, type Actor, type DashboardSession } from '#dashboard';
+import { DASHBOARD_ROLES, DashboardAccounts, DashboardAuditService, type Actor, type DashboardSession } from '#dashboard';
 import { auditDetails, csrfField, CurrentSession, errorSummary, html, Mailer, type SafeHtml, SessionCookies, sessionOf, setFlash, takeFlash, when } from '#web';
 import { WebhookEndpointsService } from '#webhooks';
 import { actorOf, RequirePermission } from '../web/access.js';
@@ -30,7 +30,7 @@ function inviteNotice(invite: NewInvite): SafeHtml {
 export class TeamController {
   constructor(
     private readonly accounts: DashboardAccounts,
-    private readonly audit: DashboardAuditRepository,
+    private readonly audit: DashboardAuditService,
     private readonly tokens: TokenService,
     private readonly mailer: Mailer,
     @Inject(GatewayEnv) private readonly config: GatewayEnv,
@@ -129,7 +129,7 @@ export class TeamController {
       current: '/audit',
       body: html`<table><caption class="hint">The latest 200 events, newest first. Times are Johannesburg time.</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Subject</th><th scope="col">Details</th><th scope="col">Address</th></tr></thead>
-<tbody>${events.map((event) => html`<tr><td>${when(event.created_at)}</td><td>${event.actor}</td><td>${event.action}</td><td>${event.subject ? (names.get(event.subject) ?? event.subject) : '—'}</td><td>${auditDetails(event.details, names)}</td><td>${event.address ?? ''}</td></tr>`)}</tbody></table>`,
+<tbody>${events.map((event) => html`<tr><td>${when(event.createdAt)}</td><td>${event.actor}</td><td>${event.action}</td><td>${event.subject ? (names.get(event.subject) ?? event.subject) : '—'}</td><td>${auditDetails(event.details, names)}</td><td>${event.address ?? ''}</td></tr>`)}</tbody></table>`,
     });
   }
 

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ALL_ABILITIES, TokenService, VendorService } from '#auth';
 import { DomainError, FieldEncryption } from '#common';
-import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, roleMayGrantAbility } from '#dashboard';
+import { DashboardAccounts, DashboardAuditService, type DashboardSession, roleMayGrantAbility } from '#dashboard';
 import { csrfField, CurrentSession, errorSummary, html, type SafeHtml, SessionCookies, sessionOf, setFlash, takeFlash, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
@@ -36,7 +36,7 @@ export class TokensController {
     private readonly tokens: TokenService,
     private readonly vendors: VendorService,
     private readonly accounts: DashboardAccounts,
-    private readonly audit: DashboardAuditRepository,
+    private readonly audit: DashboardAuditService,
     private readonly encryption: FieldEncryption,
     private readonly cookies: SessionCookies,
   ) {}

@@ -38,10 +38,10 @@ export function parseCsv(text: string): string[][] {
   return rows.filter((cells) => cells.some((cell) => cell.trim() !== ''));
 }
 
-const RECIPIENT_COLUMNS = ['first_name', 'middle_name', 'surname', 'phone', 'id_type', 'id_number', 'country_of_issue', 'nationality', 'email', 'date_of_birth'];
-const BANK_COLUMNS = ['bank_name', 'account_number', 'account_name', 'branch_code'];
-const PAYOUT_COLUMNS = ['reference', 'amount', 'currency', 'method'];
-export const CSV_COLUMNS = [...PAYOUT_COLUMNS, ...RECIPIENT_COLUMNS, ...BANK_COLUMNS];
+const RECIPIENT_FIELDS = ['first_name', 'middle_name', 'surname', 'phone', 'id_type', 'id_number', 'country_of_issue', 'nationality', 'email', 'date_of_birth'];
+const BANK_ACCOUNT_FIELDS = ['bank_name', 'account_number', 'account_name', 'branch_code'];
+const PAYOUT_FIELDS = ['reference', 'amount', 'currency', 'method'];
+export const CSV_COLUMNS = [...PAYOUT_FIELDS, ...RECIPIENT_FIELDS, ...BANK_ACCOUNT_FIELDS];
 export const CSV_REQUIRED_COLUMNS = ['reference', 'amount', 'method', 'first_name', 'surname', 'phone', 'id_type', 'id_number', 'country_of_issue', 'nationality'];
 
 export interface CsvBatch {
@@ -78,9 +78,9 @@ export function batchFromCsv(text: string): CsvBatch {
       return cell === '' ? undefined : cell;
     };
     const recipient: Record<string, unknown> = {};
-    for (const column of RECIPIENT_COLUMNS) if (value(column) !== undefined) recipient[column] = value(column);
-    if (BANK_COLUMNS.some((column) => value(column) !== undefined)) {
-      recipient.bank_account = Object.fromEntries(BANK_COLUMNS.filter((column) => value(column) !== undefined).map((column) => [column, value(column)]));
+    for (const column of RECIPIENT_FIELDS) if (value(column) !== undefined) recipient[column] = value(column);
+    if (BANK_ACCOUNT_FIELDS.some((column) => value(column) !== undefined)) {
+      recipient.bank_account = Object.fromEntries(BANK_ACCOUNT_FIELDS.filter((column) => value(column) !== undefined).map((column) => [column, value(column)]));
     }
     const payout: Record<string, unknown> = { reference: value('reference'), amount: value('amount'), currency: value('currency') ?? 'ZAR', method: value('method'), recipient };
     for (const key of Object.keys(payout)) if (payout[key] === undefined) delete payout[key];

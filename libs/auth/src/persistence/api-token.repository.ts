@@ -1,18 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import { readShape } from '#database';
 import { ApiTokenEntity } from '../tokens/api-token.entity.js';
 
 /** A presented token's hash resolved to its vendor, with the vendor's enabled abilities. */
-export interface TokenAuthenticationRow {
-  token_id: string;
-  vendor_id: string;
+export interface TokenAuthentication {
+  tokenId: string;
+  vendorId: string;
   abilities: string[];
-  vendor_abilities: string[];
-  expires_at: Date;
+  vendorAbilities: string[];
+  expiresAt: Date;
   /** last_used_at is over a minute old (or unset): worth writing again. */
-  last_use_stale: boolean;
+  lastUseStale: boolean;
 }
+
+// pg returns every field as the record wants it, so rows are used as they come (no per-request mapping).
+const AUTHENTICATION = readShape<TokenAuthentication>({
+  tokenId: 'token.id', vendorId: 'token.vendor_id', abilities: 'token.abilities', vendorAbilities: 'vendor.enabled_abilities', expiresAt: 'token.expires_at',
+  lastUseStale: "(token.last_used_at IS NULL OR token.last_used_at < now() - interval '60 seconds')",
+});
 
 export type NewApiToken = Pick<ApiTokenEntity, 'vendorId' | 'tokenHash' | 'tokenPrefix' | 'abilities' | 'expiresAt' | 'revokedAt' | 'name' | 'createdByUserId'>;
 
@@ -50,14 +57,13 @@ export class ApiTokenRepository {
    * The live token with this hash, through the hash's unique index. Plain SQL: this runs on every
    * request, and building it through the query builder cost more CPU than the query.
    */
-  async authenticate(tokenHash: string): Promise<TokenAuthenticationRow | undefined> {
+  async authenticate(tokenHash: string): Promise<TokenAuthentication | undefined> {
     const [row] = (await this.tokens.manager.query(
-      `SELECT token.id AS token_id, token.vendor_id AS vendor_id, token.abilities AS abilities, vendor.enabled_abilities AS vendor_abilities, token.expires_at AS expires_at,
-              (token.last_used_at IS NULL OR token.last_used_at < now() - interval '60 seconds') AS last_use_stale
+      `SELECT ${AUTHENTICATION.columns}
          FROM api_tokens token INNER JOIN vendors vendor ON vendor.id = token.vendor_id
         WHERE token.token_hash = $1 AND token.revoked_at IS NULL AND token.expires_at > now()`,
       [tokenHash],
-    )) as TokenAuthenticationRow[];
+    )) as TokenAuthentication[];
     return row;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { ILike, In, Repository, type EntityManager, type FindOptionsWhere } from 'typeorm';
+import type { Queryable } from '#database';
 import { VendorEntity } from '../vendors/vendor.entity.js';
 
 export type NewVendor = Pick<VendorEntity, 'name' | 'slug' | 'enabledAbilities' | 'productionReleasedAt'>;
@@ -17,6 +18,18 @@ export class VendorRepository {
 
   exists(vendorId: string): Promise<boolean> {
     return this.vendors.existsBy({ id: vendorId });
+  }
+
+  /** Whether a vendor has this id, read through `manager` (the caller's transaction) when given. */
+  async existsIn(vendorId: string, manager: Queryable = this.vendors.manager): Promise<boolean> {
+    const rows = await manager.query<unknown[]>(`SELECT 1 FROM vendors WHERE id = $1`, [vendorId]);
+    return rows.length > 0;
+  }
+
+  /** When staff released the vendor for production (null: not yet, or no such vendor). One column, read per request. */
+  async productionReleasedAt(vendorId: string): Promise<Date | null> {
+    const [row] = await this.vendors.manager.query<{ releasedAt: Date | null }[]>(`SELECT production_released_at AS "releasedAt" FROM vendors WHERE id = $1`, [vendorId]);
+    return row?.releasedAt ?? null;
   }
 
   find(vendorId: string): Promise<VendorEntity | null> {

@@ -121,17 +121,17 @@ export class TokenService {
     if (!row) return undefined;
     // When it was last used, for the dashboard: written at most about once a minute per token, so
     // almost every request stays a single read (a write in the same statement cost ~40 % more).
-    if (row.last_use_stale) await this.tokens.touchLastUsed(row.token_id);
-    const vendorAbilities = new Set(row.vendor_abilities);
+    if (row.lastUseStale) await this.tokens.touchLastUsed(row.tokenId);
+    const vendorAbilities = new Set(row.vendorAbilities);
     return {
       token: {
-        vendorId: row.vendor_id,
-        tokenId: row.token_id,
+        vendorId: row.vendorId,
+        tokenId: row.tokenId,
         tokenAbilities: row.abilities,
-        vendorAbilities: row.vendor_abilities,
+        vendorAbilities: row.vendorAbilities,
         abilities: row.abilities.filter((ability) => vendorAbilities.has(ability)),
       },
-      expiresAt: row.expires_at.getTime(),
+      expiresAt: row.expiresAt.getTime(),
     };
   }
 

@@ -4,11 +4,15 @@ import type { EntityManager } from 'typeorm';
 import { likeEscaped, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { ALL_ABILITIES, isAbility } from '../access/abilities.js';
 import { VendorRepository } from '../persistence/vendor.repository.js';
+import { VendorDirectory } from './vendor-directory.js';
 import type { VendorEntity } from './vendor.entity.js';
 
 @Injectable()
 export class VendorService {
-  constructor(private readonly vendors: VendorRepository) {}
+  constructor(
+    private readonly vendors: VendorRepository,
+    private readonly directory: VendorDirectory,
+  ) {}
 
   /** New vendors start with every ability enabled; staff narrow them with setAbilities. */
   async create(name: string, manager?: EntityManager): Promise<VendorEntity> {
@@ -31,9 +35,8 @@ export class VendorService {
   }
 
   /** The names of the vendors with these ids, by id (ids that are not a vendor's UUID are left out). */
-  async namesOf(vendorIds: Iterable<string | null | undefined>): Promise<Map<string, string>> {
-    const ids = [...new Set([...vendorIds].filter((id): id is string => typeof id === 'string' && UUID_PATTERN.test(id)))];
-    return new Map((await this.vendors.findMany(ids)).map((vendor): [string, string] => [vendor.id, vendor.name]));
+  namesOf(vendorIds: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+    return this.directory.namesOf(vendorIds);
   }
 
   async get(vendorId: string): Promise<VendorEntity> {

@@ -1,5 +1,10 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { ApiEnvelopeFormat } from './api-envelope.js';
+import { exampleOf } from './openapi-examples.js';
+import { integerNumbers, toOpenApi31, walk, type Json } from './openapi-schema-passes.js';
+import { describeWebhooks, type OpenApiWebhooks } from './openapi-webhooks.js';
+
+export { exampleOf } from './openapi-examples.js';
 
 /**
  * What a gateway adds to its generated document so that a client generator (openapi-typescript,
@@ -31,7 +36,7 @@ export interface OpenApiFinish {
    * The signed events this gateway POSTs to a vendor's endpoints (OpenAPI 3.1 `webhooks`): per
    * event type, when it is sent and the component schema of its `data` (after renaming).
    */
-  webhooks?: Record<string, { summary: string; data: string }>;
+  webhooks?: OpenApiWebhooks;
   /**
    * Schema rules the decorators cannot express (a union on a discriminator, a member required by
    * another one's value), applied to the renamed component schemas before examples are drawn.
@@ -41,9 +46,6 @@ export interface OpenApiFinish {
 
 /** What the logging middleware accepts as a caller's X-Request-Id (anything else is replaced by a fresh UUID). */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /** Sent with every answer (logging middleware): quote it to support. */
@@ -119,100 +121,6 @@ export function finishOpenApiDocument(document: OpenAPIObject, finish: OpenApiFi
   walk(doc, integerNumbers);
   toOpenApi31(doc);
   return document;
-}
-
-/**
- * @nestjs/swagger writes OpenAPI 3.0 (`nullable: true`), whose `nullable` does not admit null
- * in an `enum` without null nor next to an `allOf: [$ref]`, so strict validators refused real
- * answers. The document is served as OpenAPI 3.1, where schemas are JSON Schema 2020-12 and null
- * is a type: `type: [T, 'null']` (with null in the enum) or `oneOf: [schema, {type: 'null'}]`.
- */
-function toOpenApi31(doc: Json): void {
-  doc.openapi = '3.1.0';
-  walk(doc, (node, path) => {
-    if (node.nullable === undefined || path.some((key) => EXAMPLE_KEYS.has(key))) return;
-    const nullable = node.nullable === true;
-    delete node.nullable;
-    if (!nullable) return;
-    const reference = node.$ref ?? (Array.isArray(node.allOf) && node.allOf.length === 1 && Object.keys(node.allOf[0]).length === 1 ? node.allOf[0].$ref : undefined);
-    if (reference) {
-      delete node.$ref;
-      delete node.allOf;
-      // Nest adds `type: object` next to the reference, which would refuse null again.
-      delete node.type;
-      node.oneOf = [{ $ref: reference }, { type: 'null' }];
-      return;
-    }
-    const alternatives = node.type === undefined ? (node.oneOf ?? node.anyOf) : undefined;
-    if (Array.isArray(alternatives)) {
-      if (!alternatives.some((alternative: Json) => alternative.type === 'null')) alternatives.push({ type: 'null' });
-      return;
-    }
-    // A nullable member without a type is a free-form object.
-    const types: string[] = node.type === undefined ? ['object'] : Array.isArray(node.type) ? node.type : [node.type];
-    node.type = types.includes('null') ? types : [...types, 'null'];
-    if (Array.isArray(node.enum) && !node.enum.includes(null)) node.enum = [...node.enum, null];
-  });
-}
-
-const EXAMPLE_KEYS = new Set(['example', 'examples']);
-
-const SIGNATURE_PARAMETERS = [
-  {
-    name: 'Gateway-Signature',
-    in: 'header',
-    required: true,
-    description:
-      '`t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` is HMAC-SHA256 in hex, keyed with an endpoint secret in force, over `<t>.<raw body>` (two during a rotation overlap). ' +
-      'Verify against the raw body, compare in constant time and refuse a `t` older than your tolerance (the SDK: `constructEvent`).',
-    schema: { type: 'string', pattern: '^t=[0-9]+(,v1=[0-9a-f]{64}){1,2}$' },
-    example: 't=1795939200,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
-  },
-  { name: 'Gateway-Event-Id', in: 'header', required: true, description: 'The event id (the body\'s `id`): deduplicate on it, an event can arrive more than once', schema: { type: 'string', format: 'uuid' } },
-  { name: 'Gateway-Event-Type', in: 'header', required: true, description: "The event type (the body's `type`)", schema: { type: 'string' } },
-  { name: 'Gateway-Delivery-Id', in: 'header', required: true, description: 'This delivery in the endpoint\'s delivery log (`GET /webhook-endpoints/{id}/deliveries`)', schema: { type: 'string', format: 'uuid' } },
-];
-
-/**
- * OpenAPI 3.1 `webhooks`: one POST per event type, its body `{id, type, created_at, data}` as a
- * component schema (`<Type>Event`), its signature and headers, and what the receiver answers.
- */
-function describeWebhooks(doc: Json, webhooks: NonNullable<OpenApiFinish['webhooks']>): void {
-  doc.webhooks = {};
-  for (const [type, event] of Object.entries(webhooks)) {
-    if (!doc.components.schemas[event.data]) throw new Error(`OpenAPI: webhook ${type} names an unknown schema ${event.data}`);
-    const name = `${type.replace(/(^|[._])([a-z])/g, (_match, _separator, letter: string) => letter.toUpperCase())}Event`;
-    const dataExample = exampleOf(doc, { $ref: `#/components/schemas/${event.data}` }, 'response');
-    doc.components.schemas[name] = {
-      type: 'object',
-      description: `The body of a \`${type}\` delivery: ${event.summary}`,
-      required: ['id', 'type', 'created_at', 'data'],
-      properties: {
-        id: { type: 'string', format: 'uuid', description: 'The event id, the same on every attempt and redelivery: deduplicate on it' },
-        type: { type: 'string', enum: [type] },
-        created_at: { type: 'string', format: 'date-time', description: 'When the change the event reports was committed' },
-        data: { $ref: `#/components/schemas/${event.data}` },
-      },
-      example: { id: '6c1f0e0a-3b5d-4c39-9a0e-2f8d4e1b7c55', type, created_at: '2026-11-24T08:00:00.000Z', data: dataExample },
-    };
-    doc.webhooks[type] = {
-      post: {
-        operationId: `${name.charAt(0).toLowerCase()}${name.slice(1)}`,
-        summary: event.summary,
-        description:
-          'A hint to GET the resource (the GET is the truth): events arrive at least once, possibly late or out of order. Answer any 2xx within 10 s; ' +
-          'anything else (another status, a redirect, a timeout) is a failed attempt, retried with backoff for at least 72 hours. The body is the same bytes on every attempt.',
-        tags: ['webhooks'],
-        security: [],
-        parameters: SIGNATURE_PARAMETERS,
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
-        responses: {
-          '200': { description: 'Any 2xx acknowledges the delivery (its body is ignored)' },
-          '400': { description: 'Any other answer (for example a signature your receiver refused) is a failed attempt and is retried' },
-        },
-      },
-    };
-  }
 }
 
 /** Takes `prefix` off every path; the servers must end with it, so no URL changes. */
@@ -323,68 +231,3 @@ function headersFor(status: number, authenticated: boolean): Record<string, Json
   return headers;
 }
 
-/**
- * An example from the schema: each property's own `example` (the DTOs carry sandbox values),
- * else its first enum value, else a typed placeholder. A request example holds only the
- * required members (an optional one, such as a cash payout's bank account, would mislead).
- * Operations that declare their own example keep it.
- */
-export function exampleOf(doc: Json, schema: Json, mode: 'request' | 'response', depth = 0): Json {
-  if (!schema || depth > 12) return null;
-  if (schema.example !== undefined) return schema.example;
-  // A nullable member of an answer is null unless it has its own example: a placeholder value
-  // would contradict the status next to it (a pending purchase with an error code).
-  if (mode === 'response' && schema.nullable && depth > 0) return null;
-  if (schema.$ref) return exampleOf(doc, resolveRef(doc, schema.$ref), mode, depth + 1);
-  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((part: Json) => exampleOf(doc, part, mode, depth + 1)));
-  if (schema.oneOf || schema.anyOf) return exampleOf(doc, (schema.oneOf ?? schema.anyOf)[0], mode, depth + 1);
-  if (schema.enum) return schema.enum[0];
-  switch (schema.type) {
-    case 'object': {
-      if (!schema.properties) return schema.nullable ? null : {};
-      const required: string[] | undefined = schema.required;
-      const members = Object.entries(schema.properties as Record<string, Json>).filter(([name]) => mode === 'response' || !required || required.includes(name));
-      return Object.fromEntries(members.map(([name, property]) => [name, exampleOf(doc, property, mode, depth + 1)]));
-    }
-    case 'array':
-      return [exampleOf(doc, schema.items, mode, depth + 1)];
-    case 'integer':
-    case 'number':
-      return schema.minimum ?? 1;
-    case 'boolean':
-      return true;
-    case 'string':
-      if (schema.nullable) return null;
-      if (schema.format === 'date-time') return '2026-11-24T08:00:00.000Z';
-      if (schema.format === 'date') return '2026-11-24';
-      if (schema.format === 'uuid') return '0b9d4e1c-7a3f-4f6e-9d21-5c8a2e7b1f40';
-      return 'string';
-    default:
-      return null;
-  }
-}
-
-function resolveRef(doc: Json, ref: string): Json {
-  return ref
-    .replace(/^#\//, '')
-    .split('/')
-    .reduce((node: Json, part: string) => node?.[part], doc);
-}
-
-/**
- * No amount, id or count of this API is fractional (money is decimal strings or integer cents),
- * so `number` is `integer` everywhere, except inside a vendor's free-form `metadata`.
- */
-function integerNumbers(node: Json, path: string[]): void {
-  if (node.type === 'number' && !path.includes('metadata')) node.type = 'integer';
-}
-
-function walk(node: Json, visit: (node: Json, path: string[]) => void, path: string[] = []): void {
-  if (Array.isArray(node)) {
-    node.forEach((item, index) => walk(item, visit, [...path, String(index)]));
-    return;
-  }
-  if (typeof node !== 'object' || node === null) return;
-  visit(node, path);
-  for (const [key, value] of Object.entries(node)) walk(value, visit, [...path, key]);
-}

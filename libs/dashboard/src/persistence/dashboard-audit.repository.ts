@@ -1,27 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { readShape } from '#database';
+import type { AuditEvent, DashboardAuditEntry } from '../audit-event.js';
 
-export interface AuditEvent {
-  vendorId: string;
-  /** The dashboard user, or null for staff actions through the operator CLI. */
-  actorUserId: string | null;
-  /** Human-readable actor (the user's email, or `ops`), kept even if the user is later removed. */
-  actor: string;
-  action: string;
-  subject?: string | null;
-  /** Never a secret: callers pass ids, names, roles and abilities only. */
-  details?: Record<string, unknown>;
-  address?: string | null;
-}
-
-export interface AuditRow {
-  actor: string;
-  action: string;
-  subject: string | null;
-  details: Record<string, unknown>;
-  address: string | null;
-  created_at: Date;
-}
+const ENTRY = readShape<DashboardAuditEntry>({ actor: 'actor', action: 'action', subject: 'subject', details: 'details', address: 'address', createdAt: 'created_at' });
 
 /** The dashboard's append-only audit log, dashboard_audit_events (a trigger refuses UPDATE, DELETE and TRUNCATE). */
 @Injectable()
@@ -35,10 +17,7 @@ export class DashboardAuditRepository {
     );
   }
 
-  list(vendorId: string, limit = 200): Promise<AuditRow[]> {
-    return this.dataSource.query(
-      `SELECT actor, action, subject, details, address, created_at FROM dashboard_audit_events WHERE vendor_id = $1 ORDER BY id DESC LIMIT $2`,
-      [vendorId, limit],
-    );
+  list(vendorId: string, limit = 200): Promise<DashboardAuditEntry[]> {
+    return this.dataSource.query(`SELECT ${ENTRY.columns} FROM dashboard_audit_events WHERE vendor_id = $1 ORDER BY id DESC LIMIT $2`, [vendorId, limit]);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Queryable } from '#database';
+import { readShape, type Queryable, type ReadColumns } from '#database';
 import type { DashboardRole } from '../roles.js';
 
 /** A dashboard user as the dashboard shows it (never the password hash or the TOTP secret). */
@@ -20,18 +20,19 @@ export interface DashboardUserCredentials extends DashboardUser {
   totp_last_step: string | null;
 }
 
-const USER_COLUMNS = `u.id, u.vendor_id, u.email, u.role, (u.totp_secret_ciphertext IS NOT NULL) AS totp_enabled, u.created_at`;
+// The field names are the pages' (apps/vendor-dashboard reads `vendor_id`, `totp_enabled`, ...).
+const USER_FIELDS: ReadColumns<DashboardUser> = {
+  id: 'u.id', vendor_id: 'u.vendor_id', email: 'u.email', role: 'u.role', totp_enabled: '(u.totp_secret_ciphertext IS NOT NULL)', created_at: 'u.created_at',
+};
+const USER = readShape<DashboardUser>(USER_FIELDS);
+const CREDENTIALS = readShape<DashboardUserCredentials>({
+  ...USER_FIELDS, password_hash: 'u.password_hash', totp_secret_ciphertext: 'u.totp_secret_ciphertext', totp_last_step: 'u.totp_last_step::text',
+});
 
 /** dashboard_users: every vendor-facing read and change carries the vendor id. */
 @Injectable()
 export class DashboardUserRepository {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** Whether the vendor exists (an invite must name a real one). */
-  async vendorExists(manager: EntityManager, vendorId: string): Promise<boolean> {
-    const [vendor] = (await manager.query(`SELECT id FROM vendors WHERE id = $1`, [vendorId])) as unknown[];
-    return vendor !== undefined;
-  }
 
   /** An email has at most one live account, across vendors. */
   async emailTaken(manager: EntityManager, email: string): Promise<boolean> {
@@ -50,7 +51,7 @@ export class DashboardUserRepository {
 
   async credentials(email: string): Promise<DashboardUserCredentials | undefined> {
     const [row] = (await this.dataSource.query(
-      `SELECT ${USER_COLUMNS}, u.password_hash, u.totp_secret_ciphertext, u.totp_last_step::text FROM dashboard_users u WHERE u.email = $1 AND u.removed_at IS NULL`,
+      `SELECT ${CREDENTIALS.columns} FROM dashboard_users u WHERE u.email = $1 AND u.removed_at IS NULL`,
       [email],
     )) as DashboardUserCredentials[];
     return row;
@@ -84,14 +85,14 @@ export class DashboardUserRepository {
   /** The vendor's user, if not removed; `forUpdate` locks the row in the caller's transaction. */
   async find(vendorId: string, userId: string, manager: Queryable = this.dataSource.manager, forUpdate = false): Promise<DashboardUser | undefined> {
     const [row] = (await manager.query(
-      `SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL${forUpdate ? ' FOR UPDATE' : ''}`,
+      `SELECT ${USER.columns} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL${forUpdate ? ' FOR UPDATE' : ''}`,
       [vendorId, userId],
     )) as DashboardUser[];
     return row;
   }
 
   list(vendorId: string): Promise<DashboardUser[]> {
-    return this.dataSource.query(`SELECT ${USER_COLUMNS} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.removed_at IS NULL ORDER BY u.created_at, u.id`, [vendorId]);
+    return this.dataSource.query(`SELECT ${USER.columns} FROM dashboard_users u WHERE u.vendor_id = $1 AND u.removed_at IS NULL ORDER BY u.created_at, u.id`, [vendorId]);
   }
 
   /** Sets (or with nulls clears) the sealed TOTP secret: how many users it changed (0 or 1). */

@@ -7,11 +7,13 @@ const PAYOUT_PROVIDERS = ['bank_a_instant_money', 'bank_b_cardless', 'rtc_eft', 
 const dayStart = (column: string) => `(${column}::timestamp AT TIME ZONE 'Africa/Johannesburg')`;
 const dayEnd = (column: string) => `((${column} + 1)::timestamp AT TIME ZONE 'Africa/Johannesburg')`;
 
-const BALANCE_COLUMNS = [
+/** The amounts of a daily balance compared with the ledger recomputed (each a column of payout_daily_balances and of the recomputation). */
+const COMPARED_BALANCE_AMOUNTS = [
   'opening_available_cents', 'opening_reserved_cents', 'funded_cents', 'reserved_cents', 'settled_amount_cents', 'settled_fee_cents', 'released_cents',
   'reversed_cents', 'resettled_cents', 'adjusted_debit_cents', 'adjusted_credit_cents', 'closing_available_cents', 'closing_reserved_cents',
 ];
-const TOTAL_COLUMNS = ['charged_count', 'charged_cents', 'reversed_count', 'reversed_cents', 'net_cents'];
+/** The same for a day's purchase totals (purchase_daily_totals against the purchase records). */
+const COMPARED_TOTAL_AMOUNTS = ['charged_count', 'charged_cents', 'reversed_count', 'reversed_cents', 'net_cents'];
 
 /**
  * Closed days (docs/RECONCILIATION.md, "Closing a day"): for every date whose payout
@@ -46,9 +48,9 @@ export async function checkClosedDays(query: InvariantQuery, vendors: string[] |
         GROUP BY e.vendor_id, c.report_date),
      stored AS (SELECT * FROM payout_daily_balances WHERE ${inScope('vendor_id')})
      SELECT COALESCE(b.vendor_id, x.vendor_id)::text AS vendor_id, to_char(COALESCE(b.balance_date, x.balance_date), 'YYYY-MM-DD') AS balance_date,
-            b.vendor_id IS NULL AS missing, x.vendor_id IS NULL AS not_closed_or_no_entries, json_build_object(${pairs(BALANCE_COLUMNS)}) AS stored_vs_ledger
+            b.vendor_id IS NULL AS missing, x.vendor_id IS NULL AS not_closed_or_no_entries, json_build_object(${pairs(COMPARED_BALANCE_AMOUNTS)}) AS stored_vs_ledger
        FROM ledger x FULL JOIN stored b ON b.vendor_id = x.vendor_id AND b.balance_date = x.balance_date
-      WHERE b.vendor_id IS NULL OR x.vendor_id IS NULL OR ${differences(BALANCE_COLUMNS)}`,
+      WHERE b.vendor_id IS NULL OR x.vendor_id IS NULL OR ${differences(COMPARED_BALANCE_AMOUNTS)}`,
     [vendors, PAYOUT_PROVIDERS],
   );
   const [{ examined }] = await query(`SELECT count(*)::int AS examined FROM payout_daily_balances WHERE ${inScope('vendor_id')}`, [vendors]);
@@ -74,9 +76,9 @@ export async function checkClosedDays(query: InvariantQuery, vendors: string[] |
      ledger AS (SELECT *, charged_cents - reversed_cents AS net_cents FROM purchases),
      stored AS (SELECT * FROM purchase_daily_totals WHERE ${inScope('vendor_id')})
      SELECT COALESCE(b.vendor_id, x.vendor_id)::text AS vendor_id, to_char(COALESCE(b.total_date, x.total_date), 'YYYY-MM-DD') AS total_date,
-            b.vendor_id IS NULL AS missing, json_build_object(${pairs(TOTAL_COLUMNS)}) AS stored_vs_records
+            b.vendor_id IS NULL AS missing, json_build_object(${pairs(COMPARED_TOTAL_AMOUNTS)}) AS stored_vs_records
        FROM ledger x FULL JOIN stored b ON b.vendor_id = x.vendor_id AND b.total_date = x.total_date
-      WHERE b.vendor_id IS NULL OR x.vendor_id IS NULL OR ${differences(TOTAL_COLUMNS)}`,
+      WHERE b.vendor_id IS NULL OR x.vendor_id IS NULL OR ${differences(COMPARED_TOTAL_AMOUNTS)}`,
     [vendors],
   );
   const [{ examined: examinedTotals }] = await query(`SELECT count(*)::int AS examined FROM purchase_daily_totals WHERE ${inScope('vendor_id')}`, [vendors]);

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { VendorDirectory } from '#auth';
 import { johannesburgDayOf, ValidationFailedError } from '#common';
 import { centsFromDbValue, minorUnitsFromCents } from '#money';
 import type { SpendLimits } from '../model/spend-limits.js';
 import { SpendControlsRepository, type SpendControlsRecord } from '../persistence/spend-controls.repository.js';
 import { TransactionListRepository } from '../persistence/transaction-list.repository.js';
-import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
 
 export interface PauseState {
   scope: 'global' | 'vendor';
@@ -44,7 +44,7 @@ export class SpendControlsService {
   constructor(
     private readonly controls: SpendControlsRepository,
     private readonly transactions: TransactionListRepository,
-    private readonly vendors: PurchaseVendorsRepository,
+    private readonly vendors: VendorDirectory,
   ) {}
 
   /** `manager`: the caller's transaction, so a staff change commits with its audit record (or an approved proposal with its approval). */

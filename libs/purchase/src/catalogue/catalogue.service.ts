@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { VendorDirectory } from '#auth';
 import { ValidationFailedError } from '#common';
 import { pageOf, productPriceOf, type CountryView, type OperatorView, type Page, type ProductLabel, type ProductView, type ServiceView } from '../model/catalogue-views.js';
 import { ProductUnavailableError } from '../model/purchase-errors.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
 import { CatalogueRepository, type ProductSearch } from '../persistence/catalogue.repository.js';
 import { PricingRepository } from '../persistence/pricing.repository.js';
-import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
 
 export interface ProductEnablement {
   vendor_id: string;
@@ -20,7 +20,7 @@ export class CatalogueService {
   constructor(
     private readonly catalogue: CatalogueRepository,
     private readonly pricing: PricingRepository,
-    private readonly vendors: PurchaseVendorsRepository,
+    private readonly vendors: VendorDirectory,
   ) {}
 
   /** The names of the products `ids` (offered or withdrawn), by id as text: what the pages show instead of bare ids. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { VendorDirectory } from '#auth';
 import { GatewayEnv } from '#config';
-import { PurchaseVendorsRepository } from '../persistence/vendors.repository.js';
 import { VendorNotReleasedError } from '../model/purchase-errors.js';
 
 /**
@@ -12,7 +12,7 @@ import { VendorNotReleasedError } from '../model/purchase-errors.js';
 @Injectable()
 export class ProductionRelease {
   constructor(
-    private readonly vendors: PurchaseVendorsRepository,
+    private readonly vendors: VendorDirectory,
     private readonly config: GatewayEnv,
   ) {}
 

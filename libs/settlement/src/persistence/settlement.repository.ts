@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { readShape } from '#database';
 import type { SettlementReportLine } from '#providers';
 import type { LineResult, SettlementProvider } from '../settlement-provider.js';
 
@@ -14,7 +15,10 @@ export interface StoredLine {
   line: { status: string; amount: string; settled_at: string; reversed_at: string | null };
 }
 
-const STORED_LINE_COLUMNS = `id, provider_reference, merchant_reference, amount_cents::text AS amount_cents, currency, status, line`;
+// Field names as the matchers read a line (its provider's own words).
+const STORED_LINE = readShape<StoredLine>({
+  id: 'id', provider_reference: 'provider_reference', merchant_reference: 'merchant_reference', amount_cents: 'amount_cents::text', currency: 'currency', status: 'status', line: 'line',
+});
 
 export interface LineLinks {
   purchaseTransactionId?: string | null;
@@ -44,17 +48,25 @@ export interface WithdrawnLine {
 }
 
 /** One provider's report of a day with its lines counted by match result (`ops reconcile:report`). */
-export interface ReportSummaryRow {
+export interface ReportSummary {
   provider: string;
-  fetched_at: Date;
-  reconciled_at: Date | null;
-  line_count: number;
+  fetchedAt: Date;
+  reconciledAt: Date | null;
+  lineCount: number;
   checksum: string;
   matched: number;
   applied: number;
   exception: number;
   unprocessed: number;
 }
+
+const REPORT_SUMMARY = readShape<ReportSummary>({
+  provider: 'r.provider', fetchedAt: 'r.fetched_at', reconciledAt: 'r.reconciled_at', lineCount: 'r.line_count', checksum: 'r.checksum',
+  matched: "count(l.id) FILTER (WHERE l.match_result = 'matched')::int",
+  applied: "count(l.id) FILTER (WHERE l.match_result = 'applied')::int",
+  exception: "count(l.id) FILTER (WHERE l.match_result = 'exception')::int",
+  unprocessed: 'count(l.id) FILTER (WHERE l.id IS NOT NULL AND l.match_result IS NULL)::int',
+});
 
 /** Writes the line's result; only a line not yet matched changes, so a re-run cannot rewrite history. */
 export async function markLine(manager: Pick<EntityManager, 'query'>, lineId: string, result: LineResult, links: LineLinks): Promise<LineResult> {
@@ -170,7 +182,7 @@ export class SettlementRepository {
 
   /** The report's lines not matched yet, in the order they were stored. */
   async unmatchedLines(reportId: string): Promise<StoredLine[]> {
-    return (await this.dataSource.query(`SELECT ${STORED_LINE_COLUMNS} FROM settlement_lines WHERE report_id = $1 AND match_result IS NULL ORDER BY id`, [reportId])) as StoredLine[];
+    return (await this.dataSource.query(`SELECT ${STORED_LINE.columns} FROM settlement_lines WHERE report_id = $1 AND match_result IS NULL ORDER BY id`, [reportId])) as StoredLine[];
   }
 
   async markReconciled(reportId: string): Promise<void> {
@@ -178,16 +190,12 @@ export class SettlementRepository {
   }
 
   /** Every provider's report of the day, with its lines counted by result. */
-  async reportSummaries(day: string): Promise<ReportSummaryRow[]> {
+  async reportSummaries(day: string): Promise<ReportSummary[]> {
     return (await this.dataSource.query(
-      `SELECT r.provider, r.fetched_at, r.reconciled_at, r.line_count, r.checksum,
-              count(l.id) FILTER (WHERE l.match_result = 'matched')::int AS matched,
-              count(l.id) FILTER (WHERE l.match_result = 'applied')::int AS applied,
-              count(l.id) FILTER (WHERE l.match_result = 'exception')::int AS exception,
-              count(l.id) FILTER (WHERE l.id IS NOT NULL AND l.match_result IS NULL)::int AS unprocessed
+      `SELECT ${REPORT_SUMMARY.columns}
          FROM settlement_reports r LEFT JOIN settlement_lines l ON l.report_id = r.id
         WHERE r.report_date = $1::date GROUP BY r.id ORDER BY r.provider`,
       [day],
-    )) as ReportSummaryRow[];
+    )) as ReportSummary[];
   }
 }

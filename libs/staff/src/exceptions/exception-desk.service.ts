@@ -4,8 +4,8 @@ import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
 import { PayoutLedger, PayoutRepository, type AccountBalances, type LedgerCorrectionEntry, type PayoutContact } from '#payout';
 import { PurchaseReviewService, type PurchaseStaffEvent } from '#purchase';
 import {
-  ExceptionDeskRepository,
-  ReconciliationExceptionsRepository,
+  ReconciliationExceptionDeskService,
+  ReconciliationExceptionsService,
   isExceptionResolutionKind,
   isMoneyResolution,
   RECONCILIATION_EXCEPTION_KINDS,
@@ -80,8 +80,8 @@ export class ExceptionDesk {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly desk: ExceptionDeskRepository,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly desk: ReconciliationExceptionDeskService,
+    private readonly exceptions: ReconciliationExceptionsService,
     private readonly fourEyes: FourEyes,
     private readonly audit: StaffAuditLog,
     private readonly accounts: StaffAccounts,

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { UUID_PATTERN, ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
 import { PayoutLedger, type LedgerCorrectionKind } from '#payout';
-import { ExceptionDeskRepository, isExceptionResolutionKind, isMoneyResolution, type MoneyResolutionKind } from '#reconciliation';
+import { ReconciliationExceptionDeskService, isExceptionResolutionKind, isMoneyResolution, type MoneyResolutionKind } from '#reconciliation';
 import { OPERATOR_PROPOSED, ProposalKinds } from '../four-eyes/proposal-kinds.js';
 import { StaffActionRefused } from '../model/errors.js';
 import { requireZarCents } from '../model/proposals.js';
@@ -43,7 +43,7 @@ function moneyResolutionOf(value: unknown): MoneyResolutionKind {
 export class ExceptionProposalKinds implements OnModuleInit {
   constructor(
     private readonly kinds: ProposalKinds,
-    private readonly desk: ExceptionDeskRepository,
+    private readonly desk: ReconciliationExceptionDeskService,
     private readonly ledger: PayoutLedger,
   ) {}
 

@@ -1,44 +1,55 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { updateReturning } from '#database';
+import { readShape, updateReturning } from '#database';
 import type { WebhookEventType } from '../webhook-event-types.js';
 import type { WebhookDeliveryWritten } from './webhook-event.repository.js';
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
 /** A delivery as its endpoint's log lists it. */
-export interface WebhookDeliveryLogRow {
+export interface WebhookDeliveryLogEntry {
   id: string;
-  event_id: string;
-  event_type: WebhookEventType;
-  redelivery_of: string | null;
+  eventId: string;
+  eventType: WebhookEventType;
+  redeliveryOf: string | null;
   status: WebhookDeliveryStatus;
   attempts: number;
-  last_http_status: number | null;
-  last_error: string | null;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
-  created_at: Date;
+  lastHttpStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
 }
 
+const LOG_ENTRY = readShape<WebhookDeliveryLogEntry>({
+  id: 'd.id', eventId: 'd.event_id', eventType: 'e.type', redeliveryOf: 'd.redelivery_of', status: 'd.status', attempts: 'd.attempts',
+  lastHttpStatus: 'd.last_http_status', lastError: 'd.last_error', nextAttemptAt: 'd.next_attempt_at', deliveredAt: 'd.delivered_at', createdAt: 'd.created_at',
+});
+
 /** A delivery with its endpoint and event: everything one attempt needs. */
-export interface WebhookAttemptRow {
+export interface WebhookAttempt {
   id: string;
   status: string;
   attempts: number;
   seq: number;
-  endpoint_id: string;
+  endpointId: string;
   url: string;
   enabled: boolean;
-  deleted_at: Date | null;
-  secret_encrypted: string;
-  previous_secret_encrypted: string | null;
-  previous_active: boolean;
-  event_id: string;
-  event_type: string;
-  event_created_at: Date;
+  deletedAt: Date | null;
+  secretEncrypted: string;
+  previousSecretEncrypted: string | null;
+  previousActive: boolean;
+  eventId: string;
+  eventType: string;
+  eventCreatedAt: Date;
   data: unknown;
 }
+
+const ATTEMPT = readShape<WebhookAttempt>({
+  id: 'd.id', status: 'd.status', attempts: 'd.attempts', seq: 'd.seq', endpointId: 'd.endpoint_id', url: 'p.url', enabled: 'p.enabled', deletedAt: 'p.deleted_at',
+  secretEncrypted: 'p.secret_encrypted', previousSecretEncrypted: 'p.previous_secret_encrypted', previousActive: '(p.previous_secret_expires_at > now())',
+  eventId: 'e.id', eventType: 'e.type', eventCreatedAt: 'e.created_at', data: 'e.data',
+});
 
 /** One attempt's result, recorded with the delivery's next state. */
 export interface WebhookAttemptRecord {
@@ -59,10 +70,9 @@ export class WebhookDeliveryRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The endpoint's delivery log, newest first (the endpoint was checked to be the vendor's). */
-  logOf(endpointId: string, limit: number, offset: number): Promise<WebhookDeliveryLogRow[]> {
+  logOf(endpointId: string, limit: number, offset: number): Promise<WebhookDeliveryLogEntry[]> {
     return this.dataSource.query(
-      `SELECT d.id, d.event_id, e.type AS event_type, d.redelivery_of, d.status, d.attempts, d.last_http_status, d.last_error,
-                d.next_attempt_at, d.delivered_at, d.created_at
+      `SELECT ${LOG_ENTRY.columns}
            FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
           WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3`,
       [endpointId, limit, offset],
@@ -103,15 +113,13 @@ export class WebhookDeliveryRepository {
     );
   }
 
-  async forAttempt(deliveryId: string): Promise<WebhookAttemptRow | undefined> {
+  async forAttempt(deliveryId: string): Promise<WebhookAttempt | undefined> {
     const [row] = (await this.dataSource.query(
-      `SELECT d.id, d.status, d.attempts, d.seq, d.endpoint_id, p.url, p.enabled, p.deleted_at, p.secret_encrypted,
-              p.previous_secret_encrypted, (p.previous_secret_expires_at > now()) AS previous_active,
-              e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data
+      `SELECT ${ATTEMPT.columns}
          FROM webhook_deliveries d JOIN webhook_endpoints p ON p.id = d.endpoint_id JOIN webhook_events e ON e.id = d.event_id
         WHERE d.id = $1`,
       [deliveryId],
-    )) as WebhookAttemptRow[];
+    )) as WebhookAttempt[];
     return row;
   }
 
