@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import sql, { raw, type Sql } from 'sql-template-tag';
 import { DataSource } from 'typeorm';
 import { readShape, type Queryable } from '#database';
 import { centsColumn, centsFromDbValue, type Cents } from '#money';
@@ -7,19 +8,19 @@ import type { AccountBalances, LedgerCorrection, LedgerCorrectionEntry, LedgerDi
 
 /**
  * Each kind's balance update, its guard, and the sign of its effect on (available, reserved) in
- * the entries; the `ledger_entries` CHECK enforces the same signs. `t` is the placeholder of the amount moved.
+ * the entries; the `ledger_entries` CHECK enforces the same signs. `t` is the amount moved (bound).
  */
-const MOVES: Record<LedgerEntryKind, { assignments: (t: string) => string; guard: (t: string) => string; effect: [number, number] }> = {
-  fund: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
-  reserve: { assignments: (t) => `available_cents = available_cents - ${t}, reserved_cents = reserved_cents + ${t}`, guard: (t) => `available_cents >= ${t}`, effect: [-1, 1] },
-  settle: { assignments: (t) => `reserved_cents = reserved_cents - ${t}`, guard: (t) => `reserved_cents >= ${t}`, effect: [0, -1] },
-  release: { assignments: (t) => `reserved_cents = reserved_cents - ${t}, available_cents = available_cents + ${t}`, guard: (t) => `reserved_cents >= ${t}`, effect: [1, -1] },
-  reverse: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
+const MOVES: Record<LedgerEntryKind, { assignments: (t: Sql) => Sql; guard: (t: Sql) => Sql; effect: [number, number] }> = {
+  fund: { assignments: (t) => sql`available_cents = available_cents + ${t}`, guard: () => sql`true`, effect: [1, 0] },
+  reserve: { assignments: (t) => sql`available_cents = available_cents - ${t}, reserved_cents = reserved_cents + ${t}`, guard: (t) => sql`available_cents >= ${t}`, effect: [-1, 1] },
+  settle: { assignments: (t) => sql`reserved_cents = reserved_cents - ${t}`, guard: (t) => sql`reserved_cents >= ${t}`, effect: [0, -1] },
+  release: { assignments: (t) => sql`reserved_cents = reserved_cents - ${t}, available_cents = available_cents + ${t}`, guard: (t) => sql`reserved_cents >= ${t}`, effect: [1, -1] },
+  reverse: { assignments: (t) => sql`available_cents = available_cents + ${t}`, guard: () => sql`true`, effect: [1, 0] },
   // Corrections: unguarded on purpose. The provider's proof (or an approved decision) stands even
   // when `available` cannot carry it; the shortfall is the vendor's debt (debtOf).
-  resettle: { assignments: (t) => `available_cents = available_cents - ${t}`, guard: () => `true`, effect: [-1, 0] },
-  adjust_debit: { assignments: (t) => `available_cents = available_cents - ${t}`, guard: () => `true`, effect: [-1, 0] },
-  adjust_credit: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
+  resettle: { assignments: (t) => sql`available_cents = available_cents - ${t}`, guard: () => sql`true`, effect: [-1, 0] },
+  adjust_debit: { assignments: (t) => sql`available_cents = available_cents - ${t}`, guard: () => sql`true`, effect: [-1, 0] },
+  adjust_credit: { assignments: (t) => sql`available_cents = available_cents + ${t}`, guard: () => sql`true`, effect: [1, 0] },
 };
 
 /**
@@ -29,49 +30,34 @@ const MOVES: Record<LedgerEntryKind, { assignments: (t: string) => string; guard
 export const DEBT_EXPLAINED_SQL = `a.available_cents + COALESCE((SELECT SUM(amount_cents) FROM ledger_entries c
    WHERE c.vendor_id = a.vendor_id AND c.kind IN ('resettle', 'adjust_debit')), 0) >= 0`;
 
-/** How many bind values ledgerMoveCtes takes (ledgerMoveValues answers them in order). */
-export const LEDGER_MOVE_BIND_COUNT = 8;
+/** One ledger movement as ledgerMoveCtes writes it. */
+export interface LedgerMove {
+  kind: LedgerEntryKind;
+  vendorId: string;
+  totalCents: Cents;
+  entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>;
+  note?: string | null;
+}
 
 /**
  * A ledger movement as two CTEs for a statement that moves money together with the change it
  * follows: `account` (the guarded balance update, RETURNING vendor_id, available_cents,
  * reserved_cents; it locks the vendor's account row until commit) and `account_entries` (the
- * entries, inserted from that RETURNING, so they exist only if the guard held). Its bind values
- * are ledgerMoveValues, from `$first` on; `onlyIf` is a further SQL condition of the update (for
- * example that a sibling CTE changed a row), so nothing moves unless it holds.
+ * entries, inserted from that RETURNING, so they exist only if the guard held). Its values are
+ * bound in the fragment; `onlyIf` is a further condition of the update (for example that a
+ * sibling CTE changed a row), so nothing moves unless it holds.
  */
-export function ledgerMoveCtes(kind: LedgerEntryKind, first: number, onlyIf = 'true'): string {
-  const p = (index: number) => `$${first + index}`;
-  const { assignments, guard } = MOVES[kind];
-  return `account AS (
-         UPDATE payout_accounts SET ${assignments(p(1))}, updated_at = now()
-          WHERE vendor_id = ${p(0)} AND ${guard(p(1))} AND ${onlyIf} RETURNING vendor_id, available_cents, reserved_cents
+export function ledgerMoveCtes(move: LedgerMove, onlyIf: Sql = sql`true`): Sql {
+  const { assignments, guard, effect } = MOVES[move.kind];
+  const total = sql`${move.totalCents.toString()}::bigint`;
+  return sql`account AS (
+         UPDATE payout_accounts SET ${assignments(total)}, updated_at = now()
+          WHERE vendor_id = ${move.vendorId}::uuid AND ${guard(total)} AND ${onlyIf} RETURNING vendor_id, available_cents, reserved_cents
        ), account_entries AS (
          INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-         SELECT account.vendor_id, ${p(2)}, t.amount, t.amount * ${p(3)}, t.amount * ${p(4)}, t.payout_id, ${p(7)}::text
-           FROM account CROSS JOIN unnest(${p(5)}::bigint[], ${p(6)}::uuid[]) AS t(amount, payout_id)
+         SELECT account.vendor_id, ${move.kind}::text, t.amount, t.amount * ${effect[0]}::int, t.amount * ${effect[1]}::int, t.payout_id, ${move.note ?? null}::text
+           FROM account CROSS JOIN unnest(${move.entries.map((entry) => entry.cents.toString())}::bigint[], ${move.entries.map((entry) => entry.payoutId)}::uuid[]) AS t(amount, payout_id)
        )`;
-}
-
-/** The bind values of ledgerMoveCtes, in order. */
-export function ledgerMoveValues(
-  kind: LedgerEntryKind,
-  vendorId: string,
-  totalCents: Cents,
-  entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>,
-  note: string | null = null,
-): unknown[] {
-  const { effect } = MOVES[kind];
-  return [
-    vendorId,
-    totalCents.toString(),
-    kind,
-    effect[0],
-    effect[1],
-    entries.map((entry) => entry.cents.toString()),
-    entries.map((entry) => entry.payoutId),
-    note,
-  ];
 }
 
 /** `payout_accounts` balances as read. */
@@ -121,7 +107,8 @@ export class LedgerRepository {
     entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>,
     note: string | null = null,
   ): Promise<AccountBalances | null> {
-    const rows: object[] = await manager.query(`WITH ${ledgerMoveCtes(kind, 1)} SELECT ${BALANCES.columns} FROM account`, ledgerMoveValues(kind, vendorId, totalCents, entries, note));
+    const statement = sql`WITH ${ledgerMoveCtes({ kind, vendorId, totalCents, entries, note })} SELECT ${raw(BALANCES.columns)} FROM account`;
+    const rows: object[] = await manager.query(statement.text, statement.values);
     return BALANCES.first(rows);
   }
 

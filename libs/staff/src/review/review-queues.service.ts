@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
-import { PayoutRepository, PayoutReviewService, type PayoutContact, type PayoutStaffItem } from '#payout';
+import { PayoutReviewService, type PayoutContact, type PayoutStaffItem } from '#payout';
 import { PurchaseReviewService, TransactionsRepository, type PurchaseStaffEvent, type PurchaseStaffItem } from '#purchase';
 import type { Decider } from '../four-eyes/four-eyes.service.js';
 import { requireReason } from '../model/proposals.js';
@@ -44,7 +44,6 @@ export class ReviewQueues {
 
   constructor(
     private readonly transactions: TransactionsRepository,
-    private readonly payouts: PayoutRepository,
     private readonly purchaseReview: PurchaseReviewService,
     private readonly payoutReview: PayoutReviewService,
     private readonly resolutions: ManualResolutionRepository,
@@ -59,7 +58,7 @@ export class ReviewQueues {
         actionPrefix: domain,
         noun: `a ${domain}`,
         load: async (manager, id) => {
-          const item = domain === 'purchase' ? await this.transactions.staffItem(id) : await this.payouts.staffItem(id);
+          const item = domain === 'purchase' ? await this.transactions.staffItem(id) : await this.payoutReview.item(id);
           if (!item) return null;
           const owner = await this.claims.owner(domain, id, manager);
           const [vendorId, status] = 'vendor_id' in item ? [item.vendor_id, item.status] : [item.vendorId, item.status];
@@ -73,7 +72,7 @@ export class ReviewQueues {
   }
 
   async depths(): Promise<QueueDepths> {
-    const [purchases, payouts] = await Promise.all([this.transactions.reviewDepth(), this.payouts.reviewDepth()]);
+    const [purchases, payouts] = await Promise.all([this.transactions.reviewDepth(), this.payoutReview.reviewDepth()]);
     return { purchases, payouts };
   }
 
@@ -82,7 +81,7 @@ export class ReviewQueues {
   }
 
   payoutsInReview(): Promise<PayoutStaffItem[]> {
-    return this.payouts.reviewQueue(QUEUE_PAGE_SIZE);
+    return this.payoutReview.reviewQueue(QUEUE_PAGE_SIZE);
   }
 
   async purchase(id: string): Promise<{ item: PurchaseStaffItem; history: PurchaseStaffEvent[]; resolution: ManualResolution | null }> {
@@ -93,9 +92,9 @@ export class ReviewQueues {
   }
 
   async payout(id: string): Promise<{ item: PayoutStaffItem; contacts: PayoutContact[]; resolution: ManualResolution | null }> {
-    const item = UUID_PATTERN.test(id) ? await this.payouts.staffItem(id) : null;
+    const item = UUID_PATTERN.test(id) ? await this.payoutReview.item(id) : null;
     if (!item) throw new NotFoundError('payout');
-    const [contacts, resolution] = await Promise.all([this.payouts.contacts(id), this.resolutions.forItem('payout', id)]);
+    const [contacts, resolution] = await Promise.all([this.payoutReview.contacts(id), this.resolutions.forItem('payout', id)]);
     return { item, contacts, resolution };
   }
 
