@@ -1,6 +1,9 @@
 export const PAYOUT_STATUSES = ['pending', 'paid', 'failed', 'reversed', 'needs_review', 'cancelled'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
+/** The statuses in which a payout holds its amount + fee reserved and a provider answer (or staff) may still close it. */
+export const PAYOUT_OPEN_STATUSES = ['pending', 'needs_review'] as const satisfies readonly PayoutStatus[];
+
 /**
  * The allowed moves (docs/PAYOUT.md): a pending payout is paid, failed, sent to review or
  * cancelled (never handed to a provider); review ends paid or failed (the provider's answer, or

@@ -3,7 +3,9 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import { DataSource } from 'typeorm';
 import { readShape, type Queryable } from '#database';
 import { centsColumn, centsFromDbValue, type Cents } from '#money';
-import type { AccountBalances, LedgerCorrection, LedgerCorrectionEntry, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
+import { PAYOUT_OPEN_STATUSES } from '../model/payout-status.js';
+import { statusLiterals } from './payout-shape.js';
+import type { AccountBalances, LedgerCorrection, LedgerCorrectionKind, LedgerCorrectionEntry, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
 
 
 /**
@@ -23,12 +25,16 @@ const MOVES: Record<LedgerEntryKind, { assignments: (t: Sql) => Sql; guard: (t: 
   adjust_credit: { assignments: (t) => sql`available_cents = available_cents + ${t}`, guard: () => sql`true`, effect: [1, 0] },
 };
 
+/** The correction entries (docs/RECONCILIATION.md, "Corrections"), and those of them that debit. */
+const CORRECTION_KINDS = ['resettle', 'adjust_debit', 'adjust_credit'] as const satisfies readonly LedgerCorrectionKind[];
+const CORRECTION_DEBIT_KINDS = ['resettle', 'adjust_debit'] as const satisfies readonly LedgerCorrectionKind[];
+
 /**
  * SQL of an account whose negative `available` its correction debits explain: without the
  * resettle and adjust_debit entries it would not be negative (`a` the account).
  */
 export const DEBT_EXPLAINED_SQL = `a.available_cents + COALESCE((SELECT SUM(amount_cents) FROM ledger_entries c
-   WHERE c.vendor_id = a.vendor_id AND c.kind IN ('resettle', 'adjust_debit')), 0) >= 0`;
+   WHERE c.vendor_id = a.vendor_id AND c.kind IN (${CORRECTION_DEBIT_KINDS.map((kind) => `'${kind}'`).join(', ')})), 0) >= 0`;
 
 /** One ledger movement as ledgerMoveCtes writes it. */
 export interface LedgerMove {
@@ -149,17 +155,17 @@ export class LedgerRepository {
   async corrections(of: { vendorId?: string; exceptionId?: string }, limit = 100): Promise<LedgerCorrectionEntry[]> {
     const rows: object[] = await this.dataSource.query(
       `SELECT ${CORRECTION_ENTRY.columns} FROM ledger_entries
-        WHERE kind IN ('resettle', 'adjust_debit', 'adjust_credit') AND ($1::uuid IS NULL OR vendor_id = $1) AND ($2::uuid IS NULL OR exception_id = $2)
+        WHERE kind = ANY($4::text[]) AND ($1::uuid IS NULL OR vendor_id = $1) AND ($2::uuid IS NULL OR exception_id = $2)
           AND ($1::uuid IS NOT NULL OR $2::uuid IS NOT NULL)
         ORDER BY id DESC LIMIT $3`,
-      [of.vendorId ?? null, of.exceptionId ?? null, limit],
+      [of.vendorId ?? null, of.exceptionId ?? null, limit, CORRECTION_KINDS],
     );
     return rows.map(CORRECTION_ENTRY.read);
   }
 
   /** Whether the payout's books were corrected after the fact (it has a `resettle` entry). */
   async wasResettled(manager: Queryable, payoutId: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(`SELECT 1 FROM ledger_entries WHERE payout_id = $1 AND kind = 'resettle'`, [payoutId]);
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM ledger_entries WHERE payout_id = $1 AND kind = $2`, [payoutId, 'resettle' satisfies LedgerEntryKind]);
     return rows.length > 0;
   }
 
@@ -205,7 +211,7 @@ export class LedgerRepository {
          LEFT JOIN (SELECT vendor_id, SUM(available_delta_cents) AS available, SUM(reserved_delta_cents) AS reserved
                       FROM ledger_entries GROUP BY vendor_id) e ON e.vendor_id = a.vendor_id
          LEFT JOIN (SELECT vendor_id, SUM(amount_cents + fee_cents) AS open_cents
-                      FROM payouts WHERE status IN ('pending', 'needs_review') GROUP BY vendor_id) p ON p.vendor_id = a.vendor_id
+                      FROM payouts WHERE status IN (${statusLiterals(PAYOUT_OPEN_STATUSES)}) GROUP BY vendor_id) p ON p.vendor_id = a.vendor_id
         WHERE ($1::uuid IS NULL OR a.vendor_id = $1)
           AND (a.available_cents <> COALESCE(e.available, 0) OR a.reserved_cents <> COALESCE(e.reserved, 0)
                OR a.reserved_cents <> COALESCE(p.open_cents, 0) OR a.reserved_cents < 0

@@ -4,7 +4,7 @@ import { updateReturning, type Queryable } from '#database';
 import { WEBHOOK_DELIVERIES_WRITTEN, webhookEventCtes, type NewWebhookEvent, type WebhookDeliveryWritten } from '#webhooks';
 import type { PayoutHold } from '../model/ledger.js';
 import type { DeliveryReadChannel, PayoutRecord, PayoutStatusReason } from '../model/payout-record.js';
-import type { PayoutStatus } from '../model/payout-status.js';
+import { PAYOUT_OPEN_STATUSES, type PayoutStatus } from '../model/payout-status.js';
 import { ledgerMoveCtes } from './ledger.repository.js';
 import { guardedSources, PAYOUT, PAYOUT_READ } from './payout-shape.js';
 
@@ -33,8 +33,8 @@ export type PaidSubmissionResult =
   /** The payout exists (now locked by the caller's transaction) but was not as expected: nothing was written. */
   | { applied: false; found: boolean };
 
-/** The statuses a provider answer or a staff decision moves a payout out of (markPaid, recordPaidSubmission). */
-const OPEN: readonly PayoutStatus[] = ['pending', 'needs_review'];
+/** The statuses a provider answer moves a payout to paid from (markPaid, recordPaidSubmission). */
+const OPEN = PAYOUT_OPEN_STATUSES;
 
 /** What a provider's answer about the payment sets, whatever it moves (`fromSubmission` bound). */
 const answeredColumns = (fromSubmission: boolean): Sql => sql`last_checked_at = now(), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,

@@ -58,6 +58,9 @@ export const NEW_PAYOUT_COLUMN_LIST = raw(NEW_PAYOUT_FIELDS.map(([column]) => co
  */
 export const statusLiteral = (status: PayoutStatus): Sql => raw(`'${status}'`);
 
+/** Statuses as an SQL literal list for `IN (...)`, for the same reason as statusLiteral. */
+export const statusLiterals = (statuses: readonly PayoutStatus[]): string => statuses.map((status) => statusLiteral(status).sql).join(', ');
+
 /**
  * The statuses a guarded move to `to` may start from: every source of the transition table, or
  * the narrower `from` of a method that applies to some of them only (e.g. staff resolve only
