@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
-import { PayoutLedger } from '#payout';
+import { PayoutLedgerService } from '#payout';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { browserSignIn, createStaffUser, type StaffPerson } from '../support/back-office.js';
@@ -48,7 +48,7 @@ describe('back-office exceptions queue in Chromium', () => {
     base = backOffice.url!.replace('127.0.0.1', 'localhost');
     db = backOffice.app.get(DataSource);
     vendor = await backOffice.app.get(VendorService).create(`Chromium exceptions vendor ${Date.now() % 1e6}`);
-    await backOffice.app.get(PayoutLedger).fund(vendor.id, 100_000n, 'test funding');
+    await backOffice.app.get(PayoutLedgerService).fund(vendor.id, 100_000n, 'test funding');
     // As the settlement matcher raises it: the provider's report says PAID for a payout we hold as failed.
     ({ id: exceptionId } = await backOffice.app.get(ReconciliationExceptionsRepository).raiseAndName({
       domain: 'payout',

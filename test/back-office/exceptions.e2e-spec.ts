@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
 import { checkInvariants } from '#invariants';
-import { PayoutLedger } from '#payout';
+import { PayoutLedgerService } from '#payout';
 import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, nextCode, staffSignIn, type StaffPerson, type StaffSignedIn } from '../support/back-office.js';
@@ -34,7 +34,7 @@ describe('back-office exceptions queue', () => {
 
   async function fundedVendor(name: string, cents: bigint): Promise<string> {
     const vendor = await backOffice.app.get(VendorService).create(`${name} ${Date.now()}`);
-    await backOffice.app.get(PayoutLedger).fund(vendor.id, cents, 'test funding');
+    await backOffice.app.get(PayoutLedgerService).fund(vendor.id, cents, 'test funding');
     return vendor.id;
   }
 

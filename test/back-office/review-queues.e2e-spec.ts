@@ -1,4 +1,4 @@
-import { PayoutOutcomes, PayoutRails } from '#payout';
+import { PayoutOutcomesService, PayoutRails } from '#payout';
 import { FourEyes } from '#staff';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, staffSignIn, type StaffPerson, type StaffSignedIn } from '../support/back-office.js';
@@ -335,7 +335,7 @@ describe('back-office review queues', () => {
       expect((await settlePayout(contradicted.merchantReference, 'REJECTED')).status).toBe(200);
       // What the worker's next status poll does: a verified lookup, applied by the payout's outcome code.
       const payment = await stack.worker!.get(PayoutRails).lookup('bank_a_instant_money', contradicted.merchantReference);
-      await stack.worker!.get(PayoutOutcomes).applyProviderPayment(contradicted.id, payment, false);
+      await stack.worker!.get(PayoutOutcomesService).applyProviderPayment(contradicted.id, payment, false);
       expect(await payoutStatus(contradicted.id)).toEqual({ status: 'paid', status_reason: 'resolved_by_staff' });
       // A forged resolution: a row naming a proposal nobody approved.
       const forged = await payoutInReview();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { johannesburgDayOf } from '#common';
-import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
+import { PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService } from '#payout';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
 import { StaffAuditLog } from '#staff';
 import { parseCsv } from '../../apps/vendor-dashboard/src/web/csv.js';
@@ -64,7 +64,7 @@ describe('back-office search, vendor records and audit trail', () => {
   async function vendorWithPayouts(name: string): Promise<TestVendor> {
     const vendor = await stack.purchaseVendor({ name });
     await stack.payout.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
-    await stack.payout.app.get(PayoutLedger).fund(vendor.vendor.id, 10_000_000n, 'search test funding');
+    await stack.payout.app.get(PayoutLedgerService).fund(vendor.vendor.id, 10_000_000n, 'search test funding');
     return vendor;
   }
 

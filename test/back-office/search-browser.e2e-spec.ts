@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
+import { PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService } from '#payout';
 import { StaffAuditLog } from '#staff';
 import { openBrowser, seriousViolations, type Browser } from '../dashboard/browser.js';
 import { cashPayout } from '../payout/payout-requests.js';
@@ -54,7 +54,7 @@ describe('back-office search, vendor records and audit filters in Chromium', () 
     base = backOffice.url!.replace('127.0.0.1', 'localhost');
     vendor = await stack.purchaseVendor({ name: `Kasi Airtime & Cash ${tag}` });
     await stack.payout.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
-    await stack.payout.app.get(PayoutLedger).fund(vendor.vendor.id, 12_345_678n, 'browser test funding');
+    await stack.payout.app.get(PayoutLedgerService).fund(vendor.vendor.id, 12_345_678n, 'browser test funding');
     for (let index = 0; index < 28; index++) {
       const quote = await createQuote(stack.purchase.url, vendor.token, airtimeQuote(index % 7 === 3 ? '01' : '55'));
       expect((await buy(stack.purchase.url, vendor.token, quote.id, `key-${tag}-${index}`, `${tag}-order-${index}`)).status).toBe(202);

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ALL_ABILITIES } from '#auth';
-import { PAYOUT_METHODS, PayoutLedger } from '#payout';
+import { PAYOUT_METHODS, PayoutLedgerService } from '#payout';
 import { SpendControlsService } from '#purchase';
 import { StaffAuditLog } from '#staff';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
@@ -81,7 +81,7 @@ describe('back-office vendor operations', () => {
   });
 
   it('lists each vendor with its own payout account, zero for a vendor without one', async () => {
-    const ledger = backOffice.app.get(PayoutLedger);
+    const ledger = backOffice.app.get(PayoutLedgerService);
     const funded = (await createTestVendor(purchase.app, 'Listed with R750')).vendor;
     const other = (await createTestVendor(purchase.app, 'Listed with R12.34')).vendor;
     const unfunded = (await createTestVendor(purchase.app, 'Listed without an account')).vendor;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
+import { PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService } from '#payout';
 import { startVendorDashboard, type RunningApp } from '../support/apps.js';
 import { createDashboardUser, signIn, type DashboardPerson } from '../support/dashboard.js';
 import { eventually } from '../support/purchase-stack.js';
@@ -47,7 +47,7 @@ describe('vendor dashboard in Chromium', () => {
     base = dashboard.url!.replace('127.0.0.1', 'localhost');
     vendor = await stack.purchaseVendor({ name: 'Browser Vendor' });
     await stack.payout.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
-    await stack.payout.app.get(PayoutLedger).fund(vendor.vendor.id, 1_000_000n, 'browser test funding');
+    await stack.payout.app.get(PayoutLedgerService).fund(vendor.vendor.id, 1_000_000n, 'browser test funding');
     owner = await createDashboardUser(dashboard.app, vendor.vendor.id, 'owner');
     browser = await openBrowser();
     page = browser.page;

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { johannesburgDayOf } from '#common';
-import { maskedRecipientOf, PAYOUT_METHODS, PayoutLedger, PayoutMethodsService, storedRecipientOf, type RecipientInput } from '#payout';
+import { maskedRecipientOf, PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService, storedRecipientOf, type RecipientInput } from '#payout';
 import { startVendorDashboard, type RunningApp } from '../support/apps.js';
 import { createDashboardUser, type DashboardPerson } from '../support/dashboard.js';
 import { eventually, PRODUCTS } from '../support/purchase-stack.js';
@@ -53,7 +53,7 @@ describe('dashboard list filters and downloads in Chromium', () => {
     other = await stack.purchaseVendor({ name: 'Another vendor' });
     for (const each of [vendor, other]) {
       await stack.payout.app.get(PayoutMethodsService).configure(each.vendor.id, { enable: PAYOUT_METHODS });
-      await stack.payout.app.get(PayoutLedger).fund(each.vendor.id, 1_000_000n, 'lists browser test funding');
+      await stack.payout.app.get(PayoutLedgerService).fund(each.vendor.id, 1_000_000n, 'lists browser test funding');
     }
     // Two products bought, so the product filter has something to leave out.
     for (const [product, reference] of [[PRODUCTS.fixedAirtime, purchaseReferences.airtime], [PRODUCTS.pin, purchaseReferences.pin]] as const) {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
+import { PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService } from '#payout';
 import { startPayoutGateway, type RunningApp } from '../support/apps.js';
 import { startPayoutStack, type PayoutStack } from '../support/payout-stack.js';
 import { bearer, createTestVendor } from '../support/vendors.js';
@@ -58,7 +58,7 @@ describe('payout dry run', () => {
       [`e2e-dry-run-debt-${randomUUID()}`, vendorId],
     );
     await stack.dataSource.transaction((manager) =>
-      stack.gateway.app.get(PayoutLedger).correct(manager, { kind: 'adjust_debit', vendorId, cents, payoutId: null, reason: 'e2e: a debt', exceptionId: exception.id, proposalId: null, approvedBy: 'e2e' }),
+      stack.gateway.app.get(PayoutLedgerService).correct(manager, { kind: 'adjust_debit', vendorId, cents, payoutId: null, reason: 'e2e: a debt', exceptionId: exception.id, proposalId: null, approvedBy: 'e2e' }),
     );
   };
 
@@ -311,7 +311,7 @@ describe('payout dry run', () => {
       gateways.push(gateway);
       const vendor = await createTestVendor(gateway.app, 'Production vendor');
       await gateway.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
-      await gateway.app.get(PayoutLedger).fund(vendor.vendor.id, 100_000n);
+      await gateway.app.get(PayoutLedgerService).fund(vendor.vendor.id, 100_000n);
       return { gateway, vendor };
     };
     const batchOfOne = () => ({ reference: uniqueReference('batch'), payouts: [cashPayout('55')] });

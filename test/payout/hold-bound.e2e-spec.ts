@@ -1,6 +1,6 @@
 import { MetricsService } from '#observability';
 import { checkInvariants, type InvariantReport } from '#invariants';
-import { PayoutHoldWatch } from '#payout';
+import { PayoutHoldWatchService } from '#payout';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
 import { bearer } from '../support/vendors.js';
 import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
@@ -46,7 +46,7 @@ describe('payout holds are bounded', () => {
     const request = cashPayout('04');
     const created = (await stack.gateway.http().post('/api/v1/payouts').set(bearer(vendor.token)).send(request).expect(200)).body.data as { id: string };
     await eventually(async () => expect((await stack.dataSource.query(`SELECT status FROM payouts WHERE id = $1`, [created.id]))[0].status).toBe('needs_review'), 20_000, 100);
-    const watch = stack.worker.get(PayoutHoldWatch);
+    const watch = stack.worker.get(PayoutHoldWatchService);
 
     // Within the bound: nothing raised, nothing to report.
     await watch.raiseOverdue();

@@ -1,4 +1,4 @@
-import { PayoutLedger, PayoutMethodsService } from '#payout';
+import { PayoutLedgerService, PayoutMethodsService } from '#payout';
 import { bearer } from '../support/vendors.js';
 import { startPayoutStack, type PayoutStack } from '../support/payout-stack.js';
 import { cashPayout, rtcPayout, voucherPayout } from './payout-requests.js';
@@ -60,11 +60,11 @@ describe('methods and account', () => {
     const vendor = await stack.vendor({ fundCents: 0n, feePerPayoutCents: 350n, name: 'Account vendor' });
     const empty = (await stack.gateway.http().get('/api/v1/account').set(bearer(vendor.token)).expect(200)).body.data;
     expect(empty).toEqual({ id: expect.any(String), name: 'Account vendor', available: '0.00', reserved: '0.00', debt: '0.00', fee_per_payout: '3.50', currency: 'ZAR' });
-    await stack.gateway.app.get(PayoutLedger).fund(vendor.vendor.id, 123_456n, 'top-up');
-    await stack.gateway.app.get(PayoutLedger).fund(vendor.vendor.id, 1n);
+    await stack.gateway.app.get(PayoutLedgerService).fund(vendor.vendor.id, 123_456n, 'top-up');
+    await stack.gateway.app.get(PayoutLedgerService).fund(vendor.vendor.id, 1n);
     const funded = (await stack.gateway.http().get('/api/v1/account').set(bearer(vendor.token)).expect(200)).body.data;
     expect(funded).toMatchObject({ id: empty.id, available: '1234.57', reserved: '0.00' });
-    await expect(stack.gateway.app.get(PayoutLedger).fund(vendor.vendor.id, 0n)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(stack.gateway.app.get(PayoutLedgerService).fund(vendor.vendor.id, 0n)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('reserves amount plus fee at creation while the payout is unfinished (no worker here)', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PayoutLedger, PayoutMethodsService, PAYOUT_METHODS } from '#payout';
+import { PayoutLedgerService, PayoutMethodsService, PAYOUT_METHODS } from '#payout';
 import { startPayoutGateway, type RunningApp } from '../support/apps.js';
 import { bearer, createTestVendor } from '../support/vendors.js';
 import { cashPayout } from './payout-requests.js';
@@ -12,7 +12,7 @@ describe('production fails closed', () => {
   async function vendorOn(gateway: RunningApp) {
     const vendor = await createTestVendor(gateway.app, 'Production vendor');
     await gateway.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
-    await gateway.app.get(PayoutLedger).fund(vendor.vendor.id, 100_000n);
+    await gateway.app.get(PayoutLedgerService).fund(vendor.vendor.id, 100_000n);
     return vendor;
   }
 

@@ -1,5 +1,6 @@
 import { FieldEncryption } from '#common';
-import { PayoutRails, PayoutRepository, PayoutSubmitter, PayoutWorkSweeper, recipientContext, type StoredRecipient } from '#payout';
+import { PayoutRails, PayoutSubmissionService, PayoutWorkSweepService, recipientContext, type StoredRecipient } from '#payout';
+import { PayoutRepository } from '../../libs/payout/src/persistence/payout.repository.js';
 import { jobSpec, QueueProducer } from '#queues';
 import { bearer } from '../support/vendors.js';
 import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
@@ -30,7 +31,7 @@ describe('recovery from a dead worker and lost jobs', () => {
     const [sent, lost, untouched] = await Promise.all(items.map(async (item) => (await repository.findByReference(vendor.vendor.id, item.reference))!));
 
     // A worker claimed the first item and the provider paid it, but the worker died before recording the answer.
-    const submitter = stack.gateway.app.get(PayoutSubmitter);
+    const submitter = stack.gateway.app.get(PayoutSubmissionService);
     expect(await submitter.claimSubmission(sent.id)).toBe(true);
     const recipient = stack.gateway.app.get(FieldEncryption).decryptJson<StoredRecipient>(sent.recipientEncrypted, recipientContext(sent.id));
     await stack.gateway.app.get(PayoutRails).submit({ method: sent.method, merchantReference: sent.merchantReference, amount: '200.00', recipient, vendorSlug: vendor.vendor.slug });
@@ -87,7 +88,7 @@ describe('recovery from a dead worker and lost jobs', () => {
     // payouts of earlier suites, whose stacks are gone and some of which are still due a poll; the
     // sweeper takes the 500 most overdue per sweep, so reaching this one may take more than one
     // sweep, as it would with a backlog in production.
-    const sweeper = stack.worker.get(PayoutWorkSweeper);
+    const sweeper = stack.worker.get(PayoutWorkSweepService);
     expect(await sweeper.sweep(0)).toBeGreaterThanOrEqual(1);
     await eventually(async () => {
       const current = (await stack.gateway.http().get(`/api/v1/payouts/${request.reference}`).set(bearer(vendor.readWriteToken)).expect(200)).body.data;

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { PayoutRepository } from '#payout';
+import { PayoutRepository } from '../../libs/payout/src/persistence/payout.repository.js';
 import { bearer } from '../support/vendors.js';
 import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
 import { cashPayout } from './payout-requests.js';

@@ -1,7 +1,8 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { PayoutLedger, StatementRepository } from '#payout';
+import { PayoutLedgerService } from '#payout';
+import { StatementRepository } from '../../libs/payout/src/persistence/statement.repository.js';
 import { bearer } from '../support/vendors.js';
 import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
 import { cashPayout, uniqueReference } from './payout-requests.js';
@@ -65,7 +66,7 @@ describe('payout account statement', () => {
 
   /** An adjust_credit entry as a correction writes it: from a reconciliation exception, with its reason. */
   async function adjustCredit(vendorId: string, amountCents: bigint): Promise<void> {
-    const ledger = stack.gateway.app.get(PayoutLedger);
+    const ledger = stack.gateway.app.get(PayoutLedgerService);
     await stack.dataSource.transaction(async (manager) => {
       const [exception] = await manager.query(
         `INSERT INTO reconciliation_exceptions (domain, kind, dedupe_key, vendor_id) VALUES ('payout', 'unknown_line', $1, $2) RETURNING id`,
@@ -157,7 +158,7 @@ describe('payout account statement', () => {
 
   it('pages never skip or repeat a line while new movements arrive, in either order', async () => {
     const fresh = await stack.vendor({ fundCents: 10_000n, feePerPayoutCents: 0n });
-    const ledger = stack.gateway.app.get(PayoutLedger);
+    const ledger = stack.gateway.app.get(PayoutLedgerService);
     for (let i = 0; i < 9; i++) await ledger.fund(fresh.vendor.id, BigInt(100 + i));
     const before = (await allLines('order=asc&per_page=100', fresh.token)).lines.map((line) => line.id);
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { formatCents } from '#money';
-import { PayoutOutcomes, PayoutRepository } from '#payout';
+import { PayoutOutcomesService } from '#payout';
+import { PayoutRepository } from '../../libs/payout/src/persistence/payout.repository.js';
 import type { PayoutProviderPayment } from '#providers';
 import { bearer } from '../support/vendors.js';
 import { startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
@@ -95,7 +96,7 @@ describe('a single payout’s statements', () => {
     const created = (await post(cashPayout('02')).expect(200)).body.data;
     expect(created.status).toBe('pending');
     const payouts = stack.gateway.app.get(PayoutRepository);
-    const outcomes = stack.gateway.app.get(PayoutOutcomes);
+    const outcomes = stack.gateway.app.get(PayoutOutcomesService);
     const stale = (await payouts.findByReference(vendor.vendor.id, created.reference))!;
     const payment: PayoutProviderPayment = {
       outcome: 'paid',

@@ -1,4 +1,4 @@
-import { PayoutOutcomes } from '#payout';
+import { PayoutOutcomesService } from '#payout';
 import type { PayoutProviderPayment } from '#providers';
 import { PurchaseVerificationService } from '#purchase';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
@@ -57,7 +57,7 @@ describe('lookup answers as observations', () => {
         return row as { id: string };
       });
       const before = await available();
-      const outcomes = stack.worker.get(PayoutOutcomes);
+      const outcomes = stack.worker.get(PayoutOutcomesService);
       const results = await Promise.all(Array.from({ length: 6 }, () => outcomes.applyProviderPayment(failed.id, answer(created.merchant_reference, 'paid'), false)));
       expect(results.every((payout) => payout?.status === 'paid' && payout.statusReason === 'paid_after_release')).toBe(true);
       expect(await entries(failed.id)).toEqual(['reserve', 'release', 'resettle']);
@@ -73,7 +73,7 @@ describe('lookup answers as observations', () => {
         expect(row.status).toBe('needs_review');
         return row as { id: string };
       });
-      const outcomes = stack.worker.get(PayoutOutcomes);
+      const outcomes = stack.worker.get(PayoutOutcomesService);
       // What an approved four-eyes proposal runs (the back-office's approval transaction).
       const resolved = await stack.dataSource.transaction((manager) => outcomes.resolveByStaff(manager, review.id, 'failed'));
       expect(resolved.resolved).toBe(true);
@@ -91,7 +91,7 @@ describe('lookup answers as observations', () => {
     it('a resolved status_conflict does not hide the same disagreement seen again: a new exception, joined while open', async () => {
       const paid = (await post(cashPayout('55')).expect(200)).body.data;
       const [row] = await stack.dataSource.query(`SELECT id FROM payouts WHERE merchant_reference = $1`, [paid.merchant_reference]);
-      const outcomes = stack.worker.get(PayoutOutcomes);
+      const outcomes = stack.worker.get(PayoutOutcomesService);
       const notFound = () => outcomes.applyProviderPayment(row.id, answer(paid.merchant_reference, 'unknown', false), false);
       await notFound();
       await notFound();

@@ -32,9 +32,9 @@ describe('logs written while handling secrets', () => {
     assertCompiled('worker', 'purchaseGateway', 'payoutGateway');
     stack = await startReliabilityStack({ worker: false });
     vendor = await stack.purchaseVendor({ name: 'Secret keeper' });
-    const { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } = await import('#payout');
+    const { PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService } = await import('#payout');
     await stack.payout.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
-    await stack.payout.app.get(PayoutLedger).fund(vendor.vendor.id, 10_000_000n, 'log scan');
+    await stack.payout.app.get(PayoutLedgerService).fund(vendor.vendor.id, 10_000_000n, 'log scan');
 
     const [purchasePort, payoutPort] = [await freePort(), await freePort()];
     const env = { ...stack.env, LOG_LEVEL, CALLBACK_BASE_URL: `http://127.0.0.1:${purchasePort}/api/v1/provider/callback` };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TokenService } from '#auth';
-import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
+import { PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService } from '#payout';
 import { CALLBACK_TOKEN, eventually, PRODUCTS } from '../support/purchase-stack.js';
 import { percentile, reportFigures, seededRandom } from '../support/reliability/figures.js';
 import { OpenApiResponseValidator } from '../support/reliability/openapi-validator.js';
@@ -40,7 +40,7 @@ describe('security', () => {
     // Both vendors use both APIs: payout methods and funds for the same vendor ids.
     for (const vendor of [owner, intruder]) {
       await stack.payout.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
-      await stack.payout.app.get(PayoutLedger).fund(vendor.vendor.id, 10_000_000n, 'security');
+      await stack.payout.app.get(PayoutLedgerService).fund(vendor.vendor.id, 10_000_000n, 'security');
     }
 
     const quote = await createQuote(stack.purchase.url, owner.token, airtimeQuote('55', PRODUCTS.pin));

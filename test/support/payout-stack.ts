@@ -2,7 +2,7 @@ import { Injectable, type INestApplication, type OnModuleInit } from '@nestjs/co
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService, PayoutAccountService, type LedgerDiscrepancy } from '#payout';
+import { PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService, PayoutAccountService, type LedgerDiscrepancy } from '#payout';
 import { JobHandlerRegistry, QUEUES, WorkerQueuesModule, type JobName } from '#queues';
 import { createSandboxApp } from '../../apps/provider-sandbox/src/create-sandbox-app.js';
 import type { SandboxOptions } from '../../apps/provider-sandbox/src/sandbox-options.js';
@@ -142,11 +142,11 @@ export async function startPayoutStack(
       const vendor = await createTestVendor(gateway.app, name);
       await gateway.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
       await gateway.app.get(PayoutAccountService).setFeePerPayout(vendor.vendor.id, feePerPayoutCents);
-      if (fundCents > 0n) await gateway.app.get(PayoutLedger).fund(vendor.vendor.id, fundCents, 'e2e funding');
+      if (fundCents > 0n) await gateway.app.get(PayoutLedgerService).fund(vendor.vendor.id, fundCents, 'e2e funding');
       const readWrite = await vendor.issue(['payouts:read', 'payouts:write']);
       return { ...vendor, readWriteToken: readWrite.token };
     },
-    discrepancies: () => gateway.app.get(PayoutLedger).findDiscrepancies(),
+    discrepancies: () => gateway.app.get(PayoutLedgerService).findDiscrepancies(),
     async close() {
       await worker?.close();
       // This stack's queues die with it: later stacks (other test files) must not relay its leftovers.

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { PAYOUT_METHODS, PayoutLedger, PayoutMethodsService } from '#payout';
+import { PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService } from '#payout';
 import { WebhookEndpointsService } from '#webhooks';
 import { startBackOffice, startVendorDashboard, type RunningApp } from '../support/apps.js';
 import { browserSignIn, createStaffUser, type StaffPerson } from '../support/back-office.js';
@@ -79,7 +79,7 @@ describe('both web apps at phone and desktop width', () => {
     backOfficeBase = backOffice.url!.replace('127.0.0.1', 'localhost');
     vendor = await stack.purchaseVendor({ name: 'Layout Vendor with a Rather Long Trading Name (Pty) Ltd' });
     await stack.payout.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
-    await stack.payout.app.get(PayoutLedger).fund(vendor.vendor.id, 9_870_716n, 'layout test funding');
+    await stack.payout.app.get(PayoutLedgerService).fund(vendor.vendor.id, 9_870_716n, 'layout test funding');
     owner = await createDashboardUser(dashboard.app, vendor.vendor.id, 'owner');
     await createDashboardUser(dashboard.app, vendor.vendor.id, 'developer');
     approver = await createStaffUser(backOffice.app, 'approver');

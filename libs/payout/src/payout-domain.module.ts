@@ -7,47 +7,58 @@ import { ReconciliationModule } from '#reconciliation';
 import { PayoutBatchesService } from './admission/payout-batches.service.js';
 import { PayoutDeliveryService } from './delivery/payout-delivery.service.js';
 import { PayoutAccountService } from './ledger/payout-account.service.js';
-import { PayoutLedger } from './ledger/payout-ledger.js';
+import { PayoutLedgerService } from './ledger/payout-ledger.service.js';
 import { PayoutMethodsService } from './methods/payout-methods.service.js';
 import { PayoutReadiness } from './model/payout-readiness.js';
 import { LedgerRepository } from './persistence/ledger.repository.js';
 import { PayoutBatchRepository } from './persistence/payout-batch.repository.js';
 import { PayoutRepository } from './persistence/payout.repository.js';
+import { PayoutEvidenceRepository } from './persistence/payout-evidence.repository.js';
+import { PayoutOutcomeRepository } from './persistence/payout-outcome.repository.js';
+import { PayoutStaffRepository } from './persistence/payout-staff.repository.js';
+import { PayoutWorkRepository } from './persistence/payout-work.repository.js';
+import { PayoutStatusMovesService } from './outcomes/payout-status-moves.service.js';
 import { VendorPayoutMethodRepository } from './persistence/vendor-payout-method.repository.js';
-import { PayoutAdmission } from './admission/payout-admission.js';
+import { PayoutAdmissionService } from './admission/payout-admission.service.js';
 import { PayoutsService } from './admission/payouts.service.js';
 import { PayoutAnswerSignals } from './persistence/payout-answer-signals.js';
 import { PayoutSmsResendService } from './delivery/payout-sms-resend.service.js';
 import { PayoutOperationsService } from './operations/payout-operations.service.js';
-import { PayoutOutcomes } from './outcomes/payout-outcomes.js';
+import { PayoutOutcomesService } from './outcomes/payout-outcomes.service.js';
 import { PayoutPollSchedule } from './model/payout-poll-schedule.js';
 import { createPayoutProviderClient, PayoutRails } from './provider/payout-rails.js';
-import { PayoutStatusPoller } from './verification/payout-status-poller.js';
+import { PayoutStatusPollService } from './verification/payout-status-poll.service.js';
 import { PayoutReviewService } from './verification/payout-review.service.js';
-import { PayoutSubmitter } from './submission/payout-submitter.js';
+import { PayoutSubmissionService } from './submission/payout-submission.service.js';
 import { StatementRepository } from './persistence/statement.repository.js';
 import { PayoutStatementService } from './statement/payout-statement.service.js';
 import { PayoutListRepository } from './persistence/payout-list.repository.js';
 import { PayoutListsService } from './lists/payout-lists.service.js';
+import { PayoutSettlementService } from './settlement/payout-settlement.service.js';
 
 const SERVICES = [
   FieldEncryption,
   PayoutReadiness,
   PayoutRepository,
+  PayoutOutcomeRepository,
+  PayoutEvidenceRepository,
+  PayoutWorkRepository,
+  PayoutStaffRepository,
   PayoutBatchRepository,
   LedgerRepository,
   VendorPayoutMethodRepository,
-  PayoutLedger,
+  PayoutLedgerService,
   PayoutAccountService,
   PayoutMethodsService,
   PayoutRails,
   PayoutPollSchedule,
-  PayoutOutcomes,
-  PayoutSubmitter,
-  PayoutStatusPoller,
+  PayoutStatusMovesService,
+  PayoutOutcomesService,
+  PayoutSubmissionService,
+  PayoutStatusPollService,
   PayoutReviewService,
   PayoutAnswerSignals,
-  PayoutAdmission,
+  PayoutAdmissionService,
   PayoutsService,
   PayoutBatchesService,
   PayoutDeliveryService,
@@ -57,6 +68,7 @@ const SERVICES = [
   PayoutStatementService,
   PayoutListRepository,
   PayoutListsService,
+  PayoutSettlementService,
 ];
 
 /**

@@ -16,7 +16,7 @@ export type ReconciliationDomain = 'purchase' | 'payout';
  * - `duplicate_line`: a second settling (or reversing) line for one record; nothing moved twice.
  * - `line_withdrawn`: a re-issued report no longer holds a line we had matched or applied.
  * - `hold_overdue`: a payout has held the vendor's funds longer than PAYOUT_HOLD_MAX_AGE_MS and no
- *   staff item owns it (raised once per hold by the payout worker's sweep, PayoutHoldWatch).
+ *   staff item owns it (raised once per hold by the payout worker's sweep, PayoutHoldWatchService).
  * - `missing_report`: a provider's settlement report for a day was not fetched by its deadline
  *   (SETTLEMENT_REPORT_DEADLINE_MS after the day ended); raised once per provider-day, the
  *   schedule keeps asking for it.

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { formatCents } from '#money';
-import { PayoutOutcomes, PayoutRepository, methodDefinition } from '#payout';
+import { PayoutOutcomesService, PayoutSettlementService, methodDefinition } from '#payout';
 import type { PayoutProviderPayment } from '#providers';
 import { ReconciliationExceptionsService, type RaiseReconciliationException } from '#reconciliation';
 import type { LineResult } from './settlement-provider.js';
@@ -14,7 +14,7 @@ import { lineDedupeKey, lineEvidence, lineException, markLine, type LineContext,
  * a crash leaves either both or neither, and a re-run finds the payout already moved and the
  * line `matched`. Compared: amount (without our fee, which the provider never sees), currency
  * and the provider reference once we hold one; a second settling (or reversing) line for one
- * payout is a `duplicate_line`. Moves go through PayoutOutcomes, the same path as a status poll,
+ * payout is a `duplicate_line`. Moves go through PayoutOutcomesService, the same path as a status poll,
  * so a reversal returns amount + fee exactly once (the ledger's unique index holds one `reverse`
  * entry per payout), and a payout we released that a line proves paid is re-debited once (one
  * `resettle`). Each exception a line raises is keyed by the line: its own observation.
@@ -23,8 +23,8 @@ import { lineDedupeKey, lineEvidence, lineException, markLine, type LineContext,
 export class PayoutLineMatcher {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly outcomes: PayoutOutcomes,
-    private readonly payouts: PayoutRepository,
+    private readonly outcomes: PayoutOutcomesService,
+    private readonly payouts: PayoutSettlementService,
     private readonly exceptions: ReconciliationExceptionsService,
     private readonly settlements: SettlementRepository,
   ) {}
@@ -33,7 +33,7 @@ export class PayoutLineMatcher {
     const found = await this.payouts.findByMerchantReference(line.merchant_reference);
     const base = { domain: 'payout' as const, provider: context.provider, reportDate: context.reportDate };
     return this.dataSource.transaction(async (manager) => {
-      const payout = found && methodDefinition(found.method).channel === context.provider ? await this.payouts.findForWorker(found.id, manager, true) : null;
+      const payout = found && methodDefinition(found.method).channel === context.provider ? await this.payouts.lockForLine(manager, found.id) : null;
       const raise = (exception: RaiseReconciliationException, links = {}) => lineException(manager, this.exceptions, line, exception, links);
       if (!payout) return raise({ ...base, kind: 'unknown_line', dedupeKey: lineDedupeKey(line, 'unknown_line'), details: lineEvidence(line) });
       const links = { payoutId: payout.id };

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { GatewayEnv } from '#config';
-import { PAYOUT_METHODS, PayoutRepository, methodDefinition } from '#payout';
+import { PAYOUT_METHODS, PayoutSettlementService, methodDefinition } from '#payout';
 import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport } from '#providers';
 import { PurchaseSettlementService } from '#purchase';
 import { ReconciliationExceptionsService, type RaiseReconciliationException } from '#reconciliation';
@@ -57,7 +57,7 @@ export class SettlementIngestor {
     private readonly exceptions: ReconciliationExceptionsService,
     private readonly metrics: SettlementMetrics,
     private readonly purchases: PurchaseSettlementService,
-    private readonly payouts: PayoutRepository,
+    private readonly payouts: PayoutSettlementService,
     private readonly days: SettlementDaysRepository,
     private readonly clock: SettlementClock,
     private readonly config: GatewayEnv,

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { PAYOUT_METHODS, PayoutAccountService, PayoutLedger, PayoutMethodsService } from '#payout';
+import { PAYOUT_METHODS, PayoutAccountService, PayoutLedgerService, PayoutMethodsService } from '#payout';
 import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService, type SpendLimits } from '#purchase';
 import { checkInvariants, type InvariantReport } from '#invariants';
 import type { SandboxOptions } from '../../../apps/provider-sandbox/src/sandbox-options.js';
@@ -122,7 +122,7 @@ export async function startReliabilityStack(options: ReliabilityStackOptions = {
       const vendor = await createTestVendor(payout.app, name);
       await payout.app.get(PayoutMethodsService).configure(vendor.vendor.id, { enable: PAYOUT_METHODS });
       await payout.app.get(PayoutAccountService).setFeePerPayout(vendor.vendor.id, feePerPayoutCents);
-      if (fundCents > 0n) await payout.app.get(PayoutLedger).fund(vendor.vendor.id, fundCents, 'reliability funding');
+      if (fundCents > 0n) await payout.app.get(PayoutLedgerService).fund(vendor.vendor.id, fundCents, 'reliability funding');
       return vendor;
     },
     async witness(kind, id) {

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ValidationFailedError } from '#common';
 import type { Response } from 'express';
-import { formatCents } from '#money';
-import { debtOf, PayoutLedger } from '#payout';
+import { centsFromDbValue, formatCents } from '#money';
+import { debtOf, PayoutLedgerService } from '#payout';
 import { SpendControlsService } from '#purchase';
 import { ExceptionDesk, FourEyes, requireReason, ReviewQueues, StaffAccounts, StaffAuditLog, type Proposal, type StaffSession } from '#staff';
 import { errorSummary, html, money, when, type SafeHtml } from '#web';
@@ -60,7 +60,7 @@ export class ProposalsController {
     private readonly fourEyes: FourEyes,
     private readonly audit: StaffAuditLog,
     private readonly exceptions: ExceptionDesk,
-    private readonly ledger: PayoutLedger,
+    private readonly ledger: PayoutLedgerService,
     private readonly spendControls: SpendControlsService,
     private readonly queues: ReviewQueues,
     private readonly accounts: StaffAccounts,

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/
 import type { Response } from 'express';
 import { ALL_ABILITIES, VendorService } from '#auth';
 import { formatCents } from '#money';
-import { PayoutLedger } from '#payout';
+import { PayoutLedgerService } from '#payout';
 import { CatalogueService, SpendControlsService, type LimitsView } from '#purchase';
 import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffAuditRecord, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
@@ -31,7 +31,7 @@ function purchasesState(limits: LimitsView): SafeHtml {
 export class VendorsController {
   constructor(
     private readonly vendors: VendorService,
-    private readonly ledger: PayoutLedger,
+    private readonly ledger: PayoutLedgerService,
     private readonly fourEyes: FourEyes,
     private readonly audit: StaffAuditLog,
     private readonly funding: VendorFunding,

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { JobHandlerRegistry, type JobHandler, type JobPayloads } from '#queues';
 import { MetricsService } from '#observability';
-import { PayoutRepository, PayoutStatusPoller, PayoutSubmitter, pollLinkOf } from '#payout';
+import { PayoutStatusPollService, PayoutSubmissionService, pollLinkOf } from '#payout';
 
 /**
  * `payout.batch-item`: submits one batch item, at most once. The submission marker is claimed
@@ -16,8 +16,7 @@ export class BatchItemJobHandler implements JobHandler<'payout.batch-item'>, OnM
 
   constructor(
     private readonly registry: JobHandlerRegistry,
-    private readonly payouts: PayoutRepository,
-    private readonly submitter: PayoutSubmitter,
+    private readonly submitter: PayoutSubmissionService,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -33,7 +32,7 @@ export class BatchItemJobHandler implements JobHandler<'payout.batch-item'>, OnM
       this.metrics.jobsProcessed.inc({ job: 'payout.batch-item', outcome: 'submitted' });
       return;
     }
-    const payout = await this.payouts.findForWorker(job.data.payoutId);
+    const payout = await this.submitter.payoutForJob(job.data.payoutId);
     if (!payout) {
       this.logger.warn({ payoutId: job.data.payoutId }, 'Batch item this database does not hold; ignored');
       this.metrics.jobsProcessed.inc({ job: 'payout.batch-item', outcome: 'ignored' });
@@ -57,14 +56,14 @@ export class BatchItemJobHandler implements JobHandler<'payout.batch-item'>, OnM
   }
 }
 
-/** `payout.poll-status`: one link of the payout's status-poll chain (see PayoutStatusPoller). */
+/** `payout.poll-status`: one link of the payout's status-poll chain (see PayoutStatusPollService). */
 @Injectable()
 export class PollStatusJobHandler implements JobHandler<'payout.poll-status'>, OnModuleInit {
   private readonly logger = new Logger(PollStatusJobHandler.name);
 
   constructor(
     private readonly registry: JobHandlerRegistry,
-    private readonly poller: PayoutStatusPoller,
+    private readonly poller: PayoutStatusPollService,
     private readonly metrics: MetricsService,
   ) {}
 

@@ -5,15 +5,16 @@ import { NotFoundError, ValidationFailedError } from '#common';
 import { formatCents } from '#money';
 import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
-import { PayoutLedger } from '../ledger/payout-ledger.js';
+import { PayoutLedgerService } from '../ledger/payout-ledger.service.js';
 import { batchViewOf, type BatchRecord, type BatchRequestInput, type BatchView } from '../model/batch-view.js';
 import { holdOf, type PayoutRecord } from '../model/payout-record.js';
 import { batchFingerprints, type PayoutRequestInput } from '../model/payout-request.js';
 import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js';
-import { PayoutRepository, type NewPayout } from '../persistence/payout.repository.js';
+import type { NewPayout } from '../model/payout-record.js';
+import { PayoutRepository } from '../persistence/payout.repository.js';
 import type { AdmittedPayout } from '../model/payout-admission-rules.js';
 import { batchHoldCents, batchValidationOf, type BatchValidation } from '../model/payout-validation.js';
-import { PayoutAdmission } from './payout-admission.js';
+import { PayoutAdmissionService } from './payout-admission.service.js';
 
 class ItemReferenceRaceError extends Error {}
 
@@ -23,9 +24,9 @@ export class PayoutBatchesService {
     private readonly dataSource: DataSource,
     private readonly payouts: PayoutRepository,
     private readonly batches: PayoutBatchRepository,
-    private readonly admission: PayoutAdmission,
+    private readonly admission: PayoutAdmissionService,
     private readonly delivery: PayoutDeliveryService,
-    private readonly ledger: PayoutLedger,
+    private readonly ledger: PayoutLedgerService,
   ) {}
 
   /**

@@ -3,7 +3,7 @@ import { FieldEncryption, NotFoundError } from '#common';
 import { GatewayEnv } from '#config';
 import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
-import { PayoutLedger } from '../ledger/payout-ledger.js';
+import { PayoutLedgerService } from '../ledger/payout-ledger.service.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 import { recipientContext, type DeliveryReadChannel, type PayoutRecord } from '../model/payout-record.js';
 import { PayoutRejectedError } from '../model/payout-errors.js';
@@ -13,8 +13,8 @@ import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
 import { maskedRecipientOf, type MaskedRecipientView } from '../model/recipient-mask.js';
 import { PAYOUT_ANSWERED_CHANNEL, PayoutAnswerSignals } from '../persistence/payout-answer-signals.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
-import { PayoutSubmitter } from '../submission/payout-submitter.js';
-import { PayoutAdmission } from './payout-admission.js';
+import { PayoutSubmissionService } from '../submission/payout-submission.service.js';
+import { PayoutAdmissionService } from './payout-admission.service.js';
 
 /** The provider refused the payout (failed for any other reason, it is answered as the payout). */
 const rejectedByProvider = (payout: PayoutRecord) => payout.status === 'failed' && payout.statusReason === 'provider_rejected';
@@ -26,13 +26,13 @@ const REPLAY_WAIT_MARGIN_MS = 1_000;
 export class PayoutsService {
   constructor(
     private readonly payouts: PayoutRepository,
-    private readonly admission: PayoutAdmission,
-    private readonly submitter: PayoutSubmitter,
+    private readonly admission: PayoutAdmissionService,
+    private readonly submitter: PayoutSubmissionService,
     private readonly schedule: PayoutPollSchedule,
     private readonly delivery: PayoutDeliveryService,
     private readonly config: GatewayEnv,
     private readonly signals: PayoutAnswerSignals,
-    private readonly ledger: PayoutLedger,
+    private readonly ledger: PayoutLedgerService,
     private readonly encryption: FieldEncryption,
   ) {}
 

@@ -5,6 +5,7 @@ import { methodDefinition, type PayoutMethod } from '../model/payout-method-cata
 import { PayoutNotPaidError } from '../model/payout-errors.js';
 import { deliveryContext, type DeliveryReadChannel, type PayoutRecord, type StoredDelivery } from '../model/payout-record.js';
 import type { DeliveryView } from '../model/payout-view.js';
+import { PayoutEvidenceRepository } from '../persistence/payout-evidence.repository.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 
 export const DELIVERY_SCOPE = 'payouts:delivery';
@@ -21,6 +22,7 @@ const NO_DELIVERY: DeliveryView = Object.freeze({ pin: null, serial: null, instr
 export class PayoutDeliveryService {
   constructor(
     private readonly payouts: PayoutRepository,
+    private readonly evidence: PayoutEvidenceRepository,
     private readonly encryption: FieldEncryption,
   ) {}
 
@@ -49,7 +51,7 @@ export class PayoutDeliveryService {
 
   /**
    * The audit row a response would write if the payout (of `method`) it shows is paid, for a
-   * writer that records it together with the payment (PayoutOutcomes.applySubmissionPayment);
+   * writer that records it together with the payment (PayoutOutcomesService.applySubmissionPayment);
    * null when such a response embeds no delivery.
    */
   auditIfPaid(principal: VendorPrincipal, method: PayoutMethod, channel: DeliveryReadChannel): { tokenId: string; channel: DeliveryReadChannel } | null {
@@ -72,6 +74,6 @@ export class PayoutDeliveryService {
 
   private async audit(principal: VendorPrincipal, payoutIds: readonly string[], channel: DeliveryReadChannel): Promise<void> {
     if (payoutIds.length === 0) return;
-    await this.payouts.recordDeliveryReads({ vendorId: principal.vendorId, tokenId: principal.tokenId, channel }, payoutIds);
+    await this.evidence.recordDeliveryReads({ vendorId: principal.vendorId, tokenId: principal.tokenId, channel }, payoutIds);
   }
 }

@@ -4,6 +4,7 @@ import { ProviderRejectedError } from '#providers';
 import type { VendorPrincipal } from '#auth';
 import { CASH_RAIL_METHODS } from '../model/payout-method-catalogue.js';
 import { MethodUnavailableError, PayoutNotPaidError, ProviderRejectedRequestError, ProviderUnavailableError } from '../model/payout-errors.js';
+import { PayoutEvidenceRepository } from '../persistence/payout-evidence.repository.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PayoutRails } from '../provider/payout-rails.js';
 import type { SmsResendOutcome } from '../model/payout-record.js';
@@ -23,6 +24,7 @@ export class PayoutSmsResendService {
 
   constructor(
     private readonly payouts: PayoutRepository,
+    private readonly evidence: PayoutEvidenceRepository,
     private readonly rails: PayoutRails,
   ) {}
 
@@ -34,7 +36,7 @@ export class PayoutSmsResendService {
     }
     if (payout.status !== 'paid') throw new PayoutNotPaidError();
 
-    const remaining = await this.payouts.smsCooldownSeconds(payout.id);
+    const remaining = await this.evidence.smsCooldownSeconds(payout.id);
     if (remaining > 0) {
       await this.record(principal, payout.id, 'rate_limited', null);
       throw new RateLimitedError('RATE_LIMITED', remaining);
@@ -61,6 +63,6 @@ export class PayoutSmsResendService {
   }
 
   private async record(principal: VendorPrincipal, payoutId: string, outcome: SmsResendOutcome, cooldownUntil: Date | null): Promise<void> {
-    await this.payouts.recordSmsResend({ vendorId: principal.vendorId, payoutId, tokenId: principal.tokenId, outcome, cooldownUntil });
+    await this.evidence.recordSmsResend({ vendorId: principal.vendorId, payoutId, tokenId: principal.tokenId, outcome, cooldownUntil });
   }
 }

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
 import { debtOf, type PayoutAccountSnapshot } from '../model/ledger.js';
 import { LedgerRepository } from '../persistence/ledger.repository.js';
-import { PayoutLedger } from './payout-ledger.js';
+import { PayoutLedgerService } from './payout-ledger.service.js';
 
 /** `GET /api/v1/account` (payout contract, Account). */
 export interface AccountView {
@@ -23,7 +23,7 @@ export interface AccountView {
 export class PayoutAccountService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly ledger: PayoutLedger,
+    private readonly ledger: PayoutLedgerService,
     private readonly accounts: LedgerRepository,
   ) {}
 

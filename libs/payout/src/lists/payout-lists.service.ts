@@ -3,9 +3,10 @@ import { decimalCell, UUID_PATTERN, ValidationFailedError, type CsvCell } from '
 import { formatCents } from '#money';
 import { batchStatusOf, type BatchStatus } from '../model/batch-status.js';
 import type { PayoutMethod } from '../model/payout-method-catalogue.js';
-import type { PayoutStatus } from '../model/payout-record.js';
+import type { PayoutStatus } from '../model/payout-status.js';
 import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
-import { PayoutListRepository, type BatchListFilter, type BatchListRow, type ListOrder, type PayoutListRow } from '../persistence/payout-list.repository.js';
+import type { BatchListItem, PayoutListLine } from '../model/payout-list-item.js';
+import { PayoutListRepository, type BatchListFilter, type ListOrder } from '../persistence/payout-list.repository.js';
 import { instantRange, type CursorPage, type StatementDays } from '../statement/payout-statement.service.js';
 
 export interface PayoutListQuery extends StatementDays {
@@ -123,6 +124,11 @@ export class PayoutListsService {
   }
 
   /** The vendor's payout with this id (a UUID), as the lists show it; null when it is not theirs. */
+  /** Staff's search across vendors: the batch with this id and those whose reference matches the LIKE pattern. */
+  staffSearch(id: string | null, referencePattern: string, limit: number): Promise<Array<BatchListItem & { vendorId: string; vendorName: string }>> {
+    return this.lists.staffSearch(id, referencePattern, limit);
+  }
+
   async payoutById(vendorId: string, id: string): Promise<PayoutView | null> {
     const row = await this.lists.payoutById(vendorId, id);
     return row === null ? null : payoutViewOf(row, null);
@@ -157,9 +163,9 @@ export class PayoutListsService {
    * Up to `limit` batches after `afterId` in `order`; with a status, those whose derived status it
    * is, read a bounded chunk at a time (the status is never stored, so SQL cannot select it).
    */
-  private async batchesOfStatus(vendorId: string, filter: BatchListFilter, status: BatchStatus | undefined, afterId: string | null, limit: number, order: ListOrder): Promise<BatchListRow[]> {
+  private async batchesOfStatus(vendorId: string, filter: BatchListFilter, status: BatchStatus | undefined, afterId: string | null, limit: number, order: ListOrder): Promise<BatchListItem[]> {
     if (status === undefined) return this.lists.batches(vendorId, filter, afterId, limit, order);
-    const found: BatchListRow[] = [];
+    const found: BatchListItem[] = [];
     let after = afterId;
     for (;;) {
       const chunk = await this.lists.batches(vendorId, filter, after, STATUS_SCAN_BATCHES, order);
@@ -171,7 +177,7 @@ export class PayoutListsService {
 }
 
 /** A batch as the lists show it, its status derived from its items'. */
-export function batchSummaryOf(row: BatchListRow): BatchSummaryView {
+export function batchSummaryOf(row: BatchListItem): BatchSummaryView {
   return {
     id: row.id,
     reference: row.reference,
@@ -186,7 +192,7 @@ export function batchSummaryOf(row: BatchListRow): BatchSummaryView {
 
 const timeCell = (date: Date | null): CsvCell => date?.toISOString() ?? null;
 
-function payoutCsvRow(row: PayoutListRow): readonly CsvCell[] {
+function payoutCsvRow(row: PayoutListLine): readonly CsvCell[] {
   const view = payoutViewOf(row, null);
   return [
     view.id, view.reference, row.batchReference, view.status, view.status_reason, view.method, view.currency, decimalCell(view.amount), decimalCell(view.fee),
@@ -194,7 +200,7 @@ function payoutCsvRow(row: PayoutListRow): readonly CsvCell[] {
   ];
 }
 
-function batchCsvRow(batch: BatchListRow, item: PayoutListRow): readonly CsvCell[] {
+function batchCsvRow(batch: BatchListItem, item: PayoutListLine): readonly CsvCell[] {
   const view = payoutViewOf(item, null);
   return [
     batch.id, batch.reference, batchStatusOf(batch.itemStatuses), timeCell(batch.createdAt), String(item.batchPosition ?? ''), view.id, view.reference, view.status,

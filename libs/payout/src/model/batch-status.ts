@@ -1,4 +1,4 @@
-import type { PayoutStatus } from './payout-record.js';
+import type { PayoutStatus } from './payout-status.js';
 
 export const BATCH_STATUSES = ['processing', 'completed', 'completed_with_failures', 'needs_review', 'cancelled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];

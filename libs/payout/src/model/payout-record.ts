@@ -1,9 +1,8 @@
 import type { Cents } from '#money';
 import type { PayoutMethod } from './payout-method-catalogue.js';
 import type { PayoutMetadata } from './payout-request.js';
+import type { PayoutStatus } from './payout-status.js';
 
-export const PAYOUT_STATUSES = ['pending', 'paid', 'failed', 'reversed', 'needs_review', 'cancelled'] as const;
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /**
  * `status_reason` values (the contract leaves them to us):
@@ -31,6 +30,7 @@ export const PAYOUT_STATUS_REASONS = [
   'resolved_by_staff',
   'paid_after_release',
 ] as const;
+export type PayoutStatusReason = (typeof PAYOUT_STATUS_REASONS)[number];
 
 export interface PayoutRecord {
   id: string;
@@ -93,3 +93,13 @@ export type DeliveryReadChannel = 'delivery_endpoint' | 'payout_response' | 'bat
 
 /** What came of one resend-sms request; a provider cooldown is remembered with it. */
 export type SmsResendOutcome = 'sent' | 'rate_limited' | 'provider_refused' | 'provider_unavailable';
+
+/**
+ * A payout row as admission writes it. `submissionStartedAt` is set for single payouts, whose
+ * provider call follows the commit at once; batch items get it when their job claims them.
+ */
+export type NewPayout = Pick<
+  PayoutRecord,
+  'id' | 'vendorId' | 'reference' | 'batchId' | 'batchPosition' | 'method' | 'amountCents' | 'feeCents' | 'merchantReference' | 'recipientEncrypted'
+  | 'metadata' | 'requestFingerprint' | 'submissionStartedAt' | 'nextPollAt'
+> & { statusReason: string };

@@ -1,7 +1,8 @@
 import { formatCents } from '#money';
 import type { PayoutMethod } from './payout-method-catalogue.js';
 import type { PayoutMetadata } from './payout-request.js';
-import type { PayoutRecord, PayoutStatus, StoredDelivery } from './payout-record.js';
+import type { PayoutRecord, StoredDelivery } from './payout-record.js';
+import type { PayoutStatus } from './payout-status.js';
 
 /** Delivery (payout contract): PIN and serial for cash rails, PIN, serial, instructions and expiry for vouchers. */
 export type DeliveryView = StoredDelivery;

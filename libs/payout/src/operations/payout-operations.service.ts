@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '#common';
-import type { PayoutStatus } from '../model/payout-record.js';
+import type { PayoutStatus } from '../model/payout-status.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
-import { PayoutOutcomes } from '../outcomes/payout-outcomes.js';
-import { PayoutSubmitter } from '../submission/payout-submitter.js';
+import { PayoutOutcomesService } from '../outcomes/payout-outcomes.service.js';
+import { PayoutSubmissionService } from '../submission/payout-submission.service.js';
 
 /** What staff do with payouts (ops CLI); only a provider lookup ever decides an outcome. */
 @Injectable()
 export class PayoutOperationsService {
   constructor(
     private readonly payouts: PayoutRepository,
-    private readonly submitter: PayoutSubmitter,
-    private readonly outcomes: PayoutOutcomes,
+    private readonly submitter: PayoutSubmissionService,
+    private readonly outcomes: PayoutOutcomesService,
   ) {}
 
   /** Looks a pending or needs_review payout up at its provider and applies a final answer if there is one. */

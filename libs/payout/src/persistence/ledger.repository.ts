@@ -1,77 +1,69 @@
 import { Injectable } from '@nestjs/common';
+import sql, { raw, type Sql } from 'sql-template-tag';
 import { DataSource } from 'typeorm';
 import { readShape, type Queryable } from '#database';
 import { centsColumn, centsFromDbValue, type Cents } from '#money';
-import type { AccountBalances, LedgerCorrection, LedgerCorrectionEntry, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
+import { PAYOUT_OPEN_STATUSES } from '../model/payout-status.js';
+import { statusLiterals } from './payout-shape.js';
+import type { AccountBalances, LedgerCorrection, LedgerCorrectionKind, LedgerCorrectionEntry, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
 
 
 /**
  * Each kind's balance update, its guard, and the sign of its effect on (available, reserved) in
- * the entries; the `ledger_entries` CHECK enforces the same signs. `t` is the placeholder of the amount moved.
+ * the entries; the `ledger_entries` CHECK enforces the same signs. `t` is the amount moved (bound).
  */
-const MOVES: Record<LedgerEntryKind, { assignments: (t: string) => string; guard: (t: string) => string; effect: [number, number] }> = {
-  fund: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
-  reserve: { assignments: (t) => `available_cents = available_cents - ${t}, reserved_cents = reserved_cents + ${t}`, guard: (t) => `available_cents >= ${t}`, effect: [-1, 1] },
-  settle: { assignments: (t) => `reserved_cents = reserved_cents - ${t}`, guard: (t) => `reserved_cents >= ${t}`, effect: [0, -1] },
-  release: { assignments: (t) => `reserved_cents = reserved_cents - ${t}, available_cents = available_cents + ${t}`, guard: (t) => `reserved_cents >= ${t}`, effect: [1, -1] },
-  reverse: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
+const MOVES: Record<LedgerEntryKind, { assignments: (t: Sql) => Sql; guard: (t: Sql) => Sql; effect: [number, number] }> = {
+  fund: { assignments: (t) => sql`available_cents = available_cents + ${t}`, guard: () => sql`true`, effect: [1, 0] },
+  reserve: { assignments: (t) => sql`available_cents = available_cents - ${t}, reserved_cents = reserved_cents + ${t}`, guard: (t) => sql`available_cents >= ${t}`, effect: [-1, 1] },
+  settle: { assignments: (t) => sql`reserved_cents = reserved_cents - ${t}`, guard: (t) => sql`reserved_cents >= ${t}`, effect: [0, -1] },
+  release: { assignments: (t) => sql`reserved_cents = reserved_cents - ${t}, available_cents = available_cents + ${t}`, guard: (t) => sql`reserved_cents >= ${t}`, effect: [1, -1] },
+  reverse: { assignments: (t) => sql`available_cents = available_cents + ${t}`, guard: () => sql`true`, effect: [1, 0] },
   // Corrections: unguarded on purpose. The provider's proof (or an approved decision) stands even
   // when `available` cannot carry it; the shortfall is the vendor's debt (debtOf).
-  resettle: { assignments: (t) => `available_cents = available_cents - ${t}`, guard: () => `true`, effect: [-1, 0] },
-  adjust_debit: { assignments: (t) => `available_cents = available_cents - ${t}`, guard: () => `true`, effect: [-1, 0] },
-  adjust_credit: { assignments: (t) => `available_cents = available_cents + ${t}`, guard: () => `true`, effect: [1, 0] },
+  resettle: { assignments: (t) => sql`available_cents = available_cents - ${t}`, guard: () => sql`true`, effect: [-1, 0] },
+  adjust_debit: { assignments: (t) => sql`available_cents = available_cents - ${t}`, guard: () => sql`true`, effect: [-1, 0] },
+  adjust_credit: { assignments: (t) => sql`available_cents = available_cents + ${t}`, guard: () => sql`true`, effect: [1, 0] },
 };
+
+/** The correction entries (docs/RECONCILIATION.md, "Corrections"), and those of them that debit. */
+const CORRECTION_KINDS = ['resettle', 'adjust_debit', 'adjust_credit'] as const satisfies readonly LedgerCorrectionKind[];
+const CORRECTION_DEBIT_KINDS = ['resettle', 'adjust_debit'] as const satisfies readonly LedgerCorrectionKind[];
 
 /**
  * SQL of an account whose negative `available` its correction debits explain: without the
  * resettle and adjust_debit entries it would not be negative (`a` the account).
  */
 export const DEBT_EXPLAINED_SQL = `a.available_cents + COALESCE((SELECT SUM(amount_cents) FROM ledger_entries c
-   WHERE c.vendor_id = a.vendor_id AND c.kind IN ('resettle', 'adjust_debit')), 0) >= 0`;
+   WHERE c.vendor_id = a.vendor_id AND c.kind IN (${CORRECTION_DEBIT_KINDS.map((kind) => `'${kind}'`).join(', ')})), 0) >= 0`;
 
-/** How many bind values ledgerMoveCtes takes (ledgerMoveValues answers them in order). */
-export const LEDGER_MOVE_BIND_COUNT = 8;
+/** One ledger movement as ledgerMoveCtes writes it. */
+export interface LedgerMove {
+  kind: LedgerEntryKind;
+  vendorId: string;
+  totalCents: Cents;
+  entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>;
+  note?: string | null;
+}
 
 /**
  * A ledger movement as two CTEs for a statement that moves money together with the change it
  * follows: `account` (the guarded balance update, RETURNING vendor_id, available_cents,
  * reserved_cents; it locks the vendor's account row until commit) and `account_entries` (the
- * entries, inserted from that RETURNING, so they exist only if the guard held). Its bind values
- * are ledgerMoveValues, from `$first` on; `onlyIf` is a further SQL condition of the update (for
- * example that a sibling CTE changed a row), so nothing moves unless it holds.
+ * entries, inserted from that RETURNING, so they exist only if the guard held). Its values are
+ * bound in the fragment; `onlyIf` is a further condition of the update (for example that a
+ * sibling CTE changed a row), so nothing moves unless it holds.
  */
-export function ledgerMoveCtes(kind: LedgerEntryKind, first: number, onlyIf = 'true'): string {
-  const p = (index: number) => `$${first + index}`;
-  const { assignments, guard } = MOVES[kind];
-  return `account AS (
-         UPDATE payout_accounts SET ${assignments(p(1))}, updated_at = now()
-          WHERE vendor_id = ${p(0)} AND ${guard(p(1))} AND ${onlyIf} RETURNING vendor_id, available_cents, reserved_cents
+export function ledgerMoveCtes(move: LedgerMove, onlyIf: Sql = sql`true`): Sql {
+  const { assignments, guard, effect } = MOVES[move.kind];
+  const total = sql`${move.totalCents.toString()}::bigint`;
+  return sql`account AS (
+         UPDATE payout_accounts SET ${assignments(total)}, updated_at = now()
+          WHERE vendor_id = ${move.vendorId}::uuid AND ${guard(total)} AND ${onlyIf} RETURNING vendor_id, available_cents, reserved_cents
        ), account_entries AS (
          INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-         SELECT account.vendor_id, ${p(2)}, t.amount, t.amount * ${p(3)}, t.amount * ${p(4)}, t.payout_id, ${p(7)}::text
-           FROM account CROSS JOIN unnest(${p(5)}::bigint[], ${p(6)}::uuid[]) AS t(amount, payout_id)
+         SELECT account.vendor_id, ${move.kind}::text, t.amount, t.amount * ${effect[0]}::int, t.amount * ${effect[1]}::int, t.payout_id, ${move.note ?? null}::text
+           FROM account CROSS JOIN unnest(${move.entries.map((entry) => entry.cents.toString())}::bigint[], ${move.entries.map((entry) => entry.payoutId)}::uuid[]) AS t(amount, payout_id)
        )`;
-}
-
-/** The bind values of ledgerMoveCtes, in order. */
-export function ledgerMoveValues(
-  kind: LedgerEntryKind,
-  vendorId: string,
-  totalCents: Cents,
-  entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>,
-  note: string | null = null,
-): unknown[] {
-  const { effect } = MOVES[kind];
-  return [
-    vendorId,
-    totalCents.toString(),
-    kind,
-    effect[0],
-    effect[1],
-    entries.map((entry) => entry.cents.toString()),
-    entries.map((entry) => entry.payoutId),
-    note,
-  ];
 }
 
 /** `payout_accounts` balances as read. */
@@ -121,7 +113,8 @@ export class LedgerRepository {
     entries: ReadonlyArray<{ payoutId: string | null; cents: Cents }>,
     note: string | null = null,
   ): Promise<AccountBalances | null> {
-    const rows: object[] = await manager.query(`WITH ${ledgerMoveCtes(kind, 1)} SELECT ${BALANCES.columns} FROM account`, ledgerMoveValues(kind, vendorId, totalCents, entries, note));
+    const statement = sql`WITH ${ledgerMoveCtes({ kind, vendorId, totalCents, entries, note })} SELECT ${raw(BALANCES.columns)} FROM account`;
+    const rows: object[] = await manager.query(statement.text, statement.values);
     return BALANCES.first(rows);
   }
 
@@ -162,17 +155,17 @@ export class LedgerRepository {
   async corrections(of: { vendorId?: string; exceptionId?: string }, limit = 100): Promise<LedgerCorrectionEntry[]> {
     const rows: object[] = await this.dataSource.query(
       `SELECT ${CORRECTION_ENTRY.columns} FROM ledger_entries
-        WHERE kind IN ('resettle', 'adjust_debit', 'adjust_credit') AND ($1::uuid IS NULL OR vendor_id = $1) AND ($2::uuid IS NULL OR exception_id = $2)
+        WHERE kind = ANY($4::text[]) AND ($1::uuid IS NULL OR vendor_id = $1) AND ($2::uuid IS NULL OR exception_id = $2)
           AND ($1::uuid IS NOT NULL OR $2::uuid IS NOT NULL)
         ORDER BY id DESC LIMIT $3`,
-      [of.vendorId ?? null, of.exceptionId ?? null, limit],
+      [of.vendorId ?? null, of.exceptionId ?? null, limit, CORRECTION_KINDS],
     );
     return rows.map(CORRECTION_ENTRY.read);
   }
 
   /** Whether the payout's books were corrected after the fact (it has a `resettle` entry). */
   async wasResettled(manager: Queryable, payoutId: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(`SELECT 1 FROM ledger_entries WHERE payout_id = $1 AND kind = 'resettle'`, [payoutId]);
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM ledger_entries WHERE payout_id = $1 AND kind = $2`, [payoutId, 'resettle' satisfies LedgerEntryKind]);
     return rows.length > 0;
   }
 
@@ -218,7 +211,7 @@ export class LedgerRepository {
          LEFT JOIN (SELECT vendor_id, SUM(available_delta_cents) AS available, SUM(reserved_delta_cents) AS reserved
                       FROM ledger_entries GROUP BY vendor_id) e ON e.vendor_id = a.vendor_id
          LEFT JOIN (SELECT vendor_id, SUM(amount_cents + fee_cents) AS open_cents
-                      FROM payouts WHERE status IN ('pending', 'needs_review') GROUP BY vendor_id) p ON p.vendor_id = a.vendor_id
+                      FROM payouts WHERE status IN (${statusLiterals(PAYOUT_OPEN_STATUSES)}) GROUP BY vendor_id) p ON p.vendor_id = a.vendor_id
         WHERE ($1::uuid IS NULL OR a.vendor_id = $1)
           AND (a.available_cents <> COALESCE(e.available, 0) OR a.reserved_cents <> COALESCE(e.reserved, 0)
                OR a.reserved_cents <> COALESCE(p.open_cents, 0) OR a.reserved_cents < 0

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readShape, type Queryable } from '#database';
 import { centsColumn } from '#money';
-import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
+import { jobSpec, outboxRowsOfJobs } from '#queues';
 import type { BatchRecord } from '../model/batch-view.js';
 import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
 
@@ -37,11 +37,11 @@ export class PayoutBatchRepository {
 
   /** The outbox rows of a batch's items in one statement (a batch is up to 500 jobs); job ids are deterministic from the payout ids. */
   async enqueueItems(manager: Queryable, payoutIds: readonly string[]): Promise<void> {
-    const rows = payoutIds.map((payoutId) => outboxBindValues(jobSpec('payout.batch-item', { payoutId })));
-    await manager.query(
-      outboxRowsFrom('unnest($1::text[], $2::text[]) AS t(job_id, payload)', 'payout.batch-item', { id: 't.job_id', payload: 't.payload', runAt: 'now()' }),
-      [rows.map(([id]) => id), rows.map(([, payload]) => payload)],
+    const statement = outboxRowsOfJobs(
+      'payout.batch-item',
+      payoutIds.map((payoutId) => jobSpec('payout.batch-item', { payoutId })),
     );
+    await manager.query(statement.text, statement.values);
   }
 
   /**

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readShape } from '#database';
 import { centsColumn, type Cents } from '#money';
+import type { ReconciliationExceptionKind } from '#reconciliation';
+import { PAYOUT_OPEN_STATUSES } from '../model/payout-status.js';
+import { statusLiterals } from './payout-shape.js';
 
 /** A payout whose hold is older than the bound and that no open reconciliation exception names. */
 export interface OverdueHold {
@@ -22,7 +25,7 @@ const OVERDUE = readShape<OverdueHold>({
   amountCents: centsColumn('p.amount_cents::text'), feeCents: centsColumn('p.fee_cents::text'),
   createdAt: `to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   ageSeconds: 'floor(extract(epoch FROM now() - p.created_at))::int',
-  sequence: `(SELECT count(*)::int + 1 FROM reconciliation_exceptions e WHERE e.payout_id = p.id AND e.kind = 'hold_overdue')`,
+  sequence: `(SELECT count(*)::int + 1 FROM reconciliation_exceptions e WHERE e.payout_id = p.id AND e.kind = '${'hold_overdue' satisfies ReconciliationExceptionKind}')`,
 });
 
 /**
@@ -38,10 +41,10 @@ export class PayoutHoldRepository {
   async overdueWithoutOpenException(maxAgeMs: number, limit: number): Promise<OverdueHold[]> {
     const rows: object[] = await this.dataSource.query(
       `SELECT ${OVERDUE.columns} FROM payouts p
-        WHERE p.status IN ('pending', 'needs_review') AND p.created_at < now() - make_interval(secs => $1::float8 / 1000)
-          AND NOT EXISTS (SELECT 1 FROM reconciliation_exceptions e WHERE e.payout_id = p.id AND e.status = 'open')
+        WHERE p.status IN (${statusLiterals(PAYOUT_OPEN_STATUSES)}) AND p.created_at < now() - make_interval(secs => $1::float8 / 1000)
+          AND NOT EXISTS (SELECT 1 FROM reconciliation_exceptions e WHERE e.payout_id = p.id AND e.status = $3)
         ORDER BY p.created_at, p.id LIMIT $2`,
-      [maxAgeMs, limit],
+      [maxAgeMs, limit, 'open'],
     );
     return rows.map(OVERDUE.read);
   }
@@ -51,7 +54,7 @@ export class PayoutHoldRepository {
     const [row] = await this.dataSource.query(
       `SELECT count(*) FILTER (WHERE created_at < now() - make_interval(secs => $1::float8 / 1000))::int AS overdue,
               COALESCE(floor(extract(epoch FROM now() - min(created_at))), 0)::int AS oldest
-         FROM payouts WHERE status IN ('pending', 'needs_review')`,
+         FROM payouts WHERE status IN (${statusLiterals(PAYOUT_OPEN_STATUSES)})`,
       [maxAgeMs],
     );
     return { overdue: row.overdue, oldestAgeSeconds: Math.max(0, row.oldest) };

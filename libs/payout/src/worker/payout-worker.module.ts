@@ -3,8 +3,8 @@ import { WorkerQueuesModule } from '#queues';
 import { ReconciliationModule } from '#reconciliation';
 import { PayoutDomainModule } from '../payout-domain.module.js';
 import { PayoutHoldRepository } from '../persistence/payout-hold.repository.js';
-import { PayoutHoldWatch } from '../sweeper/payout-hold-watch.js';
-import { PayoutWorkSweeper } from '../sweeper/payout-work-sweeper.js';
+import { PayoutHoldWatchService } from '../sweeper/payout-hold-watch.service.js';
+import { PayoutWorkSweepService } from '../sweeper/payout-work-sweep.service.js';
 
 /**
  * The payout domain for the reconciliation worker: the services its job handlers call and the
@@ -12,7 +12,7 @@ import { PayoutWorkSweeper } from '../sweeper/payout-work-sweeper.js';
  */
 @Module({
   imports: [PayoutDomainModule, WorkerQueuesModule, ReconciliationModule],
-  providers: [PayoutWorkSweeper, PayoutHoldRepository, PayoutHoldWatch],
-  exports: [PayoutDomainModule, PayoutWorkSweeper, PayoutHoldWatch],
+  providers: [PayoutWorkSweepService, PayoutHoldRepository, PayoutHoldWatchService],
+  exports: [PayoutDomainModule, PayoutWorkSweepService, PayoutHoldWatchService],
 })
 export class PayoutWorkerModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import sql, { type Sql } from 'sql-template-tag';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { JobName, JobSpec } from '../queue-registry.js';
 import { OutboxMessageEntity } from './outbox-message.entity.js';
@@ -32,14 +33,37 @@ export function outboxBindValues(job: JobSpec): [id: string, payload: string] {
 }
 
 /**
- * The same outbox rows as enqueueInTransaction, as SQL for a statement that writes them together
- * with the change they follow: one row per row of `from` (a CTE or a set-returning call), so the
- * job exists only if that change happened. `bind` names the statement's parameters (or columns
- * of `from`) holding the values of outboxBindValues: the id and payload come from jobSpec, never
- * from SQL, so every job goes through the typed registry.
+ * Where one outbox row's values come from: a string or Date is a bound value, an `Sql` fragment
+ * an expression (a column of `from`, `now()`).
  */
-export function outboxRowsFrom(from: string, jobName: JobName, bind: { id: string; payload: string; runAt: string }): string {
-  return `INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT '${jobName}', ${bind.id}, ${bind.payload}::jsonb, ${bind.runAt} FROM ${from}`;
+export interface OutboxRowValues {
+  id: string | Sql;
+  payload: string | Sql;
+  runAt: Date | Sql;
+}
+
+/**
+ * The same outbox rows as enqueueInTransaction, as an SQL fragment for a statement that writes
+ * them together with the change they follow: one row per row of `from` (a CTE or a set-returning
+ * call), so the job exists only if that change happened. The job name is bound like every other
+ * value; the id and payload are those of outboxBindValues (from jobSpec, never from SQL), so every
+ * job goes through the typed registry.
+ */
+export function outboxRowsFrom(from: Sql, jobName: JobName, values: OutboxRowValues): Sql {
+  return sql`INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT ${jobName}::text, ${values.id}::text, ${values.payload}::jsonb, ${values.runAt}::timestamptz FROM ${from}`;
+}
+
+/** The outbox row of one job for each row of `from` (usually the CTE of the change it follows). */
+export function outboxRowOf(from: Sql, job: JobSpec, runAt: Date | Sql): Sql {
+  const [id, payload] = outboxBindValues(job);
+  return outboxRowsFrom(from, job.name, { id, payload, runAt });
+}
+
+/** The outbox rows of several jobs of one name, unnested server-side (one statement for up to a batch of 500). */
+export function outboxRowsOfJobs(jobName: JobName, jobs: readonly JobSpec[]): Sql {
+  const bound = jobs.map(outboxBindValues);
+  const from = sql`unnest(${bound.map(([id]) => id)}::text[], ${bound.map(([, payload]) => payload)}::text[]) AS t(job_id, payload)`;
+  return outboxRowsFrom(from, jobName, { id: sql`t.job_id`, payload: sql`t.payload`, runAt: sql`now()` });
 }
 
 /** The relay's side of `outbox_messages`: claim, hand over, mark dispatched. */

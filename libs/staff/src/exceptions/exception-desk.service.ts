@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
-import { PayoutLedger, PayoutRepository, type AccountBalances, type LedgerCorrectionEntry, type PayoutContact } from '#payout';
+import { PayoutLedgerService, PayoutReviewService, type AccountBalances, type LedgerCorrectionEntry, type PayoutContact } from '#payout';
 import { PurchaseReviewService, type PurchaseStaffEvent } from '#purchase';
 import {
   ReconciliationExceptionDeskService,
@@ -85,8 +85,8 @@ export class ExceptionDesk {
     private readonly fourEyes: FourEyes,
     private readonly audit: StaffAuditLog,
     private readonly accounts: StaffAccounts,
-    private readonly ledger: PayoutLedger,
-    private readonly payouts: PayoutRepository,
+    private readonly ledger: PayoutLedgerService,
+    private readonly payoutReview: PayoutReviewService,
     private readonly purchaseReview: PurchaseReviewService,
   ) {
     this.work = new ItemWork<ExceptionDeskItem>(this.dataSource, this.audit, this.accounts, {
@@ -120,7 +120,7 @@ export class ExceptionDesk {
   async evidence(item: ExceptionDeskItem): Promise<ExceptionEvidence> {
     const [lines, contacts, history, notes, corrections, balances] = await Promise.all([
       this.desk.lines(item),
-      item.payoutId ? this.payouts.contacts(item.payoutId) : Promise.resolve([]),
+      item.payoutId ? this.payoutReview.contacts(item.payoutId) : Promise.resolve([]),
       item.purchaseTransactionId ? this.purchaseReview.history(item.purchaseTransactionId) : Promise.resolve([]),
       this.desk.notes(item.id),
       this.ledger.corrections({ exceptionId: item.id }),

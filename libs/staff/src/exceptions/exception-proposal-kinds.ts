@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { UUID_PATTERN, ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
-import { PayoutLedger, type LedgerCorrectionKind } from '#payout';
+import { PayoutLedgerService, type LedgerCorrectionKind } from '#payout';
 import { ReconciliationExceptionDeskService, isExceptionResolutionKind, isMoneyResolution, type MoneyResolutionKind } from '#reconciliation';
 import { OPERATOR_PROPOSED, ProposalKinds } from '../four-eyes/proposal-kinds.js';
 import { StaffActionRefused } from '../model/errors.js';
@@ -44,7 +44,7 @@ export class ExceptionProposalKinds implements OnModuleInit {
   constructor(
     private readonly kinds: ProposalKinds,
     private readonly desk: ReconciliationExceptionDeskService,
-    private readonly ledger: PayoutLedger,
+    private readonly ledger: PayoutLedgerService,
   ) {}
 
   onModuleInit(): void {

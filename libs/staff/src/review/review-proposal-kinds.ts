@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { textRuleProblem, UUID_PATTERN, ValidationFailedError } from '#common';
-import { PayoutOutcomes, PayoutRepository } from '#payout';
+import { PayoutOutcomesService, PayoutReviewService } from '#payout';
 import { PurchaseOutcomesService, PurchaseReviewService } from '#purchase';
 import { OPERATOR_PROPOSED, ProposalKinds } from '../four-eyes/proposal-kinds.js';
 import { StaffActionRefused } from '../model/errors.js';
@@ -40,8 +40,8 @@ export class ReviewProposalKinds implements OnModuleInit {
     private readonly kinds: ProposalKinds,
     private readonly purchaseReview: PurchaseReviewService,
     private readonly recorder: PurchaseOutcomesService,
-    private readonly payouts: PayoutRepository,
-    private readonly payoutOutcomes: PayoutOutcomes,
+    private readonly payoutReview: PayoutReviewService,
+    private readonly payoutOutcomes: PayoutOutcomesService,
     private readonly resolutions: ManualResolutionRepository,
   ) {}
 
@@ -74,7 +74,7 @@ export class ReviewProposalKinds implements OnModuleInit {
       ...OPERATOR_PROPOSED,
       prepare: async (_manager, subjectId, params) => {
         const outcome = outcomeOf(params, ['paid', 'failed']);
-        const item = UUID_PATTERN.test(subjectId) ? await this.payouts.staffItem(subjectId) : null;
+        const item = UUID_PATTERN.test(subjectId) ? await this.payoutReview.item(subjectId) : null;
         if (!item) throw new ValidationFailedError({ payout: ['Unknown payout.'] });
         if (item.status !== 'needs_review') throw new StaffActionRefused(`The payout is ${item.status}, not in needs_review.`);
         return { subjectType: 'payout', subjectId: item.id, vendorId: item.vendorId, params: { outcome, reference: item.reference, hold_cents: String(item.amountCents + item.feeCents) } };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
-import { PayoutRepository, PayoutReviewService, type PayoutContact, type PayoutStaffItem } from '#payout';
+import { PayoutReviewService, type PayoutContact, type PayoutStaffItem } from '#payout';
 import { PurchaseReviewService, type PurchaseStaffEvent, type PurchaseStaffItem } from '#purchase';
 import type { Decider } from '../four-eyes/four-eyes.service.js';
 import { requireReason } from '../model/proposals.js';
@@ -43,7 +43,6 @@ export class ReviewQueues {
   private readonly work: Record<ReviewDomain, ItemWork<ReviewWorkItem>>;
 
   constructor(
-    private readonly payouts: PayoutRepository,
     private readonly purchaseReview: PurchaseReviewService,
     private readonly payoutReview: PayoutReviewService,
     private readonly resolutions: ManualResolutionRepository,
@@ -58,7 +57,7 @@ export class ReviewQueues {
         actionPrefix: domain,
         noun: `a ${domain}`,
         load: async (manager, id) => {
-          const item = domain === 'purchase' ? await this.purchaseReview.item(id) : await this.payouts.staffItem(id);
+          const item = domain === 'purchase' ? await this.purchaseReview.item(id) : await this.payoutReview.item(id);
           if (!item) return null;
           const owner = await this.claims.owner(domain, id, manager);
           const [vendorId, status] = [item.vendorId, item.status];
@@ -72,7 +71,7 @@ export class ReviewQueues {
   }
 
   async depths(): Promise<QueueDepths> {
-    const [purchases, payouts] = await Promise.all([this.purchaseReview.depth(), this.payouts.reviewDepth()]);
+    const [purchases, payouts] = await Promise.all([this.purchaseReview.depth(), this.payoutReview.reviewDepth()]);
     return { purchases, payouts };
   }
 
@@ -81,7 +80,7 @@ export class ReviewQueues {
   }
 
   payoutsInReview(): Promise<PayoutStaffItem[]> {
-    return this.payouts.reviewQueue(QUEUE_PAGE_SIZE);
+    return this.payoutReview.reviewQueue(QUEUE_PAGE_SIZE);
   }
 
   async purchase(id: string): Promise<{ item: PurchaseStaffItem; history: PurchaseStaffEvent[]; resolution: ManualResolution | null }> {
@@ -92,9 +91,9 @@ export class ReviewQueues {
   }
 
   async payout(id: string): Promise<{ item: PayoutStaffItem; contacts: PayoutContact[]; resolution: ManualResolution | null }> {
-    const item = UUID_PATTERN.test(id) ? await this.payouts.staffItem(id) : null;
+    const item = UUID_PATTERN.test(id) ? await this.payoutReview.item(id) : null;
     if (!item) throw new NotFoundError('payout');
-    const [contacts, resolution] = await Promise.all([this.payouts.contacts(id), this.resolutions.forItem('payout', id)]);
+    const [contacts, resolution] = await Promise.all([this.payoutReview.contacts(id), this.resolutions.forItem('payout', id)]);
     return { item, contacts, resolution };
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { likeEscaped, NotFoundError, UUID_PATTERN } from '#common';
 import { VendorService, type VendorEntity } from '#auth';
-import { PayoutListRepository, PayoutRepository, type BatchListRow, type PayoutStaffItem } from '#payout';
+import { PayoutListsService, PayoutReviewService, type BatchListItem, type PayoutStaffItem } from '#payout';
 import { PurchaseReviewService, type PurchaseStaffItem } from '#purchase';
 import type { ExceptionDeskItem } from '#reconciliation';
 import { ExceptionDesk } from '../exceptions/exception-desk.service.js';
@@ -21,7 +21,7 @@ export const isSearchable = (text: string): boolean => text.length >= 1 && text.
 export interface StaffSearchResults {
   purchases: PurchaseStaffItem[];
   payouts: PayoutStaffItem[];
-  batches: Array<BatchListRow & { vendorId: string; vendorName: string }>;
+  batches: Array<BatchListItem & { vendorId: string; vendorName: string }>;
   vendors: VendorEntity[];
   exceptions: ExceptionDeskItem[];
 }
@@ -36,8 +36,8 @@ export interface StaffSearchResults {
 export class StaffSearch {
   constructor(
     private readonly purchaseReview: PurchaseReviewService,
-    private readonly payouts: PayoutRepository,
-    private readonly payoutLists: PayoutListRepository,
+    private readonly payoutReview: PayoutReviewService,
+    private readonly payoutLists: PayoutListsService,
     private readonly vendors: VendorService,
     private readonly exceptions: ExceptionDesk,
   ) {}
@@ -48,7 +48,7 @@ export class StaffSearch {
     const startsWith = `${likeEscaped(trimmed)}%`;
     const [purchases, payouts, batches, vendors, exceptions] = await Promise.all([
       this.purchaseReview.search(id, startsWith, SEARCH_MATCHES),
-      this.payouts.staffSearch(id, startsWith, SEARCH_MATCHES),
+      this.payoutReview.search(id, startsWith, SEARCH_MATCHES),
       this.payoutLists.staffSearch(id, startsWith, SEARCH_MATCHES),
       this.vendors.search(trimmed, SEARCH_MATCHES),
       id ? this.exception(id) : Promise.resolve([]),

@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { VendorService } from '#auth';
 import { ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
-import { PayoutAccountService, PayoutLedger, PayoutMethodsService, type MethodConfigurationChange, type VendorMethodSetting } from '#payout';
+import { PayoutAccountService, PayoutLedgerService, PayoutMethodsService, type MethodConfigurationChange, type VendorMethodSetting } from '#payout';
 import { CatalogueService, PricingService, SpendControlsService, type LimitsView, type PauseState, type ProductEnablement, type PublishedPricing, type SpendLimits } from '#purchase';
 import type { StaffActor } from '../model/staff.js';
 import { StaffAuditLog } from '../persistence/staff-audit.repository.js';
@@ -27,7 +27,7 @@ export class VendorOperations {
     private readonly pricing: PricingService,
     private readonly payoutMethods: PayoutMethodsService,
     private readonly payoutAccounts: PayoutAccountService,
-    private readonly ledger: PayoutLedger,
+    private readonly ledger: PayoutLedgerService,
   ) {}
 
   /** Enables or withdraws products for a vendor (`ops catalogue:enable` / `catalogue:disable`); the record keeps what was asked and the enabled ids after. */

@@ -3,7 +3,7 @@ import { ValidationFailedError } from '#common';
 import { VendorService } from '#auth';
 import { formatCents, minorUnitsFromCents, parseZarAmount2dp, type Cents } from '#money';
 import { moneyFromCents, moneyFromDecimal } from '#web';
-import { PayoutLedger } from '#payout';
+import { PayoutLedgerService } from '#payout';
 import type { SpendLimits } from '#purchase';
 import { VendorOperations } from './vendor-operations.service.js';
 import { OPERATOR_PROPOSED, ProposalKinds, type PreparedProposal } from '../four-eyes/proposal-kinds.js';
@@ -78,7 +78,7 @@ export class VendorProposalKinds implements OnModuleInit {
   constructor(
     private readonly kinds: ProposalKinds,
     private readonly vendors: VendorService,
-    private readonly ledger: PayoutLedger,
+    private readonly ledger: PayoutLedgerService,
     private readonly operations: VendorOperations,
   ) {}
 

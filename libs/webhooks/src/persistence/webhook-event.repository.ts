@@ -1,5 +1,6 @@
+import sql, { type Sql } from 'sql-template-tag';
 import type { EntityManager } from 'typeorm';
-import { jobSpec, outboxBindValues, outboxRowsFrom } from '#queues';
+import { jobSpec, outboxRowsOfJobs } from '#queues';
 import type { WebhookEventType } from '../webhook-event-types.js';
 
 export interface NewWebhookEvent {
@@ -24,10 +25,8 @@ export interface NewWebhookEvent {
  * had already been used.
  */
 export async function recordWebhookEvent(manager: Pick<EntityManager, 'query'>, event: NewWebhookEvent): Promise<string | null> {
-  const rows: WrittenWebhookEvent[] = await manager.query(
-    `WITH ${webhookEventCtes(1, 'true')} SELECT id, ${WEBHOOK_DELIVERIES_WRITTEN} AS deliveries FROM event`,
-    webhookEventValues(event),
-  );
+  const statement = sql`WITH ${webhookEventCtes(event, sql`true`)} SELECT id, ${WEBHOOK_DELIVERIES_WRITTEN} AS deliveries FROM event`;
+  const rows: WrittenWebhookEvent[] = await manager.query(statement.text, statement.values);
   const [created] = rows;
   if (!created) return null;
   await enqueueWebhookDeliveries(manager, created.deliveries);
@@ -48,16 +47,15 @@ export interface WebhookDeliveryWritten {
 
 /**
  * recordWebhookEvent's first statement as two CTEs, `event` and `delivery`, for a statement that
- * writes the event together with the status change causing it. Bind values: webhookEventValues
- * from `$first` on. The event is written only where `onlyIf` (SQL, e.g. that a sibling CTE
- * changed a row) holds. The caller selects WEBHOOK_DELIVERIES_WRITTEN and, in the same
- * transaction, passes it to enqueueWebhookDeliveries.
+ * writes the event together with the status change causing it; the event's values are bound in
+ * the fragment. The event is written only where `onlyIf` (e.g. that a sibling CTE changed a row)
+ * holds. The caller selects WEBHOOK_DELIVERIES_WRITTEN and, in the same transaction, passes it
+ * to enqueueWebhookDeliveries.
  */
-export function webhookEventCtes(first: number, onlyIf: string): string {
-  const p = (index: number) => `$${first + index}`;
-  return `event AS (
+export function webhookEventCtes(event: NewWebhookEvent, onlyIf: Sql): Sql {
+  return sql`event AS (
        INSERT INTO webhook_events (vendor_id, type, resource_id, data, dedupe_key)
-       SELECT ${p(0)}::uuid, ${p(1)}::text, ${p(2)}::uuid, ${p(3)}::jsonb, ${p(4)}::text WHERE ${onlyIf}
+       SELECT ${event.vendorId}::uuid, ${event.type}::text, ${event.resourceId}::uuid, ${JSON.stringify(event.data)}::jsonb, ${event.dedupeKey ?? null}::text WHERE ${onlyIf}
        ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, vendor_id, type),
      delivery AS (
        INSERT INTO webhook_deliveries (event_id, endpoint_id)
@@ -67,18 +65,14 @@ export function webhookEventCtes(first: number, onlyIf: string): string {
 }
 
 /** The deliveries webhookEventCtes wrote, as a jsonb array of {id, seq} (empty when none). */
-export const WEBHOOK_DELIVERIES_WRITTEN = `(SELECT coalesce(jsonb_agg(jsonb_build_object('id', delivery.id::text, 'seq', delivery.seq)), '[]'::jsonb) FROM delivery)`;
-
-export function webhookEventValues(event: NewWebhookEvent): unknown[] {
-  return [event.vendorId, event.type, event.resourceId, JSON.stringify(event.data), event.dedupeKey ?? null];
-}
+export const WEBHOOK_DELIVERIES_WRITTEN = sql`(SELECT coalesce(jsonb_agg(jsonb_build_object('id', delivery.id::text, 'seq', delivery.seq)), '[]'::jsonb) FROM delivery)`;
 
 /** Each delivery's first job in the outbox, in the caller's transaction; no statement when there is none. */
 export async function enqueueWebhookDeliveries(manager: Pick<EntityManager, 'query'>, deliveries: readonly WebhookDeliveryWritten[]): Promise<void> {
   if (deliveries.length === 0) return;
-  const jobs = deliveries.map((delivery) => outboxBindValues(jobSpec('webhook.deliver', { deliveryId: delivery.id, seq: delivery.seq })));
-  await manager.query(outboxRowsFrom('unnest($1::text[], $2::text[]) AS t(job_id, payload)', 'webhook.deliver', { id: 't.job_id', payload: 't.payload', runAt: 'now()' }), [
-    jobs.map(([id]) => id),
-    jobs.map(([, payload]) => payload),
-  ]);
+  const statement = outboxRowsOfJobs(
+    'webhook.deliver',
+    deliveries.map((delivery) => jobSpec('webhook.deliver', { deliveryId: delivery.id, seq: delivery.seq })),
+  );
+  await manager.query(statement.text, statement.values);
 }

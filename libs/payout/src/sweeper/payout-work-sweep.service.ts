@@ -1,8 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GatewayEnv } from '#config';
 import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
-import { PayoutRepository } from '../persistence/payout.repository.js';
-import { PayoutHoldWatch } from './payout-hold-watch.js';
+import { PayoutWorkRepository } from '../persistence/payout-work.repository.js';
+import { PayoutHoldWatchService } from './payout-hold-watch.service.js';
 
 const SWEEP_LIMIT = 500;
 
@@ -14,15 +14,15 @@ const SWEEP_LIMIT = 500;
  * submission claims are guarded in PostgreSQL).
  */
 @Injectable()
-export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(PayoutWorkSweeper.name);
+export class PayoutWorkSweepService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PayoutWorkSweepService.name);
   private readonly loop = new PeriodicSweep('Payout sweep', this.logger);
 
   constructor(
-    private readonly payouts: PayoutRepository,
+    private readonly work: PayoutWorkRepository,
     private readonly producer: QueueProducer,
     private readonly config: GatewayEnv,
-    private readonly holds: PayoutHoldWatch,
+    private readonly holds: PayoutHoldWatchService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -40,8 +40,8 @@ export class PayoutWorkSweeper implements OnApplicationBootstrap, OnApplicationS
   /** Returns how many jobs were enqueued again. */
   async sweep(graceMs = Math.max(60_000, 2 * this.config.PAYOUT_SWEEP_INTERVAL_MS)): Promise<number> {
     const sweepNumber = Math.floor(Date.now() / this.config.PAYOUT_SWEEP_INTERVAL_MS);
-    const overduePolls = await this.payouts.overduePolls(graceMs, SWEEP_LIMIT);
-    const unclaimed = await this.payouts.unclaimedItems(graceMs, SWEEP_LIMIT);
+    const overduePolls = await this.work.overduePolls(graceMs, SWEEP_LIMIT);
+    const unclaimed = await this.work.unclaimedItems(graceMs, SWEEP_LIMIT);
     for (const poll of overduePolls) await this.producer.add(jobSpec('payout.poll-status', { payoutId: poll.id, link: poll.pollCount }, `sweep-${sweepNumber}`));
     for (const payoutId of unclaimed) await this.producer.add(jobSpec('payout.batch-item', { payoutId }, `sweep-${sweepNumber}`));
     const total = overduePolls.length + unclaimed.length;

@@ -6,9 +6,11 @@ import { VendorService } from '#auth';
 import { recipientContext, type PayoutRecord } from '../model/payout-record.js';
 import type { StoredRecipient } from '../model/payout-request.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
+import { PayoutWorkRepository } from '../persistence/payout-work.repository.js';
 import { PAYOUT_ID_PATTERN } from '../model/payout-record.js';
 import { methodDefinition } from '../model/payout-method-catalogue.js';
-import { PayoutOutcomes, providerErrorEvidence, type SubmissionFollowUp, type SubmissionVerdict } from '../outcomes/payout-outcomes.js';
+import { providerErrorEvidence, type SubmissionFollowUp, type SubmissionVerdict } from '../model/payout-outcome.js';
+import { PayoutOutcomesService } from '../outcomes/payout-outcomes.service.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 import { PayoutRails } from '../provider/payout-rails.js';
 
@@ -19,13 +21,14 @@ import { PayoutRails } from '../provider/payout-rails.js';
  * again: its outcome is looked up by merchant reference instead.
  */
 @Injectable()
-export class PayoutSubmitter {
-  private readonly logger = new Logger(PayoutSubmitter.name);
+export class PayoutSubmissionService {
+  private readonly logger = new Logger(PayoutSubmissionService.name);
 
   constructor(
     private readonly payouts: PayoutRepository,
+    private readonly work: PayoutWorkRepository,
     private readonly rails: PayoutRails,
-    private readonly outcomes: PayoutOutcomes,
+    private readonly outcomes: PayoutOutcomesService,
     private readonly encryption: FieldEncryption,
     private readonly vendors: VendorService,
     private readonly schedule: PayoutPollSchedule,
@@ -34,7 +37,7 @@ export class PayoutSubmitter {
   /**
    * Phase 2 + 3 for a payout whose marker this caller set. Answers the payout as phase 3 left it.
    * For a single payout's request, a "paid" answer is recorded in one statement together with
-   * `followUp` (see PayoutOutcomes.applySubmissionPayment); the verdict says whether it was, else
+   * `followUp` (see PayoutOutcomesService.applySubmissionPayment); the verdict says whether it was, else
    * the caller writes the follow-up itself.
    */
   async submitAndRecord(payout: PayoutRecord, followUp: SubmissionFollowUp | null = null): Promise<SubmissionVerdict> {
@@ -85,7 +88,12 @@ export class PayoutSubmitter {
     if (!PAYOUT_ID_PATTERN.test(payoutId)) return null;
     const now = new Date();
     const firstPoll = this.schedule.firstPollAt(now);
-    return this.payouts.claimSubmission(payoutId, now, firstPoll);
+    return this.work.claimSubmission(payoutId, now, firstPoll);
+  }
+
+  /** The payout a job names; null for an id this database does not hold. */
+  payoutForJob(payoutId: string): Promise<PayoutRecord | null> {
+    return this.payouts.findForWorker(payoutId);
   }
 
   /** A payout whose submission may have happened: look it up and apply what the provider says. */

@@ -1,8 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { PayoutProviderPayment } from '#providers';
+import { PayoutOutcomeRepository } from '../persistence/payout-outcome.repository.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
-import { PayoutOutcomes, providerErrorEvidence } from '../outcomes/payout-outcomes.js';
+import { PayoutWorkRepository } from '../persistence/payout-work.repository.js';
+import { providerErrorEvidence } from '../model/payout-outcome.js';
+import { PayoutOutcomesService } from '../outcomes/payout-outcomes.service.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 import { PayoutRails } from '../provider/payout-rails.js';
 
@@ -14,14 +17,16 @@ import { PayoutRails } from '../provider/payout-rails.js';
  * the window is over (and goes on polling it slowly), or ends the chain.
  */
 @Injectable()
-export class PayoutStatusPoller {
-  private readonly logger = new Logger(PayoutStatusPoller.name);
+export class PayoutStatusPollService {
+  private readonly logger = new Logger(PayoutStatusPollService.name);
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly payouts: PayoutRepository,
+    private readonly records: PayoutOutcomeRepository,
+    private readonly work: PayoutWorkRepository,
     private readonly rails: PayoutRails,
-    private readonly outcomes: PayoutOutcomes,
+    private readonly outcomes: PayoutOutcomesService,
     private readonly schedule: PayoutPollSchedule,
   ) {}
 
@@ -54,16 +59,16 @@ export class PayoutStatusPoller {
         this.logger.warn({ payoutId }, 'Payout outcome still unknown; needs_review with funds reserved, looked up on the slow review schedule');
         // The hold stays reserved. No payout event for needs_review (not a vendor event); a batch
         // whose last open item moves here is not complete either.
-        await this.payouts.markNeedsReview(manager, payoutId);
+        await this.records.markNeedsReview(manager, payoutId);
         // Review is not the end of the chain: a late provider answer, or proof that the provider never received it, still closes it.
         decision = { kind: 'poll', at: this.schedule.reviewPollAt() };
       }
       if (decision.kind === 'poll') {
         // The next link and its outbox row in one statement.
-        await this.payouts.scheduleNextPoll(manager, payoutId, link + 1, decision.at);
+        await this.work.scheduleNextPoll(manager, payoutId, link + 1, decision.at);
         return;
       }
-      await this.payouts.endPolls(manager, payoutId, link + 1);
+      await this.work.endPolls(manager, payoutId, link + 1);
     });
   }
 }

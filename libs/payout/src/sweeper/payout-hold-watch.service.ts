@@ -22,8 +22,8 @@ const RAISE_LIMIT = 500;
  * MetricsService (the ops CLI, tests' contexts) it records nothing.
  */
 @Injectable()
-export class PayoutHoldWatch {
-  private readonly logger = new Logger(PayoutHoldWatch.name);
+export class PayoutHoldWatchService {
+  private readonly logger = new Logger(PayoutHoldWatchService.name);
   private readonly raisedTotal?: Counter;
 
   constructor(

@@ -4,13 +4,14 @@ import { QueryFailedError } from 'typeorm';
 import { FieldEncryption, NotFoundError } from '#common';
 import { VendorService } from '#auth';
 import { methodPoliciesOf, PayoutMethodsService } from '../methods/payout-methods.service.js';
-import { PayoutLedger } from '../ledger/payout-ledger.js';
+import { PayoutLedgerService } from '../ledger/payout-ledger.service.js';
 import { admissionErrorOf, admitPayout, type AdmissionProblem, type AdmittedPayout } from '../model/payout-admission-rules.js';
 import { ReferenceConflictError } from '../model/payout-errors.js';
 import { PayoutReadiness } from '../model/payout-readiness.js';
 import { holdOf, merchantReferenceOf, recipientContext, type PayoutRecord } from '../model/payout-record.js';
 import { storedMetadataOf, storedRecipientOf, type PayoutRequestInput } from '../model/payout-request.js';
-import { PayoutRepository, type NewPayout, type PayoutAdmissionSnapshot } from '../persistence/payout.repository.js';
+import type { NewPayout } from '../model/payout-record.js';
+import { PayoutRepository, type PayoutAdmissionSnapshot } from '../persistence/payout.repository.js';
 
 const USED_REFERENCE = 'reference was already used by another payout';
 
@@ -27,14 +28,14 @@ export type PayoutStart = Pick<NewPayout, 'batchId' | 'batchPosition' | 'submiss
  * holds last in its transaction).
  */
 @Injectable()
-export class PayoutAdmission {
+export class PayoutAdmissionService {
   constructor(
     private readonly methods: PayoutMethodsService,
     private readonly encryption: FieldEncryption,
     private readonly vendors: VendorService,
     private readonly readiness: PayoutReadiness,
     private readonly payouts: PayoutRepository,
-    private readonly ledger: PayoutLedger,
+    private readonly ledger: PayoutLedgerService,
   ) {}
 
   /**

@@ -16,7 +16,7 @@ import { LedgerRepository } from '../persistence/ledger.repository.js';
  * never overdraw.
  */
 @Injectable()
-export class PayoutLedger {
+export class PayoutLedgerService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly accounts: LedgerRepository,
