@@ -14,6 +14,7 @@ export * from './assets.js';
 export * from './page.js';
 export * from './page-errors.js';
 export * from './sign-in-gate.js';
+export * from './sign-in-flow.js';
 export * from './page-guard.js';
 export * from './flash.js';
 export * from './mailer.js';
