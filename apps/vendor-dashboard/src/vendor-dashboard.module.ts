@@ -13,6 +13,7 @@ import { WebhookEndpointsModule } from '#webhooks';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
+import { BatchesController } from './pages/batches.controller.js';
 import { PayoutsController } from './pages/payouts.controller.js';
 import { PurchasesController } from './pages/purchases.controller.js';
 import { SpendController } from './pages/spend.controller.js';
@@ -45,7 +46,7 @@ export class VendorDashboardModule implements NestModule {
         // The service behind both gateways' webhook-endpoints API: one URL guard, one validation.
         WebhookEndpointsModule,
       ],
-      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, StatementController, SearchController, TeamController, WebhooksController],
+      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, BatchesController, SpendController, StatementController, SearchController, TeamController, WebhooksController],
       providers: [
         // `__Host-dash_session` and `__Host-dash_pre` (docs/DASHBOARD.md): the back-office's `staff_` cookies mean nothing here.
         ...signInProviders('dash', REDIS_CLIENT),
