@@ -7,7 +7,7 @@ import { DashboardPasswordResetRepository, type PendingPasswordReset } from './p
 import { DashboardSessionRepository } from './persistence/dashboard-session.repository.js';
 import { DashboardUserRepository, type DashboardUser, type DashboardUserCredentials } from './persistence/dashboard-user.repository.js';
 import { isDashboardRole, type DashboardRole } from './roles.js';
-import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, normaliseEmail, passwordProblems, randomSecret, SECRET_PATTERN, secretHash, verifyPassword } from '#web';
+import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, newPasswordHash, normaliseEmail, randomSecret, SECRET_PATTERN, secretHash, verifyPassword } from '#web';
 
 export const INVITE_LIFETIME_MS = 72 * 3_600_000;
 /** A password reset link works once, within the hour after it was asked for. */
@@ -62,9 +62,7 @@ export class DashboardAccounts {
   async acceptInvite(secret: string, password: string, address: string | null): Promise<DashboardUser> {
     const invite = await this.pendingInvite(secret);
     if (!invite) throw new NotFoundError('invite');
-    const problems = passwordProblems(password, invite.email);
-    if (problems.length > 0) throw new ValidationFailedError({ password: problems });
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await newPasswordHash(password, invite.email);
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.invites.accept(manager, invite.id))) throw new NotFoundError('invite');
       if (await this.users.emailTaken(manager, invite.email)) throw new ValidationFailedError({ email: ['This email already has a dashboard account.'] });
@@ -114,9 +112,7 @@ export class DashboardAccounts {
   async resetPassword(secret: string, password: string, address: string | null): Promise<void> {
     const reset = await this.pendingPasswordReset(secret);
     if (!reset) throw new NotFoundError('password reset');
-    const problems = passwordProblems(password, reset.email);
-    if (problems.length > 0) throw new ValidationFailedError({ password: problems });
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await newPasswordHash(password, reset.email);
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.resets.use(manager, reset.id))) throw new NotFoundError('password reset');
       if ((await this.users.setPasswordHash(manager, reset.user_id, passwordHash)) === 0) throw new NotFoundError('password reset');
@@ -133,9 +129,7 @@ export class DashboardAccounts {
     const hash = await this.users.passwordHash(vendorId, userId);
     if (!hash) throw new NotFoundError('user');
     if (!(await verifyPassword(hash, current))) throw new ValidationFailedError({ current_password: ['That is not your current password.'] });
-    const problems = passwordProblems(next, actor.label);
-    if (problems.length > 0) throw new ValidationFailedError({ password: problems });
-    const passwordHash = await hashPassword(next);
+    const passwordHash = await newPasswordHash(next, actor.label);
     await this.dataSource.transaction(async (manager) => {
       if ((await this.users.setPasswordHash(manager, userId, passwordHash)) === 0) throw new NotFoundError('user');
       await this.sessions.revokeAllOf(userId, manager, keepSessionId);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
-import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, newTotpSecret, normaliseEmail, openTotpEnrolment, passwordProblems, randomSecret, sealTotpEnrolment, SECRET_PATTERN, secretHash, totpContext, totpStep, useTotpCode, verifyPassword } from '#web';
+import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, newPasswordHash, newTotpSecret, normaliseEmail, openTotpEnrolment, randomSecret, sealTotpEnrolment, SECRET_PATTERN, secretHash, totpContext, totpStep, useTotpCode, verifyPassword } from '#web';
 import { StaffActionRefused } from './model/errors.js';
 import type { StaffActor, StaffUser } from './model/staff.js';
 import { isStaffRole, type StaffRole } from './model/staff-roles.js';
@@ -102,9 +102,7 @@ export class StaffAccounts {
     if (setup.hasPassword) {
       if (!(await verifyPassword(setup.passwordHash ?? DUMMY_PASSWORD_HASH, form.password))) throw new ValidationFailedError({ password: ['The password is not right.'] });
     } else {
-      const problems = passwordProblems(form.password, setup.user.email);
-      if (problems.length > 0) throw new ValidationFailedError({ password: problems });
-      passwordHash = await hashPassword(form.password);
+      passwordHash = await newPasswordHash(form.password, setup.user.email);
     }
     const totpSecret = this.openEnrolment(setup.user.id, form.enrolment);
     if (totpSecret === null) throw new ValidationFailedError({ code: ['This setup page has expired. Add the new key shown and enter its code.'] });

@@ -4,6 +4,7 @@ export * from './html.js';
 export * from './format.js';
 export * from './forms.js';
 export * from './passwords.js';
+export * from './password-forms.js';
 export * from './secrets.js';
 export * from './totp.js';
 export * from './cookies.js';

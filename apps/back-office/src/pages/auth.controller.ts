@@ -1,8 +1,7 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError } from '#common';
 import { actorOf, StaffAccounts, StaffAuditLog, type StaffSession, StaffSessions } from '#staff';
-import { clientAddress, errorSummary, html, newPasswordFields, preSessionMatches, PublicPage, SessionCookies, SignInFlow, SignInLimiter, SignInRoutes, totpQrCode, totpUri } from '#web';
+import { clientAddress, errorSummary, html, newPasswordFields, PublicPage, SessionCookies, SignInFlow, SignInLimiter, SignInRoutes, submitNewPassword, totpQrCode, totpUri } from '#web';
 import { AnyStaff } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
 import { CurrentSession, type StaffRequest } from '../web/staff-request.js';
@@ -74,15 +73,13 @@ export class AuthController extends SignInRoutes<SigningIn> {
     const opened = this.accounts.openEnrolment(setup.user.id, form.enrolment);
     const enrolment = opened === null ? this.accounts.newEnrolment(setup.user.id) : { secret: opened, enrolment: form.enrolment as string };
     const state = { email: setup.user.email, hasPassword: setup.hasPassword, ...enrolment };
-    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.setupForm(response, 403, token, state, { _: ['The form expired. Try again.'] });
-    const password = typeof form.password === 'string' ? form.password : '';
-    if (!setup.hasPassword && password !== form.confirm) return this.setupForm(response, 400, token, state, { password: ['The two passwords differ.'] });
-    try {
-      await this.accounts.completeSetup(token, { password, enrolment: form.enrolment, code: form.code }, clientAddress(request));
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.setupForm(response, 400, token, state, error.fieldErrors);
-      throw error;
-    }
+    const completed = await submitNewPassword(request, this.cookies.preSession, form, {
+      // A second-factor reset proves the password the account has; only a new one is typed twice.
+      confirm: !setup.hasPassword,
+      show: (status, errors) => this.setupForm(response, status, token, state, errors),
+      apply: (password) => this.accounts.completeSetup(token, { password, enrolment: form.enrolment, code: form.code }, clientAddress(request)),
+    });
+    if (!completed) return;
     response.redirect(303, '/sign-in');
   }
 

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError, FieldEncryption } from '#common';
+import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
-import { clientAddress, CurrentSession, errorSummary, html, Mailer, newPasswordFields, preSessionMatches, PublicPage, readCookie, SessionCookies, SignInFlow, SignInLimiter, SignInRoutes, totpContext, useTotpCode, when } from '#web';
+import { clientAddress, CurrentSession, errorSummary, html, Mailer, newPasswordFields, preSessionMatches, PublicPage, readCookie, SessionCookies, SignInFlow, SignInLimiter, SignInRoutes, submitNewPassword, totpContext, useTotpCode, when } from '#web';
 import { auditEvent } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
@@ -84,21 +84,19 @@ export class AuthController extends SignInRoutes<SigningIn> {
   async acceptInvite(@Query('token') token: string | undefined, @Body() form: { password?: string; confirm?: string; _pre?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const invite = typeof token === 'string' ? await this.accounts.pendingInvite(token) : null;
     if (!invite || typeof token !== 'string') return this.inviteForm(response, 404, token, null);
-    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.inviteForm(response, 403, token, invite, { _: ['The form expired. Try again.'] });
-    const password = typeof form.password === 'string' ? form.password : '';
-    if (password !== form.confirm) return this.inviteForm(response, 400, token, invite, { password: ['The two passwords differ.'] });
-    try {
-      const user = await this.accounts.acceptInvite(token, password, clientAddress(request));
-      // As at sign-in: whoever was signed in on this browser before is signed out.
-      const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
-      if (previous) await this.sessions.end(previous.id);
-      const { secret, expiresAt } = await this.sessions.start({ userId: user.id, vendorId: user.vendor_id });
-      this.cookies.setSession(response, secret, expiresAt);
-      response.redirect(303, '/');
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.inviteForm(response, 400, token, invite, error.fieldErrors);
-      throw error;
-    }
+    await submitNewPassword(request, this.cookies.preSession, form, {
+      confirm: true,
+      show: (status, errors) => this.inviteForm(response, status, token, invite, errors),
+      apply: async (password) => {
+        const user = await this.accounts.acceptInvite(token, password, clientAddress(request));
+        // As at sign-in: whoever was signed in on this browser before is signed out.
+        const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
+        if (previous) await this.sessions.end(previous.id);
+        const { secret, expiresAt } = await this.sessions.start({ userId: user.id, vendorId: user.vendor_id });
+        this.cookies.setSession(response, secret, expiresAt);
+        response.redirect(303, '/');
+      },
+    });
   }
 
   @Get('forgot-password')
@@ -145,15 +143,12 @@ export class AuthController extends SignInRoutes<SigningIn> {
   async resetPassword(@Query('token') token: string | undefined, @Body() form: { password?: string; confirm?: string; _pre?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const reset = typeof token === 'string' ? await this.accounts.pendingPasswordReset(token) : null;
     if (!reset || typeof token !== 'string') return this.resetPasswordForm(response, 404, token, null);
-    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.resetPasswordForm(response, 403, token, reset, { _: ['The form expired. Try again.'] });
-    const password = typeof form.password === 'string' ? form.password : '';
-    if (password !== form.confirm) return this.resetPasswordForm(response, 400, token, reset, { password: ['The two passwords differ.'] });
-    try {
-      await this.accounts.resetPassword(token, password, clientAddress(request));
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.resetPasswordForm(response, 400, token, reset, error.fieldErrors);
-      throw error;
-    }
+    const changed = await submitNewPassword(request, this.cookies.preSession, form, {
+      confirm: true,
+      show: (status, errors) => this.resetPasswordForm(response, status, token, reset, errors),
+      apply: (password) => this.accounts.resetPassword(token, password, clientAddress(request)),
+    });
+    if (!changed) return;
     await this.mailer.send({
       to: reset.email,
       subject: 'Your vendor dashboard password was changed',
