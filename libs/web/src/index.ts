@@ -12,6 +12,7 @@ export * from './requests.js';
 export * from './sign-in-limiter.js';
 export * from './server-sessions.js';
 export * from './assets.js';
+export * from './assets-controller.js';
 export * from './page.js';
 export * from './page-errors.js';
 export * from './sign-in-gate.js';
