@@ -22,8 +22,8 @@ import { auditEvent, RequirePermission } from '../web/access.js';
 import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
-import { choiceOf, dayFields, dayRangeOf, downloadLink, queryOf, selectField, type ListFilter, type ListQuery } from '../web/list-filters.js';
-import { cursorPage, cursorPager, exportName, PER_PAGE, principalOf } from '../web/payout-lists.js';
+import { choiceOf, dayRangeOf, queryOf, selectField, type ListFilter, type ListQuery } from '../web/list-filters.js';
+import { cursorList, cursorPage, exportName, PER_PAGE, principalOf } from '../web/payout-lists.js';
 
 /** 500 rows of the widest CSV stay well under this. */
 const MAX_UPLOAD_BYTES = 512 * 1024;
@@ -69,21 +69,26 @@ export class BatchesController {
     const rows = (page?.items ?? []).map(
       (batch) => html`<tr><td><a href="/batches/view?reference=${encodeURIComponent(batch.reference)}">${batch.reference}</a></td><td>${batch.status}</td><td class="num">${batch.item_count}</td><td class="num">${moneyFromDecimal(batch.total_amount)}</td><td class="num">${moneyFromDecimal(batch.total_fee)}</td><td>${when(batch.created_at)}</td></tr>`,
     );
+    const list = cursorList({
+      path: '/batches',
+      what: 'batches',
+      query,
+      filters: selectField('status', 'Status', BATCH_STATUSES, query.status),
+      errors,
+      kept,
+      page,
+      download: 'these batches with their items',
+      caption: `Newest first, ${PER_PAGE} a page.`,
+      head: html`<th scope="col">Reference</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th><th scope="col" class="num">Fees</th><th scope="col">Created</th>`,
+      columns: 6,
+      rows,
+    });
     sendPage(response, {
       title: 'Batches',
       session,
       current: '/batches',
       body: html`${canWrite ? html`<p><a class="button" href="/batches/new">Upload a batch</a></p>` : ''}
-${errorSummary(errors)}
-<form method="get" action="/batches" class="filters" role="search" aria-label="Filter batches">
-${selectField('status', 'Status', BATCH_STATUSES, query.status)}
-${dayFields(query)}
-<div><button type="submit">Filter</button> <a href="/batches">Clear</a></div></form>
-${page ? downloadLink('/batches/download', kept, 'these batches with their items') : ''}
-<table><caption class="hint">Newest first, ${PER_PAGE} a page.</caption>
-<thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col" class="num">Items</th><th scope="col" class="num">Total</th><th scope="col" class="num">Fees</th><th scope="col">Created</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="6">No batches match.</td></tr>`}</tbody></table>
-${cursorPager('/batches', kept, Boolean(query.cursor), page?.next_cursor ?? null, 'batches')}`,
+${list}`,
     }, valid ? 200 : 400);
   }
 

@@ -3,11 +3,11 @@ import type { Response } from 'express';
 import { streamCsv } from '#common';
 import type { DashboardSession } from '#dashboard';
 import { PAYOUT_CSV_COLUMNS, PAYOUT_METHODS, PAYOUT_STATUSES, PayoutAccountService, PayoutListsService, PayoutMethodsService, PayoutsService, type PayoutListQuery } from '#payout';
-import { CurrentSession, errorSummary, html, moneyFromDecimal, when } from '#web';
+import { CurrentSession, html, moneyFromDecimal, when } from '#web';
 import { RequirePermission } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
-import { choiceOf, dayFields, dayRangeOf, downloadLink, queryOf, selectField, type ListFilter, type ListQuery } from '../web/list-filters.js';
-import { cursorPage, cursorPager, exportName, PER_PAGE, principalOf } from '../web/payout-lists.js';
+import { choiceOf, dayRangeOf, queryOf, selectField, type ListFilter, type ListQuery } from '../web/list-filters.js';
+import { cursorList, cursorPage, exportName, PER_PAGE, principalOf } from '../web/payout-lists.js';
 
 /** The payout list's filters, shared by the page and its download so the file holds what the pages show. */
 function payoutFilterOf(query: ListQuery): ListFilter<Omit<PayoutListQuery, 'perPage' | 'cursor'>> {
@@ -38,6 +38,21 @@ export class PayoutsController {
     const rows = (page?.items ?? []).map(
       ({ payout, batchReference }) => html`<tr><td><a href="/payouts/view?reference=${encodeURIComponent(payout.reference)}">${payout.reference}</a></td><td class="status-${payout.status}">${payout.status}</td><td>${methodName.get(payout.method) ?? payout.method}</td><td class="num">${moneyFromDecimal(payout.amount)}</td><td class="num">${moneyFromDecimal(payout.fee)}</td><td>${batchReference ? html`<a href="/batches/view?reference=${encodeURIComponent(batchReference)}">${batchReference}</a>` : '—'}</td><td>${when(payout.created_at)}</td><td>${when(payout.paid_at)}</td></tr>`,
     );
+    const list = cursorList({
+      path: '/payouts',
+      what: 'payouts',
+      query,
+      filters: html`${selectField('status', 'Status', PAYOUT_STATUSES, query.status)}
+${selectField('method', 'Method', PAYOUT_METHODS, query.method, (method) => methodName.get(method) ?? method)}`,
+      errors,
+      kept,
+      page,
+      download: 'these payouts',
+      caption: `Newest first, ${PER_PAGE} a page. Times are Johannesburg time.`,
+      head: html`<th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">Batch</th><th scope="col">Created</th><th scope="col">Paid</th>`,
+      columns: 8,
+      rows,
+    });
     sendPage(response, {
       title: 'Payouts',
       session,
@@ -48,17 +63,7 @@ export class PayoutsController {
 <table><thead><tr><th scope="col">Method</th><th scope="col">Available</th><th scope="col" class="num">Minimum</th><th scope="col" class="num">Maximum</th><th scope="col" class="num">Increment</th><th scope="col" class="num">Fee</th><th scope="col">Bank account needed</th></tr></thead>
 <tbody>${methods.map((method) => html`<tr><td>${method.name} <code>${method.method}</code></td><td>${method.available ? 'yes' : 'no'}</td><td class="num">${moneyFromDecimal(method.minimum)}</td><td class="num">${moneyFromDecimal(method.maximum)}</td><td class="num">${moneyFromDecimal(method.increment)}</td><td class="num">${moneyFromDecimal(method.fee)}</td><td>${method.requires_bank_account ? 'yes' : 'no'}</td></tr>`)}</tbody></table>
 <h2>Payouts</h2>
-${errorSummary(errors)}
-<form method="get" action="/payouts" class="filters" role="search" aria-label="Filter payouts">
-${selectField('status', 'Status', PAYOUT_STATUSES, query.status)}
-${selectField('method', 'Method', PAYOUT_METHODS, query.method, (method) => methodName.get(method) ?? method)}
-${dayFields(query)}
-<div><button type="submit">Filter</button> <a href="/payouts">Clear</a></div></form>
-${page ? downloadLink('/payouts/download', kept, 'these payouts') : ''}
-<table><caption class="hint">Newest first, ${PER_PAGE} a page. Times are Johannesburg time.</caption>
-<thead><tr><th scope="col">Reference</th><th scope="col">Status</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Fee</th><th scope="col">Batch</th><th scope="col">Created</th><th scope="col">Paid</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="8">No payouts match.</td></tr>`}</tbody></table>
-${cursorPager('/payouts', kept, Boolean(query.cursor), page?.next_cursor ?? null, 'payouts')}`,
+${list}`,
     }, valid ? 200 : 400);
   }
 

@@ -2,7 +2,8 @@ import type { VendorPrincipal } from '#auth';
 import { DomainError } from '#common';
 import type { DashboardSession } from '#dashboard';
 import type { StatementDays } from '#payout';
-import { html, type SafeHtml } from '#web';
+import { errorSummary, html, type SafeHtml } from '#web';
+import { dayFields, downloadLink, type ListQuery } from './list-filters.js';
 
 /** Rows a page of the payout and batch lists. */
 export const PER_PAGE = 25;
@@ -37,4 +38,41 @@ export async function cursorPage<T>(errors: Record<string, string[]>, read: (cur
     errors.cursor = ['That page link is no longer valid; showing the newest.'];
     return read(undefined);
   }
+}
+
+/** One of the cursor-paged lists (payouts, batches): what sets it apart from the other. */
+export interface CursorList {
+  /** The list's page; its download is `${path}/download`. */
+  path: string;
+  /** What it lists, plural: "payouts". */
+  what: string;
+  query: ListQuery;
+  /** The filter form's own fields, before the day fields. */
+  filters: SafeHtml;
+  errors: Record<string, string[]>;
+  /** The filters as a query string, kept by the download and the pager. */
+  kept: string;
+  /** Null when the filters were not valid: nothing was read. */
+  page: { next_cursor: string | null } | null;
+  /** What the download link calls the file's contents. */
+  download: string;
+  caption: string;
+  /** The header cells, `columns` of them. */
+  head: SafeHtml;
+  columns: number;
+  rows: SafeHtml[];
+}
+
+/** A cursor-paged list: the filter form, the download of all that match, the page's table and the pager. */
+export function cursorList(list: CursorList): SafeHtml {
+  return html`${errorSummary(list.errors)}
+<form method="get" action="${list.path}" class="filters" role="search" aria-label="Filter ${list.what}">
+${list.filters}
+${dayFields(list.query)}
+<div><button type="submit">Filter</button> <a href="${list.path}">Clear</a></div></form>
+${list.page ? downloadLink(`${list.path}/download`, list.kept, list.download) : ''}
+<table><caption class="hint">${list.caption}</caption>
+<thead><tr>${list.head}</tr></thead>
+<tbody>${list.rows.length ? list.rows : html`<tr><td colspan="${list.columns}">No ${list.what} match.</td></tr>`}</tbody></table>
+${cursorPager(list.path, list.kept, Boolean(list.query.cursor), list.page?.next_cursor ?? null, list.what)}`;
 }
