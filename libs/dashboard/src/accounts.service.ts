@@ -7,7 +7,7 @@ import { DashboardPasswordResetRepository, type PendingPasswordReset } from './p
 import { DashboardSessionRepository } from './persistence/dashboard-session.repository.js';
 import { DashboardUserRepository, type DashboardUser, type DashboardUserCredentials } from './persistence/dashboard-user.repository.js';
 import { isDashboardRole, type DashboardRole } from './roles.js';
-import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, newPasswordHash, normaliseEmail, randomSecret, SECRET_PATTERN, secretHash, verifyPassword } from '#web';
+import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, findBySecret, newPasswordHash, normaliseEmail, randomSecret, secretHash, verifyPassword } from '#web';
 
 export const INVITE_LIFETIME_MS = 72 * 3_600_000;
 /** A password reset link works once, within the hour after it was asked for. */
@@ -54,8 +54,7 @@ export class DashboardAccounts {
 
   /** The invite behind a link, if it is still usable (not accepted, revoked or expired). */
   async pendingInvite(secret: string): Promise<PendingInvite | null> {
-    if (!SECRET_PATTERN.test(secret)) return null;
-    return (await this.invites.pending(secretHash(secret))) ?? null;
+    return findBySecret(secret, (hash) => this.invites.pending(hash));
   }
 
   /** Uses the invite once (the conditional UPDATE is the guard against a second use) and creates the user. */
@@ -104,8 +103,7 @@ export class DashboardAccounts {
 
   /** The reset behind a link, if it is still usable (not used, not expired, its user not removed). */
   async pendingPasswordReset(secret: string): Promise<PendingPasswordReset | null> {
-    if (!SECRET_PATTERN.test(secret)) return null;
-    return (await this.resets.pending(secretHash(secret))) ?? null;
+    return findBySecret(secret, (hash) => this.resets.pending(hash));
   }
 
   /** Uses the link once and sets the new password; every session of the user ends (whoever had them). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
-import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, newPasswordHash, newTotpSecret, normaliseEmail, openTotpEnrolment, randomSecret, sealTotpEnrolment, SECRET_PATTERN, secretHash, totpContext, totpStep, useTotpCode, verifyPassword } from '#web';
+import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, findBySecret, newPasswordHash, newTotpSecret, normaliseEmail, openTotpEnrolment, randomSecret, sealTotpEnrolment, secretHash, totpContext, totpStep, useTotpCode, verifyPassword } from '#web';
 import { StaffActionRefused } from './model/errors.js';
 import type { StaffActor, StaffUser } from './model/staff.js';
 import { isStaffRole, type StaffRole } from './model/staff-roles.js';
@@ -76,8 +76,7 @@ export class StaffAccounts {
 
   /** The account behind a setup link, if the link is still usable. */
   async setup(secret: unknown): Promise<StaffSetup | null> {
-    if (typeof secret !== 'string' || !SECRET_PATTERN.test(secret)) return null;
-    return this.users.bySetupHash(secretHash(secret));
+    return findBySecret(secret, (hash) => this.users.bySetupHash(hash));
   }
 
   /** Finishes a setup link: password (new account) or proof of it (reset), and the first TOTP code. */
