@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { generate } from 'otplib';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { cookieValue } from '../support/dashboard.js';
 import { STAFF_PRE_COOKIE, STAFF_SESSION_COOKIE, staffSignInRequest } from '../support/back-office.js';
+import { runOpsWithin } from '../support/ops-cli.js';
 
-const run = promisify(execFile);
 const CLI = 'dist/apps/ops/src/main.js';
 
 /**
@@ -18,15 +16,7 @@ describe('ops staff commands and setup links', () => {
   let backOffice: RunningApp;
   let env: NodeJS.ProcessEnv;
 
-  async function ops(...args: string[]): Promise<{ json: Record<string, string>; code: number; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run('node', [CLI, ...args], { env, timeout: 90_000 });
-      return { json: JSON.parse(stdout), code: 0, stderr };
-    } catch (error) {
-      const failure = error as { code: number; stderr: string };
-      return { json: {}, code: failure.code, stderr: failure.stderr };
-    }
-  }
+  const ops = (...args: string[]) => runOpsWithin<Record<string, string>>(90_000, env, ...args);
 
   /** Opens the setup page and posts its form: `fields` from the key the page shows (the server's, sealed in the form). */
   async function completeSetup(setupUrl: string, fields: (secret: string) => Promise<Record<string, string>>) {

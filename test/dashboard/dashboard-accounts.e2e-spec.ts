@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { bearer, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
 import { assertCompiled, freePort, spawnApp, type SpawnedApp } from '../support/reliability/spawned-app.js';
 import type { TestVendor } from '../support/vendors.js';
+import { runOpsWithin } from '../support/ops-cli.js';
 
-const run = promisify(execFile);
 const OPS = 'dist/apps/ops/src/main.js';
 
 /** A browser's cookie jar and form posting, over fetch, against the compiled dashboard. */
@@ -57,15 +55,7 @@ describe('dashboard accounts: invite, team and secrets in logs', () => {
   let db: pg.Client;
   const secrets: { kind: string; value: string }[] = [];
 
-  async function ops(...args: string[]): Promise<{ json: Record<string, unknown>; code: number; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run('node', [OPS, ...args], { env, timeout: 90_000 });
-      return { json: JSON.parse(stdout), code: 0, stderr };
-    } catch (error) {
-      const failure = error as { code: number; stderr: string };
-      return { json: {}, code: failure.code, stderr: failure.stderr };
-    }
-  }
+  const ops = (...args: string[]) => runOpsWithin(90_000, env, ...args);
 
   beforeAll(async () => {
     if (!existsSync(OPS)) throw new Error(`${OPS} is missing: run npm run build first (npm test does)`);

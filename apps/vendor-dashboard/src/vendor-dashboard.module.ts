@@ -13,6 +13,7 @@ import { WebhookEndpointsModule } from '#webhooks';
 import { AccountController } from './pages/account.controller.js';
 import { AssetsController } from './pages/assets.controller.js';
 import { AuthController } from './pages/auth.controller.js';
+import { BatchesController } from './pages/batches.controller.js';
 import { PayoutsController } from './pages/payouts.controller.js';
 import { PurchasesController } from './pages/purchases.controller.js';
 import { SpendController } from './pages/spend.controller.js';
@@ -20,6 +21,8 @@ import { StatementController } from './pages/statement.controller.js';
 import { SearchController } from './pages/search.controller.js';
 import { TeamController } from './pages/team.controller.js';
 import { TokensController } from './pages/tokens.controller.js';
+import { WebhookChangesController } from './pages/webhook-changes.controller.js';
+import { WebhookPages } from './pages/webhook-pages.js';
 import { WebhooksController } from './pages/webhooks.controller.js';
 import { SessionGuard } from './web/access.js';
 import type { DashboardRequest } from './web/dashboard-request.js';
@@ -45,11 +48,12 @@ export class VendorDashboardModule implements NestModule {
         // The service behind both gateways' webhook-endpoints API: one URL guard, one validation.
         WebhookEndpointsModule,
       ],
-      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, SpendController, StatementController, SearchController, TeamController, WebhooksController],
+      controllers: [AssetsController, AccountController, AuthController, TokensController, PurchasesController, PayoutsController, BatchesController, SpendController, StatementController, SearchController, TeamController, WebhooksController, WebhookChangesController],
       providers: [
         // `__Host-dash_session` and `__Host-dash_pre` (docs/DASHBOARD.md): the back-office's `staff_` cookies mean nothing here.
         ...signInProviders('dash', REDIS_CLIENT),
         Mailer,
+        WebhookPages,
         { provide: APP_GUARD, useClass: SessionGuard },
         {
           provide: APP_FILTER,

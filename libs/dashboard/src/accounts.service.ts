@@ -8,7 +8,7 @@ import { DashboardPasswordResetRepository, type PendingPasswordReset } from './p
 import { DashboardSessionRepository } from './persistence/dashboard-session.repository.js';
 import { DashboardUserRepository, type DashboardUser, type DashboardUserCredentials } from './persistence/dashboard-user.repository.js';
 import { isDashboardRole, type DashboardRole } from './roles.js';
-import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, normaliseEmail, passwordProblems, randomSecret, SECRET_PATTERN, secretHash, verifyPassword } from '#web';
+import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, findBySecret, newPasswordHash, normaliseEmail, randomSecret, secretHash, verifyPassword } from '#web';
 
 export const INVITE_LIFETIME_MS = 72 * 3_600_000;
 /** A password reset link works once, within the hour after it was asked for. */
@@ -56,17 +56,14 @@ export class DashboardAccounts {
 
   /** The invite behind a link, if it is still usable (not accepted, revoked or expired). */
   async pendingInvite(secret: string): Promise<PendingInvite | null> {
-    if (!SECRET_PATTERN.test(secret)) return null;
-    return (await this.invites.pending(secretHash(secret))) ?? null;
+    return findBySecret(secret, (hash) => this.invites.pending(hash));
   }
 
   /** Uses the invite once (the conditional UPDATE is the guard against a second use) and creates the user. */
   async acceptInvite(secret: string, password: string, address: string | null): Promise<DashboardUser> {
     const invite = await this.pendingInvite(secret);
     if (!invite) throw new NotFoundError('invite');
-    const problems = passwordProblems(password, invite.email);
-    if (problems.length > 0) throw new ValidationFailedError({ password: problems });
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await newPasswordHash(password, invite.email);
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.invites.accept(manager, invite.id))) throw new NotFoundError('invite');
       if (await this.users.emailTaken(manager, invite.email)) throw new ValidationFailedError({ email: ['This email already has a dashboard account.'] });
@@ -108,17 +105,14 @@ export class DashboardAccounts {
 
   /** The reset behind a link, if it is still usable (not used, not expired, its user not removed). */
   async pendingPasswordReset(secret: string): Promise<PendingPasswordReset | null> {
-    if (!SECRET_PATTERN.test(secret)) return null;
-    return (await this.resets.pending(secretHash(secret))) ?? null;
+    return findBySecret(secret, (hash) => this.resets.pending(hash));
   }
 
   /** Uses the link once and sets the new password; every session of the user ends (whoever had them). */
   async resetPassword(secret: string, password: string, address: string | null): Promise<void> {
     const reset = await this.pendingPasswordReset(secret);
     if (!reset) throw new NotFoundError('password reset');
-    const problems = passwordProblems(password, reset.email);
-    if (problems.length > 0) throw new ValidationFailedError({ password: problems });
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await newPasswordHash(password, reset.email);
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.resets.use(manager, reset.id))) throw new NotFoundError('password reset');
       if ((await this.users.setPasswordHash(manager, reset.user_id, passwordHash)) === 0) throw new NotFoundError('password reset');
@@ -135,9 +129,7 @@ export class DashboardAccounts {
     const hash = await this.users.passwordHash(vendorId, userId);
     if (!hash) throw new NotFoundError('user');
     if (!(await verifyPassword(hash, current))) throw new ValidationFailedError({ current_password: ['That is not your current password.'] });
-    const problems = passwordProblems(next, actor.label);
-    if (problems.length > 0) throw new ValidationFailedError({ password: problems });
-    const passwordHash = await hashPassword(next);
+    const passwordHash = await newPasswordHash(next, actor.label);
     await this.dataSource.transaction(async (manager) => {
       if ((await this.users.setPasswordHash(manager, userId, passwordHash)) === 0) throw new NotFoundError('user');
       await this.sessions.revokeAllOf(userId, manager, keepSessionId);

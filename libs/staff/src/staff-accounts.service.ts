@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption, NotFoundError, UUID_PATTERN, ValidationFailedError } from '#common';
-import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, hashPassword, newTotpSecret, normaliseEmail, openTotpEnrolment, passwordProblems, randomSecret, sealTotpEnrolment, SECRET_PATTERN, secretHash, totpContext, totpStep, verifyPassword } from '#web';
+import { DUMMY_PASSWORD_HASH, EMAIL_PATTERN, findBySecret, newPasswordHash, newTotpSecret, normaliseEmail, openTotpEnrolment, randomSecret, sealTotpEnrolment, secretHash, totpContext, totpStep, useTotpCode, verifyPassword } from '#web';
 import { StaffActionRefused } from './model/errors.js';
 import type { StaffActor, StaffUser } from './model/staff.js';
 import { isStaffRole, type StaffRole } from './model/staff-roles.js';
@@ -76,8 +76,7 @@ export class StaffAccounts {
 
   /** The account behind a setup link, if the link is still usable. */
   async setup(secret: unknown): Promise<StaffSetup | null> {
-    if (typeof secret !== 'string' || !SECRET_PATTERN.test(secret)) return null;
-    return this.users.bySetupHash(secretHash(secret));
+    return findBySecret(secret, (hash) => this.users.bySetupHash(hash));
   }
 
   /** Finishes a setup link: password (new account) or proof of it (reset), and the first TOTP code. */
@@ -102,9 +101,7 @@ export class StaffAccounts {
     if (setup.hasPassword) {
       if (!(await verifyPassword(setup.passwordHash ?? DUMMY_PASSWORD_HASH, form.password))) throw new ValidationFailedError({ password: ['The password is not right.'] });
     } else {
-      const problems = passwordProblems(form.password, setup.user.email);
-      if (problems.length > 0) throw new ValidationFailedError({ password: problems });
-      passwordHash = await hashPassword(form.password);
+      passwordHash = await newPasswordHash(form.password, setup.user.email);
     }
     const totpSecret = this.openEnrolment(setup.user.id, form.enrolment);
     if (totpSecret === null) throw new ValidationFailedError({ code: ['This setup page has expired. Add the new key shown and enter its code.'] });
@@ -127,10 +124,7 @@ export class StaffAccounts {
     const found = await this.users.credentials(normaliseEmail(email));
     const passwordOk = await verifyPassword(found?.passwordHash ?? DUMMY_PASSWORD_HASH, password);
     if (!found || !passwordOk || !found.totpSealed) return null;
-    const step = await totpStep(this.encryption.decrypt(found.totpSealed, totpContext(found.user.id, 'staff')), code, found.totpLastStep);
-    // A code is good once: a replayed (or concurrently raced) one is refused like a wrong one.
-    if (step === null || !(await this.users.useTotpStep(found.user.id, step))) return null;
-    return found.user;
+    return (await this.usedCode(found.user, found.totpSealed, found.totpLastStep, code)) ? found.user : null;
   }
 
   /**
@@ -143,9 +137,12 @@ export class StaffAccounts {
   async checkSecondFactor(email: string, code: unknown): Promise<StaffUser | null> {
     const found = await this.users.credentials(normaliseEmail(email));
     if (!found?.totpSealed) return null;
-    const step = await totpStep(this.encryption.decrypt(found.totpSealed, totpContext(found.user.id, 'staff')), code, found.totpLastStep);
-    if (step === null || !(await this.users.useTotpStep(found.user.id, step))) return null;
-    return found.user;
+    return (await this.usedCode(found.user, found.totpSealed, found.totpLastStep, code)) ? found.user : null;
+  }
+
+  /** Whether the code is the account's current one; it is then used up (a replayed or raced code is refused like a wrong one). */
+  private usedCode(user: StaffUser, sealed: string, lastStep: number | null, code: unknown): Promise<boolean> {
+    return useTotpCode(this.encryption, { secret: sealed, context: totpContext(user.id, 'staff'), lastStep }, code, (step) => this.users.useTotpStep(user.id, step));
   }
 
   list(): Promise<StaffUser[]> {

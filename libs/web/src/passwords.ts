@@ -1,4 +1,5 @@
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { ValidationFailedError } from '#common';
 
 /** Algorithm.Argon2id: the package declares a const enum, which isolated modules cannot read at run time. */
 const ARGON2ID = 2 as Algorithm;
@@ -27,6 +28,13 @@ export function passwordProblems(password: string, email: string): string[] {
 /** argon2id with the library's defaults (OWASP's 19 MiB, 2 iterations). */
 export function hashPassword(password: string): Promise<string> {
   return hash(password, { algorithm: ARGON2ID });
+}
+
+/** The hash of a new password that meets the policy; a ValidationFailedError on `password` when it does not. */
+export async function newPasswordHash(password: string, email: string): Promise<string> {
+  const problems = passwordProblems(password, email);
+  if (problems.length > 0) throw new ValidationFailedError({ password: problems });
+  return hashPassword(password);
 }
 
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {

@@ -12,6 +12,15 @@ export function secretHash(secret: string): string {
 
 export const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/**
+ * What a link's secret (an invite, a password reset, a setup link) stands for, looked up by its
+ * hash; null without a lookup for anything not shaped like one of our secrets.
+ */
+export async function findBySecret<Found>(secret: unknown, find: (hash: string) => Promise<Found | null | undefined>): Promise<Found | null> {
+  if (typeof secret !== 'string' || !SECRET_PATTERN.test(secret)) return null;
+  return (await find(secretHash(secret))) ?? null;
+}
+
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }

@@ -1,5 +1,4 @@
-import { Controller, Get, Header } from '@nestjs/common';
-import { PAGE_CSS, PAGE_SCRIPT, PublicPage } from '#web';
+import { assetsController, PAGE_CSS } from '#web';
 
 /** The dashboard's styles, with a dark staff header so nobody mistakes the back-office for a vendor's page. */
 const CSS = `${PAGE_CSS}
@@ -15,18 +14,5 @@ ol.notes { padding-left: 20px; } ol.notes li p { margin: 2px 0; } form.filters {
 @media (max-width: 640px) { dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: 8px; } }
 `;
 
-@Controller('assets')
-@PublicPage()
-export class AssetsController {
-  @Get('back-office.css')
-  @Header('Content-Type', 'text/css; charset=utf-8')
-  css(): string {
-    return CSS;
-  }
-
-  @Get('back-office.js')
-  @Header('Content-Type', 'text/javascript; charset=utf-8')
-  js(): string {
-    return PAGE_SCRIPT;
-  }
-}
+/** /assets/back-office.css and /assets/back-office.js. */
+export const AssetsController = assetsController('back-office', CSS);

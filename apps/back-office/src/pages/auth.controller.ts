@@ -1,47 +1,45 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError } from '#common';
 import { actorOf, StaffAccounts, StaffAuditLog, type StaffSession, StaffSessions } from '#staff';
-import { clientAddress, errorSummary, html, newPasswordFields, preSessionMatches, PublicPage, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpQrCode, totpUri } from '#web';
+import { clientAddress, errorSummary, html, newPasswordFields, PublicPage, SessionCookies, SignInFlow, SignInLimiter, SignInRoutes, submitNewPassword, totpQrCode, totpUri } from '#web';
 import { AnyStaff } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
 import { CurrentSession, type StaffRequest } from '../web/staff-request.js';
 
+type SigningIn = NonNullable<Awaited<ReturnType<StaffAccounts['checkCredentials']>>>;
+
 /** Sign-in with both factors (every role), sign-out, and the one-time setup link. */
 @Controller()
-export class AuthController {
+export class AuthController extends SignInRoutes<SigningIn> {
   constructor(
     private readonly accounts: StaffAccounts,
     private readonly sessions: StaffSessions,
     private readonly audit: StaffAuditLog,
-    private readonly limiter: SignInLimiter,
+    limiter: SignInLimiter,
     private readonly cookies: SessionCookies,
-  ) {}
-
-  @Get('sign-in')
-  @PublicPage()
-  signInPage(@Query('next') next: string | undefined, @Res() response: Response): void {
-    this.signInForm(response, 200, { next: safeNext(next) });
-  }
-
-  @Post('sign-in')
-  @PublicPage()
-  async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: StaffRequest, @Res() response: Response): Promise<void> {
-    await signIn<NonNullable<Awaited<ReturnType<StaffAccounts['checkCredentials']>>>>(request, response, form, next, {
-      cookies: this.cookies,
-      limiter: this.limiter,
-      verify: async ({ email, password, totp }) => {
-        const user = await this.accounts.checkCredentials(email, password, totp);
-        // One message for every wrong factor and for unknown emails: the form reveals nothing about accounts.
-        if (!user) return { refused: 'The email, password or code is not right.' };
-        return { user };
-      },
-      sessions: this.sessions,
-      start: (user) => this.sessions.start({ staffUserId: user.id }),
-      audit: (user, address) =>
-        this.audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id }),
-      showForm: (res, status, state) => this.signInForm(res, status, state),
-    });
+  ) {
+    super(
+      new SignInFlow<SigningIn>({
+        cookies,
+        limiter,
+        verify: async ({ email, password, totp }) => {
+          const user = await accounts.checkCredentials(email, password, totp);
+          // One message for every wrong factor and for unknown emails: the form reveals nothing about accounts.
+          if (!user) return { refused: 'The email, password or code is not right.' };
+          return { user };
+        },
+        sessions,
+        start: (user) => sessions.start({ staffUserId: user.id }),
+        audit: (user, address) => audit.record({ actor: { staffUserId: user.id, label: user.email, address }, action: 'session.signed_in', subjectType: 'staff_user', subjectId: user.id }),
+        page: {
+          title: 'Staff sign-in',
+          totpLabel: html`Authenticator code`,
+          totpRequired: true,
+          after: html`<p class="hint">Internal staff only. A new account starts from the one-time setup link an admin gives you.</p>`,
+        },
+        send: sendPage,
+      }),
+    );
   }
 
   @Post('sign-out')
@@ -75,21 +73,14 @@ export class AuthController {
     const opened = this.accounts.openEnrolment(setup.user.id, form.enrolment);
     const enrolment = opened === null ? this.accounts.newEnrolment(setup.user.id) : { secret: opened, enrolment: form.enrolment as string };
     const state = { email: setup.user.email, hasPassword: setup.hasPassword, ...enrolment };
-    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.setupForm(response, 403, token, state, { _: ['The form expired. Try again.'] });
-    const password = typeof form.password === 'string' ? form.password : '';
-    if (!setup.hasPassword && password !== form.confirm) return this.setupForm(response, 400, token, state, { password: ['The two passwords differ.'] });
-    try {
-      await this.accounts.completeSetup(token, { password, enrolment: form.enrolment, code: form.code }, clientAddress(request));
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.setupForm(response, 400, token, state, error.fieldErrors);
-      throw error;
-    }
+    const completed = await submitNewPassword(request, this.cookies.preSession, form, {
+      // A second-factor reset proves the password the account has; only a new one is typed twice.
+      confirm: !setup.hasPassword,
+      show: (status, errors) => this.setupForm(response, status, token, state, errors),
+      apply: (password) => this.accounts.completeSetup(token, { password, enrolment: form.enrolment, code: form.code }, clientAddress(request)),
+    });
+    if (!completed) return;
     response.redirect(303, '/sign-in');
-  }
-
-  private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
-    const body = signInFormBody({ next: state.next, pre: this.cookies.newPreSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code`, totpRequired: true });
-    sendPage(response, { title: 'Staff sign-in', body: html`${body}<p class="hint">Internal staff only. A new account starts from the one-time setup link an admin gives you.</p>` }, status);
   }
 
   private async setupForm(

@@ -5,7 +5,7 @@ import { DashboardAccounts, type DashboardSession } from '#dashboard';
 import { actorOf } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
-import { csrfField, CurrentSession, errorSummary, html, Mailer, newPasswordFields, newTotpSecret, openTotpEnrolment, type SafeHtml, sealTotpEnrolment, sessionOf, totpContext, totpQrCode, totpStep, totpUri, when } from '#web';
+import { csrfField, CurrentSession, errorSummary, html, Mailer, newPasswordFields, newTotpSecret, openTotpEnrolment, type SafeHtml, sealTotpEnrolment, sessionOf, totpContext, totpQrCode, totpStep, totpUri, useTotpCode, when } from '#web';
 
 /** The signed-in person's own settings: password and two-step sign-in (TOTP). Every role has it. */
 @Controller('account')
@@ -61,8 +61,8 @@ export class AccountController {
   async disable(@Body() form: { code?: string }, @CurrentSession() session: DashboardSession, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const current = await this.accounts.totpSecret(session.vendorId, session.userId);
     if (!current) return this.render(response, session, 200);
-    const step = await totpStep(this.encryption.decrypt(current.sealed, totpContext(session.userId)), form.code, current.lastStep);
-    if (step === null || !(await this.accounts.useTotpStep(session.userId, step))) {
+    const sealed = { secret: current.sealed, context: totpContext(session.userId), lastStep: current.lastStep };
+    if (!(await useTotpCode(this.encryption, sealed, form.code, (step) => this.accounts.useTotpStep(session.userId, step)))) {
       return this.render(response, session, 400, { errors: { code: ['That code does not match, or was already used. Wait for the next one.'] } });
     }
     await this.accounts.setTotpSecret(session.vendorId, session.userId, null, null, actorOf(session, request));

@@ -1,61 +1,60 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError, FieldEncryption } from '#common';
+import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
 import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
-import { clientAddress, CurrentSession, errorSummary, html, Mailer, newPasswordFields, preSessionMatches, PublicPage, readCookie, safeNext, SessionCookies, signIn, type SignInForm, signInFormBody, SignInLimiter, totpContext, totpStep, when } from '#web';
+import { clientAddress, CurrentSession, errorSummary, html, Mailer, newPasswordFields, preSessionMatches, PublicPage, readCookie, SessionCookies, SignInFlow, SignInLimiter, SignInRoutes, submitNewPassword, totpContext, useTotpCode, when } from '#web';
 import { auditEvent } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 
+type SigningIn = NonNullable<Awaited<ReturnType<DashboardAccounts['checkCredentials']>>>;
+
 @Controller()
-export class AuthController {
+export class AuthController extends SignInRoutes<SigningIn> {
   constructor(
     private readonly accounts: DashboardAccounts,
     private readonly sessions: DashboardSessions,
     private readonly audit: DashboardAuditRepository,
-    private readonly limiter: SignInLimiter,
-    private readonly encryption: FieldEncryption,
+    limiter: SignInLimiter,
+    encryption: FieldEncryption,
     private readonly cookies: SessionCookies,
     private readonly mailer: Mailer,
     @Inject(GatewayEnv) private readonly config: GatewayEnv,
-  ) {}
+  ) {
+    super(
+      new SignInFlow<SigningIn>({
+        cookies,
+        limiter,
+        verify: async ({ email, password, totp }) => {
+          const user = await accounts.checkCredentials(email, password);
+          if (user?.totp_secret_ciphertext) {
+            const sealed = { secret: user.totp_secret_ciphertext, context: totpContext(user.id), lastStep: user.totp_last_step === null ? null : Number(user.totp_last_step) };
+            if (!(await useTotpCode(encryption, sealed, totp, (step) => accounts.useTotpStep(user.id, step)))) return { refused: 'Enter the 6-digit code from your authenticator app.' };
+          }
+          // One message for an unknown email and a wrong password, so the form does not reveal accounts.
+          if (!user) return { refused: 'The email or password is not right.' };
+          return { user };
+        },
+        sessions,
+        start: (user) => sessions.start({ userId: user.id, vendorId: user.vendor_id }),
+        audit: (user, address) => audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address }),
+        page: {
+          title: 'Sign in',
+          totpLabel: html`Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span>`,
+          totpRequired: false,
+          after: html`
+<p><a href="/forgot-password">Forgot your password?</a></p>
+<p class="hint">No account yet? Ask your vendor's dashboard owner for an invite.</p>`,
+        },
+        send: sendPage,
+      }),
+    );
+  }
 
   @Get()
   home(@Res() response: Response): void {
     response.redirect(303, '/purchases');
-  }
-
-  @Get('sign-in')
-  @PublicPage()
-  signInPage(@Query('next') next: string | undefined, @Res() response: Response): void {
-    this.signInForm(response, 200, { next: safeNext(next) });
-  }
-
-  @Post('sign-in')
-  @PublicPage()
-  async signIn(@Body() form: SignInForm, @Query('next') next: string | undefined, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
-    await signIn<NonNullable<Awaited<ReturnType<DashboardAccounts['checkCredentials']>>>>(request, response, form, next, {
-      cookies: this.cookies,
-      limiter: this.limiter,
-      verify: async ({ email, password, totp }) => {
-        const user = await this.accounts.checkCredentials(email, password);
-        if (user?.totp_secret_ciphertext) {
-          const secret = this.encryption.decrypt(user.totp_secret_ciphertext, totpContext(user.id));
-          const step = await totpStep(secret, totp, user.totp_last_step === null ? null : Number(user.totp_last_step));
-          // A code is good once: a replayed (or concurrently raced) one is refused like a wrong one.
-          if (step === null || !(await this.accounts.useTotpStep(user.id, step))) return { refused: 'Enter the 6-digit code from your authenticator app.' };
-        }
-        // One message for an unknown email and a wrong password, so the form does not reveal accounts.
-        if (!user) return { refused: 'The email or password is not right.' };
-        return { user };
-      },
-      sessions: this.sessions,
-      start: (user) => this.sessions.start({ userId: user.id, vendorId: user.vendor_id }),
-      audit: (user, address) =>
-        this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address }),
-      showForm: (res, status, state) => this.signInForm(res, status, state),
-    });
   }
 
   @Post('sign-out')
@@ -85,21 +84,19 @@ export class AuthController {
   async acceptInvite(@Query('token') token: string | undefined, @Body() form: { password?: string; confirm?: string; _pre?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const invite = typeof token === 'string' ? await this.accounts.pendingInvite(token) : null;
     if (!invite || typeof token !== 'string') return this.inviteForm(response, 404, token, null);
-    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.inviteForm(response, 403, token, invite, { _: ['The form expired. Try again.'] });
-    const password = typeof form.password === 'string' ? form.password : '';
-    if (password !== form.confirm) return this.inviteForm(response, 400, token, invite, { password: ['The two passwords differ.'] });
-    try {
-      const user = await this.accounts.acceptInvite(token, password, clientAddress(request));
-      // As at sign-in: whoever was signed in on this browser before is signed out.
-      const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
-      if (previous) await this.sessions.end(previous.id);
-      const { secret, expiresAt } = await this.sessions.start({ userId: user.id, vendorId: user.vendor_id });
-      this.cookies.setSession(response, secret, expiresAt);
-      response.redirect(303, '/');
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.inviteForm(response, 400, token, invite, error.fieldErrors);
-      throw error;
-    }
+    await submitNewPassword(request, this.cookies.preSession, form, {
+      confirm: true,
+      show: (status, errors) => this.inviteForm(response, status, token, invite, errors),
+      apply: async (password) => {
+        const user = await this.accounts.acceptInvite(token, password, clientAddress(request));
+        // As at sign-in: whoever was signed in on this browser before is signed out.
+        const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
+        if (previous) await this.sessions.end(previous.id);
+        const { secret, expiresAt } = await this.sessions.start({ userId: user.id, vendorId: user.vendor_id });
+        this.cookies.setSession(response, secret, expiresAt);
+        response.redirect(303, '/');
+      },
+    });
   }
 
   @Get('forgot-password')
@@ -146,15 +143,12 @@ export class AuthController {
   async resetPassword(@Query('token') token: string | undefined, @Body() form: { password?: string; confirm?: string; _pre?: string }, @Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
     const reset = typeof token === 'string' ? await this.accounts.pendingPasswordReset(token) : null;
     if (!reset || typeof token !== 'string') return this.resetPasswordForm(response, 404, token, null);
-    if (!preSessionMatches(request, this.cookies.preSession, form._pre)) return this.resetPasswordForm(response, 403, token, reset, { _: ['The form expired. Try again.'] });
-    const password = typeof form.password === 'string' ? form.password : '';
-    if (password !== form.confirm) return this.resetPasswordForm(response, 400, token, reset, { password: ['The two passwords differ.'] });
-    try {
-      await this.accounts.resetPassword(token, password, clientAddress(request));
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') return this.resetPasswordForm(response, 400, token, reset, error.fieldErrors);
-      throw error;
-    }
+    const changed = await submitNewPassword(request, this.cookies.preSession, form, {
+      confirm: true,
+      show: (status, errors) => this.resetPasswordForm(response, status, token, reset, errors),
+      apply: (password) => this.accounts.resetPassword(token, password, clientAddress(request)),
+    });
+    if (!changed) return;
     await this.mailer.send({
       to: reset.email,
       subject: 'Your vendor dashboard password was changed',
@@ -190,15 +184,6 @@ export class AuthController {
   ${newPasswordFields()}
   <p><button type="submit">Change password</button></p>
 </form>`,
-    }, status);
-  }
-
-  private signInForm(response: Response, status: number, state: { next: string; email?: string; errors?: Record<string, string[]> }): void {
-    sendPage(response, {
-      title: 'Sign in',
-      body: html`${signInFormBody({ next: state.next, pre: this.cookies.newPreSession(response), email: state.email, errors: state.errors, totpLabel: html`Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span>`, totpRequired: false })}
-<p><a href="/forgot-password">Forgot your password?</a></p>
-<p class="hint">No account yet? Ask your vendor's dashboard owner for an invite.</p>`,
     }, status);
   }
 
