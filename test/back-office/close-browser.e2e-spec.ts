@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { johannesburgDayOf } from '#common';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import { SettlementScheduler } from '#settlement';
 import { ManualSandboxClock } from '../../apps/provider-sandbox/src/sandbox-clock.js';
 import { openBrowser, seriousViolations, type Browser } from '../dashboard/browser.js';
@@ -106,7 +106,7 @@ describe('back-office Close page in Chromium', () => {
     // The provider publishes the report: its exception is resolved without moving money.
     expect((await control(`rtc_eft/availability/${YESTERDAY}`, { available: true })).status).toBe(200);
     const [mismatch, missing] = open;
-    await stack.worker.get(ReconciliationExceptionsRepository).resolve(missing.id, 'close page e2e', 'the provider published the report');
+    await stack.worker.get(ReconciliationExceptionsService).resolve(missing.id, 'close page e2e', 'the provider published the report');
     await scheduler.runOnce();
     await page.reload();
     expect(await yesterday().locator('h2').textContent()).toBe(`${YESTERDAY}: 4 of 5 closed`);

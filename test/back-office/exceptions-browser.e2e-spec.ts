@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
 import { PayoutLedgerService } from '#payout';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { browserSignIn, createStaffUser, type StaffPerson } from '../support/back-office.js';
 import { openBrowser, seriousViolations, type Browser } from '../dashboard/browser.js';
@@ -50,7 +50,7 @@ describe('back-office exceptions queue in Chromium', () => {
     vendor = await backOffice.app.get(VendorService).create(`Chromium exceptions vendor ${Date.now() % 1e6}`);
     await backOffice.app.get(PayoutLedgerService).fund(vendor.id, 100_000n, 'test funding');
     // As the settlement matcher raises it: the provider's report says PAID for a payout we hold as failed.
-    ({ id: exceptionId } = await backOffice.app.get(ReconciliationExceptionsRepository).raiseAndName({
+    ({ id: exceptionId } = await backOffice.app.get(ReconciliationExceptionsService).raiseAndName({
       domain: 'payout',
       kind: 'status_conflict',
       dedupeKey: `test:exceptions-browser:${process.pid}:${Date.now()}`,

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { VendorService } from '#auth';
 import { checkInvariants } from '#invariants';
 import { PayoutLedgerService } from '#payout';
-import { ReconciliationExceptionsRepository, type RaiseReconciliationException } from '#reconciliation';
+import { ReconciliationExceptionsService, type RaiseReconciliationException } from '#reconciliation';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, nextCode, staffSignIn, type StaffPerson, type StaffSignedIn } from '../support/back-office.js';
 import { OPS_CLI, runOps } from '../support/ops-cli.js';
@@ -41,7 +41,7 @@ describe('back-office exceptions queue', () => {
   /** An exception as the settlement matcher raises one: a report line that contradicts a payout's status. */
   async function raise(vendorId: string | null, extra: Partial<RaiseReconciliationException> = {}): Promise<string> {
     serial += 1;
-    const { id } = await backOffice.app.get(ReconciliationExceptionsRepository).raiseAndName({
+    const { id } = await backOffice.app.get(ReconciliationExceptionsService).raiseAndName({
       domain: 'payout',
       kind: 'status_conflict',
       dedupeKey: `test:exceptions:${process.pid}:${Date.now()}:${serial}`,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { johannesburgDayOf } from '#common';
 import { PAYOUT_METHODS, PayoutLedgerService, PayoutMethodsService } from '#payout';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import { StaffAuditLog } from '#staff';
 import { parseCsv } from '../../apps/vendor-dashboard/src/web/csv.js';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
@@ -85,7 +85,7 @@ describe('back-office search, vendor records and audit trail', () => {
     batchReference = `${tag}-batch`;
     const batch = await call(stack.payout.url, { method: 'POST', path: '/api/v1/batches', token: alpha.token, body: { reference: batchReference, payouts: [cashPayout('55'), cashPayout('55')] } });
     expect(batch.status).toBe(202);
-    ({ id: exceptionId } = await backOffice.app.get(ReconciliationExceptionsRepository).raiseAndName({
+    ({ id: exceptionId } = await backOffice.app.get(ReconciliationExceptionsService).raiseAndName({
       domain: 'payout',
       kind: 'status_conflict',
       dedupeKey: `test:search:${tag}`,

@@ -1,7 +1,7 @@
 import { MetricsService } from '#observability';
 import { checkInvariants, type InvariantReport } from '#invariants';
 import { PayoutHoldWatchService } from '#payout';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import { bearer } from '../support/vendors.js';
 import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
 import { cashPayout } from './payout-requests.js';
@@ -78,7 +78,7 @@ describe('payout holds are bounded', () => {
 
     // Staff resolve the exception but the hold stays: reported again, until the next sweep raises a new one (once).
     const [{ id }] = await stack.dataSource.query(`SELECT id FROM reconciliation_exceptions WHERE payout_id = $1`, [created.id]);
-    expect(await stack.gateway.app.get(ReconciliationExceptionsRepository).resolve(id, 'staff@example.test', 'Chased the provider, still waiting')).toBe(true);
+    expect(await stack.gateway.app.get(ReconciliationExceptionsService).resolve(id, 'staff@example.test', 'Chased the provider, still waiting')).toBe(true);
     expect(await boundViolations()).toEqual([created.id]);
     await watch.raiseOverdue();
     await watch.raiseOverdue();

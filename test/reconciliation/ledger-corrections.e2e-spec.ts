@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { checkInvariants } from '#invariants';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import { SettlementIngestor } from '#settlement';
 import { ManualSandboxClock } from '../../apps/provider-sandbox/src/sandbox-clock.js';
 import { cashPayout, rtcPayout, uniqueReference } from '../payout/payout-requests.js';
@@ -154,7 +154,7 @@ describe('ledger corrections from the provider’s proof', () => {
 
     it('a reversal after the exception was resolved raises a new exception and returns amount + fee once', async () => {
       const [first] = await exceptionsOfPayout(released.id);
-      expect(await stack.worker.get(ReconciliationExceptionsRepository).resolve(first.id, 'ops.nomsa', 'vendor agreed to fund the debt')).toBe(true);
+      expect(await stack.worker.get(ReconciliationExceptionsService).resolve(first.id, 'ops.nomsa', 'vendor agreed to fund the debt')).toBe(true);
       const before = await books(vendor.vendor.id);
 
       // Three days later the cash was never collected: the bank reverses it and calls nobody.

@@ -1,7 +1,7 @@
 import { PayoutOutcomesService } from '#payout';
 import type { PayoutProviderPayment } from '#providers';
 import { PurchaseVerificationService } from '#purchase';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import { mobile, purchase, settle } from '../purchase/purchase-helpers.js';
 import { cashPayout } from '../payout/payout-requests.js';
 import { eventually, startPayoutStack, type PayoutStack, type PayoutTestVendor } from '../support/payout-stack.js';
@@ -99,7 +99,7 @@ describe('lookup answers as observations', () => {
       expect(first).toMatchObject({ kind: 'status_conflict', status: 'open', dedupe_key: `payout:${row.id}:status_conflict` });
       expect(await exceptions(row.id)).toHaveLength(1);
 
-      expect(await stack.worker.get(ReconciliationExceptionsRepository).resolve(first.id, 'ops.thabo', 'provider says their lookup index lagged')).toBe(true);
+      expect(await stack.worker.get(ReconciliationExceptionsService).resolve(first.id, 'ops.thabo', 'provider says their lookup index lagged')).toBe(true);
       await notFound();
       await notFound();
       expect((await exceptions(row.id)).map(({ kind, status, dedupe_key }) => ({ kind, status, dedupe_key }))).toEqual([

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { johannesburgDayOf } from '#common';
 import { checkInvariants } from '#invariants';
 import { MetricsService } from '#observability';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import { SettlementClock, SettlementDayCloser, SettlementScheduler } from '#settlement';
 import { ManualSandboxClock } from '../../apps/provider-sandbox/src/sandbox-clock.js';
 import { cashPayout } from '../payout/payout-requests.js';
@@ -138,7 +138,7 @@ describe('closing provider-days', () => {
     it('keeps the day open until its missing_report exception is resolved', async () => {
       const [missing] = await missingReports();
       expect(await closer.close('bank_a_instant_money', OLD_DAY)).toMatchObject({ closed: false, blockers: { report: null, open_exceptions: [{ id: missing.id, kind: 'missing_report' }] } });
-      expect(await stack.worker.get(ReconciliationExceptionsRepository).resolve(missing.id, 'e2e operator', 'the provider published the report late')).toBe(true);
+      expect(await stack.worker.get(ReconciliationExceptionsService).resolve(missing.id, 'e2e operator', 'the provider published the report late')).toBe(true);
       await scheduler.runOnce();
       expect(await day('bank_a_instant_money', OLD_DAY)).toMatchObject({ status: 'closed' });
     });
@@ -169,7 +169,7 @@ describe('closing provider-days', () => {
       const status = await ops('close:status', '--date', TODAY, '--provider', 'bank_a_instant_money');
       expect(status.days[0]).toMatchObject({ status: 'fetched', blocked: true, blockers: { open_exceptions: [{ id: mismatch.id, kind: 'amount_mismatch' }] } });
 
-      expect(await stack.worker.get(ReconciliationExceptionsRepository).resolve(mismatch.id, 'e2e operator', 'provider confirmed 200.00')).toBe(true);
+      expect(await stack.worker.get(ReconciliationExceptionsService).resolve(mismatch.id, 'e2e operator', 'provider confirmed 200.00')).toBe(true);
       const outcomes = await Promise.all([closer.close('bank_a_instant_money', TODAY), closer.close('bank_a_instant_money', TODAY), closer.closeReady()]);
       const closes = outcomes.flat().filter((outcome) => outcome.provider === 'bank_a_instant_money' && outcome.report_date === TODAY);
       expect(closes.every((outcome) => outcome.closed)).toBe(true);

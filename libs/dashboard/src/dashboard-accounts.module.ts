@@ -13,6 +13,6 @@ import { DashboardSessions } from './sessions.service.js';
 @Module({
   imports: [VendorAccountsModule],
   providers: [DashboardUserRepository, DashboardInviteRepository, DashboardPasswordResetRepository, DashboardSessionRepository, DashboardAuditRepository, DashboardAuditService, DashboardAccounts, DashboardSessions],
-  exports: [DashboardAccounts, DashboardAuditService, DashboardAuditRepository, DashboardSessions],
+  exports: [DashboardAccounts, DashboardAuditService, DashboardSessions],
 })
 export class DashboardAccountsModule {}

@@ -1,5 +1,4 @@
 export * from './reconciliation-exception.js';
-export { ReconciliationExceptionsRepository } from './persistence/reconciliation-exceptions.repository.js';
 export { ReconciliationExceptionsService } from './reconciliation-exceptions.service.js';
 export { ReconciliationModule } from './reconciliation.module.js';
 export * from './exception-desk.js';

@@ -8,6 +8,6 @@ import { ReconciliationExceptionsService } from './reconciliation-exceptions.ser
 @Module({
   providers: [ReconciliationExceptionsRepository, ExceptionDeskRepository, ReconciliationExceptionsService, ReconciliationExceptionDeskService],
   // The repository stays exported while #purchase and #payout still inject it (issue 30 moves them to the service).
-  exports: [ReconciliationExceptionsRepository, ReconciliationExceptionsService, ReconciliationExceptionDeskService],
+  exports: [ReconciliationExceptionsService, ReconciliationExceptionDeskService],
 })
 export class ReconciliationModule {}

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ValidationFailedError } from '#common';
 import type { Response } from 'express';
-import { centsFromDbValue, formatCents } from '#money';
+import { formatCents } from '#money';
 import { debtOf, PayoutLedgerService } from '#payout';
 import { SpendControlsService } from '#purchase';
 import { ExceptionDesk, FourEyes, requireReason, ReviewQueues, StaffAccounts, StaffAuditLog, type Proposal, type StaffSession } from '#staff';

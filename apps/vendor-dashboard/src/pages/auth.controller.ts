@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/co
 import type { Response } from 'express';
 import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
-import { DashboardAccounts, DashboardAuditRepository, type DashboardSession, DashboardSessions } from '#dashboard';
+import { DashboardAccounts, DashboardAuditService, type DashboardSession, DashboardSessions } from '#dashboard';
 import { clientAddress, CurrentSession, errorSummary, html, Mailer, newPasswordFields, preSessionMatches, PublicPage, readCookie, SessionCookies, SignInFlow, SignInLimiter, SignInRoutes, submitNewPassword, totpContext, useTotpCode, when } from '#web';
 import { auditEvent } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
@@ -15,7 +15,7 @@ export class AuthController extends SignInRoutes<SigningIn> {
   constructor(
     private readonly accounts: DashboardAccounts,
     private readonly sessions: DashboardSessions,
-    private readonly audit: DashboardAuditRepository,
+    private readonly audit: DashboardAuditService,
     limiter: SignInLimiter,
     encryption: FieldEncryption,
     private readonly cookies: SessionCookies,

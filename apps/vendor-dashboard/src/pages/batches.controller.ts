@@ -4,7 +4,7 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { createValidationPipe, DomainError, streamCsv } from '#common';
-import { DashboardAuditRepository, roleAllows, type DashboardSession } from '#dashboard';
+import { DashboardAuditService, roleAllows, type DashboardSession } from '#dashboard';
 import {
   BATCH_CSV_COLUMNS,
   BATCH_STATUSES,
@@ -55,7 +55,7 @@ export class BatchesController {
   constructor(
     private readonly lists: PayoutListsService,
     private readonly batches: PayoutBatchesService,
-    private readonly audit: DashboardAuditRepository,
+    private readonly audit: DashboardAuditService,
     private readonly vendors: VendorService,
   ) {}
 

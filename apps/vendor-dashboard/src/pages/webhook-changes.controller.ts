@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { GatewayEnv } from '#config';
-import { DashboardAuditRepository, type DashboardSession } from '#dashboard';
+import { DashboardAuditService, type DashboardSession } from '#dashboard';
 import { csrfField, CurrentSession, errorSummary, html, sessionOf } from '#web';
 import { WebhookEndpointsService, type WebhookGateway } from '#webhooks';
 import { auditEvent, RequirePermission } from '../web/access.js';
@@ -16,7 +16,7 @@ export class WebhookChangesController {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
     private readonly pages: WebhookPages,
-    private readonly audit: DashboardAuditRepository,
+    private readonly audit: DashboardAuditService,
     @Inject(GatewayEnv) private readonly config: GatewayEnv,
   ) {}
 

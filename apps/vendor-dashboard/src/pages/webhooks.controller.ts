@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError, FieldEncryption } from '#common';
-import { DashboardAuditRepository, type DashboardSession } from '#dashboard';
+import { DashboardAuditService, type DashboardSession } from '#dashboard';
 import { CurrentSession, SessionCookies, sessionOf, takeFlash } from '#web';
 import { eventsOf, WebhookEndpointsService } from '#webhooks';
 import { auditEvent, RequirePermission } from '../web/access.js';
@@ -22,7 +22,7 @@ export class WebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
     private readonly pages: WebhookPages,
-    private readonly audit: DashboardAuditRepository,
+    private readonly audit: DashboardAuditService,
     private readonly encryption: FieldEncryption,
     private readonly cookies: SessionCookies,
   ) {}

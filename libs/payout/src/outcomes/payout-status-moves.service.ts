@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { FieldEncryption } from '#common';
 import { formatCents } from '#money';
 import type { PayoutDelivery, PayoutProviderPayment } from '#providers';
-import { ReconciliationExceptionsRepository, type ReconciliationExceptionKind } from '#reconciliation';
+import { ReconciliationExceptionsService, type ReconciliationExceptionKind } from '#reconciliation';
 import { recordWebhookEvent, type PayoutWebhookEvent } from '#webhooks';
 import { batchViewOf } from '../model/batch-view.js';
 import { PayoutLedgerService } from '../ledger/payout-ledger.service.js';
@@ -33,7 +33,7 @@ export class PayoutStatusMovesService {
     private readonly evidence: PayoutEvidenceRepository,
     private readonly batches: PayoutBatchRepository,
     private readonly encryption: FieldEncryption,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly exceptions: ReconciliationExceptionsService,
   ) {}
 
   /**

@@ -2,7 +2,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { GatewayEnv } from '#config';
 import { MetricsService } from '#observability';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import { PayoutHoldRepository } from '../persistence/payout-hold.repository.js';
 
 const RAISE_LIMIT = 500;
@@ -28,7 +28,7 @@ export class PayoutHoldWatchService {
 
   constructor(
     private readonly holds: PayoutHoldRepository,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly exceptions: ReconciliationExceptionsService,
     private readonly config: GatewayEnv,
     @Optional() metrics?: MetricsService,
   ) {

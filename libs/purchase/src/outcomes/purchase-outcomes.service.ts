@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ReconciliationExceptionsRepository } from '#reconciliation';
+import { ReconciliationExceptionsService } from '#reconciliation';
 import type { LockedTransactionRecord, TransactionRecord } from '../model/transaction-record.js';
 import { isOpen, movesToward } from '../model/transaction-status.js';
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
@@ -41,7 +41,7 @@ export class PurchaseOutcomesService {
     fulfilments: FulfilmentService,
     spendControls: SpendControlsRepository,
     private readonly timings: PurchaseTimings,
-    private readonly exceptions: ReconciliationExceptionsRepository,
+    private readonly exceptions: ReconciliationExceptionsService,
     private readonly transactions: TransactionRepository,
   ) {
     this.moves = new TransactionMoves(fulfilments, spendControls, timings, transactions);
