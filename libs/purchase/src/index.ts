@@ -10,6 +10,7 @@ export * from './model/transaction-record.js';
 export * from './model/transaction-reference.js';
 export * from './model/purchase-timings.js';
 export * from './model/spend-limits.js';
+export * from './model/admission-refusals.js';
 // persistence: the entity list and one repository per aggregate
 export * from './purchase-entities.js';
 export * from './persistence/transactions.repository.js';
