@@ -40,6 +40,15 @@ export * from './reports/reports.service.js';
 export * from './reports/purchase-statement.service.js';
 export * from './persistence/purchase-statement.repository.js';
 export * from './reports/transaction-query.service.js';
+// request DTOs (class-validator): the gateway validates with them
+export * from './dto/pagination.dto.js';
+export * from './dto/optional-id.js';
+export * from './dto/string-map.validator.js';
+export * from './admission/dto/purchase-request.dto.js';
+export * from './admission/dto/quote-request.dto.js';
+export * from './catalogue/dto/product-list.dto.js';
+export * from './verification/dto/lookup-request.dto.js';
+export * from './reports/dto/transaction-list.dto.js';
 // modules
 export * from './purchase-domain.module.js';
 export * from './purchase-worker.module.js';

@@ -5,10 +5,9 @@ import { IsIn, IsOptional } from 'class-validator';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { IsIsoDay, SkipEnvelope, streamCsv } from '#common';
 import { PURCHASE_CSV_COLUMNS, PurchaseStatementService, type PurchaseStatementPage, type StatementPeriod } from '#purchase';
+import { assertDateOrder, DateRangeQuery, PaginationQuery } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { PageOf } from '../openapi/page-schema.js';
-import { assertDateOrder, DateRangeQuery } from '../transactions/dto/transaction.requests.js';
-import { PaginationQuery } from '../validation/pagination.query.js';
 
 export class PurchaseStatementQuery extends PaginationQuery {
   @ApiPropertyOptional({ enum: ['day', 'month'], default: 'day', description: 'One row per Africa/Johannesburg day, or per calendar month, of completion' })

@@ -4,10 +4,10 @@ import type { Response } from 'express';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { RateLimitBucketOf } from '#common';
 import { AdmitPurchaseUseCase, FulfilmentService, REFERENCE_PATTERN, TransactionQueryService, type PurchaseRequest } from '#purchase';
+import { assertDateOrder, CreateTransactionBody, TransactionListQuery } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { assertDateOrder, CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
 import { IdempotencyKeyIntoBody } from './idempotency-key-into-body.interceptor.js';
-import { FulfilmentSchema, TransactionPageSchema, TransactionSchema, TransactionValidationSchema } from './dto/transaction.schemas.js';
+import { FulfilmentSchema, TransactionPageSchema, TransactionSchema, TransactionValidationSchema } from './transactions.schemas.js';
 
 /** What a poll shows once the sandbox completed a R12 PIN (10107): the PIN is fetched from /fulfilment. */
 const COMPLETED_PURCHASE = {

@@ -1,6 +1,6 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
 import { TRANSACTION_STATUSES } from '#purchase';
-import { PageOf } from '../../openapi/page-schema.js';
+import { PageOf } from '../openapi/page-schema.js';
 
 export class TransactionSchema {
   @ApiProperty({ format: 'uuid', description: 'Gateway id (also the provider’s external id)' })

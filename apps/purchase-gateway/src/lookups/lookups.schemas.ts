@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { OperatorRefSchema, OperatorSchema } from '../../catalogue/dto/catalogue.schemas.js';
-import { PageOf } from '../../openapi/page-schema.js';
+import { OperatorRefSchema, OperatorSchema } from '../catalogue/catalogue.schemas.js';
+import { PageOf } from '../openapi/page-schema.js';
 
 export class OperatorPageSchema extends PageOf(OperatorSchema) {}
 

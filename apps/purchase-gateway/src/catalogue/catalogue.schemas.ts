@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageOf } from '../../openapi/page-schema.js';
+import { PageOf } from '../openapi/page-schema.js';
 
 export class ServiceSchema {
   @ApiProperty({ example: 3 })

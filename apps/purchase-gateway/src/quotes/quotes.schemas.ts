@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { BenefitSchema } from '../../catalogue/dto/catalogue.schemas.js';
+import { BenefitSchema } from '../catalogue/catalogue.schemas.js';
 
 export class QuoteSchema {
   @ApiProperty({ format: 'uuid' })
