@@ -49,6 +49,7 @@ export * from './admission/dto/quote-request.dto.js';
 export * from './catalogue/dto/product-list.dto.js';
 export * from './verification/dto/lookup-request.dto.js';
 export * from './reports/dto/transaction-list.dto.js';
+export * from './reports/dto/statement-query.dto.js';
 // modules
 export * from './purchase-domain.module.js';
 export * from './purchase-worker.module.js';

@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { Documents } from '#common';
+import type { AccountView } from '#payout';
 
-export class AccountSchema {
+export class AccountSchema implements Documents<AccountView, AccountSchema> {
   @ApiProperty({ format: 'uuid' })
   id: string;
   @ApiProperty({ example: 'Demo vendor' })

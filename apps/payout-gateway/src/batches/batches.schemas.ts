@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { BATCH_STATUSES } from '#payout';
+import type { Documents } from '#common';
+import { BATCH_STATUSES, type BatchValidation, type BatchView } from '#payout';
 import { PayoutSchema, PayoutValidationSchema } from '../payouts/payouts.schemas.js';
 
-export class BatchValidationSchema {
+export class BatchValidationSchema implements Documents<BatchValidation, BatchValidationSchema> {
   @ApiProperty({
     enum: ['create', 'replay'],
     description: '`create`: the real call would reserve the whole batch and queue its items; `replay`: it would answer the batch already made with this reference (nothing new)',
@@ -29,7 +30,7 @@ export class BatchValidationSchema {
   payouts: PayoutValidationSchema[];
 }
 
-export class BatchSchema {
+export class BatchSchema implements Documents<BatchView, BatchSchema> {
   @ApiProperty({ format: 'uuid' })
   id: string;
   @ApiProperty({ example: 'batch-2026-11-24', description: "The vendor's own batch reference" })

@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { BATCH_STATUSES } from '#payout';
+import type { Documents } from '#common';
+import { BATCH_STATUSES, type BatchSummaryView, type CursorPage, type PayoutView } from '#payout';
 import { PayoutSchema } from '../payouts/payouts.schemas.js';
 
-export class PayoutPageSchema {
+export class PayoutPageSchema implements Documents<CursorPage<PayoutView>, PayoutPageSchema> {
   @ApiProperty({ type: [PayoutSchema], description: 'Without delivery codes (`delivery` is null): read them per payout' })
   items: PayoutSchema[];
   @ApiProperty({ example: 50 })
@@ -11,7 +12,7 @@ export class PayoutPageSchema {
   next_cursor: string | null;
 }
 
-export class BatchSummarySchema {
+export class BatchSummarySchema implements Documents<BatchSummaryView, BatchSummarySchema> {
   @ApiProperty({ format: 'uuid' })
   id: string;
   @ApiProperty({ example: 'batch-2026-11-24' })
@@ -30,7 +31,7 @@ export class BatchSummarySchema {
   currency: string;
 }
 
-export class BatchPageSchema {
+export class BatchPageSchema implements Documents<CursorPage<BatchSummaryView>, BatchPageSchema> {
   @ApiProperty({ type: [BatchSummarySchema], description: 'Batches without their items: GET /batches/{reference} has them' })
   items: BatchSummarySchema[];
   @ApiProperty({ example: 50 })

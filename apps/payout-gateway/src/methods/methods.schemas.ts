@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PAYOUT_METHODS } from '#payout';
+import type { Documents } from '#common';
+import { PAYOUT_METHODS, type MethodView } from '#payout';
 
-export class MethodSchema {
+export class MethodSchema implements Documents<MethodView, MethodSchema> {
   @ApiProperty({ enum: PAYOUT_METHODS })
   method: string;
   @ApiProperty({ example: 'Bank A Instant Money' })

@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PAYOUT_METHODS, PAYOUT_STATUS_REASONS, PAYOUT_STATUSES } from '#payout';
+import type { Documents } from '#common';
+import { PAYOUT_METHODS, PAYOUT_STATUS_REASONS, PAYOUT_STATUSES, type DeliveryView, type PayoutView, type PayoutValidation } from '#payout';
 
 /** Response shapes of the payout contract, for the OpenAPI document only (services return plain views). */
 
-export class DeliverySchema {
+export class DeliverySchema implements Documents<DeliveryView, DeliverySchema> {
   @ApiProperty({ type: String, nullable: true, description: 'Collection PIN or voucher PIN' })
   pin: string | null;
   @ApiProperty({ type: String, nullable: true })
@@ -14,7 +15,7 @@ export class DeliverySchema {
   expires_at: string | null;
 }
 
-export class PayoutSchema {
+export class PayoutSchema implements Documents<PayoutView, PayoutSchema> {
   @ApiProperty({ format: 'uuid' })
   id: string;
   @ApiProperty({ example: 'order-1042', description: "The vendor's own reference" })
@@ -52,7 +53,7 @@ export class PayoutSchema {
   paid_at: string | null;
 }
 
-export class PayoutValidationSchema {
+export class PayoutValidationSchema implements Documents<PayoutValidation, PayoutValidationSchema> {
   @ApiProperty({ enum: ['create', 'replay'], description: '`create`: the real call would reserve and submit a new payout; `replay`: it would answer the payout already made with this reference (nothing new)' })
   outcome: string;
   @ApiProperty({ example: 'order-1042' })

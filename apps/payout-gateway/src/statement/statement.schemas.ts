@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { STATEMENT_CATEGORIES } from '#payout';
+import type { Documents } from '#common';
+import { STATEMENT_CATEGORIES, type StatementLineView, type StatementSummaryView, type CursorPage } from '#payout';
 
-export class StatementLineSchema {
+export class StatementLineSchema implements Documents<StatementLineView, StatementLineSchema> {
   @ApiProperty({ example: '48213', description: 'Stable id of the line: the ledger entry id, with `-fee` for the fee line of a settlement' })
   id: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-24T08:00:01.120Z' })
@@ -34,7 +35,7 @@ export class StatementLineSchema {
   batch_reference: string | null;
 }
 
-export class StatementPageSchema {
+export class StatementPageSchema implements Documents<CursorPage<StatementLineView>, StatementPageSchema> {
   @ApiProperty({ type: [StatementLineSchema] })
   items: StatementLineSchema[];
   @ApiProperty({ example: 50 })
@@ -43,14 +44,14 @@ export class StatementPageSchema {
   next_cursor: string | null;
 }
 
-export class StatementBalancesSchema {
+export class StatementBalancesSchema implements Documents<StatementSummaryView['opening'], StatementBalancesSchema> {
   @ApiProperty({ example: '10000.00' })
   available: string;
   @ApiProperty({ example: '0.00' })
   reserved: string;
 }
 
-export class StatementCategoryTotalSchema {
+export class StatementCategoryTotalSchema implements Documents<StatementSummaryView['categories'][number], StatementCategoryTotalSchema> {
   @ApiProperty({ enum: STATEMENT_CATEGORIES })
   category: string;
   @ApiProperty({ example: 3, description: 'Lines of this category in the range' })
@@ -61,7 +62,7 @@ export class StatementCategoryTotalSchema {
   reserved_change: string;
 }
 
-export class StatementSummarySchema {
+export class StatementSummarySchema implements Documents<StatementSummaryView, StatementSummarySchema> {
   @ApiProperty({ type: String, nullable: true, format: 'date', example: '2026-11-24' })
   date_from: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date', example: '2026-11-24' })

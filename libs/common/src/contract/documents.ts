@@ -5,12 +5,6 @@
  * nothing but these checks keeps them from drifting apart.
  */
 
-/** The keys of `A` that `B` lacks and the keys of `B` that `A` lacks. */
-export interface KeyDifference<A, B> {
-  onlyInFirst: Exclude<keyof A, keyof B>;
-  onlyInSecond: Exclude<keyof B, keyof A>;
-}
-
 /** Compiles only when `A` and `B` have exactly the same keys; otherwise the error names a key one of them lacks. */
 export type AssertSameKeys<A extends Record<keyof B, unknown>, B extends Record<keyof A, unknown>> = true;
 
@@ -28,4 +22,4 @@ export type Documents<View, Schema> = [Exclude<keyof Schema, keyof View> | Exclu
   ? [RetypedKeys<View, Schema>] extends [never]
     ? object
     : { 'view fields the schema types differently': RetypedKeys<View, Schema> }
-  : { 'schema and view fields differ': KeyDifference<Schema, View> };
+  : { 'schema and view fields differ': { onlyInSchema: Exclude<keyof Schema, keyof View>; onlyInView: Exclude<keyof View, keyof Schema> } };
