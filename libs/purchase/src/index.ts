@@ -11,6 +11,7 @@ export * from './model/transaction-reference.js';
 export * from './model/purchase-timings.js';
 export * from './model/spend-limits.js';
 export * from './model/admission-refusals.js';
+export * from './model/lookup-views.js';
 // persistence: the entity list and one repository per aggregate
 export * from './purchase-entities.js';
 export * from './persistence/transactions.repository.js';

@@ -23,3 +23,11 @@ export type Documents<View, Schema> = [Exclude<keyof Schema, keyof View> | Exclu
     ? object
     : { 'view fields the schema types differently': RetypedKeys<View, Schema> }
   : { 'schema and view fields differ': { onlyInSchema: Exclude<keyof Schema, keyof View>; onlyInView: Exclude<keyof View, keyof Schema> } };
+
+/**
+ * The `Documents` check for a type that cannot `implements` (an interface): compiles only when
+ * `Copy` has exactly the fields of `Source` and every `Source` value fits `Copy`'s field, e.g.
+ * `type _Linked = AssertDocuments<ProviderStatementLookup, StatementLookupView>` for a view copied
+ * field by field from a provider's answer.
+ */
+export type AssertDocuments<Source, Copy extends Documents<Source, Copy>> = true;
