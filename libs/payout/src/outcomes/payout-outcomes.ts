@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { FieldEncryption } from '#common';
 import { formatCents, parseDecimalAmount, type Cents } from '#money';
-import type { PayoutDelivery, PayoutProviderPayment } from '#providers';
+import { NOT_FOUND_PROOF_STREAK, type PayoutDelivery, type PayoutProviderPayment } from '#providers';
 import { ReconciliationExceptionsRepository, type ReconciliationExceptionKind } from '#reconciliation';
 import { enqueueWebhookDeliveries, recordWebhookEvent, type PayoutWebhookEvent } from '#webhooks';
 import { batchViewOf } from '../model/batch-view.js';
@@ -13,9 +13,6 @@ import { PayoutBatchRepository } from '../persistence/payout-batch.repository.js
 import { PayoutRepository, type ProviderContactRow } from '../persistence/payout.repository.js';
 import { payoutViewOf } from '../model/payout-view.js';
 import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
-
-/** Consecutive "not found" lookups, each after the settle period, that prove the provider never received a payout (as for purchases). */
-export const NOT_FOUND_PROOF_STREAK = 2;
 
 /**
  * Where a provider statement came from, for the exceptions it raises: a settlement line names

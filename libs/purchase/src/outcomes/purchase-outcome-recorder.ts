@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { centsFromDbValue } from '#money';
-import type { PurchaseProviderTransaction } from '#providers';
+import { NOT_FOUND_PROOF_STREAK, type PurchaseProviderTransaction } from '#providers';
 import { ReconciliationExceptionsRepository } from '#reconciliation';
 import { recordWebhookEvent, type PurchaseWebhookEvent } from '#webhooks';
 import { FulfilmentService } from './fulfilment.service.js';
@@ -51,9 +51,6 @@ function verifiedOutcomeOf(providerStatus: string): 'completed' | 'failed' | nul
   if (status === 'DECLINED' || status === 'REJECTED' || status === 'FAILED') return 'failed';
   return null;
 }
-
-/** "Not found" must be seen this many times in a row, after the settle period, to count as proof. */
-export const NOT_FOUND_PROOF_STREAK = 2;
 
 /**
  * What proves the provider holds a transaction for a purchase we failed: a verified lookup, or a
