@@ -1,6 +1,6 @@
 import type { HttpAppOptions } from '#common';
 import { PAYOUT_ENVELOPE } from './http/payout-envelope.js';
-import { refinePayoutSchemas } from './openapi/payout-schemas.js';
+import { refinePayoutSchemas } from './openapi/payout-openapi.js';
 
 /** Where an integrator looks first: the document's description (kept in step with docs/INTEGRATION.md). */
 const DESCRIPTION = `Vendor payout API on a prefunded account: account, methods, single payouts, batches, delivery and SMS resend.

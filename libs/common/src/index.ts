@@ -21,3 +21,4 @@ export * from './validation/text-rule.js';
 export * from './csv/csv.js';
 export * from './validation/iso-day.validator.js';
 export * from './sql/like-pattern.js';
+export * from './contract/documents.js';

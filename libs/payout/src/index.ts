@@ -31,6 +31,8 @@ export * from './ledger/payout-account.service.js';
 export * from './admission/dto/payout-validators.js';
 export * from './admission/dto/payout-request.dto.js';
 export * from './admission/dto/batch-request.dto.js';
+export * from './statement/dto/statement-query.dto.js';
+export * from './lists/dto/list-query.dto.js';
 export * from './admission/payouts.service.js';
 export * from './admission/payout-batches.service.js';
 export * from './delivery/payout-delivery.service.js';

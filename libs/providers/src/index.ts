@@ -7,6 +7,7 @@ export {
   ProviderNotConfiguredError,
 } from './provider-errors.js';
 export { SecretValue } from './secret-value.js';
+export { NOT_FOUND_PROOF_STREAK } from './lookup-proof.js';
 export { type PurchaseOutcome, purchaseOutcomeOf } from './purchase/purchase-outcome.js';
 export type * from './purchase/purchase-provider.wire.js';
 export {

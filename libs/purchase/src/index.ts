@@ -11,6 +11,8 @@ export * from './model/transaction-reference.js';
 export * from './model/purchase-timings.js';
 export * from './model/spend-limits.js';
 export * from './model/purchase-statement.js';
+export * from './model/admission-refusals.js';
+export * from './model/lookup-views.js';
 // persistence: the entity list (the repositories stay inside the lib: callers use the services)
 export * from './purchase-entities.js';
 // features
@@ -36,6 +38,16 @@ export * from './reports/reports.service.js';
 export * from './reports/purchase-statement.service.js';
 export * from './reports/transaction-query.service.js';
 export * from './settlement/purchase-settlement.service.js';
+// request DTOs (class-validator): the gateway validates with them
+export * from './dto/pagination.dto.js';
+export * from './dto/optional-id.js';
+export * from './dto/string-map.validator.js';
+export * from './admission/dto/purchase-request.dto.js';
+export * from './admission/dto/quote-request.dto.js';
+export * from './catalogue/dto/product-list.dto.js';
+export * from './verification/dto/lookup-request.dto.js';
+export * from './reports/dto/transaction-list.dto.js';
+export * from './reports/dto/statement-query.dto.js';
 // modules
 export * from './purchase-domain.module.js';
 export * from './purchase-worker.module.js';

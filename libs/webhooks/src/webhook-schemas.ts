@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import type { Documents } from '#common';
+import type { WebhookDeliveryPage, WebhookDeliveryView, WebhookEndpointsService, WebhookEndpointView, WebhookEndpointWithSecret } from './webhook-endpoints.service.js';
 import { PAYOUT_WEBHOOK_EVENTS, PURCHASE_WEBHOOK_EVENTS } from './webhook-event-types.js';
 
 const ALL_EVENTS = [...PURCHASE_WEBHOOK_EVENTS, ...PAYOUT_WEBHOOK_EVENTS];
@@ -52,7 +54,7 @@ export class RotateWebhookSecretBody {
   overlap_seconds?: unknown;
 }
 
-export class WebhookEndpointSchema {
+export class WebhookEndpointSchema implements Documents<WebhookEndpointView, WebhookEndpointSchema> {
   @ApiProperty({ format: 'uuid' })
   id: string;
   @ApiProperty({ example: 'https://vendor.example/webhooks/gateway' })
@@ -71,19 +73,19 @@ export class WebhookEndpointSchema {
   updated_at: string;
 }
 
-export class WebhookEndpointWithSecretSchema extends WebhookEndpointSchema {
+export class WebhookEndpointWithSecretSchema extends WebhookEndpointSchema implements Documents<WebhookEndpointWithSecret, WebhookEndpointWithSecretSchema> {
   @ApiProperty({ description: 'The signing secret. Shown only in this answer: store it now.', example: 'whsec_3q2-7wY2…' })
   secret: string;
 }
 
-export class WebhookDeletedSchema {
+export class WebhookDeletedSchema implements Documents<Awaited<ReturnType<WebhookEndpointsService['remove']>>, WebhookDeletedSchema> {
   @ApiProperty({ format: 'uuid' })
   id: string;
   @ApiProperty({ enum: [true] })
   deleted: true;
 }
 
-export class WebhookDeliverySchema {
+export class WebhookDeliverySchema implements Documents<WebhookDeliveryView, WebhookDeliverySchema> {
   @ApiProperty({ format: 'uuid' })
   id: string;
   @ApiProperty({ format: 'uuid', description: 'The event id (also in the body and the Gateway-Event-Id header); receivers dedupe on it' })
@@ -112,7 +114,7 @@ export class WebhookDeliverySchema {
  * One page of the delivery log: `{items, page, total, last_page}`, the paging metadata every
  * list of both gateways carries (docs/INTEGRATION.md, "Lists and paging").
  */
-export class WebhookDeliveryPageSchema {
+export class WebhookDeliveryPageSchema implements Documents<WebhookDeliveryPage, WebhookDeliveryPageSchema> {
   @ApiProperty({ type: [WebhookDeliverySchema] })
   items: WebhookDeliverySchema[];
   @ApiProperty({ example: 1, description: 'This page (from 1)' })

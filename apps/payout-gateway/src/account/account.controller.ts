@@ -2,7 +2,8 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { PayoutAccountService, type AccountView } from '#payout';
-import { AccountSchema, ApiEnvelope } from '../openapi/payout-schemas.js';
+import { ApiEnvelope } from '../openapi/payout-openapi.js';
+import { AccountSchema } from './account.schemas.js';
 
 @ApiTags('account')
 @Controller('account')

@@ -4,7 +4,8 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { RateLimitBucketOf } from '#common';
 import { BatchRequestDto, PayoutBatchesService, type BatchValidation, type BatchView } from '#payout';
-import { ApiEnvelope, ApiPayoutErrors, BatchSchema, BatchValidationSchema } from '../openapi/payout-schemas.js';
+import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-openapi.js';
+import { BatchSchema, BatchValidationSchema } from './batches.schemas.js';
 
 /** What creating a batch can refuse, and so what its dry run answers too (the same checks, in the same order). */
 const BATCH_CREATION_ERRORS = [

@@ -2,7 +2,8 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { PayoutMethodsService, type MethodView } from '#payout';
-import { ApiEnvelope, MethodSchema } from '../openapi/payout-schemas.js';
+import { ApiEnvelope } from '../openapi/payout-openapi.js';
+import { MethodSchema } from './methods.schemas.js';
 
 @ApiTags('methods')
 @Controller('methods')

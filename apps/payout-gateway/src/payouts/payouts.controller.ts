@@ -4,7 +4,8 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { RateLimitBucketOf } from '#common';
 import { PayoutRequestDto, PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutValidation, type PayoutView } from '#payout';
-import { ApiEnvelope, ApiPayoutErrors, DeliverySchema, PayoutSchema, PayoutValidationSchema } from '../openapi/payout-schemas.js';
+import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-openapi.js';
+import { DeliverySchema, PayoutSchema, PayoutValidationSchema } from './payouts.schemas.js';
 
 /** What creating a payout can refuse, and so what its dry run answers too (the same checks, in the same order). */
 const PAYOUT_CREATION_ERRORS = [

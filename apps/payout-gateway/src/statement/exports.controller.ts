@@ -3,10 +3,8 @@ import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
 import { SkipEnvelope, streamCsv } from '#common';
-import { BATCH_CSV_COLUMNS, instantRange, PAYOUT_CSV_COLUMNS, PayoutListsService, PayoutStatementService, STATEMENT_CSV_COLUMNS, type StatementDays } from '#payout';
-import { ApiPayoutErrors } from '../openapi/payout-schemas.js';
-import { BatchFilterQuery, PayoutFilterQuery } from '../lists/payout-lists.controller.js';
-import { StatementDaysQuery } from './statement.dto.js';
+import { BATCH_CSV_COLUMNS, BatchFilterQuery, instantRange, PAYOUT_CSV_COLUMNS, PayoutFilterQuery, PayoutListsService, PayoutStatementService, STATEMENT_CSV_COLUMNS, StatementDaysQuery, type StatementDays } from '#payout';
+import { ApiPayoutErrors } from '../openapi/payout-openapi.js';
 
 const CSV_RULES =
   'Streamed as text/csv (RFC 4180, CRLF, a header line), oldest first. Amounts are exact decimals, times ISO 8601 in UTC; a text cell starting with ' +

@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { PayoutStatementService, type CursorPage, type StatementLineView, type StatementSummaryView } from '#payout';
-import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-schemas.js';
-import { StatementDaysQuery, StatementPageQueryDto, StatementPageSchema, StatementSummarySchema } from './statement.dto.js';
+import { PayoutStatementService, StatementDaysQuery, StatementPageQueryDto, type CursorPage, type StatementLineView, type StatementSummaryView } from '#payout';
+import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-openapi.js';
+import { StatementPageSchema, StatementSummarySchema } from './statement.schemas.js';
 
 /** A funding, then a payout reserved and settled with its fee, newest first. */
 const PAGE_EXAMPLE = {

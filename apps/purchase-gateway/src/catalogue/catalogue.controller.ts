@@ -3,9 +3,9 @@ import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags, getSche
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { ValidationFailedError } from '#common';
 import { CatalogueReadCache } from '#purchase';
+import { ProductListQuery } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { CountrySchema, OperatorSchema, ProductPageSchema, ProductSchema, ServiceSchema } from './dto/catalogue.schemas.js';
-import { ProductListQuery } from './dto/product-list.query.js';
+import { CountrySchema, OperatorSchema, ProductPageSchema, ProductSchema, ServiceSchema } from './catalogue.schemas.js';
 
 function listEnvelope(schema: new () => unknown) {
   return {

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { SpendControlsService } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { LimitsSchema } from './limits.schema.js';
+import { LimitsSchema } from './limits.schemas.js';
 
 @ApiTags('limits')
 @Controller('limits')

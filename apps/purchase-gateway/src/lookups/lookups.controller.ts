@@ -2,17 +2,16 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { LookupsService } from '#purchase';
+import { DEFAULT_PER_PAGE, IdentifierLookupBody, MobileNumberLookupBody, StatementLookupBody } from '#purchase';
 import type { PurchaseApiErrorCode } from '../http/purchase-envelope.js';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { DEFAULT_PER_PAGE } from '../validation/pagination.query.js';
-import { IdentifierLookupBody, MobileNumberLookupBody, StatementLookupBody } from './dto/lookup.requests.js';
 import {
   AccountLookupSchema,
   EsimBenefitsLookupSchema,
   EsimStatusLookupSchema,
   OperatorPageSchema,
   StatementLookupSchema,
-} from './dto/lookup.schemas.js';
+} from './lookups.schemas.js';
 
 const LOOKUP_ERRORS: PurchaseApiErrorCode[] = [
   'VALIDATION_FAILED',

@@ -3,15 +3,15 @@ import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { centsFromMinorUnits } from '#money';
 import { QuoteService, REQUIREMENT_GROUPS, type IdentifierGroups } from '#purchase';
+import { CreateQuoteBody, REQUIREMENT_GROUP_SCHEMA } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { CreateQuoteBody, GROUP } from './dto/create-quote.body.js';
-import { QuoteSchema } from './dto/quote.schema.js';
+import { QuoteSchema } from './quotes.schemas.js';
 
 const QUOTE_BASE = {
   product_id: { type: 'integer', minimum: 1, example: 10107 },
-  ...Object.fromEntries(REQUIREMENT_GROUPS.map((group) => [group, GROUP])),
+  ...Object.fromEntries(REQUIREMENT_GROUPS.map((group) => [group, REQUIREMENT_GROUP_SCHEMA])),
   // Overwriting keeps the key in its place (the first of the groups).
-  credit_party_identifier: { ...GROUP, example: { mobile_number: '27821234567' } },
+  credit_party_identifier: { ...REQUIREMENT_GROUP_SCHEMA, example: { mobile_number: '27821234567' } },
 };
 
 /**

@@ -2,9 +2,9 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { ReportsService } from '#purchase';
+import { assertDateOrder, DateRangeQuery } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { assertDateOrder, DateRangeQuery } from '../transactions/dto/transaction.requests.js';
-import { SalesSummarySchema } from './dto/summary.schema.js';
+import { SalesSummarySchema } from './reports.schemas.js';
 
 @ApiTags('reports')
 @Controller('reports')

@@ -1,56 +1,11 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { IsIsoDay, SkipEnvelope, streamCsv } from '#common';
-import { PURCHASE_CSV_HEADER, PurchaseStatementService, type PurchaseStatementPage, type StatementPeriod } from '#purchase';
+import { SkipEnvelope, streamCsv } from '#common';
+import { assertDateOrder, DateRangeQuery, PURCHASE_CSV_HEADER, PurchaseStatementQuery, PurchaseStatementService, type PurchaseStatementPage } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { PageOf } from '../openapi/page-schema.js';
-import { assertDateOrder, DateRangeQuery } from '../transactions/dto/transaction.requests.js';
-import { PaginationQuery } from '../validation/pagination.query.js';
-
-export class PurchaseStatementQuery extends PaginationQuery {
-  @ApiPropertyOptional({ enum: ['day', 'month'], default: 'day', description: 'One row per Africa/Johannesburg day, or per calendar month, of completion' })
-  @IsOptional()
-  @IsIn(['day', 'month'])
-  period: StatementPeriod = 'day';
-
-  @ApiPropertyOptional({ format: 'date', example: '2026-11-01', description: 'First Africa/Johannesburg day included; omitted: unbounded' })
-  @IsOptional()
-  @IsIsoDay()
-  date_from?: string;
-
-  @ApiPropertyOptional({ format: 'date', example: '2026-11-30', description: 'Last Africa/Johannesburg day included; omitted: unbounded' })
-  @IsOptional()
-  @IsIsoDay()
-  date_to?: string;
-}
-
-export class PurchaseStatementRowSchema {
-  @ApiProperty({ example: '2026-11-24', description: 'YYYY-MM-DD (period=day) or YYYY-MM (period=month), Africa/Johannesburg, of the verified completion' })
-  period: string;
-  @ApiProperty({ example: 1201 })
-  product_id: number;
-  @ApiProperty({ example: 'Airtime R10-R1000' })
-  product_name: string;
-  @ApiProperty({ example: 12 })
-  operator_id: number;
-  @ApiProperty({ example: 'Vodacom South Africa' })
-  operator_name: string;
-  @ApiProperty({ example: 42, description: 'Sales verified as completed in the period, including those reversed since' })
-  completed_count: number;
-  @ApiProperty({ example: 126000, description: 'What the vendor was charged for them, ZAR cents' })
-  completed_gross_minor: number;
-  @ApiProperty({ example: 1, description: 'Of those sales, the ones reversed since (by original completion date)' })
-  reversed_count: number;
-  @ApiProperty({ example: 3000 })
-  reversed_gross_minor: number;
-  @ApiProperty({ example: 123000, description: 'completed_gross_minor − reversed_gross_minor' })
-  net_minor: number;
-}
-
-export class PurchaseStatementPageSchema extends PageOf(PurchaseStatementRowSchema, { page: 1, total: 1, last_page: 1 }) {}
+import { PurchaseStatementPageSchema } from './reports.schemas.js';
 
 @ApiTags('reports')
 @Controller('reports')

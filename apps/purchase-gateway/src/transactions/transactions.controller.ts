@@ -3,11 +3,10 @@ import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { RateLimitBucketOf } from '#common';
-import { PurchaseAdmissionService, FulfilmentService, REFERENCE_PATTERN, TransactionQueryService, type PurchaseRequest } from '#purchase';
+import { assertDateOrder, CreateTransactionBody, FulfilmentService, PurchaseAdmissionService, REFERENCE_PATTERN, TransactionListQuery, TransactionQueryService, type PurchaseRequest } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
-import { assertDateOrder, CreateTransactionBody, TransactionListQuery } from './dto/transaction.requests.js';
 import { IdempotencyKeyIntoBody } from './idempotency-key-into-body.interceptor.js';
-import { FulfilmentSchema, TransactionPageSchema, TransactionSchema, TransactionValidationSchema } from './dto/transaction.schemas.js';
+import { FulfilmentSchema, TransactionPageSchema, TransactionSchema, TransactionValidationSchema } from './transactions.schemas.js';
 
 /** What a poll shows once the sandbox completed a R12 PIN (10107): the PIN is fetched from /fulfilment. */
 const COMPLETED_PURCHASE = {

@@ -1,4 +1,4 @@
-import type { PayoutChannel } from '#providers';
+import type { PayoutChannel, VoucherSubmission } from '#providers';
 
 export const PAYOUT_METHODS = [
   'bank_a_instant_money',
@@ -12,7 +12,8 @@ export const PAYOUT_METHODS = [
 
 export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 export type PayoutMethodKind = 'cash' | 'bank' | 'voucher';
-export type VoucherProductCode = '311' | '1393' | '1652' | '1651';
+/** The voucher gateway's product codes: the provider client's, so a code it drops or renames fails to compile here. */
+export type VoucherProductCode = VoucherSubmission['productCode'];
 
 export interface PayoutMethodDefinition {
   method: PayoutMethod;

@@ -1,9 +1,6 @@
 import type { DeliveryReadChannel, PayoutRecord } from './payout-record.js';
 import type { ProviderContactEntry } from './payout-evidence.js';
 
-/** Consecutive "not found" lookups, each after the settle period, that prove the provider never received a payout (as for purchases). */
-export const NOT_FOUND_PROOF_STREAK = 2;
-
 /**
  * Where a provider statement came from, for the exceptions it raises: a settlement line names
  * its report day, its provider and the line's evidence; a lookup or submission answer only `via`.

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CashSendSubmission } from '#providers';
 
 /** Wire shape of PayoutRequest (payout contract); the HTTP DTOs implement it after structural validation. */
 export interface PayoutRequestInput {
@@ -44,7 +45,7 @@ export function storedMetadataOf(metadata: PayoutMetadata | null | undefined): P
 }
 
 /** What is stored (encrypted) about the recipient: every field, absent optional ones as null. */
-export type StoredRecipient = Required<Omit<RecipientInput, 'id_type'>> & { id_type: 'RSAID' | 'Passport' };
+export type StoredRecipient = Required<Omit<RecipientInput, 'id_type'>> & { id_type: CashSendSubmission['recipient']['idType'] };
 
 export function storedRecipientOf(recipient: RecipientInput): StoredRecipient {
   return {

@@ -1,11 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { PayoutProviderPayment } from '#providers';
+import { NOT_FOUND_PROOF_STREAK, type PayoutProviderPayment } from '#providers';
 import { enqueueWebhookDeliveries } from '#webhooks';
 import { PayoutLedgerService } from '../ledger/payout-ledger.service.js';
 import { LedgerInvariantError } from '../model/ledger-errors.js';
 import {
-  NOT_FOUND_PROOF_STREAK,
   type PayoutObservation,
   type ProviderContactEvidence,
   type SubmissionFollowUp,

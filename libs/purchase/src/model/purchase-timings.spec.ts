@@ -1,8 +1,9 @@
 import { loadConfig } from '#config';
+import { NOT_FOUND_PROOF_STREAK } from '#providers';
 import { PurchaseTimings } from './purchase-timings.js';
 
-/** NOT_FOUND_PROOF_STREAK in purchase-outcome.types.ts: two counted "not found" answers fail a purchase. */
-const PROOF_STREAK = 2;
+/** Two counted "not found" answers fail a purchase (NOT_FOUND_PROOF_STREAK, #providers). */
+const PROOF_STREAK = NOT_FOUND_PROOF_STREAK;
 
 /**
  * Replays the worker's schedule for a purchase the provider never created (sandbox 03: the create

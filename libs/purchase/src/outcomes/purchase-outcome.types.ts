@@ -41,9 +41,6 @@ export function verifiedOutcomeOf(providerStatus: string): 'completed' | 'failed
   return null;
 }
 
-/** "Not found" must be seen this many times in a row, after the settle period, to count as proof. */
-export const NOT_FOUND_PROOF_STREAK = 2;
-
 /**
  * What proves the provider holds a transaction for a purchase we failed: a verified lookup, or a
  * line of the provider's settlement report (equally a provider statement). Never a PIN.

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { NOT_FOUND_PROOF_STREAK } from '#providers';
 import { ReconciliationExceptionsService } from '#reconciliation';
 import type { LockedTransactionRecord, TransactionRecord } from '../model/transaction-record.js';
 import { isOpen, movesToward } from '../model/transaction-status.js';
@@ -8,7 +9,6 @@ import { TransactionRepository } from '../persistence/transaction.repository.js'
 import { FulfilmentService } from './fulfilment.service.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 import {
-  NOT_FOUND_PROOF_STREAK,
   PURCHASE_FAILURE_CODES,
   STAFF_RESOLUTION_STANDARD_MESSAGE,
   evidenceOf,

@@ -14,23 +14,16 @@ import {
   VelocityLimitExceededError,
   VendorNotReleasedError,
 } from '../model/purchase-errors.js';
+import type { AdmissionRefusal } from '../model/admission-refusals.js';
 
 /** The SQLSTATE purchase_admit raises a refusal with (migration 1763781500000); its detail is the JSON below. */
 const ADMISSION_REFUSED = 'ZA001';
-
-type Refusal =
-  | { code: 'IDEMPOTENCY_CONFLICT'; conflict: 'key' | 'reference' }
-  | { code: 'PURCHASES_PAUSED'; scope: 'global' | 'vendor' }
-  | { code: 'TRANSACTION_MAXIMUM_EXCEEDED'; transaction_max_cents: string }
-  | { code: 'VELOCITY_LIMIT_EXCEEDED'; retry_after_seconds: number }
-  | { code: 'DAILY_CAP_EXCEEDED'; remaining_cents: string }
-  | { code: 'PROVIDER_NOT_CONFIGURED' | 'QUOTE_NOT_FOUND' | 'QUOTE_ALREADY_USED' | 'QUOTE_EXPIRED' | 'SPEND_CONTROLS_NOT_CONFIGURED' | 'PRICING_UNPUBLISHED' | 'VENDOR_NOT_RELEASED' };
 
 const KEY_CONFLICT = 'The Idempotency-Key was used with another quote or reference';
 const UNKNOWN_QUOTE = 'quote_id does not name a quote of this vendor';
 const REFERENCE_CONFLICT = 'The reference belongs to a purchase made with another Idempotency-Key';
 
-function refusalError(refusal: Refusal): DomainError {
+function refusalError(refusal: AdmissionRefusal): DomainError {
   switch (refusal.code) {
     case 'IDEMPOTENCY_CONFLICT':
       return new IdempotencyConflictError(refusal.conflict === 'key' ? KEY_CONFLICT : REFERENCE_CONFLICT);
@@ -68,7 +61,7 @@ function refusalError(refusal: Refusal): DomainError {
 export function admissionError(error: unknown): unknown {
   if (!(error instanceof QueryFailedError)) return error;
   const driverError = error.driverError as { code?: string; detail?: string; constraint?: string } | undefined;
-  if (driverError?.code === ADMISSION_REFUSED && driverError.detail) return refusalError(JSON.parse(driverError.detail) as Refusal);
+  if (driverError?.code === ADMISSION_REFUSED && driverError.detail) return refusalError(JSON.parse(driverError.detail) as AdmissionRefusal);
   if (driverError?.code === '23505') {
     if (driverError.constraint === 'purchase_transactions_quote_key') return new QuoteAlreadyUsedError();
     if (driverError.constraint === 'purchase_transactions_vendor_reference_key') return new IdempotencyConflictError(REFERENCE_CONFLICT);

@@ -1,50 +1,8 @@
-import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IsIsoDay } from '#common';
-import { STATEMENT_CATEGORIES } from '#payout';
+import { ApiProperty } from '@nestjs/swagger';
+import type { Documents } from '#common';
+import { STATEMENT_CATEGORIES, type StatementLineView, type StatementSummaryView, type CursorPage } from '#payout';
 
-/** Whole Africa/Johannesburg days, both included; an omitted end is open. */
-export class StatementDaysQuery {
-  @ApiPropertyOptional({ format: 'date', example: '2026-11-24', description: 'First Africa/Johannesburg day included; omitted: from the first entry' })
-  @IsOptional()
-  @IsIsoDay()
-  date_from?: string;
-
-  @ApiPropertyOptional({ format: 'date', example: '2026-11-24', description: 'Last Africa/Johannesburg day included; omitted: up to now' })
-  @IsOptional()
-  @IsIsoDay()
-  date_to?: string;
-}
-
-/** The cursor-paging fields shared by the growing lists: `per_page` and an opaque `cursor`. */
-export class CursorPagingFields {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  per_page: number = 50;
-
-  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page, with the same filters (and order); omitted: the first page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  cursor?: string;
-}
-
-/** Days with cursor paging. */
-export class CursorPageQuery extends IntersectionType(StatementDaysQuery, CursorPagingFields) {}
-
-export class StatementPageQueryDto extends CursorPageQuery {
-  @ApiPropertyOptional({ enum: ['desc', 'asc'], default: 'desc', description: '`desc` newest first, `asc` oldest first' })
-  @IsOptional()
-  @IsIn(['desc', 'asc'])
-  order: 'desc' | 'asc' = 'desc';
-}
-
-export class StatementLineSchema {
+export class StatementLineSchema implements Documents<StatementLineView, StatementLineSchema> {
   @ApiProperty({ example: '48213', description: 'Stable id of the line: the ledger entry id, with `-fee` for the fee line of a settlement' })
   id: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-24T08:00:01.120Z' })
@@ -77,7 +35,7 @@ export class StatementLineSchema {
   batch_reference: string | null;
 }
 
-export class StatementPageSchema {
+export class StatementPageSchema implements Documents<CursorPage<StatementLineView>, StatementPageSchema> {
   @ApiProperty({ type: [StatementLineSchema] })
   items: StatementLineSchema[];
   @ApiProperty({ example: 50 })
@@ -86,14 +44,14 @@ export class StatementPageSchema {
   next_cursor: string | null;
 }
 
-export class StatementBalancesSchema {
+export class StatementBalancesSchema implements Documents<StatementSummaryView['opening'], StatementBalancesSchema> {
   @ApiProperty({ example: '10000.00' })
   available: string;
   @ApiProperty({ example: '0.00' })
   reserved: string;
 }
 
-export class StatementCategoryTotalSchema {
+export class StatementCategoryTotalSchema implements Documents<StatementSummaryView['categories'][number], StatementCategoryTotalSchema> {
   @ApiProperty({ enum: STATEMENT_CATEGORIES })
   category: string;
   @ApiProperty({ example: 3, description: 'Lines of this category in the range' })
@@ -104,7 +62,7 @@ export class StatementCategoryTotalSchema {
   reserved_change: string;
 }
 
-export class StatementSummarySchema {
+export class StatementSummarySchema implements Documents<StatementSummaryView, StatementSummarySchema> {
   @ApiProperty({ type: String, nullable: true, format: 'date', example: '2026-11-24' })
   date_from: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date', example: '2026-11-24' })

@@ -1,8 +1,9 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
-import { TRANSACTION_STATUSES } from '#purchase';
-import { PageOf } from '../../openapi/page-schema.js';
+import type { Documents } from '#common';
+import { TRANSACTION_STATUSES, type TransactionView, type TransactionValidation, type FulfilmentView, type Page } from '#purchase';
+import { PageOf } from '../openapi/page-schema.js';
 
-export class TransactionSchema {
+export class TransactionSchema implements Documents<TransactionView, TransactionSchema> {
   @ApiProperty({ format: 'uuid', description: 'Gateway id (also the provider’s external id)' })
   id: string;
   @ApiProperty({ example: 'order-2026-0001' })
@@ -44,10 +45,10 @@ export class TransactionSchema {
   reversed_at: string | null;
 }
 
-export class TransactionPageSchema extends PageOf(TransactionSchema) {}
+export class TransactionPageSchema extends PageOf(TransactionSchema) implements Documents<Page<TransactionView>, TransactionPageSchema> {}
 
 /** What the real call would charge and deliver: the transaction's own fields, as the quote fixes them. */
-export class TransactionValidationSchema extends PickType(TransactionSchema, ['reference', 'quote_id', 'product_id', 'charge_minor', 'currency', 'destination_amount', 'destination_unit'] as const) {
+export class TransactionValidationSchema extends PickType(TransactionSchema, ['reference', 'quote_id', 'product_id', 'charge_minor', 'currency', 'destination_amount', 'destination_unit'] as const) implements Documents<TransactionValidation, TransactionValidationSchema> {
   @ApiProperty({
     enum: ['create', 'replay'],
     description: '`create`: the real call would admit a new purchase (202, pending) and count it against the limits; `replay`: it would answer the purchase already made with this Idempotency-Key (nothing new)',
@@ -61,14 +62,14 @@ export class TransactionValidationSchema extends PickType(TransactionSchema, ['r
   velocity_remaining: number | null;
 }
 
-export class PinDeliverySchema {
+export class PinDeliverySchema implements Documents<NonNullable<FulfilmentView['pin']>, PinDeliverySchema> {
   @ApiProperty({ example: '1234567890123456' })
   code: string;
   @ApiProperty({ example: 'SN000000000001' })
   serial: string;
 }
 
-export class EsimDeliverySchema {
+export class EsimDeliverySchema implements Documents<NonNullable<FulfilmentView['esim']>, EsimDeliverySchema> {
   @ApiProperty({ example: '8927000000000000001' })
   iccid: string;
   @ApiProperty({ example: 'smdp.example' })
@@ -79,7 +80,7 @@ export class EsimDeliverySchema {
   qr_code_payload: string;
 }
 
-export class FulfilmentSchema {
+export class FulfilmentSchema implements Documents<FulfilmentView, FulfilmentSchema> {
   @ApiProperty({ format: 'uuid' })
   transaction_id: string;
   @ApiProperty({ enum: ['pin', 'esim'] })

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsCleanText } from '#common';
-import { OptionalIdQuery } from '../../validation/optional-id.js';
-import { PaginationQuery } from '../../validation/pagination.query.js';
+import { OptionalIdQuery } from '../../dto/optional-id.js';
+import { PaginationQuery } from '../../dto/pagination.dto.js';
 
 export class ProductListQuery extends PaginationQuery {
   @ApiPropertyOptional({ description: 'Matches product name, description or operator name (case-insensitive)', maxLength: 100 })

@@ -1,10 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { OperatorRefSchema, OperatorSchema } from '../../catalogue/dto/catalogue.schemas.js';
-import { PageOf } from '../../openapi/page-schema.js';
+import type { Documents } from '#common';
+import type { AccountLookupView, EsimBenefitsLookupView, EsimStatusLookupView, OperatorLookupView, Page, StatementLookupView } from '#purchase';
+import { OperatorRefSchema, OperatorSchema } from '../catalogue/catalogue.schemas.js';
+import { PageOf } from '../openapi/page-schema.js';
 
-export class OperatorPageSchema extends PageOf(OperatorSchema) {}
+export class OperatorPageSchema extends PageOf(OperatorSchema) implements Documents<Page<OperatorLookupView>, OperatorPageSchema> {}
 
-export class StatementLookupSchema {
+export class StatementLookupSchema implements Documents<StatementLookupView, StatementLookupSchema> {
   @ApiProperty({ example: 11001 })
   product_id: number;
   @ApiProperty({ example: '1234567800' })
@@ -21,7 +23,7 @@ export class StatementLookupSchema {
   due_date: string;
 }
 
-export class AccountLookupSchema {
+export class AccountLookupSchema implements Documents<AccountLookupView, AccountLookupSchema> {
   @ApiProperty({ example: 11001 })
   product_id: number;
   @ApiProperty()
@@ -34,7 +36,7 @@ export class AccountLookupSchema {
   operator: OperatorRefSchema;
 }
 
-export class RemainingBenefitSchema {
+export class RemainingBenefitSchema implements Documents<EsimBenefitsLookupView['benefits'][number], RemainingBenefitSchema> {
   @ApiProperty({ enum: ['CREDITS', 'DATA', 'VALIDITY', 'BILL_PAYMENT'], example: 'DATA' })
   type: string;
   @ApiProperty({ example: 'MB' })
@@ -45,7 +47,7 @@ export class RemainingBenefitSchema {
   remaining: string;
 }
 
-export class EsimBenefitsLookupSchema {
+export class EsimBenefitsLookupSchema implements Documents<EsimBenefitsLookupView, EsimBenefitsLookupSchema> {
   @ApiProperty({ example: 12001 })
   product_id: number;
   @ApiProperty({ type: [RemainingBenefitSchema] })
@@ -54,7 +56,7 @@ export class EsimBenefitsLookupSchema {
   expires_at: string;
 }
 
-export class EsimStatusLookupSchema {
+export class EsimStatusLookupSchema implements Documents<EsimStatusLookupView, EsimStatusLookupSchema> {
   @ApiProperty({ example: 12001 })
   product_id: number;
   @ApiProperty({ enum: ['INSTALLED', 'NOT_INSTALLED'], example: 'INSTALLED' })

@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { Documents } from '#common';
+import type { LimitsView } from '#purchase';
 
-export class LimitsSchema {
+export class LimitsSchema implements Documents<LimitsView, LimitsSchema> {
   @ApiProperty({ description: 'False until staff set every spend control; purchases answer SPEND_CONTROLS_NOT_CONFIGURED meanwhile' })
   configured: boolean;
   @ApiProperty({ enum: ['ZAR'] })

@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { BenefitSchema } from '../../catalogue/dto/catalogue.schemas.js';
+import type { Documents } from '#common';
+import type { QuoteView } from '#purchase';
+import { BenefitSchema } from '../catalogue/catalogue.schemas.js';
 
-export class QuoteSchema {
+export class QuoteSchema implements Documents<QuoteView, QuoteSchema> {
   @ApiProperty({ format: 'uuid' })
   id: string;
   @ApiProperty({ example: 10107 })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsCleanText } from '#common';
-import { IsStringMap, STRING_MAP_SCHEMA } from '../../validation/string-map.validator.js';
+import { IsStringMap, STRING_MAP_SCHEMA } from '../../dto/string-map.validator.js';
 
 const MAX_PRODUCT_ID = 2_147_483_647;
 

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { IsStringMap, STRING_MAP_SCHEMA } from '../../validation/string-map.validator.js';
+import { IsStringMap, STRING_MAP_SCHEMA } from '../../dto/string-map.validator.js';
 
-export const GROUP = { ...STRING_MAP_SCHEMA, description: 'Required per product: see the product’s `requirements`' };
+export const REQUIREMENT_GROUP_SCHEMA = { ...STRING_MAP_SCHEMA, description: 'Required per product: see the product’s `requirements`' };
 
 export class CreateQuoteBody {
   @ApiProperty({ example: 10107 })
@@ -24,32 +24,32 @@ export class CreateQuoteBody {
   @Max(Number.MAX_SAFE_INTEGER)
   budget_minor?: number;
 
-  @ApiPropertyOptional({ ...GROUP, example: { mobile_number: '27821234567' } })
+  @ApiPropertyOptional({ ...REQUIREMENT_GROUP_SCHEMA, example: { mobile_number: '27821234567' } })
   @IsOptional()
   @IsStringMap()
   credit_party_identifier?: Record<string, string>;
 
-  @ApiPropertyOptional(GROUP)
+  @ApiPropertyOptional(REQUIREMENT_GROUP_SCHEMA)
   @IsOptional()
   @IsStringMap()
   debit_party_identifier?: Record<string, string>;
 
-  @ApiPropertyOptional(GROUP)
+  @ApiPropertyOptional(REQUIREMENT_GROUP_SCHEMA)
   @IsOptional()
   @IsStringMap()
   sender?: Record<string, string>;
 
-  @ApiPropertyOptional(GROUP)
+  @ApiPropertyOptional(REQUIREMENT_GROUP_SCHEMA)
   @IsOptional()
   @IsStringMap()
   beneficiary?: Record<string, string>;
 
-  @ApiPropertyOptional(GROUP)
+  @ApiPropertyOptional(REQUIREMENT_GROUP_SCHEMA)
   @IsOptional()
   @IsStringMap()
   statement_identifier?: Record<string, string>;
 
-  @ApiPropertyOptional(GROUP)
+  @ApiPropertyOptional(REQUIREMENT_GROUP_SCHEMA)
   @IsOptional()
   @IsStringMap()
   additional_identifier?: Record<string, string>;

@@ -1,14 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageOf } from '../../openapi/page-schema.js';
+import type { Documents } from '#common';
+import type { CountryView, OperatorView, Page, ProductBenefit, ProductPriceView, ProductView, ServiceView } from '#purchase';
+import { PageOf } from '../openapi/page-schema.js';
 
-export class ServiceSchema {
+export class ServiceSchema implements Documents<ServiceView, ServiceSchema> {
   @ApiProperty({ example: 3 })
   id: number;
   @ApiProperty({ example: 'PIN vouchers' })
   name: string;
 }
 
-export class CountrySchema {
+export class CountrySchema implements Documents<CountryView, CountrySchema> {
   @ApiProperty({ example: 'ZAF', description: 'ISO 3166 alpha-3' })
   iso_code: string;
   @ApiProperty({ example: 'South Africa' })
@@ -17,19 +19,19 @@ export class CountrySchema {
   currency: string | null;
 }
 
-export class OperatorRefSchema {
+export class OperatorRefSchema implements Documents<ProductView['operator'], OperatorRefSchema> {
   @ApiProperty({ example: 101 })
   id: number;
   @ApiProperty({ example: 'Vodacom ZA' })
   name: string;
 }
 
-export class OperatorSchema extends OperatorRefSchema {
+export class OperatorSchema extends OperatorRefSchema implements Documents<OperatorView, OperatorSchema> {
   @ApiProperty({ example: 'ZAF' })
   country_iso_code: string;
 }
 
-export class BenefitSchema {
+export class BenefitSchema implements Documents<ProductBenefit, BenefitSchema> {
   @ApiProperty({ enum: ['CREDITS', 'DATA', 'VALIDITY', 'BILL_PAYMENT'], example: 'CREDITS', description: "The provider's benefit type" })
   type: string;
   @ApiProperty({ example: 'ZAR' })
@@ -38,7 +40,7 @@ export class BenefitSchema {
   amount: string;
 }
 
-export class DestinationRangeSchema {
+export class DestinationRangeSchema implements Documents<NonNullable<ProductView['destination_range']>, DestinationRangeSchema> {
   @ApiProperty({ example: '5.00' })
   min: string;
   @ApiProperty({ example: '1000.00' })
@@ -47,7 +49,7 @@ export class DestinationRangeSchema {
   step: string;
 }
 
-export class ProductPriceSchema {
+export class ProductPriceSchema implements Documents<ProductPriceView, ProductPriceSchema> {
   @ApiProperty({ example: 1014, description: 'ZAR cents charged to the vendor; ranged products: at the minimum amount' })
   charge_minor: number;
   @ApiProperty({ enum: ['ZAR'] })
@@ -65,7 +67,7 @@ const FIELD_SETS = {
   example: [['mobile_number'], ['account_number']],
 } as const;
 
-export class RequirementsSchema {
+export class RequirementsSchema implements Documents<ProductView['requirements'], RequirementsSchema> {
   @ApiProperty(FIELD_SETS)
   credit_party_identifier: string[][];
   @ApiProperty(FIELD_SETS)
@@ -80,7 +82,7 @@ export class RequirementsSchema {
   additional_identifier: string[][];
 }
 
-export class ProductSchema {
+export class ProductSchema implements Documents<ProductView, ProductSchema> {
   @ApiProperty({ example: 10107 })
   id: number;
   @ApiProperty({ example: 'Vodacom ZA Airtime PIN 12.00 ZAR' })
@@ -115,4 +117,4 @@ export class ProductSchema {
   lookups: string[];
 }
 
-export class ProductPageSchema extends PageOf(ProductSchema, { page: 1, total: 42, last_page: 3 }) {}
+export class ProductPageSchema extends PageOf(ProductSchema, { page: 1, total: 42, last_page: 3 }) implements Documents<Page<ProductView>, ProductPageSchema> {}
