@@ -6,7 +6,7 @@ import { VendorService } from '#auth';
 import { createValidationPipe, DomainError, streamCsv } from '#common';
 import { DashboardAuditService, roleAllows, type DashboardSession } from '#dashboard';
 import {
-  BATCH_CSV_COLUMNS,
+  BATCH_CSV_HEADER,
   BATCH_STATUSES,
   // POST /batches' own request class: the upload is validated by exactly the API's rules.
   BatchRequestDto,
@@ -19,7 +19,7 @@ import {
 } from '#payout';
 import { csrfField, CsrfInMultipartBody, csrfMatches, CurrentSession, errorSummary, html, moneyFromDecimal, PageForbidden, type SafeHtml, sessionOf, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
-import { batchFromCsv, CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '../web/csv.js';
+import { batchFromCsv, CSV_HEADER_FIELDS, CSV_REQUIRED_FIELDS } from '../web/csv.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
 import { sendPage } from '../web/layout.js';
 import { choiceOf, dayRangeOf, queryOf, selectField, type ListFilter, type ListQuery } from '../web/list-filters.js';
@@ -97,7 +97,7 @@ ${list}`,
   async downloadBatches(@Query() query: ListQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const { filter, errors } = batchFilterOf(query);
     if (Object.keys(errors).length > 0) return response.redirect(303, `/batches?${queryOf({ status: query.status, from: query.from, to: query.to })}`);
-    await streamCsv(response, exportName('batches', filter), BATCH_CSV_COLUMNS, this.lists.batchCsvRows(session.vendorId, filter));
+    await streamCsv(response, exportName('batches', filter), BATCH_CSV_HEADER, this.lists.batchCsvRows(session.vendorId, filter));
   }
 
   @Get('batches/view')
@@ -207,7 +207,7 @@ ${list}`,
       current: '/batches',
       body: html`${preview}
 <p>Up to ${MAX_BATCH_ITEMS} payouts in one CSV file with a header row. Every row is checked with the same rules as the API's POST /batches; one bad row rejects the whole file and nothing is paid or reserved.</p>
-<p class="hint">Columns: ${CSV_COLUMNS.join(', ')}. Required: ${CSV_REQUIRED_COLUMNS.join(', ')}. Amounts in rand with two decimals (200.00).</p>
+<p class="hint">Columns: ${CSV_HEADER_FIELDS.join(', ')}. Required: ${CSV_REQUIRED_FIELDS.join(', ')}. Amounts in rand with two decimals (200.00).</p>
 <form method="post" action="/batches/preview" enctype="multipart/form-data">${csrfField(session)}
 <label for="file">CSV file</label><input id="file" name="file" type="file" accept=".csv,text/csv" required>
 <label for="reference">Batch reference <span class="hint">(optional; by default the file's fingerprint, so the same file is never paid twice)</span></label>

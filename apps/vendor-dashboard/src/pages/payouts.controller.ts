@@ -2,7 +2,7 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { streamCsv } from '#common';
 import type { DashboardSession } from '#dashboard';
-import { PAYOUT_CSV_COLUMNS, PAYOUT_METHODS, PAYOUT_STATUSES, PayoutAccountService, PayoutListsService, PayoutMethodsService, PayoutsService, type PayoutListQuery } from '#payout';
+import { PAYOUT_CSV_HEADER, PAYOUT_METHODS, PAYOUT_STATUSES, PayoutAccountService, PayoutListsService, PayoutMethodsService, PayoutsService, type PayoutListQuery } from '#payout';
 import { CurrentSession, html, moneyFromDecimal, when } from '#web';
 import { RequirePermission } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
@@ -72,7 +72,7 @@ ${list}`,
   async downloadPayouts(@Query() query: ListQuery, @CurrentSession() session: DashboardSession, @Res() response: Response): Promise<void> {
     const { filter, errors } = payoutFilterOf(query);
     if (Object.keys(errors).length > 0) return response.redirect(303, `/payouts?${queryOf({ status: query.status, method: query.method, from: query.from, to: query.to })}`);
-    await streamCsv(response, exportName('payouts', filter), PAYOUT_CSV_COLUMNS, this.lists.payoutCsvRows(session.vendorId, filter));
+    await streamCsv(response, exportName('payouts', filter), PAYOUT_CSV_HEADER, this.lists.payoutCsvRows(session.vendorId, filter));
   }
 
   @Get('payouts/view')

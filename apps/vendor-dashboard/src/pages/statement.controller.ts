@@ -2,7 +2,7 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { johannesburgDayOf, streamCsv } from '#common';
 import type { DashboardSession } from '#dashboard';
-import { PayoutStatementService, STATEMENT_CSV_COLUMNS, type StatementLineView, type StatementSummaryView } from '#payout';
+import { PayoutStatementService, STATEMENT_CSV_HEADER, type StatementLineView, type StatementSummaryView } from '#payout';
 import { CurrentSession, errorSummary, html, isoDayOrUndefined, moneyFromDecimal, type SafeHtml, when } from '#web';
 import { RequirePermission } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
@@ -84,7 +84,7 @@ ${page ? linesTable(page.items, next, Boolean(query.cursor)) : ''}`,
       response.redirect(303, `/statement?${new URLSearchParams({ from: query.from ?? '', to: query.to ?? '' }).toString()}`);
       return;
     }
-    await streamCsv(response, `statement-${from}-${to}.csv`, STATEMENT_CSV_COLUMNS, this.statement.csvRows(session.vendorId, { dateFrom: from, dateTo: to }));
+    await streamCsv(response, `statement-${from}-${to}.csv`, STATEMENT_CSV_HEADER, this.statement.csvRows(session.vendorId, { dateFrom: from, dateTo: to }));
   }
 }
 

@@ -41,8 +41,8 @@ export function parseCsv(text: string): string[][] {
 const RECIPIENT_FIELDS = ['first_name', 'middle_name', 'surname', 'phone', 'id_type', 'id_number', 'country_of_issue', 'nationality', 'email', 'date_of_birth'];
 const BANK_ACCOUNT_FIELDS = ['bank_name', 'account_number', 'account_name', 'branch_code'];
 const PAYOUT_FIELDS = ['reference', 'amount', 'currency', 'method'];
-export const CSV_COLUMNS = [...PAYOUT_FIELDS, ...RECIPIENT_FIELDS, ...BANK_ACCOUNT_FIELDS];
-export const CSV_REQUIRED_COLUMNS = ['reference', 'amount', 'method', 'first_name', 'surname', 'phone', 'id_type', 'id_number', 'country_of_issue', 'nationality'];
+export const CSV_HEADER_FIELDS = [...PAYOUT_FIELDS, ...RECIPIENT_FIELDS, ...BANK_ACCOUNT_FIELDS];
+export const CSV_REQUIRED_FIELDS = ['reference', 'amount', 'method', 'first_name', 'surname', 'phone', 'id_type', 'id_number', 'country_of_issue', 'nationality'];
 
 export interface CsvBatch {
   /** Items in the wire shape of POST /batches, so the same validation applies unchanged. */
@@ -62,9 +62,9 @@ export function batchFromCsv(text: string): CsvBatch {
   if (rows.length === 0) return { payouts: [], fileErrors: ['The file is empty.'] };
   const header = rows[0].map((cell) => cell.trim().toLowerCase());
   const fileErrors: string[] = [];
-  const unknown = header.filter((column) => !CSV_COLUMNS.includes(column));
-  if (unknown.length > 0) fileErrors.push(`Unknown columns: ${unknown.join(', ')}. Allowed: ${CSV_COLUMNS.join(', ')}.`);
-  const missing = CSV_REQUIRED_COLUMNS.filter((column) => !header.includes(column));
+  const unknown = header.filter((column) => !CSV_HEADER_FIELDS.includes(column));
+  if (unknown.length > 0) fileErrors.push(`Unknown columns: ${unknown.join(', ')}. Allowed: ${CSV_HEADER_FIELDS.join(', ')}.`);
+  const missing = CSV_REQUIRED_FIELDS.filter((column) => !header.includes(column));
   if (missing.length > 0) fileErrors.push(`Missing columns: ${missing.join(', ')}.`);
   const duplicated = header.filter((column, index) => header.indexOf(column) !== index);
   if (duplicated.length > 0) fileErrors.push(`Repeated columns: ${[...new Set(duplicated)].join(', ')}.`);

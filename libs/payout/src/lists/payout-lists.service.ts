@@ -39,12 +39,12 @@ export interface BatchSummaryView {
 }
 
 /** The payouts CSV's columns, in order (docs/PAYOUT.md, "Exports"). */
-export const PAYOUT_CSV_COLUMNS = [
+export const PAYOUT_CSV_HEADER = [
   'payout_id', 'reference', 'batch_reference', 'status', 'status_reason', 'method', 'currency', 'amount', 'fee', 'merchant_reference', 'provider_reference', 'created_at', 'paid_at',
 ] as const;
 
 /** The batches CSV: one line per item, its batch's columns first. */
-export const BATCH_CSV_COLUMNS = [
+export const BATCH_CSV_HEADER = [
   'batch_id', 'batch_reference', 'batch_status', 'batch_created_at', 'item_position', 'payout_id', 'reference', 'status', 'status_reason', 'method', 'currency', 'amount', 'fee',
   'merchant_reference', 'created_at', 'paid_at',
 ] as const;

@@ -73,7 +73,7 @@ export interface StatementSummaryView {
 }
 
 /** The statement CSV's columns, in order (docs/PAYOUT.md, "Exports"). */
-export const STATEMENT_CSV_COLUMNS = [
+export const STATEMENT_CSV_HEADER = [
   'line_id', 'created_at', 'category', 'kind', 'payout_reference', 'batch_reference', 'payout_id', 'currency',
   'amount', 'available_change', 'reserved_change', 'available_after', 'reserved_after',
 ] as const;
