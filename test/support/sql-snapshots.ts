@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /**
@@ -88,6 +88,13 @@ export function writeSnapshots(statements: readonly RecordedStatement[]): string
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${HEADER(source)}\n${sorted.map((entry) => `-- ${entry.label}\n${tidy(entry.sql)};\n`).join('\n')}`);
     written.push(relative(process.cwd(), path));
+  }
+  // A rewrite makes the snapshots exactly this run's statements: the file of a repository that was
+  // renamed, split or deleted would otherwise stay behind and be prepared forever.
+  const kept = new Set(written.map((path) => join(process.cwd(), path)));
+  for (const file of readdirSync(SNAPSHOT_ROOT, { recursive: true, encoding: 'utf8' })) {
+    const path = join(SNAPSHOT_ROOT, file);
+    if (path.endsWith('.sql') && !kept.has(path)) rmSync(path);
   }
   return written;
 }

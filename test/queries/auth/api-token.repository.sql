@@ -2,8 +2,7 @@
 -- issued in the e2e suite. Do not edit; test/queries/query-snapshots.e2e-spec.ts PREPAREs each against the migrated schema.
 
 -- ApiTokenRepository.authenticate
-SELECT token.id AS token_id, token.vendor_id AS vendor_id, token.abilities AS abilities, vendor.enabled_abilities AS vendor_abilities, token.expires_at AS expires_at,
-        (token.last_used_at IS NULL OR token.last_used_at < now() - interval '60 seconds') AS last_use_stale
+SELECT token.id AS "tokenId", token.vendor_id AS "vendorId", token.abilities AS "abilities", vendor.enabled_abilities AS "vendorAbilities", token.expires_at AS "expiresAt", (token.last_used_at IS NULL OR token.last_used_at < now() - interval '60 seconds') AS "lastUseStale"
    FROM api_tokens token INNER JOIN vendors vendor ON vendor.id = token.vendor_id
   WHERE token.token_hash = $1 AND token.revoked_at IS NULL AND token.expires_at > now();
 

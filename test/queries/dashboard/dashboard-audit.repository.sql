@@ -2,7 +2,7 @@
 -- issued in the e2e suite. Do not edit; test/queries/query-snapshots.e2e-spec.ts PREPAREs each against the migrated schema.
 
 -- DashboardAuditRepository.list
-SELECT actor, action, subject, details, address, created_at FROM dashboard_audit_events WHERE vendor_id = $1 ORDER BY id DESC LIMIT $2;
+SELECT actor AS "actor", action AS "action", subject AS "subject", details AS "details", address AS "address", created_at AS "createdAt" FROM dashboard_audit_events WHERE vendor_id = $1 ORDER BY id DESC LIMIT $2;
 
 -- DashboardAuditRepository.record
 INSERT INTO dashboard_audit_events (vendor_id, actor_user_id, actor, action, subject, details, address) VALUES ($1, $2, $3, $4, $5, $6, $7);

@@ -20,7 +20,7 @@ WITH account AS (
 
 -- LedgerRepository.corrections
 SELECT id::text AS "id", kind AS "kind", vendor_id AS "vendorId", amount_cents AS "amountCents", available_delta_cents AS "availableDeltaCents", payout_id AS "payoutId", reason AS "reason", exception_id AS "exceptionId", proposal_id AS "proposalId", approved_by AS "approvedBy", created_at AS "createdAt" FROM ledger_entries
-  WHERE kind IN ('resettle', 'adjust_debit', 'adjust_credit') AND ($1::uuid IS NULL OR vendor_id = $1) AND ($2::uuid IS NULL OR exception_id = $2)
+  WHERE kind = ANY($4::text[]) AND ($1::uuid IS NULL OR vendor_id = $1) AND ($2::uuid IS NULL OR exception_id = $2)
     AND ($1::uuid IS NOT NULL OR $2::uuid IS NOT NULL)
   ORDER BY id DESC LIMIT $3;
 
@@ -45,42 +45,42 @@ SELECT a.vendor_id AS "vendorId", a.available_cents AS "availableCents", a.reser
 
 -- LedgerRepository.move
 WITH account AS (
-    UPDATE payout_accounts SET available_cents = available_cents - $2, reserved_cents = reserved_cents + $2, updated_at = now()
-     WHERE vendor_id = $1 AND available_cents >= $2 AND true RETURNING vendor_id, available_cents, reserved_cents
+    UPDATE payout_accounts SET available_cents = available_cents - $1::bigint, reserved_cents = reserved_cents + $2::bigint, updated_at = now()
+     WHERE vendor_id = $3::uuid AND available_cents >= $4::bigint AND true RETURNING vendor_id, available_cents, reserved_cents
   ), account_entries AS (
     INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-    SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
-      FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
+    SELECT account.vendor_id, $5::text, t.amount, t.amount * $6::int, t.amount * $7::int, t.payout_id, $8::text
+      FROM account CROSS JOIN unnest($9::bigint[], $10::uuid[]) AS t(amount, payout_id)
   ) SELECT vendor_id AS "vendorId", available_cents AS "availableCents", reserved_cents AS "reservedCents" FROM account;
 
 -- LedgerRepository.move
 WITH account AS (
-    UPDATE payout_accounts SET available_cents = available_cents + $2, updated_at = now()
-     WHERE vendor_id = $1 AND true AND true RETURNING vendor_id, available_cents, reserved_cents
+    UPDATE payout_accounts SET available_cents = available_cents + $1::bigint, updated_at = now()
+     WHERE vendor_id = $2::uuid AND true AND true RETURNING vendor_id, available_cents, reserved_cents
   ), account_entries AS (
     INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-    SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
-      FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
+    SELECT account.vendor_id, $3::text, t.amount, t.amount * $4::int, t.amount * $5::int, t.payout_id, $6::text
+      FROM account CROSS JOIN unnest($7::bigint[], $8::uuid[]) AS t(amount, payout_id)
   ) SELECT vendor_id AS "vendorId", available_cents AS "availableCents", reserved_cents AS "reservedCents" FROM account;
 
 -- LedgerRepository.move
 WITH account AS (
-    UPDATE payout_accounts SET reserved_cents = reserved_cents - $2, available_cents = available_cents + $2, updated_at = now()
-     WHERE vendor_id = $1 AND reserved_cents >= $2 AND true RETURNING vendor_id, available_cents, reserved_cents
+    UPDATE payout_accounts SET reserved_cents = reserved_cents - $1::bigint, available_cents = available_cents + $2::bigint, updated_at = now()
+     WHERE vendor_id = $3::uuid AND reserved_cents >= $4::bigint AND true RETURNING vendor_id, available_cents, reserved_cents
   ), account_entries AS (
     INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-    SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
-      FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
+    SELECT account.vendor_id, $5::text, t.amount, t.amount * $6::int, t.amount * $7::int, t.payout_id, $8::text
+      FROM account CROSS JOIN unnest($9::bigint[], $10::uuid[]) AS t(amount, payout_id)
   ) SELECT vendor_id AS "vendorId", available_cents AS "availableCents", reserved_cents AS "reservedCents" FROM account;
 
 -- LedgerRepository.move
 WITH account AS (
-    UPDATE payout_accounts SET reserved_cents = reserved_cents - $2, updated_at = now()
-     WHERE vendor_id = $1 AND reserved_cents >= $2 AND true RETURNING vendor_id, available_cents, reserved_cents
+    UPDATE payout_accounts SET reserved_cents = reserved_cents - $1::bigint, updated_at = now()
+     WHERE vendor_id = $2::uuid AND reserved_cents >= $3::bigint AND true RETURNING vendor_id, available_cents, reserved_cents
   ), account_entries AS (
     INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-    SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
-      FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
+    SELECT account.vendor_id, $4::text, t.amount, t.amount * $5::int, t.amount * $6::int, t.payout_id, $7::text
+      FROM account CROSS JOIN unnest($8::bigint[], $9::uuid[]) AS t(amount, payout_id)
   ) SELECT vendor_id AS "vendorId", available_cents AS "availableCents", reserved_cents AS "reservedCents" FROM account;
 
 -- LedgerRepository.setFeePerPayout
@@ -90,4 +90,4 @@ UPDATE payout_accounts SET fee_per_payout_cents = $2, updated_at = now() WHERE v
 SELECT a.id AS "id", a.vendor_id AS "vendorId", v.name AS "vendorName", a.available_cents AS "availableCents", a.reserved_cents AS "reservedCents", a.fee_per_payout_cents AS "feePerPayoutCents" FROM payout_accounts a JOIN vendors v ON v.id = a.vendor_id WHERE a.vendor_id = $1;
 
 -- LedgerRepository.wasResettled
-SELECT 1 FROM ledger_entries WHERE payout_id = $1 AND kind = 'resettle';
+SELECT 1 FROM ledger_entries WHERE payout_id = $1 AND kind = $2;

@@ -4,7 +4,7 @@
 -- PayoutHoldRepository.overdueWithoutOpenException
 SELECT p.id AS "id", p.vendor_id AS "vendorId", p.method AS "method", p.status AS "status", p.amount_cents::text AS "amountCents", p.fee_cents::text AS "feeCents", to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", floor(extract(epoch FROM now() - p.created_at))::int AS "ageSeconds", (SELECT count(*)::int + 1 FROM reconciliation_exceptions e WHERE e.payout_id = p.id AND e.kind = 'hold_overdue') AS "sequence" FROM payouts p
   WHERE p.status IN ('pending', 'needs_review') AND p.created_at < now() - make_interval(secs => $1::float8 / 1000)
-    AND NOT EXISTS (SELECT 1 FROM reconciliation_exceptions e WHERE e.payout_id = p.id AND e.status = 'open')
+    AND NOT EXISTS (SELECT 1 FROM reconciliation_exceptions e WHERE e.payout_id = p.id AND e.status = $3)
   ORDER BY p.created_at, p.id LIMIT $2;
 
 -- PayoutHoldRepository.summary

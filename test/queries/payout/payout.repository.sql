@@ -10,50 +10,24 @@ SELECT v.production_released_at AS "vendorReleasedAt",
   WHERE v.id = $1;
 
 -- PayoutRepository.admitSingle
-WITH taken AS (SELECT EXISTS (SELECT 1 FROM payouts WHERE vendor_id = $1 AND reference = $11::text) AS taken),
+WITH taken AS (SELECT EXISTS (SELECT 1 FROM payouts WHERE vendor_id = $1::uuid AND reference = $2::text) AS taken),
   account AS (
-    UPDATE payout_accounts SET available_cents = available_cents - $2, reserved_cents = reserved_cents + $2, updated_at = now()
-     WHERE vendor_id = $1 AND available_cents >= $2 AND NOT (SELECT taken FROM taken) RETURNING vendor_id, available_cents, reserved_cents
+    UPDATE payout_accounts SET available_cents = available_cents - $3::bigint, reserved_cents = reserved_cents + $4::bigint, updated_at = now()
+     WHERE vendor_id = $5::uuid AND available_cents >= $6::bigint AND NOT (SELECT taken FROM taken) RETURNING vendor_id, available_cents, reserved_cents
   ), account_entries AS (
     INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-    SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
-      FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
+    SELECT account.vendor_id, $7::text, t.amount, t.amount * $8::int, t.amount * $9::int, t.payout_id, $10::text
+      FROM account CROSS JOIN unnest($11::bigint[], $12::uuid[]) AS t(amount, payout_id)
   ),
   payout AS (
     INSERT INTO payouts (id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status_reason, merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at, status)
-    SELECT $9::uuid, $10::uuid, $11::text, $12::uuid, $13::int, $14::text, $15::bigint, $16::bigint, $17::text, $18::text, $19::text, $20::jsonb, $21::text, $22::timestamptz, $23::timestamptz, 'pending' FROM account
+    SELECT $13::uuid,$14::uuid,$15::text,$16::uuid,$17::int,$18::text,$19::bigint,$20::bigint,$21::text,$22::text,$23::text,$24::jsonb,$25::text,$26::timestamptz,$27::timestamptz, $28::text FROM account
     RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt"
-  ), first_poll AS (INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT 'payout.poll-status', $24::text, $25::jsonb, $23::timestamptz FROM payout)
+  ), first_poll AS (INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT $29::text, $30::text, $31::jsonb, $32::timestamptz FROM payout)
   SELECT payout.*, (SELECT taken FROM taken) AS "referenceTaken" FROM (SELECT 1) one LEFT JOIN payout ON true;
-
--- PayoutRepository.appendContact
-INSERT INTO payout_provider_contacts (payout_id, kind, outcome, http_status, summary) VALUES ($1, $2, $3, $4, $5);
 
 -- PayoutRepository.batchHasOpenItems
 SELECT EXISTS (SELECT 1 FROM payouts WHERE batch_id = $1 AND status = ANY($2::text[])) AS open;
-
--- PayoutRepository.claimSubmission
-WITH locked AS (
-    SELECT id AS locked_id, status AS locked_status, submission_started_at AS locked_started_at FROM payouts WHERE id = $1 FOR UPDATE
-  ), claimed AS (
-    UPDATE payouts SET submission_started_at = $2, status_reason = 'submitting', poll_count = 0, next_poll_at = $3, updated_at = now()
-      FROM locked
-     WHERE id = locked_id AND locked_status = 'pending' AND locked_started_at IS NULL RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt"
-  ), first_poll AS (INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT 'payout.poll-status', $4, $5::jsonb, $3 FROM claimed)
-  SELECT * FROM claimed;
-
--- PayoutRepository.closedWithoutSettlementLine
-SELECT p.id, p.vendor_id, p.status, p.amount_cents::text AS amount_cents, p.provider_reference
-   FROM payouts p
-  WHERE p.method = ANY($4::text[]) AND p.status IN ('paid', 'reversed')
-    AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = 'reversed' AND p.reversed_at >= $2 AND p.reversed_at < $3))
-    AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.payout_id = p.id);
-
--- PayoutRepository.contacts
-SELECT kind, outcome, http_status AS "httpStatus", summary, at FROM payout_provider_contacts WHERE payout_id = $1 ORDER BY id;
-
--- PayoutRepository.endPolls
-UPDATE payouts SET poll_count = $2, next_poll_at = NULL WHERE id = $1;
 
 -- PayoutRepository.findByMerchantReference
 SELECT id, method FROM payouts WHERE merchant_reference = $1;
@@ -69,8 +43,8 @@ SELECT id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id A
 
 -- PayoutRepository.insert
 INSERT INTO payouts (id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status_reason, merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at, status)
-  SELECT t.*, 'pending'
-    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::int[], $6::text[], $7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::jsonb[], $13::text[], $14::timestamptz[], $15::timestamptz[]) AS t(id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status_reason, merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
+  SELECT t.*, $1::text
+    FROM unnest($2::uuid[],$3::uuid[],$4::text[],$5::uuid[],$6::int[],$7::text[],$8::bigint[],$9::bigint[],$10::text[],$11::text[],$12::text[],$13::jsonb[],$14::text[],$15::timestamptz[],$16::timestamptz[]) AS t(id, vendor_id, reference, batch_id, batch_position, method, amount_cents, fee_cents, status_reason, merchant_reference, recipient_encrypted, metadata, request_fingerprint, submission_started_at, next_poll_at)
   RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";
 
 -- PayoutRepository.listBatchItemsForWorker
@@ -78,136 +52,6 @@ SELECT id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id A
 
 -- PayoutRepository.listByBatch
 SELECT id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt" FROM payouts WHERE vendor_id = $1 AND batch_id = $2 ORDER BY batch_position;
-
--- PayoutRepository.markAwaitingProvider
-UPDATE payouts SET status_reason = 'awaiting_provider', updated_at = now() WHERE id = $1;
-
--- PayoutRepository.markFailed
-UPDATE payouts SET status = 'failed', status_reason = $2, failed_at = now(), next_poll_at = NULL, updated_at = now()
-  WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING id;
-
--- PayoutRepository.markNeedsReview
-UPDATE payouts SET status = 'needs_review', status_reason = 'outcome_unknown', review_at = now(), next_poll_at = NULL, updated_at = now()
-  WHERE id = $1 AND status = 'pending';
-
--- PayoutRepository.markPaid
-UPDATE payouts SET status = 'paid', status_reason = NULL, paid_at = $2, review_at = NULL, updated_at = now(),
-        last_checked_at = now(), provider_reference = COALESCE(provider_reference, $3),
-        provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
-        submission_answered_at = CASE WHEN $4 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
-        delivery_encrypted = COALESCE($5, delivery_encrypted)
-  WHERE id = $1 AND status IN ('pending', 'needs_review') RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";
-
--- PayoutRepository.markPaidAfterRelease
-UPDATE payouts SET status = 'paid', status_reason = 'paid_after_release', paid_at = $2, updated_at = now(), last_checked_at = now(),
-        provider_reference = COALESCE(provider_reference, $3), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0, next_poll_at = NULL
-  WHERE id = $1 AND status = 'failed' RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";
-
--- PayoutRepository.markPaidByStaff
-UPDATE payouts SET status = 'paid', status_reason = 'resolved_by_staff', paid_at = now(), review_at = NULL, next_poll_at = NULL, updated_at = now()
-  WHERE id = $1 AND status = 'needs_review' RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";
-
--- PayoutRepository.markReversed
-UPDATE payouts SET status = 'reversed', status_reason = 'reversed_by_provider', reversed_at = $2, next_poll_at = NULL, updated_at = now()
-  WHERE id = $1 AND status = 'paid' RETURNING id;
-
--- PayoutRepository.markUnanswered
-UPDATE payouts SET submission_answered_at = COALESCE(submission_answered_at, now()),
-        status_reason = CASE WHEN status = 'pending' THEN 'awaiting_provider' ELSE status_reason END, updated_at = now()
-  WHERE id = $1 RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";
-
--- PayoutRepository.overduePolls
-SELECT id, poll_count FROM payouts WHERE next_poll_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY next_poll_at LIMIT $2;
-
--- PayoutRepository.recordContact
-UPDATE payouts SET last_checked_at = now(), provider_reference = COALESCE(provider_reference, $2),
-        provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
-        submission_answered_at = CASE WHEN $3 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END
-  WHERE id = $1 RETURNING provider_reference AS "providerReference", submission_answered_at AS "submissionAnsweredAt", provider_seen_at AS "providerSeenAt";
-
--- PayoutRepository.recordDeliveryReads
-INSERT INTO payout_delivery_reads (vendor_id, payout_id, token_id, channel) SELECT $1, unnest($2::uuid[]), $3, $4;
-
--- PayoutRepository.recordPaidSubmission
-WITH locked AS (
-      SELECT id AS locked_id, status AS locked_status, batch_id AS locked_batch_id, provider_reference AS locked_provider_reference
-        FROM payouts WHERE id = $14::uuid FOR UPDATE
-    ), paid AS (
-      UPDATE payouts SET status = 'paid', status_reason = NULL, paid_at = $16::timestamptz, review_at = NULL, updated_at = now(),
-             last_checked_at = now(), provider_reference = COALESCE(provider_reference, $17::text),
-             provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
-             submission_answered_at = COALESCE(submission_answered_at, now()), delivery_encrypted = COALESCE($18::text, delivery_encrypted)
-        FROM locked
-       WHERE id = locked_id AND locked_status IN ('pending', 'needs_review') AND locked_batch_id IS NULL
-         AND locked_provider_reference IS NOT DISTINCT FROM $15::text
-       RETURNING payouts.*
-    ), contact AS (
-      INSERT INTO payout_provider_contacts (payout_id, kind, outcome, http_status, summary) SELECT id, 'submission', 'paid', $19::int, $20::text FROM paid
-    ), account AS (
-      UPDATE payout_accounts SET reserved_cents = reserved_cents - $2, updated_at = now()
-       WHERE vendor_id = $1 AND reserved_cents >= $2 AND EXISTS (SELECT 1 FROM paid) RETURNING vendor_id, available_cents, reserved_cents
-    ), account_entries AS (
-      INSERT INTO ledger_entries (vendor_id, kind, amount_cents, available_delta_cents, reserved_delta_cents, payout_id, note)
-      SELECT account.vendor_id, $3, t.amount, t.amount * $4, t.amount * $5, t.payout_id, $8::text
-        FROM account CROSS JOIN unnest($6::bigint[], $7::uuid[]) AS t(amount, payout_id)
-    ),
-    event AS (
-    INSERT INTO webhook_events (vendor_id, type, resource_id, data, dedupe_key)
-    SELECT $9::uuid, $10::text, $11::uuid, $12::jsonb, $13::text WHERE EXISTS (SELECT 1 FROM paid)
-    ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, vendor_id, type),
-  delivery AS (
-    INSERT INTO webhook_deliveries (event_id, endpoint_id)
-    SELECT event.id, endpoint.id FROM event JOIN webhook_endpoints endpoint
-      ON endpoint.vendor_id = event.vendor_id AND event.type = ANY (endpoint.events) AND endpoint.enabled AND endpoint.deleted_at IS NULL
-    RETURNING id, seq),
-    notified AS (SELECT pg_notify($21::text, id::text) FROM paid WHERE $21::text IS NOT NULL),
-    delivery_read AS (
-      INSERT INTO payout_delivery_reads (vendor_id, payout_id, token_id, channel) SELECT vendor_id, id, $22::uuid, $23::text FROM paid WHERE $22::uuid IS NOT NULL
-    )
-    SELECT id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt", (SELECT count(*) FROM locked)::int AS "found", (SELECT count(*) FROM account)::int AS "settled",
-           (SELECT coalesce(jsonb_agg(jsonb_build_object('id', delivery.id::text, 'seq', delivery.seq)), '[]'::jsonb) FROM delivery) AS "webhookDeliveries", (SELECT count(*) FROM notified)::int AS "notified"
-      FROM (SELECT 1) one LEFT JOIN paid ON true;
-
--- PayoutRepository.recordRefusedAnswer
-UPDATE payouts SET last_checked_at = now(), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0,
-        submission_answered_at = CASE WHEN $2 THEN COALESCE(submission_answered_at, now()) ELSE submission_answered_at END,
-        status_reason = CASE WHEN $2 AND status = 'pending' THEN 'awaiting_provider' ELSE status_reason END
-  WHERE id = $1 RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";
-
--- PayoutRepository.recordSmsResend
-INSERT INTO payout_sms_resends (vendor_id, payout_id, token_id, outcome, cooldown_until) VALUES ($1, $2, $3, $4, $5);
-
--- PayoutRepository.reviewDepth
-SELECT count(*)::int AS count, COALESCE(EXTRACT(EPOCH FROM now() - min(COALESCE(review_at, created_at))), 0)::float8 AS oldest
-  FROM payouts WHERE status = 'needs_review';
-
--- PayoutRepository.reviewQueue
-SELECT p.id AS "id", p.vendor_id AS "vendorId", v.name AS "vendorName", p.reference AS "reference", p.method AS "method", p.amount_cents::text AS "amountCents", p.fee_cents::text AS "feeCents", p.status AS "status", p.status_reason AS "statusReason", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.created_at AS "createdAt", COALESCE(p.review_at, p.created_at) AS "waitingSince", p.submission_started_at AS "submissionStartedAt", p.submission_answered_at AS "submissionAnsweredAt", p.next_poll_at AS "nextPollAt" FROM payouts p JOIN vendors v ON v.id = p.vendor_id
-  WHERE p.status = 'needs_review' ORDER BY COALESCE(p.review_at, p.created_at), p.id LIMIT $1;
-
--- PayoutRepository.scheduleNextPoll
-WITH next_link AS (UPDATE payouts SET poll_count = $2, next_poll_at = $3 WHERE id = $1 RETURNING id)
-  INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT 'payout.poll-status', $4, $5::jsonb, $3 FROM next_link;
-
--- PayoutRepository.setNotFoundStreak
-UPDATE payouts SET not_found_streak = $2 WHERE id = $1;
-
--- PayoutRepository.smsCooldownSeconds
-SELECT CEIL(EXTRACT(EPOCH FROM MAX(cooldown_until) - now())) AS seconds FROM payout_sms_resends WHERE payout_id = $1 AND cooldown_until > now();
-
--- PayoutRepository.staffItem
-SELECT p.id AS "id", p.vendor_id AS "vendorId", v.name AS "vendorName", p.reference AS "reference", p.method AS "method", p.amount_cents::text AS "amountCents", p.fee_cents::text AS "feeCents", p.status AS "status", p.status_reason AS "statusReason", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.created_at AS "createdAt", COALESCE(p.review_at, p.created_at) AS "waitingSince", p.submission_started_at AS "submissionStartedAt", p.submission_answered_at AS "submissionAnsweredAt", p.next_poll_at AS "nextPollAt" FROM payouts p JOIN vendors v ON v.id = p.vendor_id WHERE p.id = $1;
-
--- PayoutRepository.staffSearch
-SELECT p.id AS "id", p.vendor_id AS "vendorId", v.name AS "vendorName", p.reference AS "reference", p.method AS "method", p.amount_cents::text AS "amountCents", p.fee_cents::text AS "feeCents", p.status AS "status", p.status_reason AS "statusReason", p.merchant_reference AS "merchantReference", p.provider_reference AS "providerReference", p.created_at AS "createdAt", COALESCE(p.review_at, p.created_at) AS "waitingSince", p.submission_started_at AS "submissionStartedAt", p.submission_answered_at AS "submissionAnsweredAt", p.next_poll_at AS "nextPollAt" FROM payouts p JOIN vendors v ON v.id = p.vendor_id
-  WHERE p.id = $1::uuid OR p.reference LIKE $2 ESCAPE '\' ORDER BY p.created_at DESC, p.id DESC LIMIT $3;
-
--- PayoutRepository.touchLastChecked
-UPDATE payouts SET last_checked_at = now() WHERE id = $1;
-
--- PayoutRepository.unclaimedItems
-SELECT id FROM payouts WHERE status = 'pending' AND submission_started_at IS NULL
-  AND created_at < now() - make_interval(secs => $1::double precision / 1000) ORDER BY created_at LIMIT $2;
 
 -- PayoutRepository.usedReferences
 SELECT reference FROM payouts WHERE vendor_id = $1 AND reference = ANY($2::text[]);

@@ -95,17 +95,6 @@ SELECT p.id AS "id", p.name AS "name", p.description AS "description", p.pricing
   JOIN purchase_operators o ON o.id = p.operator_id
   LEFT JOIN (SELECT max(id) AS id FROM purchase_pricing_versions) cv ON true
            LEFT JOIN purchase_pricing_version_prices pp ON pp.pricing_version_id = cv.id AND pp.product_id = p.id
-          WHERE vp.vendor_id = $1 AND p.operator_id = $2 AND p.service_id = $3 ORDER BY p.id LIMIT $4 OFFSET $5;
-
--- CatalogueRepository.products
-SELECT p.id AS "id", p.name AS "name", p.description AS "description", p.pricing_kind AS "type", p.provider_type AS "provider_type", json_build_object('id', s.id, 'name', s.name) AS "service", json_build_object('id', o.id, 'name', o.name) AS "operator", p.country_iso_code AS "country_iso_code", p.fulfilment AS "fulfilment", p.destination_currency AS "destination_currency", CASE WHEN p.pricing_kind = 'ranged' THEN NULL ELSE p.destination_amount END AS "destination_amount", CASE WHEN p.pricing_kind = 'ranged' THEN json_build_object('min', p.range_min, 'max', p.range_max, 'step', p.range_step) END AS "destination_range", CASE WHEN pp.vendor_price_cents IS NOT NULL THEN json_build_object('version', cv.id, 'cents', pp.vendor_price_cents::text,
-     'amount', CASE WHEN p.pricing_kind = 'ranged' THEN p.range_min ELSE p.destination_amount END) END AS "price", p.benefits AS "benefits", p.requirements AS "requirements", p.supported_lookups AS "lookups", count(*) OVER ()::int AS total_count
-  FROM purchase_vendor_products vp
-  JOIN purchase_products p ON p.id = vp.product_id AND p.active
-  JOIN purchase_services s ON s.id = p.service_id
-  JOIN purchase_operators o ON o.id = p.operator_id
-  LEFT JOIN (SELECT max(id) AS id FROM purchase_pricing_versions) cv ON true
-           LEFT JOIN purchase_pricing_version_prices pp ON pp.pricing_version_id = cv.id AND pp.product_id = p.id
           WHERE vp.vendor_id = $1 AND p.operator_id = $2 ORDER BY p.id LIMIT $3 OFFSET $4;
 
 -- CatalogueRepository.products

@@ -2,8 +2,7 @@
 -- issued in the e2e suite. Do not edit; test/queries/query-snapshots.e2e-spec.ts PREPAREs each against the migrated schema.
 
 -- SpendControlsRepository.controls
-SELECT daily_cap_cents, transaction_max_cents, velocity_count, velocity_window_seconds, paused_at
-  FROM purchase_spend_controls WHERE vendor_id = $1;
+SELECT daily_cap_cents AS "dailyCapCents", transaction_max_cents AS "transactionMaxCents", velocity_count AS "velocityCount", velocity_window_seconds AS "velocityWindowSeconds", paused_at AS "pausedAt" FROM purchase_spend_controls WHERE vendor_id = $1;
 
 -- SpendControlsRepository.globalPausedAt
 SELECT paused_at FROM purchase_global_controls;

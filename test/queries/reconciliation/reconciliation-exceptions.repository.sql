@@ -2,9 +2,6 @@
 -- issued in the e2e suite. Do not edit; test/queries/query-snapshots.e2e-spec.ts PREPAREs each against the migrated schema.
 
 -- ReconciliationExceptionsRepository.insertOrFind
-SELECT id, status FROM reconciliation_exceptions WHERE dedupe_key = $1;
-
--- ReconciliationExceptionsRepository.insertOrFind
 WITH raised AS (
     INSERT INTO reconciliation_exceptions (domain, kind, dedupe_key, vendor_id, purchase_transaction_id, payout_id, provider, report_date, details)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::date, $9::jsonb)

@@ -43,7 +43,7 @@ SELECT l.id::text AS id, to_char(r.report_date, 'YYYY-MM-DD') AS report_date, l.
 UPDATE settlement_reports SET reconciled_at = now() WHERE id = $1;
 
 -- SettlementRepository.unmatchedLines
-SELECT id, provider_reference, merchant_reference, amount_cents::text AS amount_cents, currency, status, line FROM settlement_lines WHERE report_id = $1 AND match_result IS NULL ORDER BY id;
+SELECT id AS "id", provider_reference AS "provider_reference", merchant_reference AS "merchant_reference", amount_cents::text AS "amount_cents", currency AS "currency", status AS "status", line AS "line" FROM settlement_lines WHERE report_id = $1 AND match_result IS NULL ORDER BY id;
 
 -- SettlementRepository.withReportLock
 SELECT pg_advisory_lock(hashtext($1));

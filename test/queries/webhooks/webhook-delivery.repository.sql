@@ -9,9 +9,7 @@ UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, last
 SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = $1;
 
 -- WebhookDeliveryRepository.forAttempt
-SELECT d.id, d.status, d.attempts, d.seq, d.endpoint_id, p.url, p.enabled, p.deleted_at, p.secret_encrypted,
-        p.previous_secret_encrypted, (p.previous_secret_expires_at > now()) AS previous_active,
-        e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data
+SELECT d.id AS "id", d.status AS "status", d.attempts AS "attempts", d.seq AS "seq", d.endpoint_id AS "endpointId", p.url AS "url", p.enabled AS "enabled", p.deleted_at AS "deletedAt", p.secret_encrypted AS "secretEncrypted", p.previous_secret_encrypted AS "previousSecretEncrypted", (p.previous_secret_expires_at > now()) AS "previousActive", e.id AS "eventId", e.type AS "eventType", e.created_at AS "eventCreatedAt", e.data AS "data"
    FROM webhook_deliveries d JOIN webhook_endpoints p ON p.id = d.endpoint_id JOIN webhook_events e ON e.id = d.event_id
   WHERE d.id = $1;
 
@@ -19,8 +17,7 @@ SELECT d.id, d.status, d.attempts, d.seq, d.endpoint_id, p.url, p.enabled, p.del
 INSERT INTO webhook_deliveries (event_id, endpoint_id, redelivery_of) VALUES ($1, $2, $3) RETURNING id, seq;
 
 -- WebhookDeliveryRepository.logOf
-SELECT d.id, d.event_id, e.type AS event_type, d.redelivery_of, d.status, d.attempts, d.last_http_status, d.last_error,
-        d.next_attempt_at, d.delivered_at, d.created_at
+SELECT d.id AS "id", d.event_id AS "eventId", e.type AS "eventType", d.redelivery_of AS "redeliveryOf", d.status AS "status", d.attempts AS "attempts", d.last_http_status AS "lastHttpStatus", d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.delivered_at AS "deliveredAt", d.created_at AS "createdAt"
    FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
   WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3;
 

@@ -2,14 +2,14 @@
 -- issued in the e2e suite. Do not edit; test/queries/query-snapshots.e2e-spec.ts PREPAREs each against the migrated schema.
 
 -- WebhookEndpointRepository.find
-SELECT id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL;
+SELECT id AS "id", url AS "url", description AS "description", events AS "events", enabled AS "enabled", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL;
 
 -- WebhookEndpointRepository.insert
 INSERT INTO webhook_endpoints (id, vendor_id, gateway, url, description, events, enabled, secret_encrypted)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at;
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id AS "id", url AS "url", description AS "description", events AS "events", enabled AS "enabled", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt";
 
 -- WebhookEndpointRepository.list
-SELECT id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND deleted_at IS NULL ORDER BY created_at, id;
+SELECT id AS "id", url AS "url", description AS "description", events AS "events", enabled AS "enabled", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND deleted_at IS NULL ORDER BY created_at, id;
 
 -- WebhookEndpointRepository.lockForRotation
 SELECT id, secret_encrypted FROM webhook_endpoints WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL FOR UPDATE;
@@ -27,7 +27,7 @@ SELECT gen_random_uuid() AS id;
 UPDATE webhook_endpoints SET previous_secret_encrypted = CASE WHEN $3::int > 0 THEN secret_encrypted END,
         previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(secs => $3::int) END,
         secret_encrypted = $2, updated_at = now()
-  WHERE id = $1 RETURNING id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at;
+  WHERE id = $1 RETURNING id AS "id", url AS "url", description AS "description", events AS "events", enabled AS "enabled", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt";
 
 -- WebhookEndpointRepository.softDelete
 UPDATE webhook_endpoints SET deleted_at = now(), enabled = false, updated_at = now()
@@ -35,8 +35,8 @@ UPDATE webhook_endpoints SET deleted_at = now(), enabled = false, updated_at = n
 
 -- WebhookEndpointRepository.update
 UPDATE webhook_endpoints SET description = $4, updated_at = now()
-  WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at;
+  WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING id AS "id", url AS "url", description AS "description", events AS "events", enabled AS "enabled", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt";
 
 -- WebhookEndpointRepository.update
 UPDATE webhook_endpoints SET enabled = $4, updated_at = now()
-  WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING id, url, description, events, enabled, previous_secret_expires_at, created_at, updated_at;
+  WHERE vendor_id = $1 AND gateway = $2 AND id = $3 AND deleted_at IS NULL RETURNING id AS "id", url AS "url", description AS "description", events AS "events", enabled AS "enabled", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt";

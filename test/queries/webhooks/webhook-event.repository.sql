@@ -2,7 +2,7 @@
 -- issued in the e2e suite. Do not edit; test/queries/query-snapshots.e2e-spec.ts PREPAREs each against the migrated schema.
 
 -- enqueueWebhookDeliveries
-INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT 'webhook.deliver', t.job_id, t.payload::jsonb, now() FROM unnest($1::text[], $2::text[]) AS t(job_id, payload);
+INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT $1::text, t.job_id::text, t.payload::jsonb, now()::timestamptz FROM unnest($2::text[], $3::text[]) AS t(job_id, payload);
 
 -- recordWebhookEvent
 WITH event AS (
