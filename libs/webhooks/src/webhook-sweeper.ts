@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { GatewayEnv } from '#config';
-import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
+import { jobSpec, QueueProducer, SweeperService } from '#queues';
 import { WebhookDeliveryRepository } from './persistence/webhook-delivery.repository.js';
 
 const BATCH = 200;
@@ -12,22 +12,21 @@ const BATCH = 200;
  * sweep racing a slow attempt at worst sends the event twice; receivers dedupe on the event id.
  */
 @Injectable()
-export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(WebhookSweeper.name);
-  private readonly loop = new PeriodicSweep('Webhook sweep', this.logger);
-
+export class WebhookSweeper extends SweeperService {
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly producer: QueueProducer,
     private readonly config: GatewayEnv,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start(this.config.WEBHOOK_SWEEP_INTERVAL_MS, () => this.sweep());
+  ) {
+    super(WebhookSweeper.name, 'Webhook sweep');
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+  protected intervalMs(): number {
+    return this.config.WEBHOOK_SWEEP_INTERVAL_MS;
+  }
+
+  protected tick(): Promise<unknown> {
+    return this.sweep();
   }
 
   async sweep(): Promise<number> {

@@ -1,4 +1,4 @@
-import type { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 
 /**
  * The loop every sweeper shares: runs `sweep` every `intervalMs`, never two runs at once, logs a
@@ -27,5 +27,35 @@ export class PeriodicSweep {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
+  }
+}
+
+/**
+ * A service that runs its sweep every `intervalMs()` from application bootstrap until shutdown,
+ * on a PeriodicSweep (so never twice at once, and shutdown waits for a run in progress). The
+ * subclass names the loop, reads its interval (at bootstrap, from its config) and says what a
+ * tick does; it logs through `logger`, named after the subclass.
+ */
+export abstract class SweeperService implements OnApplicationBootstrap, OnApplicationShutdown {
+  protected readonly logger: Logger;
+  private readonly loop: PeriodicSweep;
+
+  protected constructor(loggerName: string, description: string) {
+    this.logger = new Logger(loggerName);
+    this.loop = new PeriodicSweep(description, this.logger);
+  }
+
+  /** How often a tick runs. */
+  protected abstract intervalMs(): number;
+
+  /** One run of the loop. */
+  protected abstract tick(): Promise<unknown>;
+
+  onApplicationBootstrap(): void {
+    this.loop.start(this.intervalMs(), () => this.tick());
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
   }
 }
