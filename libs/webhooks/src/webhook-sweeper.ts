@@ -18,18 +18,10 @@ export class WebhookSweeper extends SweeperService {
     private readonly producer: QueueProducer,
     private readonly config: GatewayEnv,
   ) {
-    super(WebhookSweeper.name, 'Webhook sweep');
+    super(WebhookSweeper.name, 'Webhook sweep', () => config.WEBHOOK_SWEEP_INTERVAL_MS);
   }
 
-  protected intervalMs(): number {
-    return this.config.WEBHOOK_SWEEP_INTERVAL_MS;
-  }
-
-  protected tick(): Promise<unknown> {
-    return this.sweep();
-  }
-
-  async sweep(): Promise<number> {
+  override async sweep(): Promise<number> {
     // Past its due time by more than an attempt can take (connect + response timeouts) plus two
     // sweeps: an attempt still in flight is never rebuilt under it, so a slow receiver is not sent duplicates.
     const slackSeconds = (2 * this.config.WEBHOOK_SWEEP_INTERVAL_MS + this.config.WEBHOOK_CONNECT_TIMEOUT_MS + this.config.WEBHOOK_RESPONSE_TIMEOUT_MS) / 1000;

@@ -21,21 +21,17 @@ export class PayoutWorkSweepService extends SweeperService {
     private readonly config: GatewayEnv,
     private readonly holds: PayoutHoldWatchService,
   ) {
-    super(PayoutWorkSweepService.name, 'Payout sweep');
-  }
-
-  protected intervalMs(): number {
-    return this.config.PAYOUT_SWEEP_INTERVAL_MS;
+    super(PayoutWorkSweepService.name, 'Payout sweep', () => config.PAYOUT_SWEEP_INTERVAL_MS);
   }
 
   /** Each tick also raises a staff exception for holds past PAYOUT_HOLD_MAX_AGE_MS (once per hold). */
-  protected async tick(): Promise<void> {
+  protected override async tick(): Promise<void> {
     await this.sweep();
     await this.holds.raiseOverdue();
   }
 
   /** Returns how many jobs were enqueued again. */
-  async sweep(graceMs = Math.max(60_000, 2 * this.config.PAYOUT_SWEEP_INTERVAL_MS)): Promise<number> {
+  override async sweep(graceMs = Math.max(60_000, 2 * this.config.PAYOUT_SWEEP_INTERVAL_MS)): Promise<number> {
     const sweepNumber = Math.floor(Date.now() / this.config.PAYOUT_SWEEP_INTERVAL_MS);
     const overduePolls = await this.work.overduePolls(graceMs, SWEEP_LIMIT);
     const unclaimed = await this.work.unclaimedItems(graceMs, SWEEP_LIMIT);

@@ -27,19 +27,11 @@ export class PurchaseSweeperService extends SweeperService {
     private readonly scheduler: VerificationScheduler,
     private readonly timings: PurchaseTimings,
   ) {
-    super(PurchaseSweeperService.name, 'Purchase sweep');
-  }
-
-  protected intervalMs(): number {
-    return this.timings.sweepIntervalMs;
-  }
-
-  protected tick(): Promise<unknown> {
-    return this.sweep();
+    super(PurchaseSweeperService.name, 'Purchase sweep', () => timings.sweepIntervalMs);
   }
 
   /** One sweep; returns how many jobs it re-enqueued. */
-  async sweep(): Promise<{ checks: number; submissions: number; callbacks: number }> {
+  override async sweep(): Promise<{ checks: number; submissions: number; callbacks: number }> {
     const slackSeconds = (2 * this.timings.sweepIntervalMs) / 1000;
     const overdue = await this.transactions.reissueOverdueChecks(slackSeconds, BATCH);
     for (const row of overdue) await this.scheduler.enqueue(row.id, row.checkSeq, 0, 'poll');

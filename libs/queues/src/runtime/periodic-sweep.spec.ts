@@ -5,15 +5,11 @@ class CountingSweeper extends SweeperService {
   ticks = 0;
   release?: () => void;
 
-  constructor(private readonly everyMs: number) {
-    super('CountingSweeper', 'Counting sweep');
+  constructor(everyMs: number) {
+    super('CountingSweeper', 'Counting sweep', () => everyMs);
   }
 
-  protected intervalMs(): number {
-    return this.everyMs;
-  }
-
-  protected tick(): Promise<void> {
+  override sweep(): Promise<void> {
     this.ticks++;
     return new Promise((resolve) => (this.release = resolve));
   }

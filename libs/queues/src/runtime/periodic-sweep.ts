@@ -31,25 +31,31 @@ export class PeriodicSweep {
 }
 
 /**
- * A service that runs its sweep every `intervalMs()` from application bootstrap until shutdown,
- * on a PeriodicSweep (so never twice at once, and shutdown waits for a run in progress). The
- * subclass names the loop, reads its interval (at bootstrap, from its config) and says what a
- * tick does; it logs through `logger`, named after the subclass.
+ * A service that runs its sweep every `intervalMs()` (read at bootstrap) from application
+ * bootstrap until shutdown, on a PeriodicSweep (so never twice at once, and shutdown waits for a
+ * run in progress). A tick is one sweep() unless the subclass adds to it; it logs through `logger`,
+ * named after the subclass.
  */
 export abstract class SweeperService implements OnApplicationBootstrap, OnApplicationShutdown {
   protected readonly logger: Logger;
   private readonly loop: PeriodicSweep;
 
-  protected constructor(loggerName: string, description: string) {
+  protected constructor(
+    loggerName: string,
+    description: string,
+    private readonly intervalMs: () => number,
+  ) {
     this.logger = new Logger(loggerName);
     this.loop = new PeriodicSweep(description, this.logger);
   }
 
-  /** How often a tick runs. */
-  protected abstract intervalMs(): number;
+  /** Rebuilds what was lost; public so that tests and staff tools can run one sweep on demand. */
+  abstract sweep(): Promise<unknown>;
 
   /** One run of the loop. */
-  protected abstract tick(): Promise<unknown>;
+  protected tick(): Promise<unknown> {
+    return this.sweep();
+  }
 
   onApplicationBootstrap(): void {
     this.loop.start(this.intervalMs(), () => this.tick());
