@@ -10,6 +10,7 @@ export { SecretValue } from './secret-value.js';
 export { NOT_FOUND_PROOF_STREAK } from './lookup-proof.js';
 export { type PurchaseOutcome, purchaseOutcomeOf } from './purchase/purchase-outcome.js';
 export type * from './purchase/purchase-provider.wire.js';
+export { REQUIREMENT_GROUPS, type RequirementGroup } from './purchase/requirement-groups.js';
 export {
   PurchaseProviderClient,
   type ProductListQuery,

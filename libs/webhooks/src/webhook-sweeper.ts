@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { GatewayEnv } from '#config';
-import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
+import { jobSpec, QueueProducer, SweeperService } from '#queues';
 import { WebhookDeliveryRepository } from './persistence/webhook-delivery.repository.js';
 
 const BATCH = 200;
@@ -12,25 +12,16 @@ const BATCH = 200;
  * sweep racing a slow attempt at worst sends the event twice; receivers dedupe on the event id.
  */
 @Injectable()
-export class WebhookSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(WebhookSweeper.name);
-  private readonly loop = new PeriodicSweep('Webhook sweep', this.logger);
-
+export class WebhookSweeper extends SweeperService {
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly producer: QueueProducer,
     private readonly config: GatewayEnv,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start(this.config.WEBHOOK_SWEEP_INTERVAL_MS, () => this.sweep());
+  ) {
+    super(WebhookSweeper.name, 'Webhook sweep', () => config.WEBHOOK_SWEEP_INTERVAL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  async sweep(): Promise<number> {
+  override async sweep(): Promise<number> {
     // Past its due time by more than an attempt can take (connect + response timeouts) plus two
     // sweeps: an attempt still in flight is never rebuilt under it, so a slow receiver is not sent duplicates.
     const slackSeconds = (2 * this.config.WEBHOOK_SWEEP_INTERVAL_MS + this.config.WEBHOOK_CONNECT_TIMEOUT_MS + this.config.WEBHOOK_RESPONSE_TIMEOUT_MS) / 1000;

@@ -1,8 +1,8 @@
-import { Caller, createHttp, paginate, paginateCursor, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
+import { paginateCursor, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
 import { GatewayApiError } from './errors.js';
 import type { components, operations } from './generated/payout.js';
-import type { BodyOf, DataOf, ErrorBodies, PayoutCodeOf, QueryOf } from './operation-types.js';
-import type { Http, SendParams } from './http.js';
+import type { BodyOf, ErrorBodies, PayoutCodeOf, QueryOf } from './operation-types.js';
+import { GatewayClient } from './gateway-client.js';
 import type { ClientOptions, RequestOptions } from './transport.js';
 
 type Schemas = components['schemas'];
@@ -63,25 +63,9 @@ const REFERENCE_KEYED_PATHS = ['/api/v1/payouts', '/api/v1/batches', '/api/v1/pa
 const PAYOUT_CADENCE = { timeoutMs: 600_000, intervalMs: 5_000, maxIntervalMs: 300_000 };
 
 /** The payout gateway: one method per operation of its document. */
-export class PayoutClient {
-  private readonly http: Http;
-  private readonly caller: Caller;
-
+export class PayoutClient extends GatewayClient<operations> {
   constructor(options: ClientOptions) {
-    this.http = createHttp(options, 'origin');
-    this.caller = new Caller(options, REFERENCE_KEYED_PATHS);
-  }
-
-  /** One operation: its `operationId` (for typed error codes), method, path and parameters. */
-  private run<Op extends PayoutOperation, Out = DataOf<operations[Op]>>(
-    operation: Op,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    path: string,
-    request: { params?: SendParams; body?: unknown },
-    options?: RequestOptions,
-    map?: (data: DataOf<operations[Op]>, response: Response) => Out,
-  ): ApiPromise<Out> {
-    return this.caller.call<DataOf<operations[Op]>, Out>(operation, (init) => this.http.send(method, path, { ...init, ...request }), options, map);
+    super(options, 'origin', REFERENCE_KEYED_PATHS, '/api/v1');
   }
 
   /** `GET /api/v1/account`: the prefunded balance. */
@@ -161,47 +145,6 @@ export class PayoutClient {
   /** Polls a batch until `completed`, `completed_with_failures` or `cancelled`. */
   async waitForBatch(reference: string, options: WaitOptions = {}): Promise<Batch> {
     return pollUntil(() => this.getBatch(reference, { signal: options.signal }), (batch) => FINAL_BATCH_STATUSES.includes(batch.status), options, PAYOUT_CADENCE);
-  }
-
-  // Webhook endpoints (`webhooks:read` / `webhooks:write`)
-
-  /** `GET /api/v1/webhook-endpoints`: endpoints, never their secrets. */
-  listWebhookEndpoints(options?: RequestOptions): ApiPromise<PayoutWebhookEndpoint[]> {
-    return this.run('listWebhookEndpoints', 'GET', '/api/v1/webhook-endpoints', {}, options);
-  }
-
-  /** `POST /api/v1/webhook-endpoints`: the answer carries `secret` (`whsec_…`) once. */
-  createWebhookEndpoint(body: PayoutBody<'createWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PayoutWebhookEndpointWithSecret> {
-    return this.run('createWebhookEndpoint', 'POST', '/api/v1/webhook-endpoints', { body }, options);
-  }
-
-  /** `GET /api/v1/webhook-endpoints/{id}`. */
-  getWebhookEndpoint(id: string, options?: RequestOptions): ApiPromise<PayoutWebhookEndpoint> {
-    return this.run('getWebhookEndpoint', 'GET', '/api/v1/webhook-endpoints/{id}', { params: { path: { id } } }, options);
-  }
-
-  /** `PATCH /api/v1/webhook-endpoints/{id}`. */
-  updateWebhookEndpoint(id: string, body: PayoutBody<'updateWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PayoutWebhookEndpoint> {
-    return this.run('updateWebhookEndpoint', 'PATCH', '/api/v1/webhook-endpoints/{id}', { params: { path: { id } }, body }, options);
-  }
-
-  /** `DELETE /api/v1/webhook-endpoints/{id}`. */
-  deleteWebhookEndpoint(id: string, options?: RequestOptions) {
-    return this.run('deleteWebhookEndpoint', 'DELETE', '/api/v1/webhook-endpoints/{id}', { params: { path: { id } } }, options);
-  }
-
-  /** `POST /api/v1/webhook-endpoints/{id}/rotate-secret`: a new secret (shown once); the old one signs too for `overlap_seconds`. */
-  rotateWebhookSecret(id: string, body: PayoutBody<'rotateWebhookSecret'> = {}, options?: RequestOptions): ApiPromise<PayoutWebhookEndpointWithSecret> {
-    return this.run('rotateWebhookSecret', 'POST', '/api/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id } }, body }, options);
-  }
-
-  /** `GET /api/v1/webhook-endpoints/{id}/deliveries`: the delivery log, newest first, page after page. */
-  listWebhookDeliveries(id: string, query: { per_page?: number } = {}, options?: RequestOptions): AutoPaginated<PayoutWebhookDelivery> {
-    const perPage = query.per_page ?? 20;
-    return paginate(
-      (page) => this.run('listWebhookDeliveries', 'GET', '/api/v1/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { page, per_page: perPage } } }, options),
-      perPage,
-    );
   }
 
   /** `GET /api/v1/statement`: every line of the account statement for the days, newest first (or `order: 'asc'`), page after page. */

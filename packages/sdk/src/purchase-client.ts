@@ -1,8 +1,8 @@
-import { Caller, createHttp, paginate, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
+import { paginate, pollUntil, type ApiPromise, type AutoPaginated, type WaitOptions } from './core.js';
 import { GatewayApiError } from './errors.js';
 import type { components, operations } from './generated/purchase.js';
-import type { BodyOf, DataOf, ErrorBodies, PurchaseCodeOf, QueryOf } from './operation-types.js';
-import type { Http, SendParams } from './http.js';
+import type { BodyOf, ErrorBodies, PurchaseCodeOf, QueryOf } from './operation-types.js';
+import { GatewayClient } from './gateway-client.js';
 import type { ClientOptions, RequestOptions } from './transport.js';
 
 type Schemas = components['schemas'];
@@ -63,25 +63,9 @@ export interface CreatedTransaction {
 }
 
 /** The purchase gateway: one method per operation of its document. */
-export class PurchaseClient {
-  private readonly http: Http;
-  private readonly caller: Caller;
-
+export class PurchaseClient extends GatewayClient<operations> {
   constructor(options: ClientOptions) {
-    this.http = createHttp(options, 'versioned');
-    this.caller = new Caller(options, []);
-  }
-
-  /** One operation: its `operationId` (for typed error codes), method, path and parameters. */
-  private run<Op extends PurchaseOperation, Out = DataOf<operations[Op]>>(
-    operation: Op,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    path: string,
-    request: { params?: SendParams; body?: unknown },
-    options?: RequestOptions,
-    map?: (data: DataOf<operations[Op]>, response: Response) => Out,
-  ): ApiPromise<Out> {
-    return this.caller.call<DataOf<operations[Op]>, Out>(operation, (init) => this.http.send(method, path, { ...init, ...request }), options, map);
+    super(options, 'versioned', [], '');
   }
 
   // Catalogue
@@ -234,47 +218,6 @@ export class PurchaseClient {
   /** @deprecated use listProducts (same iterator). */
   products(query: Omit<ProductQuery, 'page'> = {}): AutoPaginated<Product> {
     return this.listProducts(query);
-  }
-
-  // Webhook endpoints (`webhooks:read` / `webhooks:write`)
-
-  /** `GET /webhook-endpoints`: endpoints, never their secrets. */
-  listWebhookEndpoints(options?: RequestOptions): ApiPromise<PurchaseWebhookEndpoint[]> {
-    return this.run('listWebhookEndpoints', 'GET', '/webhook-endpoints', {}, options);
-  }
-
-  /** `POST /webhook-endpoints`: the answer carries `secret` (`whsec_…`) once. */
-  createWebhookEndpoint(body: PurchaseBody<'createWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpointWithSecret> {
-    return this.run('createWebhookEndpoint', 'POST', '/webhook-endpoints', { body }, options);
-  }
-
-  /** `GET /webhook-endpoints/{id}`. */
-  getWebhookEndpoint(id: string, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpoint> {
-    return this.run('getWebhookEndpoint', 'GET', '/webhook-endpoints/{id}', { params: { path: { id } } }, options);
-  }
-
-  /** `PATCH /webhook-endpoints/{id}`. */
-  updateWebhookEndpoint(id: string, body: PurchaseBody<'updateWebhookEndpoint'>, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpoint> {
-    return this.run('updateWebhookEndpoint', 'PATCH', '/webhook-endpoints/{id}', { params: { path: { id } }, body }, options);
-  }
-
-  /** `DELETE /webhook-endpoints/{id}`: pending deliveries are cancelled, the log is kept. */
-  deleteWebhookEndpoint(id: string, options?: RequestOptions) {
-    return this.run('deleteWebhookEndpoint', 'DELETE', '/webhook-endpoints/{id}', { params: { path: { id } } }, options);
-  }
-
-  /** `POST /webhook-endpoints/{id}/rotate-secret`: a new secret (shown once); the old one signs too for `overlap_seconds`. */
-  rotateWebhookSecret(id: string, body: PurchaseBody<'rotateWebhookSecret'> = {}, options?: RequestOptions): ApiPromise<PurchaseWebhookEndpointWithSecret> {
-    return this.run('rotateWebhookSecret', 'POST', '/webhook-endpoints/{id}/rotate-secret', { params: { path: { id } }, body }, options);
-  }
-
-  /** `GET /webhook-endpoints/{id}/deliveries`: the delivery log, newest first, page after page. */
-  listWebhookDeliveries(id: string, query: { per_page?: number } = {}, options?: RequestOptions): AutoPaginated<PurchaseWebhookDelivery> {
-    const perPage = query.per_page ?? 20;
-    return paginate(
-      (page) => this.run('listWebhookDeliveries', 'GET', '/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { page, per_page: perPage } } }, options),
-      perPage,
-    );
   }
 
   /** `POST /webhook-endpoints/{id}/events/{eventId}/redeliver`: delivers the event again (a new log entry). */

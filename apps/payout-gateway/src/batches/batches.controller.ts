@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { RateLimitBucketOf } from '#common';
 import { BatchRequestDto, PayoutBatchesService, type BatchValidation, type BatchView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-openapi.js';
+import { PayoutCreationRoute, PayoutDryRunRoute } from '../http/payout-write-routes.js';
 import { BatchSchema, BatchValidationSchema } from './batches.schemas.js';
 
 /** What creating a batch can refuse, and so what its dry run answers too (the same checks, in the same order). */
@@ -71,18 +71,18 @@ const VALIDATED_BATCH = {
 export class BatchesController {
   constructor(private readonly batches: PayoutBatchesService) {}
 
-  @Post()
-  @HttpCode(202)
-  @RequireScopes('payouts:write')
-  @ApiOperation({
-    summary: 'Send up to 500 payouts',
-    description:
-      'Validated and reserved atomically: one bad row (errors keyed `payouts.{index}.{field}`) or a balance that does not cover ' +
-      'the total rejects the whole batch and reserves nothing. Items are then submitted one by one in the background; poll ' +
-      'GET /batches/{reference}. Replaying an identical batch returns it; changed details are REFERENCE_CONFLICT.',
+  @PayoutCreationRoute(202, {
+    operation: {
+      summary: 'Send up to 500 payouts',
+      description:
+        'Validated and reserved atomically: one bad row (errors keyed `payouts.{index}.{field}`) or a balance that does not cover ' +
+        'the total rejects the whole batch and reserves nothing. Items are then submitted one by one in the background; poll ' +
+        'GET /batches/{reference}. Replaying an identical batch returns it; changed details are REFERENCE_CONFLICT.',
+    },
+    schema: BatchSchema,
+    example: ACCEPTED_BATCH,
+    errors: BATCH_CREATION_ERRORS,
   })
-  @ApiEnvelope(202, BatchSchema, { data: ACCEPTED_BATCH })
-  @ApiPayoutErrors(...BATCH_CREATION_ERRORS)
   async createBatch(
     @CurrentVendor() vendor: VendorPrincipal,
     @Body() body: BatchRequestDto,
@@ -93,24 +93,23 @@ export class BatchesController {
     return batch;
   }
 
-  @Post('validate')
-  @HttpCode(200)
-  @RequireScopes('payouts:write')
-  @RateLimitBucketOf('validate')
-  @ApiOperation({
-    operationId: 'validateBatch',
-    summary: 'Dry run of POST /batches: what the real call would do, item by item, changing nothing',
-    description:
-      'The same body and the same checks as POST /api/v1/batches, in the same order: validation, the batch reference (the same payload ' +
-      'answers `outcome: replay` with the stored items, another payload REFERENCE_CONFLICT), readiness, every item\'s method rules and ' +
-      'reference (repeated in the request or already used; every problem keyed `payouts.{index}.{field}` in one answer), and the funds for ' +
-      'the whole batch (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT), each refusal answered exactly as the real call would answer it. On success ' +
-      'every item says what would happen to it (fee, hold, the balance left once it is held). Nothing is written, reserved, queued or ' +
-      'submitted, no webhook is sent, and the write rate bucket is not used (dry runs have a bucket of their own, the same size). A real ' +
-      'call made afterwards can still be refused if the balance or limits changed in between.',
+  @PayoutDryRunRoute({
+    operation: {
+      operationId: 'validateBatch',
+      summary: 'Dry run of POST /batches: what the real call would do, item by item, changing nothing',
+      description:
+        'The same body and the same checks as POST /api/v1/batches, in the same order: validation, the batch reference (the same payload ' +
+        'answers `outcome: replay` with the stored items, another payload REFERENCE_CONFLICT), readiness, every item\'s method rules and ' +
+        'reference (repeated in the request or already used; every problem keyed `payouts.{index}.{field}` in one answer), and the funds for ' +
+        'the whole batch (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT), each refusal answered exactly as the real call would answer it. On success ' +
+        'every item says what would happen to it (fee, hold, the balance left once it is held). Nothing is written, reserved, queued or ' +
+        'submitted, no webhook is sent, and the write rate bucket is not used (dry runs have a bucket of their own, the same size). A real ' +
+        'call made afterwards can still be refused if the balance or limits changed in between.',
+    },
+    schema: BatchValidationSchema,
+    example: VALIDATED_BATCH,
+    errors: BATCH_CREATION_ERRORS,
   })
-  @ApiEnvelope(200, BatchValidationSchema, { data: VALIDATED_BATCH })
-  @ApiPayoutErrors(...BATCH_CREATION_ERRORS)
   validateBatch(@CurrentVendor() vendor: VendorPrincipal, @Body() body: BatchRequestDto): Promise<BatchValidation> {
     return this.batches.validateBatch(vendor, body);
   }

@@ -2,9 +2,9 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { RateLimitBucketOf } from '#common';
 import { PayoutRequestDto, PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutValidation, type PayoutView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-openapi.js';
+import { PayoutCreationRoute, PayoutDryRunRoute } from '../http/payout-write-routes.js';
 import { DeliverySchema, PayoutSchema, PayoutValidationSchema } from './payouts.schemas.js';
 
 /** What creating a payout can refuse, and so what its dry run answers too (the same checks, in the same order). */
@@ -54,21 +54,21 @@ export class PayoutsController {
     private readonly smsResends: PayoutSmsResendService,
   ) {}
 
-  @Post()
-  @HttpCode(200)
-  @RequireScopes('payouts:write')
-  @ApiOperation({
-    summary: 'Send a payout',
-    description:
-      'Submitted to the provider inside the request; the verdict comes back with HTTP 200: `paid`, or `pending` (rtc_eft, or a ' +
-      'provider that did not answer in time; poll GET /payouts/{reference}). A provider refusal answers 422 PROVIDER_REJECTED: the ' +
-      'payout exists as `failed` (status_reason `provider_rejected`, GET /payouts/{reference} shows it) and its hold was released. ' +
-      'The same reference and payload replays the stored result (the payout, or PROVIDER_REJECTED) without a second payment; a ' +
-      'different payload is REFERENCE_CONFLICT. An amount off the method increment is AMOUNT_INCREMENT_INVALID, with every ' +
-      "field's messages in `errors`. Amount plus fee is reserved at creation.",
+  @PayoutCreationRoute(200, {
+    operation: {
+      summary: 'Send a payout',
+      description:
+        'Submitted to the provider inside the request; the verdict comes back with HTTP 200: `paid`, or `pending` (rtc_eft, or a ' +
+        'provider that did not answer in time; poll GET /payouts/{reference}). A provider refusal answers 422 PROVIDER_REJECTED: the ' +
+        'payout exists as `failed` (status_reason `provider_rejected`, GET /payouts/{reference} shows it) and its hold was released. ' +
+        'The same reference and payload replays the stored result (the payout, or PROVIDER_REJECTED) without a second payment; a ' +
+        'different payload is REFERENCE_CONFLICT. An amount off the method increment is AMOUNT_INCREMENT_INVALID, with every ' +
+        "field's messages in `errors`. Amount plus fee is reserved at creation.",
+    },
+    schema: PayoutSchema,
+    example: PAID_CASH_PAYOUT,
+    errors: PAYOUT_CREATION_ERRORS,
   })
-  @ApiEnvelope(200, PayoutSchema, { data: PAID_CASH_PAYOUT })
-  @ApiPayoutErrors(...PAYOUT_CREATION_ERRORS)
   async createPayout(
     @CurrentVendor() vendor: VendorPrincipal,
     @Body() body: PayoutRequestDto,
@@ -80,22 +80,20 @@ export class PayoutsController {
     return payout;
   }
 
-  @Post('validate')
-  @HttpCode(200)
-  @RequireScopes('payouts:write')
-  @RateLimitBucketOf('validate')
-  @ApiOperation({
-    operationId: 'validatePayout',
-    summary: 'Dry run of POST /payouts: what the real call would do, changing nothing',
-    description:
-      'The same body and the same checks as POST /api/v1/payouts, in the same order: validation, the reference (the same payload answers ' +
-      '`outcome: replay`, another payload REFERENCE_CONFLICT, a payout the provider refused PROVIDER_REJECTED), readiness, the method rules and the ' +
-      'funds for amount plus fee (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT), each refusal answered exactly as the real call would answer it. Nothing is ' +
-      'written, reserved or submitted, no webhook is sent, and the write rate bucket is not used (dry runs have a bucket of their own, the same size). ' +
-      'A real call made afterwards can still be refused if the balance or limits changed in between.',
+  @PayoutDryRunRoute({
+    operation: {
+      operationId: 'validatePayout',
+      summary: 'Dry run of POST /payouts: what the real call would do, changing nothing',
+      description:
+        'The same body and the same checks as POST /api/v1/payouts, in the same order: validation, the reference (the same payload answers ' +
+        '`outcome: replay`, another payload REFERENCE_CONFLICT, a payout the provider refused PROVIDER_REJECTED), readiness, the method rules and the ' +
+        'funds for amount plus fee (INSUFFICIENT_FUNDS, ACCOUNT_IN_DEBT), each refusal answered exactly as the real call would answer it. Nothing is ' +
+        'written, reserved or submitted, no webhook is sent, and the write rate bucket is not used (dry runs have a bucket of their own, the same size). ' +
+        'A real call made afterwards can still be refused if the balance or limits changed in between.',
+    },
+    schema: PayoutValidationSchema,
+    errors: PAYOUT_CREATION_ERRORS,
   })
-  @ApiEnvelope(200, PayoutValidationSchema)
-  @ApiPayoutErrors(...PAYOUT_CREATION_ERRORS)
   validatePayout(@CurrentVendor() vendor: VendorPrincipal, @Body() body: PayoutRequestDto): Promise<PayoutValidation> {
     return this.payouts.validatePayout(vendor, body);
   }

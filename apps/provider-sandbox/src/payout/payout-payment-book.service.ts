@@ -62,20 +62,12 @@ export class PayoutPaymentBook {
     const scenario = payoutScenarioFor(testValueSuffix(accepted.testValue));
     // Test value 05: the call arrives but is lost before the provider stores anything.
     if (scenario.submission === 'lost') throw sandboxError(503, 'SERVICE_UNAVAILABLE', 'temporarily unavailable; nothing was recorded');
-    const payment: PayoutPayment = {
-      provider,
-      merchantReference,
+    const payment = this.pendingPayment(provider, merchantReference, {
       providerReference: accepted.providerReference,
       amount: accepted.amount,
       productCode: accepted.productCode ?? null,
-      status: 'PENDING',
-      rejectionReason: null,
-      delivery: null,
-      createdAt: this.options.clock.now(),
-      paidAt: null,
-      reversedAt: null,
       misstated: scenario.misstated,
-    };
+    });
     this.payments.set(key, payment);
     this.accepted.set(key, accepted);
 
@@ -121,6 +113,28 @@ export class PayoutPaymentBook {
     return payment;
   }
 
+
+  /** A payment just recorded: PENDING, nothing delivered, paid or reversed yet. */
+  private pendingPayment(
+    provider: PayoutProviderName,
+    merchantReference: string,
+    fields: Pick<PayoutPayment, 'providerReference' | 'amount' | 'productCode' | 'misstated'>,
+  ): PayoutPayment {
+    return {
+      provider,
+      merchantReference,
+      providerReference: fields.providerReference,
+      amount: fields.amount,
+      productCode: fields.productCode,
+      status: 'PENDING',
+      rejectionReason: null,
+      delivery: null,
+      createdAt: this.options.clock.now(),
+      paidAt: null,
+      reversedAt: null,
+      misstated: fields.misstated,
+    };
+  }
   /**
    * Sandbox control: a payment still PENDING (test value 04, "never known") gets its final answer
    * now, as a provider that answers late would. Answers the payment, or undefined when there is
@@ -152,20 +166,7 @@ export class PayoutPaymentBook {
       return existing;
     }
     if (amount === undefined) return undefined;
-    const payment: PayoutPayment = {
-      provider,
-      merchantReference,
-      providerReference: randomUUID(),
-      amount,
-      productCode: null,
-      status: 'PENDING',
-      rejectionReason: null,
-      delivery: null,
-      createdAt: this.options.clock.now(),
-      paidAt: null,
-      reversedAt: null,
-      misstated: 'none',
-    };
+    const payment = this.pendingPayment(provider, merchantReference, { providerReference: randomUUID(), amount, productCode: null, misstated: 'none' });
     this.payments.set(key, payment);
     payment.status = 'PAID';
     payment.paidAt = this.options.clock.now();

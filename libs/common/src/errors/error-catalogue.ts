@@ -43,3 +43,11 @@ export type ErrorCode = keyof ErrorCodeRegistry & string;
 export type InternalErrorCode = 'INVALID_ISO_DAY' | 'INVALID_DATE';
 
 export type DomainErrorCode = ErrorCode | InternalErrorCode;
+
+/**
+ * A catalogue whose message is the code itself (the purchase contract answers its codes as their
+ * messages), written as code → status so that no code is spelled twice.
+ */
+export function codesAsMessages<const Statuses extends Record<string, HttpStatus>>(statuses: Statuses): { readonly [C in keyof Statuses & string]: { readonly status: Statuses[C]; readonly message: C } } {
+  return Object.fromEntries(Object.entries(statuses).map(([code, status]) => [code, { status, message: code }])) as never;
+}

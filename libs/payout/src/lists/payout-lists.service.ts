@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { decimalCell, UUID_PATTERN, ValidationFailedError, type CsvCell } from '#common';
 import { formatCents } from '#money';
 import { batchStatusOf, type BatchStatus } from '../model/batch-status.js';
+import type { BatchView } from '../model/batch-view.js';
 import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import type { PayoutStatus } from '../model/payout-status.js';
 import { payoutViewOf, type PayoutView } from '../model/payout-view.js';
@@ -27,16 +28,7 @@ export interface BatchListQuery extends StatementDays {
 }
 
 /** A batch in a list: the Batch without its items (GET /batches/{reference} has them). */
-export interface BatchSummaryView {
-  id: string;
-  reference: string;
-  status: BatchStatus;
-  total_amount: string;
-  total_fee: string;
-  item_count: number;
-  created_at: string;
-  currency: 'ZAR';
-}
+export type BatchSummaryView = Omit<BatchView, 'payouts'>;
 
 /** The payouts CSV's columns, in order (docs/PAYOUT.md, "Exports"). */
 export const PAYOUT_CSV_HEADER = [

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { readShape, type Queryable } from '#database';
 import { centsColumn, centsFromDbValue, type Cents } from '#money';
 import { PAYOUT_OPEN_STATUSES } from '../model/payout-status.js';
-import { statusLiterals } from './payout-shape.js';
+import { statusLiterals } from './payout-shapes.js';
 import type { AccountBalances, LedgerCorrection, LedgerCorrectionKind, LedgerCorrectionEntry, LedgerDiscrepancy, LedgerEntryKind, PayoutAccountSnapshot } from '../model/ledger.js';
 
 

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { Queryable } from '#database';
 import type { PayoutContact, PayoutWithoutSettlementLine, ProviderContactEntry } from '../model/payout-evidence.js';
 import type { DeliveryReadChannel, SmsResendOutcome } from '../model/payout-record.js';
-import { statusLiteral } from './payout-shape.js';
+import { statusLiteral } from './payout-shapes.js';
 
 /**
  * The payout's evidence and audit trails: its exchanges with the provider

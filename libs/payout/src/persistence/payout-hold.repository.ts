@@ -4,7 +4,7 @@ import { readShape } from '#database';
 import { centsColumn, type Cents } from '#money';
 import type { ReconciliationExceptionKind } from '#reconciliation';
 import { PAYOUT_OPEN_STATUSES } from '../model/payout-status.js';
-import { statusLiterals } from './payout-shape.js';
+import { statusLiterals } from './payout-shapes.js';
 
 /** A payout whose hold is older than the bound and that no open reconciliation exception names. */
 export interface OverdueHold {

@@ -6,7 +6,7 @@ import type { PayoutHold } from '../model/ledger.js';
 import type { DeliveryReadChannel, PayoutRecord, PayoutStatusReason } from '../model/payout-record.js';
 import { PAYOUT_OPEN_STATUSES, type PayoutStatus } from '../model/payout-status.js';
 import { ledgerMoveCtes } from './ledger.repository.js';
-import { guardedSources, PAYOUT, PAYOUT_READ } from './payout-shape.js';
+import { guardedSources, PAYOUT, PAYOUT_READ } from './payout-shapes.js';
 
 /** A submission answered "paid" as PayoutOutcomeRepository.recordPaidSubmission writes it. */
 export interface PaidSubmission {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { PayoutStaffItem } from '../model/payout-evidence.js';
-import { STAFF_ITEM, statusLiteral } from './payout-shape.js';
+import { STAFF_ITEM, statusLiteral } from './payout-shapes.js';
 
 /** Staff's read models of payouts (the back-office review queue, one item, the search): across vendors. */
 @Injectable()

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Queryable } from '#database';
 import { jobSpec, outboxRowOf } from '#queues';
 import type { PayoutRecord, PayoutStatusReason } from '../model/payout-record.js';
-import { PAYOUT, PAYOUT_READ, statusLiteral } from './payout-shape.js';
+import { PAYOUT, PAYOUT_READ, statusLiteral } from './payout-shapes.js';
 
 /**
  * What the payout workers and sweepers claim and schedule: a batch item's submission claim, the

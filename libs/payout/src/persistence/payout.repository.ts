@@ -11,7 +11,7 @@ import { PAYOUT_REFERENCE_PATTERN } from '../model/payout-field-rules.js';
 import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import { PAYOUT_ID_PATTERN, type NewPayout, type PayoutRecord } from '../model/payout-record.js';
 import { ledgerMoveCtes } from './ledger.repository.js';
-import { NEW_PAYOUT_COLUMN_LIST, NEW_PAYOUT_FIELDS, PAYOUT, PAYOUT_READ } from './payout-shape.js';
+import { NEW_PAYOUT_COLUMN_LIST, NEW_PAYOUT_FIELDS, PAYOUT, PAYOUT_READ } from './payout-shapes.js';
 import { VENDOR_METHOD } from './vendor-payout-method.repository.js';
 
 /** What a single payout's admission reads, in one statement (PayoutRepository.admissionSnapshot). */

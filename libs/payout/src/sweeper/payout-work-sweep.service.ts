@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { GatewayEnv } from '#config';
-import { jobSpec, PeriodicSweep, QueueProducer } from '#queues';
+import { jobSpec, QueueProducer, SweeperService } from '#queues';
 import { PayoutWorkRepository } from '../persistence/payout-work.repository.js';
 import { PayoutHoldWatchService } from './payout-hold-watch.service.js';
 
@@ -14,31 +14,24 @@ const SWEEP_LIMIT = 500;
  * submission claims are guarded in PostgreSQL).
  */
 @Injectable()
-export class PayoutWorkSweepService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(PayoutWorkSweepService.name);
-  private readonly loop = new PeriodicSweep('Payout sweep', this.logger);
-
+export class PayoutWorkSweepService extends SweeperService {
   constructor(
     private readonly work: PayoutWorkRepository,
     private readonly producer: QueueProducer,
     private readonly config: GatewayEnv,
     private readonly holds: PayoutHoldWatchService,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    // Each tick also raises a staff exception for holds past PAYOUT_HOLD_MAX_AGE_MS (once per hold).
-    this.loop.start(this.config.PAYOUT_SWEEP_INTERVAL_MS, async () => {
-      await this.sweep();
-      await this.holds.raiseOverdue();
-    });
+  ) {
+    super(PayoutWorkSweepService.name, 'Payout sweep', () => config.PAYOUT_SWEEP_INTERVAL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+  /** Each tick also raises a staff exception for holds past PAYOUT_HOLD_MAX_AGE_MS (once per hold). */
+  protected override async tick(): Promise<void> {
+    await this.sweep();
+    await this.holds.raiseOverdue();
   }
 
   /** Returns how many jobs were enqueued again. */
-  async sweep(graceMs = Math.max(60_000, 2 * this.config.PAYOUT_SWEEP_INTERVAL_MS)): Promise<number> {
+  override async sweep(graceMs = Math.max(60_000, 2 * this.config.PAYOUT_SWEEP_INTERVAL_MS)): Promise<number> {
     const sweepNumber = Math.floor(Date.now() / this.config.PAYOUT_SWEEP_INTERVAL_MS);
     const overduePolls = await this.work.overduePolls(graceMs, SWEEP_LIMIT);
     const unclaimed = await this.work.unclaimedItems(graceMs, SWEEP_LIMIT);

@@ -1,16 +1,10 @@
+import type { RequirementGroup } from '#providers';
+
 /** The provider catalogue's vocabulary, as the purchase domain stores and checks it. */
 export type PricingKind = 'fixed' | 'ranged';
 export type FulfilmentKind = 'none' | 'pin' | 'esim';
 
-export const REQUIREMENT_GROUPS = [
-  'credit_party_identifier',
-  'debit_party_identifier',
-  'sender',
-  'beneficiary',
-  'statement_identifier',
-  'additional_identifier',
-] as const;
-export type RequirementGroup = (typeof REQUIREMENT_GROUPS)[number];
+export { REQUIREMENT_GROUPS, type RequirementGroup } from '#providers';
 
 /** Per group, the alternative complete field sets: `[["mobile_number"], ["account_number"]]`. */
 export type ProductRequirements = Record<RequirementGroup, string[][]>;

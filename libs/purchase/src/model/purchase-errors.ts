@@ -1,33 +1,33 @@
 import { HttpStatus } from '@nestjs/common';
-import { DomainError, type ErrorCatalogue } from '#common';
+import { codesAsMessages, DomainError, type ErrorCatalogue } from '#common';
 import { ProviderError, ProviderNotConfiguredError, ProviderRejectedError, ProviderTimeoutError } from '#providers';
 
 /**
  * Stable codes of the purchase contract (its Errors section) with their HTTP status, plus one
  * addition the contract's list lacks (docs/PURCHASE.md, Errors): FULFILMENT_UNAVAILABLE.
  */
-export const PURCHASE_ERRORS = {
-  DAILY_CAP_EXCEEDED: { status: HttpStatus.CONFLICT, message: 'DAILY_CAP_EXCEEDED' },
-  TRANSACTION_MAXIMUM_EXCEEDED: { status: HttpStatus.CONFLICT, message: 'TRANSACTION_MAXIMUM_EXCEEDED' },
-  PURCHASES_PAUSED: { status: HttpStatus.CONFLICT, message: 'PURCHASES_PAUSED' },
-  SPEND_CONTROLS_NOT_CONFIGURED: { status: HttpStatus.CONFLICT, message: 'SPEND_CONTROLS_NOT_CONFIGURED' },
-  PRICING_UNPUBLISHED: { status: HttpStatus.CONFLICT, message: 'PRICING_UNPUBLISHED' },
-  VENDOR_NOT_RELEASED: { status: HttpStatus.CONFLICT, message: 'VENDOR_NOT_RELEASED' },
-  VELOCITY_LIMIT_EXCEEDED: { status: HttpStatus.TOO_MANY_REQUESTS, message: 'VELOCITY_LIMIT_EXCEEDED' },
-  API_RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, message: 'API_RATE_LIMITED' },
-  IDEMPOTENCY_CONFLICT: { status: HttpStatus.CONFLICT, message: 'IDEMPOTENCY_CONFLICT' },
-  QUOTE_ALREADY_USED: { status: HttpStatus.CONFLICT, message: 'QUOTE_ALREADY_USED' },
-  QUOTE_EXPIRED: { status: HttpStatus.CONFLICT, message: 'QUOTE_EXPIRED' },
-  PRODUCT_UNAVAILABLE: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'PRODUCT_UNAVAILABLE' },
-  DESTINATION_AMOUNT_INVALID: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'DESTINATION_AMOUNT_INVALID' },
-  BUDGET_INSUFFICIENT: { status: HttpStatus.UNPROCESSABLE_ENTITY, message: 'BUDGET_INSUFFICIENT' },
-  PROVIDER_NOT_CONFIGURED: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'PROVIDER_NOT_CONFIGURED' },
-  PROVIDER_HTTP_ERROR: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'PROVIDER_HTTP_ERROR' },
-  PROVIDER_OUTCOME_UNKNOWN: { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'PROVIDER_OUTCOME_UNKNOWN' },
+export const PURCHASE_ERRORS = codesAsMessages({
+  DAILY_CAP_EXCEEDED: HttpStatus.CONFLICT,
+  TRANSACTION_MAXIMUM_EXCEEDED: HttpStatus.CONFLICT,
+  PURCHASES_PAUSED: HttpStatus.CONFLICT,
+  SPEND_CONTROLS_NOT_CONFIGURED: HttpStatus.CONFLICT,
+  PRICING_UNPUBLISHED: HttpStatus.CONFLICT,
+  VENDOR_NOT_RELEASED: HttpStatus.CONFLICT,
+  VELOCITY_LIMIT_EXCEEDED: HttpStatus.TOO_MANY_REQUESTS,
+  API_RATE_LIMITED: HttpStatus.TOO_MANY_REQUESTS,
+  IDEMPOTENCY_CONFLICT: HttpStatus.CONFLICT,
+  QUOTE_ALREADY_USED: HttpStatus.CONFLICT,
+  QUOTE_EXPIRED: HttpStatus.CONFLICT,
+  PRODUCT_UNAVAILABLE: HttpStatus.UNPROCESSABLE_ENTITY,
+  DESTINATION_AMOUNT_INVALID: HttpStatus.UNPROCESSABLE_ENTITY,
+  BUDGET_INSUFFICIENT: HttpStatus.UNPROCESSABLE_ENTITY,
+  PROVIDER_NOT_CONFIGURED: HttpStatus.SERVICE_UNAVAILABLE,
+  PROVIDER_HTTP_ERROR: HttpStatus.SERVICE_UNAVAILABLE,
+  PROVIDER_OUTCOME_UNKNOWN: HttpStatus.SERVICE_UNAVAILABLE,
   // Not in the contract's list, which names no code for it: the vendor's own transaction has no
   // delivery data to hand out (yet, or any more). 409: a state conflict, like a quote already used.
-  FULFILMENT_UNAVAILABLE: { status: HttpStatus.CONFLICT, message: 'FULFILMENT_UNAVAILABLE' },
-} as const satisfies ErrorCatalogue;
+  FULFILMENT_UNAVAILABLE: HttpStatus.CONFLICT,
+}) satisfies ErrorCatalogue;
 
 export type PurchaseErrorCode = keyof typeof PURCHASE_ERRORS;
 

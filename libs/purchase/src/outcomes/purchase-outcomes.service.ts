@@ -19,7 +19,7 @@ import {
   type RecordingExtras,
   type StaffResolution,
 } from './purchase-outcome.types.js';
-import { TransactionMoves, recordAfter, type RowChanges } from './transaction-moves.js';
+import { PurchaseStatusMoves, recordAfter, type RowChanges } from './purchase-status-moves.js';
 
 /**
  * The only code that changes a transaction's status. It runs under the transaction's row lock
@@ -34,7 +34,7 @@ import { TransactionMoves, recordAfter, type RowChanges } from './transaction-mo
 @Injectable()
 export class PurchaseOutcomesService {
   private readonly logger = new Logger(PurchaseOutcomesService.name);
-  private readonly moves: TransactionMoves;
+  private readonly moves: PurchaseStatusMoves;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -44,7 +44,7 @@ export class PurchaseOutcomesService {
     private readonly exceptions: ReconciliationExceptionsService,
     private readonly transactions: TransactionRepository,
   ) {
-    this.moves = new TransactionMoves(fulfilments, spendControls, timings, transactions);
+    this.moves = new PurchaseStatusMoves(fulfilments, spendControls, timings, transactions);
   }
 
   /**

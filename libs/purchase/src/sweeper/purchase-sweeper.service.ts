@@ -1,5 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { jobSpec, PeriodicSweep, QueueProducer, queueOf, type JobSpec } from '#queues';
+import { Injectable } from '@nestjs/common';
+import { jobSpec, QueueProducer, queueOf, SweeperService, type JobSpec } from '#queues';
 import { MAX_VELOCITY_WINDOW_SECONDS } from '../admission/spend-controls.service.js';
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
 import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
@@ -19,28 +19,19 @@ const MAX_FAILED_HOPS = 20;
  * window spend controls accept.
  */
 @Injectable()
-export class PurchaseSweeperService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(PurchaseSweeperService.name);
-  private readonly loop = new PeriodicSweep('Purchase sweep', this.logger);
-
+export class PurchaseSweeperService extends SweeperService {
   constructor(
     private readonly transactions: TransactionWorkRepository,
     private readonly spendControls: SpendControlsRepository,
     private readonly producer: QueueProducer,
     private readonly scheduler: VerificationScheduler,
     private readonly timings: PurchaseTimings,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start(this.timings.sweepIntervalMs, () => this.sweep());
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+  ) {
+    super(PurchaseSweeperService.name, 'Purchase sweep', () => timings.sweepIntervalMs);
   }
 
   /** One sweep; returns how many jobs it re-enqueued. */
-  async sweep(): Promise<{ checks: number; submissions: number; callbacks: number }> {
+  override async sweep(): Promise<{ checks: number; submissions: number; callbacks: number }> {
     const slackSeconds = (2 * this.timings.sweepIntervalMs) / 1000;
     const overdue = await this.transactions.reissueOverdueChecks(slackSeconds, BATCH);
     for (const row of overdue) await this.scheduler.enqueue(row.id, row.checkSeq, 0, 'poll');

@@ -1,5 +1,5 @@
 import { DecimalAmount, formatCents, wholesaleCentsFor } from '#money';
-import type { ProviderBenefit, ProviderCountry, ProviderOperator, ProviderProduct, ProviderService, RequiredFieldSets } from '#providers';
+import type { ProviderBenefit, ProviderCountry, ProviderOperator, ProviderProduct, ProviderService, RequiredFieldSets, RequirementGroup } from '#providers';
 import tables from './purchase-catalogue.json' with { type: 'json' };
 
 /**
@@ -18,15 +18,7 @@ export interface Product extends Omit<ProviderProduct, 'benefits'> {
 
 export type ProductLookup = Product['supported_lookups'][number];
 
-export const REQUIREMENT_GROUPS = [
-  'credit_party_identifier',
-  'debit_party_identifier',
-  'sender',
-  'beneficiary',
-  'statement_identifier',
-  'additional_identifier',
-] as const;
-export type RequirementGroup = (typeof REQUIREMENT_GROUPS)[number];
+export { REQUIREMENT_GROUPS, type RequirementGroup } from '#providers';
 
 export function requiredFieldSets(product: Product, group: RequirementGroup): RequiredFieldSets {
   return product[`required_${group}_fields` as const];

@@ -1,4 +1,4 @@
-import { guardedSources, statusLiterals } from './payout-shape.js';
+import { guardedSources, statusLiterals } from './payout-shapes.js';
 
 describe('guarded payout status moves', () => {
   it('guard a move by every source of the transition table by default', () => {

@@ -37,8 +37,8 @@ export function recordAfter(row: TransactionRecord, changes: RowChanges): Transa
  * Built by PurchaseOutcomesService from its own dependencies (not a provider of its own: every
  * module that provides PurchaseOutcomesService gets it with no change).
  */
-export class TransactionMoves {
-  private readonly logger = new Logger(TransactionMoves.name);
+export class PurchaseStatusMoves {
+  private readonly logger = new Logger(PurchaseStatusMoves.name);
 
   constructor(
     private readonly fulfilments: FulfilmentService,
