@@ -9,8 +9,7 @@
  *     quote lock (SELECT ... FOR UPDATE) and checks (unused, unexpired)
  *     daily allowance guarded update (used + charge <= cap)
  *     quote use (UPDATE used_at)
- *     transaction insert
- *     outbox insert (purchase.submit)
+ *     transaction insert (the worker claims it from the table: no outbox row, as in the gateway)
  *   COMMIT
  *   202 with the transaction
  *
@@ -115,10 +114,6 @@ async function admit(vendorId, key, quoteId, reference) {
         quote.now,
       ],
     );
-    await client.query(`INSERT INTO outbox_messages (job_name, job_id, payload, run_at) VALUES ('purchase.submit', $1, $2::jsonb, now())`, [
-      `submit.${transactionId}`,
-      JSON.stringify({ transactionId }),
-    ]);
     await client.query('COMMIT');
     return { status: 202, replayed: false, row: inserted.rows[0] };
   } catch (error) {

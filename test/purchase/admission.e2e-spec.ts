@@ -112,8 +112,12 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       expect(await usedAllowance(stack, fresh.vendor.id)).toBe(charge_minor);
       await settle(stack, fresh, id, ['completed']);
       expect(await stack.sandbox.creates(id)).toBe(1);
+      // The purchase row is its own submission intent: the worker claimed it from PostgreSQL, no job went through the outbox.
       const [{ outbox }] = await stack.db.query(`SELECT count(*)::int AS outbox FROM outbox_messages WHERE job_name = 'purchase.submit' AND payload->>'transactionId' = $1`, [id]);
-      expect(outbox).toBe(1);
+      expect(outbox).toBe(0);
+      const [claim] = await stack.db.query(`SELECT submission_attempted_at, submission_outcome FROM purchase_transactions WHERE id = $1`, [id]);
+      expect(claim.submission_attempted_at).not.toBeNull();
+      expect(claim.submission_outcome).toBe('accepted');
     });
 
     it('50 concurrent purchases with different keys on one quote give exactly one 202', async () => {

@@ -9,6 +9,7 @@ import { ReconciliationWorkerModule } from '../../apps/reconciliation-worker/src
 import { startPurchaseGateway, type RunningApp } from './apps.js';
 import { testConfig } from './test-config.js';
 import { bearer, createTestVendor, type TestVendor } from './vendors.js';
+import { closeEarlierPurchaseWork } from './earlier-purchase-work.js';
 
 /** Short clocks so every sandbox test value settles within a few seconds. */
 export const FAST_SANDBOX: Partial<SandboxOptions> = {
@@ -105,6 +106,7 @@ export async function startPurchaseStack(
   };
   const gateway = await startPurchaseGateway({ config: { ...shared, ...options.gateway }, listen: true });
   const db = gateway.app.get(DataSource);
+  await closeEarlierPurchaseWork(db);
   await gateway.app.get(CatalogueSyncService).sync();
   await gateway.app.get(PricingService).publish(500);
 

@@ -202,6 +202,14 @@ export class GatewayEnv {
   @IntSetting(10)
   PURCHASE_SWEEP_INTERVAL_MS = 30_000;
 
+  /** The most admitted purchases one round of the worker's submission claims takes (and sends at once). */
+  @IntSetting(1)
+  PURCHASE_CLAIM_BATCH = 32;
+
+  /** The worker's pause between claim rounds when the last found less than a full batch: the longest wait before a new purchase is sent. */
+  @IntSetting(10)
+  PURCHASE_CLAIM_IDLE_MS = 100;
+
   // ---- Payout domain (issue 4) ----
 
   /** Per payout-provider call; an unanswered submission stays pending and is resolved by status polls. */

@@ -9,4 +9,5 @@ export * from './runtime/job-handler.registry.js';
 export * from './runtime/queue-producer.js';
 export * from './runtime/worker-runtime.js';
 export * from './runtime/periodic-sweep.js';
+export * from './runtime/claim-loop.js';
 export * from './queues.module.js';

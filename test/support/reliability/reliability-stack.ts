@@ -13,6 +13,7 @@ import { PAYOUT_SANDBOX_TIMINGS, PAYOUT_STACK_CONFIG } from '../payout-stack.js'
 import { testConfig } from '../test-config.js';
 import { FaultProxy } from './fault-proxy.js';
 import { createTestVendor, type TestVendor } from '../vendors.js';
+import { closeEarlierPurchaseWork } from '../earlier-purchase-work.js';
 
 /**
  * Both gateways, one provider sandbox serving both capabilities, and (optionally) the worker in
@@ -65,6 +66,7 @@ export async function startReliabilityStack(options: ReliabilityStackOptions = {
   const providerUrl = providerProxy ? providerProxy.proxied(sandbox.url) : sandbox.url;
   const pool = new pg.Pool({ connectionString: runDatabaseUrl, max: 4, application_name: 'reliability-test' });
   pool.on('error', () => undefined);
+  await closeEarlierPurchaseWork(pool);
 
   const env: Record<string, string> = {
     ...FAST_WORKER,

@@ -24,10 +24,12 @@ import { DashboardPasswordResets1763783300000 } from './1763783300000-dashboard-
 import { DashboardTeamTwoStep1763783300100 } from './1763783300100-dashboard-team-two-step.js';
 import { BackOfficeSearch1763783600000 } from './1763783600000-back-office-search.js';
 import { ReviewItemWork1763783700000 } from './1763783700000-review-item-work.js';
+import { PurchaseSubmissionClaims1763784000000 } from './1763784000000-purchase-submission-claims.js';
+import { PurchaseCallbackClaims1763784000100 } from './1763784000100-purchase-callback-claims.js';
 
 /**
  * Every migration, in order. Listed explicitly (not globbed) so that the apps, the migration
  * CLI and the tests under Jest load exactly the same set. A migration is never edited once
  * it has landed on main; `npm run migration:generate` writes a new file, which is added here.
  */
-export const MIGRATIONS = [VendorsAndTokens1763780000000, Outbox1763780000100, PayoutLedgerAndPayouts1763780200000, PurchaseCatalogueAndPricing1763780100000, PurchaseQuotesAndTransactions1763780100100, PurchaseSweeperIndexes1763780300000, PurchaseVelocityBuckets1763780400000, ReconciliationExceptions1763780500000, PayoutProviderEvidence1763780600000, SettlementReports1763780800000, DashboardAccounts1763780900000, DashboardFulfilmentReads1763780900100, Webhooks1763781100000, StaffBackOffice1763781300000, StaffManualResolutions1763781300100, ChangeNotifications1763781400000, PurchaseAdmissionFunction1763781500000, PurchaseCallbackFunction1763781700000, LedgerCorrections1763782610000, PayoutHoldBound1763782900000, SettlementDays1763783000000, ExceptionDesk1763783100000, DashboardPasswordResets1763783300000, DashboardTeamTwoStep1763783300100, BackOfficeSearch1763783600000, ReviewItemWork1763783700000];
+export const MIGRATIONS = [VendorsAndTokens1763780000000, Outbox1763780000100, PayoutLedgerAndPayouts1763780200000, PurchaseCatalogueAndPricing1763780100000, PurchaseQuotesAndTransactions1763780100100, PurchaseSweeperIndexes1763780300000, PurchaseVelocityBuckets1763780400000, ReconciliationExceptions1763780500000, PayoutProviderEvidence1763780600000, SettlementReports1763780800000, DashboardAccounts1763780900000, DashboardFulfilmentReads1763780900100, Webhooks1763781100000, StaffBackOffice1763781300000, StaffManualResolutions1763781300100, ChangeNotifications1763781400000, PurchaseAdmissionFunction1763781500000, PurchaseCallbackFunction1763781700000, LedgerCorrections1763782610000, PayoutHoldBound1763782900000, SettlementDays1763783000000, ExceptionDesk1763783100000, DashboardPasswordResets1763783300000, DashboardTeamTwoStep1763783300100, BackOfficeSearch1763783600000, ReviewItemWork1763783700000, PurchaseSubmissionClaims1763784000000, PurchaseCallbackClaims1763784000100];

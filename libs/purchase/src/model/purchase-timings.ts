@@ -52,4 +52,12 @@ export class PurchaseTimings {
   get sweepIntervalMs(): number {
     return this.config.PURCHASE_SWEEP_INTERVAL_MS;
   }
+
+  get claimBatch(): number {
+    return this.config.PURCHASE_CLAIM_BATCH;
+  }
+
+  get claimIdleMs(): number {
+    return this.config.PURCHASE_CLAIM_IDLE_MS;
+  }
 }

@@ -1,6 +1,5 @@
 import { readShape } from '#database';
 import { minorUnitsColumn } from '#money';
-import { jobSpec, outboxBindValues } from '#queues';
 import type { TransactionView } from '../model/transaction-view.js';
 import { TRANSACTION_VIEW } from './transaction-shapes.js';
 
@@ -39,7 +38,6 @@ export const ADMISSION_LEFT = readShape<AdmissionLeft>({
 
 /** purchase_admit's call (migration 1763781500000) and its parameters, for `admit` and its dry run. */
 export function admitStatement(request: AdmissionRequest): [string, unknown[]] {
-  const job = jobSpec('purchase.submit', { transactionId: request.transactionId });
   return [
     `SELECT ${TRANSACTION_VIEW.columns} FROM purchase_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb) t`,
     [
@@ -51,8 +49,10 @@ export function admitStatement(request: AdmissionRequest): [string, unknown[]] {
       request.instant,
       request.production,
       request.unready,
-      job.name,
-      ...outboxBindValues(job),
+      // No submission job: the worker claims the admitted purchase from PostgreSQL (migration 1763784000000).
+      null,
+      null,
+      null,
     ],
   ];
 }

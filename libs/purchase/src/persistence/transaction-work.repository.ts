@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { updateReturning } from '#database';
+import type { SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
+import { TRANSACTION } from './transaction-shapes.js';
 
 export type SubmissionOutcome = 'accepted' | 'rejected' | 'http_error' | 'unknown';
 
@@ -52,20 +54,73 @@ export class TransactionWorkRepository {
     await this.dataSource.query(`UPDATE purchase_transactions SET submission_attempted_at = NULL WHERE id = $1`, [transactionId]);
   }
 
-  /** The attempt's outcome and the first check of the polling chain, in one statement; returns that check's sequence. */
-  async recordSubmissionAttempt(
-    transactionId: string,
-    attempt: { outcome: SubmissionOutcome; providerTransactionId: number | null; providerStatus: string | null; firstCheckDelayMs: number },
-  ): Promise<number> {
-    const [scheduled] = await updateReturning<{ check_seq: number }>(
+  /**
+   * One round of the submission claims: leases up to `limit` admitted purchases never attempted
+   * and not leased by another round, oldest first, for `leaseMs`, with their product's pricing
+   * kind. Rows another worker is leasing are skipped, and the conditions are checked again on each
+   * locked row. The lease covers the lookup before the create; the attempt itself is claimed by
+   * startAttempts. Purchases admitted longer than `windowMs` ago are left to the sweeper's job,
+   * which looks them up and fails them (too late to buy on the vendor's behalf). The scan is
+   * purchase_transactions_unsubmitted_idx's, in its order.
+   */
+  async leaseSubmissions(limit: number, leaseMs: number, windowMs: number): Promise<SubmissionRecord[]> {
+    const rows = await updateReturning<object & { pricing_kind: string }>(
       this.dataSource,
-      `UPDATE purchase_transactions SET submission_ended_at = now(), submission_outcome = $2,
-         provider_transaction_id = COALESCE(provider_transaction_id, $3), provider_status = COALESCE($4, provider_status),
-         check_seq = check_seq + 1, next_check_at = now() + make_interval(secs => $5::double precision / 1000)
-        WHERE id = $1 RETURNING check_seq`,
-      [transactionId, attempt.outcome, attempt.providerTransactionId, attempt.providerStatus, attempt.firstCheckDelayMs],
+      `WITH claimable AS (
+         SELECT id FROM purchase_transactions
+          WHERE status = 'pending' AND submission_attempted_at IS NULL AND provider_transaction_id IS NULL
+            AND created_at > now() - make_interval(secs => $3::double precision / 1000)
+            AND (submission_claimed_until IS NULL OR submission_claimed_until < now())
+          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       UPDATE purchase_transactions t SET submission_claimed_until = now() + make_interval(secs => $2::double precision / 1000)
+         FROM claimable, purchase_products p
+        WHERE t.id = claimable.id AND p.id = t.product_id
+        RETURNING ${TRANSACTION.columns}, p.pricing_kind`,
+      [limit, leaseMs, windowMs],
     );
-    return scheduled.check_seq;
+    return rows.map((row) => ({ ...TRANSACTION.read(row), pricingKind: row.pricing_kind }));
+  }
+
+  /**
+   * claimSubmission for a round's purchases that the provider proved absent: each attempt claimed
+   * (committed before any create is sent) unless another path claimed it meanwhile. Returns the
+   * ids claimed; only those may be created.
+   */
+  async startAttempts(transactionIds: readonly string[], safetyNetMs: number): Promise<Set<string>> {
+    const rows = await updateReturning<{ id: string }>(
+      this.dataSource,
+      `UPDATE purchase_transactions SET submission_attempted_at = now(), next_check_at = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE id = ANY($1::uuid[]) AND status = 'pending' AND submission_attempted_at IS NULL AND provider_transaction_id IS NULL
+        RETURNING id`,
+      [transactionIds, safetyNetMs],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Leases of a round given back (the provider could not be reached, or the purchase needs no create): the next round may take them at once. */
+  async releaseLeases(transactionIds: readonly string[]): Promise<void> {
+    await this.dataSource.query(`UPDATE purchase_transactions SET submission_claimed_until = NULL WHERE id = ANY($1::uuid[])`, [transactionIds]);
+  }
+
+  /** The attempts' outcomes and the first check of each polling chain, for a whole round in one statement. */
+  async recordSubmissionAttempts(
+    attempts: readonly { transactionId: string; outcome: SubmissionOutcome; providerTransactionId: number | null; providerStatus: string | null }[],
+    firstCheckDelayMs: number,
+  ): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE purchase_transactions t SET submission_ended_at = now(), submission_outcome = a.outcome,
+         provider_transaction_id = COALESCE(t.provider_transaction_id, a.provider_transaction_id), provider_status = COALESCE(a.provider_status, t.provider_status),
+         check_seq = t.check_seq + 1, next_check_at = now() + make_interval(secs => $5::double precision / 1000)
+         FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[]) AS a(id, outcome, provider_transaction_id, provider_status)
+        WHERE t.id = a.id`,
+      [
+        attempts.map((attempt) => attempt.transactionId),
+        attempts.map((attempt) => attempt.outcome),
+        attempts.map((attempt) => attempt.providerTransactionId),
+        attempts.map((attempt) => attempt.providerStatus),
+        firstCheckDelayMs,
+      ],
+    );
   }
 
   // --- the polling chain ---
@@ -81,25 +136,30 @@ export class TransactionWorkRepository {
     return row.check_seq;
   }
 
+  /**
+   * One round of the check claims: takes up to `limit` transactions whose next check is due,
+   * earliest first, and starts that check (check_seq + 1, so the claimant owns the polling chain),
+   * leasing it for `leaseMs`: the verification's recording sets the chain's next check (or none),
+   * and a claimant that dies leaves the lease to expire, after which the check is claimed again.
+   * Rows another worker is claiming are skipped (purchase_transactions_next_check_idx). Any status:
+   * a check left on a final or reviewed purchase is claimed too, and its verification stops it.
+   */
+  async claimDueChecks(limit: number, leaseMs: number): Promise<TransactionRecord[]> {
+    const rows = await updateReturning<object>(
+      this.dataSource,
+      `UPDATE purchase_transactions t SET check_seq = t.check_seq + 1, next_check_at = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE t.id IN (SELECT id FROM purchase_transactions WHERE next_check_at <= now() ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING ${TRANSACTION.columns}`,
+      [limit, leaseMs],
+    );
+    return rows.map((row) => TRANSACTION.read(row));
+  }
+
   async stopChecks(transactionId: string): Promise<void> {
     await this.dataSource.query(`UPDATE purchase_transactions SET next_check_at = NULL WHERE id = $1`, [transactionId]);
   }
 
   // --- sweeper ---
-
-  /** Checks overdue by more than `slackSeconds`, re-issued under a new sequence (rows another sweep holds are skipped). */
-  async reissueOverdueChecks(slackSeconds: number, limit: number): Promise<{ id: string; checkSeq: number }[]> {
-    const rows = await updateReturning<{ id: string; check_seq: number }>(
-      this.dataSource,
-      `UPDATE purchase_transactions SET check_seq = check_seq + 1, next_check_at = now()
-        WHERE id IN (SELECT id FROM purchase_transactions
-                      WHERE next_check_at < now() - make_interval(secs => $1) AND status IN ('pending', 'completed')
-                      ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, check_seq`,
-      [slackSeconds, limit],
-    );
-    return rows.map((row) => ({ id: row.id, checkSeq: row.check_seq }));
-  }
 
   /** Admitted more than `slackSeconds` ago, never claimed for submission, and no undispatched outbox row will submit them. */
   async unsubmitted(slackSeconds: number, limit: number): Promise<string[]> {
@@ -114,15 +174,23 @@ export class TransactionWorkRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Per transaction, the first marker no lookup has answered, received more than `slackSeconds` ago. */
-  async openCallbackMarkers(slackSeconds: number, limit: number): Promise<{ transactionId: string; firstMarker: string }[]> {
-    const rows = await this.dataSource.query<{ transaction_id: string; first_marker: string }[]>(
-      `SELECT transaction_id, min(id) AS first_marker FROM purchase_callback_markers
-        WHERE processed_at IS NULL AND received_at < now() - make_interval(secs => $1)
-        GROUP BY transaction_id LIMIT $2`,
-      [slackSeconds, limit],
+  /**
+   * One round of the callback claims: takes up to `limit` callback markers no lookup has answered
+   * and nobody holds (never claimed, or the claim ran out), leasing them for `leaseMs`; rows another
+   * worker is claiming are skipped. The lookup that answers a marker consumes it (processed_at)
+   * with its recording; a marker whose lookup could not answer is claimed again when its lease ends.
+   */
+  async claimCallbackMarkers(limit: number, leaseMs: number): Promise<{ transactionId: string; marker: string }[]> {
+    const rows = await updateReturning<{ transaction_id: string; id: string }>(
+      this.dataSource,
+      `UPDATE purchase_callback_markers m SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE m.id IN (SELECT id FROM purchase_callback_markers
+                        WHERE processed_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+                        LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING m.transaction_id, m.id`,
+      [limit, leaseMs],
     );
-    return rows.map((row) => ({ transactionId: row.transaction_id, firstMarker: row.first_marker }));
+    return rows.map((row) => ({ transactionId: row.transaction_id, marker: String(row.id) }));
   }
 
   // --- settlement ---

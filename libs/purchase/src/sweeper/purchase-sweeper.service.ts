@@ -4,19 +4,20 @@ import { MAX_VELOCITY_WINDOW_SECONDS } from '../admission/spend-controls.service
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
 import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
-import { VerificationScheduler } from '../verification/verification-scheduler.js';
 
 const BATCH = 100;
 /** A job that keeps failing for good is not retried without bound: staff see the failures. */
 const MAX_FAILED_HOPS = 20;
 
 /**
- * Rebuilds lost queue work from PostgreSQL (Redis may delay work, never lose it): checks overdue
- * by more than two sweep intervals are re-enqueued under a new sequence; admitted purchases never
- * claimed for submission and callback markers no lookup has answered get their job again, past
- * any job that finished or failed for good (rebuild()). All jobs are idempotent, so a sweep that
- * races the normal path changes nothing. It also drops velocity counters older than the longest
- * window spend controls accept.
+ * Rebuilds lost queue work from PostgreSQL (Redis may delay work, never lose it): admitted
+ * purchases left unclaimed for submission (PurchaseSubmissionClaims leaves alone those admitted
+ * longer than the verification window ago, and claims nothing while the provider is unreachable)
+ * get their job again, past any job that finished or failed for good (rebuild()). All jobs are
+ * idempotent, so a sweep that races the normal path changes nothing. The polling chain and the
+ * callback markers need no sweep: they are claimed from PostgreSQL when due, leased, and claimed
+ * again when a lease runs out (PurchaseCheckClaims, PurchaseCallbackClaims). It also drops velocity counters older than the longest window spend
+ * controls accept.
  */
 @Injectable()
 export class PurchaseSweeperService extends SweeperService {
@@ -24,32 +25,23 @@ export class PurchaseSweeperService extends SweeperService {
     private readonly transactions: TransactionWorkRepository,
     private readonly spendControls: SpendControlsRepository,
     private readonly producer: QueueProducer,
-    private readonly scheduler: VerificationScheduler,
     private readonly timings: PurchaseTimings,
   ) {
     super(PurchaseSweeperService.name, 'Purchase sweep', () => timings.sweepIntervalMs);
   }
 
   /** One sweep; returns how many jobs it re-enqueued. */
-  override async sweep(): Promise<{ checks: number; submissions: number; callbacks: number }> {
+  override async sweep(): Promise<{ submissions: number }> {
     const slackSeconds = (2 * this.timings.sweepIntervalMs) / 1000;
-    const overdue = await this.transactions.reissueOverdueChecks(slackSeconds, BATCH);
-    for (const row of overdue) await this.scheduler.enqueue(row.id, row.checkSeq, 0, 'poll');
 
     const unsubmitted = await this.transactions.unsubmitted(slackSeconds, BATCH);
     for (const transactionId of unsubmitted) await this.rebuild(jobSpec('purchase.submit', { transactionId }));
 
-    // A callback hint no lookup has answered yet: its job was lost, gave up, or looked up while
-    // the provider was unreachable. Rebuilt under the original job's id (see rebuild()).
-    const openMarkers = await this.transactions.openCallbackMarkers(slackSeconds, BATCH);
-    for (const marker of openMarkers) {
-      await this.rebuild(jobSpec('purchase.verify', { transactionId: marker.transactionId, reason: 'callback', marker: String(marker.firstMarker) }));
-    }
     // Velocity counters older than the longest window spend controls accept.
     await this.spendControls.pruneVelocityBuckets(MAX_VELOCITY_WINDOW_SECONDS + 60);
 
-    const counts = { checks: overdue.length, submissions: unsubmitted.length, callbacks: openMarkers.length };
-    if (overdue.length + unsubmitted.length + openMarkers.length > 0) this.logger.warn(counts, 'Re-enqueued purchase work from PostgreSQL');
+    const counts = { submissions: unsubmitted.length };
+    if (unsubmitted.length > 0) this.logger.warn(counts, 'Re-enqueued purchase work from PostgreSQL');
     return counts;
   }
 

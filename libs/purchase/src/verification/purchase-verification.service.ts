@@ -13,38 +13,27 @@ import { VerificationScheduler, type CheckReason } from './verification-schedule
 interface NextLink {
   check: NextCheck;
   reason: CheckReason | 'review' | null;
-  /** The running chain's check this link takes over from (a callback or manual lookup moved the status). */
-  supersedes?: number;
 }
 
 /**
- * How many superseded checks this process remembers. An entry is dropped when its job arrives;
- * one whose job another worker replica runs stays until the oldest are evicted, and a forgotten
- * entry only costs the read the job would have made anyway.
- */
-const SUPERSEDED_MEMORY = 10_000;
-
-/**
- * What a `purchase.verify` job does: one provider GET, recorded by PurchaseOutcomesService, then
- * the next check. (The worker app's VerifyPurchaseHandler delivers the job here.)
+ * One provider GET, recorded by PurchaseOutcomesService, then the chain's next check. It runs for
+ * a check of the polling chain that PurchaseCheckClaims claimed from PostgreSQL when it fell due,
+ * and for a `purchase.verify` job (the worker app's VerifyPurchaseHandler): a callback's or a
+ * staff's request.
  *
- * Each transaction has one polling chain: the job whose `check` equals the row's `check_seq`
- * schedules the next one (backoff while pending, the reversal watch after completion); a chain
- * job whose `check` is behind `check_seq` was superseded and does nothing. Callback and manual
- * checks look up and record; they start a chain when none is running and take the chain over
- * when their lookup moved the status.
+ * Each transaction has one polling chain: the check whose `check` equals the row's `check_seq`
+ * schedules the next one (backoff while pending, the reversal watch after completion); a check
+ * behind `check_seq` was superseded and does nothing. Callback and manual checks look up and
+ * record; they start a chain when none is running and take the chain over when their lookup
+ * moved the status.
  *
  * The chain's first poll (about 2 s after submission) is superseded in almost every purchase by
- * the callback (about 1 s). After a committed takeover the superseded job is removed from Redis
- * before it runs; one that could not be removed is remembered here, so when it arrives it returns
- * without reading the row: check_seq only grows, so a check once behind it stays behind it. Jobs
- * this process has no memory of read as before.
+ * the callback (about 1 s): the callback's recording moves `next_check_at` to the reversal watch,
+ * so the poll is never claimed, and costs nothing at all.
  */
 @Injectable()
 export class PurchaseVerificationService {
   private readonly logger = new Logger(PurchaseVerificationService.name);
-  /** `transactionId.check` of chain links a committed takeover in this process superseded (insertion-ordered). */
-  private readonly superseded = new Set<string>();
 
   constructor(
     private readonly transactions: TransactionRepository,
@@ -55,13 +44,13 @@ export class PurchaseVerificationService {
     private readonly timings: PurchaseTimings,
   ) {}
 
-  async verify(payload: JobPayloads['purchase.verify']): Promise<void> {
+  /** `claimed`: the record as the check's claim left it (PurchaseCheckClaims), so it is not read again. */
+  async verify(payload: JobPayloads['purchase.verify'], claimed?: TransactionRecord): Promise<void> {
     const { transactionId, reason } = payload;
     const check = 'check' in payload ? payload.check : undefined;
-    if (check !== undefined && this.superseded.delete(`${transactionId}.${check}`)) return;
     // A callback's job reads the state and the markers it covers in one statement.
     const withMarker = reason === 'callback' ? await this.evidence.recordWithOpenMarker(transactionId) : undefined;
-    const before = reason === 'callback' ? withMarker : await this.transactions.record(transactionId);
+    const before = reason === 'callback' ? withMarker : (claimed ?? (await this.transactions.record(transactionId)));
     if (!before) {
       this.logger.warn({ transactionId }, 'Verification job for an unknown transaction; ignored');
       return;
@@ -94,9 +83,9 @@ export class PurchaseVerificationService {
 
     const observation = await this.lookup.observe(transactionId, before.providerTransactionId);
     // The markers this lookup answered and the chain's next link are written with the recording,
-    // in its transaction (one commit per verification); only the queue job follows the commit.
+    // in its transaction (one commit per verification).
     let planned: NextLink = { check: 'keep', reason: null };
-    const after = await this.recorder.record(transactionId, observation, {
+    await this.recorder.record(transactionId, observation, {
       consumeMarkersUpTo: coveredMarker,
       nextCheck:
         before.status === 'failed'
@@ -106,16 +95,8 @@ export class PurchaseVerificationService {
               return planned.check;
             },
     });
+    // The next check, if any, was written with the recording; PurchaseCheckClaims takes it when due.
     if (planned.reason === 'review') await this.recorder.moveToReview(transactionId);
-    const { check: next, reason: nextReason, supersedes } = planned;
-    // The superseded poll is taken out of Redis (one command instead of the job's whole run); one
-    // that could not be is remembered, so it returns without reading the row when it arrives.
-    if (after.scheduledCheck !== undefined && supersedes !== undefined && !(await this.scheduler.withdraw(transactionId, supersedes))) {
-      this.rememberSuperseded(transactionId, supersedes);
-    }
-    if (after.scheduledCheck !== undefined && typeof next === 'object' && nextReason !== null && nextReason !== 'review') {
-      await this.scheduler.enqueue(transactionId, after.scheduledCheck, next.delayMs, nextReason);
-    }
   }
 
   /**
@@ -127,14 +108,8 @@ export class PurchaseVerificationService {
     const ownsChain = check !== undefined && check === state.checkSeq;
     const noChain = state.nextCheckAt === null;
     if (!(ownsChain || state.statusMoved || noChain)) return { check: 'keep', reason: null };
-    const link = this.nextLink(state, ownsChain || state.statusMoved);
-    // state.checkSeq is the locked row's, before this link's increment: the running chain's check.
-    return ownsChain || noChain ? link : { ...link, supersedes: state.checkSeq };
-  }
-
-  private rememberSuperseded(transactionId: string, check: number): void {
-    this.superseded.add(`${transactionId}.${check}`);
-    if (this.superseded.size > SUPERSEDED_MEMORY) this.superseded.delete(this.superseded.values().next().value!);
+    // Taking over moves check_seq and next_check_at past the running chain's check: it is never claimed.
+    return this.nextLink(state, ownsChain || state.statusMoved);
   }
 
   /** Marks the markers this job covered (up to `upTo`, read before the lookup) as processed. */

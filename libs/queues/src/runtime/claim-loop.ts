@@ -1,0 +1,85 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+
+/** How a claim loop paces itself (ClaimLoopService). */
+export interface ClaimLoopPace {
+  /** The most one round claims. */
+  batch: number;
+  /** The pause after a round that found less than a full batch (nothing more is waiting). */
+  idleMs: number;
+  /** The longest pause after failed rounds (it doubles from idleMs per failure in a row). */
+  maxBackoffMs: number;
+}
+
+/** What one round did: how many items it claimed, and whether the loop should back off (a dependency could not be reached). */
+export interface ClaimRound {
+  claimed: number;
+  backOff?: boolean;
+}
+
+/**
+ * Work claimed from PostgreSQL in batches (`FOR UPDATE SKIP LOCKED`) instead of delivered one job
+ * at a time through Redis: PostgreSQL already holds the work (the rows are its durable record),
+ * so a round costs one claim statement for up to a batch of items, and replicas share the rows
+ * without a broker. A full batch means more is waiting and the next round starts at once; a short
+ * one waits `idleMs`; a failed round, or one that asks to back off, waits twice as long as the
+ * last, up to `maxBackoffMs`. Never two rounds at once; shutdown waits for the round in flight.
+ */
+export abstract class ClaimLoopService implements OnApplicationBootstrap, OnApplicationShutdown {
+  protected readonly logger: Logger;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+  private backoffMs = 0;
+
+  protected constructor(
+    loggerName: string,
+    private readonly description: string,
+    private readonly pace: () => ClaimLoopPace,
+  ) {
+    this.logger = new Logger(loggerName);
+  }
+
+  /** Claims up to `batch` items and works them; public so tests and tools can run one round. */
+  abstract round(batch: number): Promise<ClaimRound>;
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runRound().finally(() => (this.running = undefined));
+    }, delayMs);
+    // The loop never keeps the process alive on its own.
+    this.timer.unref();
+  }
+
+  private async runRound(): Promise<void> {
+    const { batch, idleMs, maxBackoffMs } = this.pace();
+    let next: number;
+    try {
+      const result = await this.round(batch);
+      if (result.backOff) next = this.backOff(idleMs, maxBackoffMs);
+      else {
+        this.backoffMs = 0;
+        next = result.claimed >= batch ? 0 : idleMs;
+      }
+    } catch (error) {
+      next = this.backOff(idleMs, maxBackoffMs);
+      this.logger.warn({ err: (error as Error).message, retryInMs: next }, `${this.description} failed`);
+    }
+    this.schedule(next);
+  }
+
+  private backOff(idleMs: number, maxBackoffMs: number): number {
+    this.backoffMs = Math.min(Math.max(this.backoffMs * 2, idleMs * 2), maxBackoffMs);
+    return this.backoffMs;
+  }
+}
