@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldEncryption, NotFoundError } from '#common';
+import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
 import type { VendorPrincipal } from '#auth';
 import { PayoutDeliveryService } from '../delivery/payout-delivery.service.js';
@@ -109,8 +109,7 @@ export class PayoutsService {
 
   /** `GET /api/v1/payouts/{reference}`: the current payout; never submits anything. */
   async getPayout(principal: VendorPrincipal, reference: string): Promise<PayoutView> {
-    const payout = await this.payouts.findByReference(principal.vendorId, reference);
-    if (!payout) throw new NotFoundError('payout');
+    const payout = await this.payouts.requireByReference(principal.vendorId, reference);
     return this.viewOf(principal, payout, 'payout_response');
   }
 
@@ -119,8 +118,7 @@ export class PayoutsService {
    * decrypted here and never leaves this method. Not a delivery read: no codes, nothing audited.
    */
   async getPayoutWithRecipient(principal: VendorPrincipal, reference: string): Promise<{ payout: PayoutView; recipient: MaskedRecipientView }> {
-    const payout = await this.payouts.findByReference(principal.vendorId, reference);
-    if (!payout) throw new NotFoundError('payout');
+    const payout = await this.payouts.requireByReference(principal.vendorId, reference);
     const recipient = this.encryption.decryptJson<StoredRecipient>(payout.recipientEncrypted, recipientContext(payout.id));
     return { payout: await this.viewOf(principal, payout, 'payout_response'), recipient: maskedRecipientOf(recipient) };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldEncryption, NotFoundError } from '#common';
+import { FieldEncryption } from '#common';
 import type { VendorPrincipal } from '#auth';
 import { methodDefinition, type PayoutMethod } from '../model/payout-method-catalogue.js';
 import { PayoutNotPaidError } from '../model/payout-errors.js';
@@ -31,8 +31,7 @@ export class PayoutDeliveryService {
    * bank credit (`rtc_eft`, "no codes" in the contract) answers the Delivery with every field null.
    */
   async readDelivery(principal: VendorPrincipal, reference: string): Promise<DeliveryView> {
-    const payout = await this.payouts.findByReference(principal.vendorId, reference);
-    if (!payout) throw new NotFoundError('payout');
+    const payout = await this.payouts.requireByReference(principal.vendorId, reference);
     if (payout.status !== 'paid') throw new PayoutNotPaidError();
     const delivery = methodDefinition(payout.method).delivery === null ? NO_DELIVERY : this.decrypt(payout);
     await this.audit(principal, [payout.id], 'delivery_endpoint');

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { NotFoundError, RateLimitedError } from '#common';
+import { RateLimitedError } from '#common';
 import { ProviderRejectedError } from '#providers';
 import type { VendorPrincipal } from '#auth';
 import { CASH_RAIL_METHODS } from '../model/payout-method-catalogue.js';
@@ -29,8 +29,7 @@ export class PayoutSmsResendService {
   ) {}
 
   async resendSms(principal: VendorPrincipal, reference: string): Promise<void> {
-    const payout = await this.payouts.findByReference(principal.vendorId, reference);
-    if (!payout) throw new NotFoundError('payout');
+    const payout = await this.payouts.requireByReference(principal.vendorId, reference);
     if (!CASH_RAIL_METHODS.includes(payout.method)) {
       throw new MethodUnavailableError({ method: [`${payout.method} has no provider SMS; only bank_a_instant_money and bank_b_cardless do`] });
     }

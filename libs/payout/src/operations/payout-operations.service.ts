@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '#common';
 import type { PayoutStatus } from '../model/payout-status.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 import { PayoutOutcomesService } from '../outcomes/payout-outcomes.service.js';
@@ -16,8 +15,7 @@ export class PayoutOperationsService {
 
   /** Looks a pending or needs_review payout up at its provider and applies a final answer if there is one. */
   async recheck(vendorId: string, reference: string): Promise<{ reference: string; status: PayoutStatus }> {
-    const payout = await this.payouts.findByReference(vendorId, reference);
-    if (!payout) throw new NotFoundError('payout');
+    const payout = await this.payouts.requireByReference(vendorId, reference);
     if (payout.submissionStartedAt === null) return { reference, status: payout.status };
     const updated = await this.submitter.lookUpAndRecord(payout);
     return { reference, status: updated?.status ?? payout.status };
@@ -25,8 +23,7 @@ export class PayoutOperationsService {
 
   /** Cancels a pending payout that was never handed to a provider (a waiting batch item) and releases its hold. */
   async cancel(vendorId: string, reference: string): Promise<{ reference: string; cancelled: boolean }> {
-    const payout = await this.payouts.findByReference(vendorId, reference);
-    if (!payout) throw new NotFoundError('payout');
+    const payout = await this.payouts.requireByReference(vendorId, reference);
     return { reference, cancelled: await this.outcomes.cancelUnsubmitted(payout.id) };
   }
 }

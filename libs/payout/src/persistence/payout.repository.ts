@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import sql, { empty, join, raw } from 'sql-template-tag';
 import { DataSource } from 'typeorm';
+import { NotFoundError } from '#common';
 import type { Queryable } from '#database';
 import type { Cents } from '#money';
 import { jobSpec, outboxRowOf } from '#queues';
@@ -40,6 +41,13 @@ export class PayoutRepository {
     // Every stored reference matched the pattern; anything else (a NUL byte, 5 KB of text) cannot exist and never reaches SQL.
     if (!PAYOUT_REFERENCE_PATTERN.test(reference)) return null;
     return PAYOUT.first(await manager.query(`SELECT ${PAYOUT.columns} FROM payouts WHERE vendor_id = $1 AND reference = $2`, [vendorId, reference]));
+  }
+
+  /** The vendor's payout with this reference, or NotFoundError('payout'): the 404 of every vendor-facing read by reference. */
+  async requireByReference(vendorId: string, reference: string): Promise<PayoutRecord> {
+    const payout = await this.findByReference(vendorId, reference);
+    if (!payout) throw new NotFoundError('payout');
+    return payout;
   }
 
   async listByBatch(vendorId: string, batchId: string): Promise<PayoutRecord[]> {

@@ -107,13 +107,15 @@ function buildProducts(): Product[] {
     const operatorRef = { id: operator.id, name: operator.name, country: countryRef(country) };
     let sequence = 0;
     const nextId = () => operator.id * 100 + ++sequence;
-    const fixed = (amount: string, zarPerUnit: string) => ({
+    const fixed = (amount: string) => ({
       destination_currency: country.currency,
       destination_amount: amount,
       destination_range: null,
-      wholesale_price: wholesaleFor(amount, zarPerUnit),
+      wholesale_price: wholesaleFor(amount, country.zarPerUnit),
       wholesale_rate: null,
     });
+    /** A fixed amount of the operator's airtime credit, topped up or sold as a PIN: its price and the credit it buys. */
+    const fixedCredit = (amount: string) => ({ ...fixed(amount), benefits: [{ type: 'CREDITS' as const, unit: country.currency, amount }] });
 
     for (const amount of country.airtime) {
       products.push(
@@ -124,8 +126,7 @@ function buildProducts(): Product[] {
           type: 'FIXED_VALUE_RECHARGE',
           service: SERVICES.airtime,
           operator: operatorRef,
-          ...fixed(amount, country.zarPerUnit),
-          benefits: [{ type: 'CREDITS', unit: country.currency, amount }],
+          ...fixedCredit(amount),
           fulfilment: 'NONE',
           supported_lookups: ['account'],
           required_credit_party_identifier_fields: MOBILE_NUMBER,
@@ -141,7 +142,7 @@ function buildProducts(): Product[] {
           type: 'FIXED_VALUE_RECHARGE',
           service: SERVICES.data,
           operator: operatorRef,
-          ...fixed(bundle.amount, country.zarPerUnit),
+          ...fixed(bundle.amount),
           benefits: [
             { type: 'DATA', unit: 'MB', amount: String(bundle.megabytes) },
             { type: 'VALIDITY', unit: 'DAYS', amount: String(bundle.days) },
@@ -180,8 +181,7 @@ function buildProducts(): Product[] {
           type: 'FIXED_VALUE_PIN_PURCHASE',
           service: SERVICES.pin,
           operator: operatorRef,
-          ...fixed(amount, country.zarPerUnit),
-          benefits: [{ type: 'CREDITS', unit: country.currency, amount }],
+          ...fixedCredit(amount),
           fulfilment: 'PIN',
           supported_lookups: [],
           required_credit_party_identifier_fields: MOBILE_NUMBER,
