@@ -36,6 +36,8 @@ meter { width: 320px; height: 20px; vertical-align: middle; }
 figure { margin: 16px 0; max-width: 760px; }
 .inline { display: inline; }
 .table-box { max-width: 100%; overflow-x: auto; margin: 16px 0; } .table-box table { margin: 0; }
+/* A caption is as wide as its table, so on a phone a centred one sat out of view in the scrolling box: it is held to the box's visible width (wrapping there) and stays put while the table scrolls. */
+.table-box { container-type: inline-size; } .table-box caption { position: sticky; left: 0; max-width: 100cqw; }
 h1 { overflow-wrap: anywhere; } code, dd, .notice, .errors { overflow-wrap: anywhere; }
 /* A phone (390 px): less padding, fields as wide as the screen, one column of facts; tables scroll in their box. */
 @media (max-width: 640px) {

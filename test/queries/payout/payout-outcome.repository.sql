@@ -14,6 +14,10 @@ UPDATE payouts SET status = $1::text, status_reason = $2::text, failed_at = now(
   WHERE id = $3::uuid AND status = ANY($4::text[]) RETURNING id;
 
 -- PayoutOutcomeRepository.moveStatus
+UPDATE payouts SET status = $1::text, status_reason = $2::text, next_poll_at = NULL, updated_at = now()
+  WHERE id = $3::uuid AND status = ANY($4::text[]) RETURNING id;
+
+-- PayoutOutcomeRepository.moveStatus
 UPDATE payouts SET status = $1::text, status_reason = $2::text, paid_at = $3::timestamptz, last_checked_at = now(),
         provider_reference = COALESCE(provider_reference, $4::text), provider_seen_at = COALESCE(provider_seen_at, now()), not_found_streak = 0, next_poll_at = NULL, updated_at = now()
   WHERE id = $5::uuid AND status = ANY($6::text[]) RETURNING id AS "id", vendor_id AS "vendorId", reference AS "reference", batch_id AS "batchId", batch_position AS "batchPosition", method AS "method", amount_cents AS "amountCents", fee_cents AS "feeCents", currency AS "currency", status AS "status", status_reason AS "statusReason", merchant_reference AS "merchantReference", provider_reference AS "providerReference", recipient_encrypted AS "recipientEncrypted", metadata AS "metadata", request_fingerprint AS "requestFingerprint", delivery_encrypted AS "deliveryEncrypted", submission_started_at AS "submissionStartedAt", submission_answered_at AS "submissionAnsweredAt", poll_count AS "pollCount", next_poll_at AS "nextPollAt", not_found_streak AS "notFoundStreak", provider_seen_at AS "providerSeenAt", created_at AS "createdAt", updated_at AS "updatedAt", paid_at AS "paidAt", reversed_at AS "reversedAt";

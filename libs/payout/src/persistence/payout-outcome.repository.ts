@@ -60,6 +60,7 @@ export class PayoutOutcomeRepository {
     assignments: Sql,
     returning: Sql = PAYOUT_READ,
   ): Promise<object[]> {
+    // Each value is bound once: `to`, the id and the guard's sources here, each mark*'s own once in `assignments`.
     return updateReturning<object>(
       manager,
       sql`UPDATE payouts SET status = ${move.to}::text, ${assignments}, updated_at = now()

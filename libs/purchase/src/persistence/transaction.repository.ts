@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { DataSource } from 'typeorm';
 import { updateReturning, type Queryable } from '#database';
 import type { LockedTransactionRecord, SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
@@ -124,8 +125,9 @@ export class TransactionRepository {
    * answered (`consumeMarkersUpTo`). A recording that moves the status is a guarded move: the
    * UPDATE applies only from a status its first move may come from (the status table's
    * `sourcesOf`); the caller holds the row's lock, so a refused guard is a broken invariant and
-   * throws (rolling the recording back). With `withView`, the RETURNING also carries the
-   * transaction as GET /transactions/{id} returns it after the write, for the moves' webhook events.
+   * throws (rolling the recording back, the status events with it). With `withView`, the RETURNING
+   * also carries the transaction as GET /transactions/{id} returns it after the write, for the
+   * moves' webhook events.
    */
   async write(
     manager: Queryable,
@@ -134,44 +136,49 @@ export class TransactionRepository {
     events: readonly StatusEvent[],
     options: { consumeMarkersUpTo?: string | null; withView?: boolean } = {},
   ): Promise<{ record: TransactionRecord; view?: TransactionView }> {
-    const columns = [...changes.keys()];
-    const parameters: unknown[] = [transactionId, ...changes.values()];
-    const assignments = columns.map((column, index) => `${column} = $${index + 2}`).join(', ');
-    const guard = events.length > 0 ? statusGuard(events[0].to, parameters) : '';
-    const update = `UPDATE purchase_transactions t SET ${assignments} WHERE t.id = $1${guard} RETURNING ${TRANSACTION.columns}${options.withView ? `, ${TRANSACTION_VIEW_ALONGSIDE.columns}` : ''}`;
-    const ctes: string[] = [];
+    // Column names are the only raw text: the recording's own column keys, checked to be plain identifiers; every value is bound.
+    const assignments = join([...changes].map(([column, value]) => sql`${columnName(column)} = ${value}`), ', ');
+    const move = events.length > 0 ? events[0].to : null;
+    // The guard binds every status the table lets `to` be reached from, `status = ANY(sourcesOf(to))`, as
+    // payout's moveStatus does (guardedSources(to) without a narrower `from`); not the first event's `from`.
+    const guard = move ? sql` AND t.status = ANY(${sourcesOf(move)}::text[])` : empty;
+    const returning = options.withView ? raw(`${TRANSACTION.columns}, ${TRANSACTION_VIEW_ALONGSIDE.columns}`) : raw(TRANSACTION.columns);
+    // The id is bound at each use rather than shared through a CTE: the UPDATE keeps its plain
+    // primary-key lookup, as measured (docs/BENCHMARKS.md).
+    const update = sql`UPDATE purchase_transactions t SET ${assignments} WHERE t.id = ${transactionId}::uuid${guard} RETURNING ${returning}`;
+    const ctes: Sql[] = [];
     if (events.length > 0) {
-      const next = parameters.length + 1;
-      parameters.push(
-        events.map((event) => event.from),
-        events.map((event) => event.to),
-        events.map((event) => event.providerStatus),
-        events.map((event) => event.reason),
-      );
-      ctes.push(`events AS (
+      const [from, to, providerStatus, reason] = [events.map((e) => e.from), events.map((e) => e.to), events.map((e) => e.providerStatus), events.map((e) => e.reason)];
+      ctes.push(sql`events AS (
               INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
-              SELECT $1, e.from_status, e.to_status, e.provider_status, e.reason
-                FROM unnest($${next}::text[], $${next + 1}::text[], $${next + 2}::text[], $${next + 3}::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
+              SELECT ${transactionId}::uuid, e.from_status, e.to_status, e.provider_status, e.reason
+                FROM unnest(${from}::text[], ${to}::text[], ${providerStatus}::text[], ${reason}::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
                ORDER BY e.n)`);
     }
     if (options.consumeMarkersUpTo) {
-      parameters.push(options.consumeMarkersUpTo);
       // A data-modifying CTE runs to completion whether or not the query reads it.
-      ctes.push(`markers AS (
-              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $${parameters.length} AND processed_at IS NULL)`);
+      ctes.push(sql`markers AS (
+              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = ${transactionId}::uuid AND id <= ${options.consumeMarkersUpTo}::bigint AND processed_at IS NULL)`);
     }
-    const sql = ctes.length === 0 ? update : `WITH updated AS (${update}), ${ctes.join(', ')} SELECT * FROM updated`;
-    const [row] = await updateReturning<object>(manager, sql, parameters);
-    if (!row) throw new Error(`transaction ${transactionId} was not in a status it may move to ${events[0]?.to} from`);
+    const statement = ctes.length === 0 ? update : sql`WITH updated AS (${update}), ${join(ctes, ', ')} SELECT * FROM updated`;
+    const [row] = await updateReturning<object>(manager, statement);
+    if (!row) throw await this.refusedWrite(manager, transactionId, move);
     return { record: TRANSACTION.read(row), view: options.withView ? TRANSACTION_VIEW_ALONGSIDE.read(row) : undefined };
+  }
+
+  /**
+   * Why `write` got no row back: the transaction does not exist, or (for a move) its status is not
+   * one the move may come from. Read only on this failure path, in the caller's transaction.
+   */
+  private async refusedWrite(manager: Queryable, transactionId: string, move: TransactionStatus | null): Promise<Error> {
+    const status = move ? await this.status(manager, transactionId) : undefined;
+    if (!move || status === undefined) return new Error(`transaction ${transactionId} does not exist`);
+    return new Error(`transaction ${transactionId} is ${status}: the status guard refused its move to ${move}, which may come only from ${sourcesOf(move).join(', ')}`);
   }
 }
 
-/**
- * The guard of a move to `to`, built from the status table: `AND t.status = ANY($n::text[])`
- * bound to every status `to` may be reached from (its bind value appended to `parameters`).
- */
-function statusGuard(to: TransactionStatus, parameters: unknown[]): string {
-  parameters.push(sourcesOf(to));
-  return ` AND t.status = ANY($${parameters.length}::text[])`;
+/** A column of `purchase_transactions` as the raw text of an assignment: a plain lower-case identifier, or a programming error. */
+function columnName(column: string): Sql {
+  if (!/^[a-z][a-z0-9_]*$/.test(column)) throw new Error(`not a column name: ${JSON.stringify(column)}`);
+  return raw(column);
 }
