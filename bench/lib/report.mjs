@@ -168,7 +168,7 @@ export function writeReport(results, resultFile, target, comparison) {
     add(
       '### Worker',
       '',
-      `Backlog of ${w.backlog} admitted purchases; the worker relays each outbox row, submits the purchase (lookup by external id, claim, create at the sandbox, which completes after 1 s and calls back), and verifies it (callback-triggered and scheduled lookups, outcome recorded under the row lock). ` +
+      `Backlog of ${w.backlog} admitted purchases; the worker leases them from PostgreSQL in rounds, submits each (lookup by external id, the attempt claimed, create at the sandbox, which completes after 1 s and calls back), and verifies it (callback markers and due checks claimed from PostgreSQL, one lookup each, outcome recorded under the row lock). ` +
         `${w.completed_in_window} reached \`completed\` within ${w.window_seconds} s (${w.drained ? 'backlog drained' : 'window ended first'}); first completion after ${w.first_completion_after_seconds} s` +
         (w.final_statuses_last_hour?.submitted !== undefined ? `; ${w.final_statuses_last_hour.submitted} had been submitted to the provider by the end of the window. ` : '. ') +
         `Steady rate ${fmt(w.throughput_per_second, 1)}/s between the first completion and the end of the window.`,

@@ -6,8 +6,8 @@ import { mobile, purchase, settle } from './purchase-helpers.js';
 /**
  * Purchases reach the provider through the worker's submission claims (PostgreSQL, `FOR UPDATE
  * SKIP LOCKED`), not through an outbox row and a queue job each. The rounds are run by hand here:
- * the workers start with a claim pause of ten minutes, so after their first (empty) round only the
- * test's rounds claim.
+ * the workers start with a claim pause of ten minutes, so after their first round (awaited) only
+ * the test's rounds claim; a worker with the usual pace then verifies what they sent.
  */
 describe('submission claimed from PostgreSQL', () => {
   let stack: PurchaseStack;
@@ -16,6 +16,12 @@ describe('submission claimed from PostgreSQL', () => {
 
   const IDLE_WORKER = { PURCHASE_CLAIM_IDLE_MS: '600000' };
 
+  const restartWithUsualPace = async () => {
+    await stack.worker?.close();
+    stack.worker = undefined;
+    await stack.startWorker();
+  };
+
   afterEach(async () => {
     await stack.worker?.close();
     stack.worker = undefined;
@@ -23,6 +29,7 @@ describe('submission claimed from PostgreSQL', () => {
 
   it('rounds racing each other claim each purchase once: one create each, every purchase completed, no outbox row', async () => {
     const worker = await stack.startWorker(IDLE_WORKER);
+    await worker.get(PurchaseSubmissionClaims).firstRound;
     const bought = [];
     for (let index = 0; index < 12; index++) bought.push(await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile(`2782123613${index + 20}`) }));
     const ids = bought.map((one) => one.transaction.id);
@@ -39,12 +46,15 @@ describe('submission claimed from PostgreSQL', () => {
     // The attempt and the first check of the polling chain were recorded together.
     expect(claimed.every((row: { check_seq: number }) => row.check_seq >= 1)).toBe(true);
 
+    // The idle worker's check and callback rounds wait too: a worker with the usual pace verifies them.
+    await restartWithUsualPace();
     for (const id of ids) expect((await settle(stack, vendor, id, ['completed', 'failed'])).status).toBe('completed');
     for (const id of ids) expect(await stack.sandbox.creates(id)).toBe(1);
   }, 60_000);
 
   it('gives the claim back, sending nothing, while the provider cannot be reached; a later round sends it once', async () => {
     const unreachable = await stack.startWorker({ ...IDLE_WORKER, PURCHASE_PROVIDER_BASE_URL: 'http://127.0.0.1:9' });
+    await unreachable.get(PurchaseSubmissionClaims).firstRound;
     const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821236200') });
     const id = bought.transaction.id;
 
@@ -65,6 +75,7 @@ describe('submission claimed from PostgreSQL', () => {
 
   it('leaves a purchase leased by a worker that died alone until the lease runs out, then sends it once', async () => {
     const worker = await stack.startWorker(IDLE_WORKER);
+    await worker.get(PurchaseSubmissionClaims).firstRound;
     const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821236300') });
     const id = bought.transaction.id;
     // A round of another worker leased it and died during its lookups: nothing was sent.
@@ -77,6 +88,9 @@ describe('submission claimed from PostgreSQL', () => {
 
     await stack.db.query(`UPDATE purchase_transactions SET submission_claimed_until = now() - interval '1 second' WHERE id = $1`, [id]);
     await claims.round(50);
+    const [sent] = await stack.db.query(`SELECT submission_outcome FROM purchase_transactions WHERE id = $1`, [id]);
+    expect(sent.submission_outcome).toBe('accepted');
+    await restartWithUsualPace();
     expect((await settle(stack, vendor, id, ['completed', 'failed'])).status).toBe('completed');
     expect(await stack.sandbox.creates(id)).toBe(1);
   }, 60_000);

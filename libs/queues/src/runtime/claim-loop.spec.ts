@@ -32,6 +32,7 @@ describe('ClaimLoopService', () => {
     const loop = new ScriptedLoop([{ claimed: 10 }, { claimed: 10 }, { claimed: 3 }, { claimed: 0 }]);
     loop.onApplicationBootstrap();
     await run(250);
+    await expect(loop.firstRound).resolves.toBeUndefined();
     await loop.onApplicationShutdown();
     // Rounds 1-3 back to back (two full batches; a zero timeout is one fake millisecond), then 100 ms after the short third, then idle again.
     const gaps = loop.ranAt.slice(1).map((at, index) => at - loop.ranAt[index]);

@@ -30,6 +30,9 @@ export abstract class ClaimLoopService implements OnApplicationBootstrap, OnAppl
   private running?: Promise<void>;
   private stopped = false;
   private backoffMs = 0;
+  private endFirstRound!: () => void;
+  /** Settles once the first round after bootstrap has ended, whatever it found (tests wait for it before claiming by hand). */
+  readonly firstRound = new Promise<void>((resolve) => (this.endFirstRound = resolve));
 
   protected constructor(
     loggerName: string,
@@ -75,6 +78,7 @@ export abstract class ClaimLoopService implements OnApplicationBootstrap, OnAppl
       next = this.backOff(idleMs, maxBackoffMs);
       this.logger.warn({ err: (error as Error).message, retryInMs: next }, `${this.description} failed`);
     }
+    this.endFirstRound();
     this.schedule(next);
   }
 
