@@ -407,8 +407,8 @@ async function workerLookups() {
  * Verification on its own: lookups of purchases that are already submitted and completed, as
  * staff rechecks or a burst of callbacks cause them. Each job reads the row, GETs the provider
  * and records what it said under the row lock; nothing is submitted meanwhile (the submission
- * backlog is leased out in PostgreSQL for an hour, and scheduled checks and open markers are set
- * aside, since the worker claims all three from there).
+ * backlog is marked attempted in PostgreSQL, and scheduled checks and open markers are set aside,
+ * since the worker claims all three from there).
  */
 async function verificationScenario() {
   await clearBenchQueues();
@@ -421,11 +421,13 @@ async function verificationScenario() {
   );
   if (leftovers.length) log(`verifications: dropped undispatched outbox rows of earlier scenarios: ${leftovers.map((row) => `${row.job_name} ${row.rows}`).join(', ')}`);
   // The worker claims submissions, due checks and callback markers from PostgreSQL: the
-  // submission backlog is leased out for an hour (to no worker), the chains' checks and the open
-  // markers are set aside, so the window holds the queued lookups only.
+  // submission backlog is marked attempted with an unknown outcome (out of the claims' index, no
+  // check scheduled; leasing it instead left 140,000 leased rows for every claim round to step
+  // over), the chains' checks and the open markers are set aside, so the window holds the queued
+  // lookups only.
   const [setAside] = await query(
     settings.databaseUrl,
-    `WITH leased AS (UPDATE purchase_transactions SET submission_claimed_until = now() + interval '1 hour'
+    `WITH leased AS (UPDATE purchase_transactions SET submission_attempted_at = now(), submission_ended_at = now(), submission_outcome = 'unknown'
                       WHERE status = 'pending' AND submission_attempted_at IS NULL AND provider_transaction_id IS NULL RETURNING 1),
           unchecked AS (UPDATE purchase_transactions SET next_check_at = NULL WHERE next_check_at IS NOT NULL AND (status <> 'pending' OR submission_attempted_at IS NOT NULL) RETURNING 1),
           answered AS (UPDATE purchase_callback_markers SET processed_at = now() WHERE processed_at IS NULL RETURNING 1)
