@@ -15,11 +15,9 @@ export class TransactionEvidenceRepository {
   // --- provider callbacks (hints) ---
 
   /**
-   * Leaves a durable marker for a callback of the transaction named by either id and, unless an
-   * earlier marker is still open (its verification is still waiting), its verification job's
-   * outbox row: one statement, purchase_callback_hint (migration 1763781700000), which holds a
-   * per-transaction advisory lock to its commit so a burst yields exactly one waiting job.
-   * False when neither id names a transaction we hold.
+   * Leaves a durable marker for a callback of the transaction named by either id: one statement,
+   * purchase_callback_hint (migrations 1763781700000 and 1763784000100). The marker is the work:
+   * the worker claims it (PurchaseCallbackClaims). False when neither id names a transaction we hold.
    */
   async addCallbackMarker(externalId: string | null, providerTransactionId: number | null, hint: string | null): Promise<boolean> {
     const rows = await this.dataSource.query<unknown[]>(`SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3)`, [

@@ -9,10 +9,9 @@ export interface CallbackReceipt {
 }
 
 /**
- * The provider's callback is a hint. A valid one leaves a durable marker and, unless a
- * verification from an earlier marker is still waiting, enqueues one verification job (through
- * the outbox, in the same statement: TransactionEvidenceRepository.addCallbackMarker). It never changes
- * a transaction's status.
+ * The provider's callback is a hint. A valid one leaves a durable marker
+ * (TransactionEvidenceRepository.addCallbackMarker), which the worker claims and answers with a
+ * lookup (PurchaseCallbackClaims). It never changes a transaction's status.
  */
 @Injectable()
 export class ProviderCallbackService {
@@ -35,7 +34,7 @@ export class ProviderCallbackService {
     const providerId = typeof record.transaction_id === 'number' && Number.isSafeInteger(record.transaction_id) && record.transaction_id > 0 ? record.transaction_id : null;
     if (externalId === null && providerId === null) return this.nothingScheduled();
     const hint = typeof record.status === 'string' ? record.status.slice(0, 40) : null;
-    // The lookup, the marker and (for the first open marker) the verification's outbox row are one statement.
+    // The id lookup and the marker are one statement.
     return (await this.transactions.addCallbackMarker(externalId, providerId, hint)) ? { received: true } : this.nothingScheduled();
   }
 
