@@ -1,3 +1,7 @@
+import type { INestApplication } from '@nestjs/common';
+import { PurchaseCallbackClaims, PurchaseCheckClaims, PurchaseSubmissionClaims } from '#purchase';
+import type { ClaimLoopService } from '#queues';
+
 /**
  * The suites of a run share one database, and a worker claims purchase work from it whoever left
  * it: unsubmitted purchases, due checks and unanswered callback markers (PurchaseSubmissionClaims,
@@ -13,4 +17,16 @@ export async function closeEarlierPurchaseWork(db: { query: (sql: string) => Pro
   );
   await db.query(`UPDATE purchase_transactions SET next_check_at = NULL WHERE next_check_at IS NOT NULL`);
   await db.query(`UPDATE purchase_callback_markers SET processed_at = now() WHERE processed_at IS NULL`);
+}
+
+/**
+ * Stops a worker's purchase claim loops before the worker app is closed. A close can wait a long
+ * time on its queue workers (Redis, jobs in flight); a worker whose close never finished would go
+ * on claiming the next suites' purchases and sending them to its own sandbox.
+ */
+export async function stopPurchaseClaims(worker: INestApplication | undefined): Promise<void> {
+  if (!worker) return;
+  for (const loop of [PurchaseSubmissionClaims, PurchaseCheckClaims, PurchaseCallbackClaims]) {
+    await worker.get<ClaimLoopService>(loop, { strict: false }).onModuleDestroy();
+  }
 }

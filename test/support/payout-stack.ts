@@ -10,6 +10,7 @@ import { ReconciliationWorkerModule } from '../../apps/reconciliation-worker/src
 import { startPayoutGateway, type RunningApp } from './apps.js';
 import { testConfig } from './test-config.js';
 import { createTestVendor, type TestVendor } from './vendors.js';
+import { stopPurchaseClaims } from './earlier-purchase-work.js';
 
 /**
  * The payout side end to end, in process: the provider sandbox on a real socket with short
@@ -148,6 +149,7 @@ export async function startPayoutStack(
     },
     discrepancies: () => gateway.app.get(PayoutLedgerService).findDiscrepancies(),
     async close() {
+      await stopPurchaseClaims(worker);
       await worker?.close();
       // This stack's queues die with it: later stacks (other test files) must not relay its leftovers.
       await dataSource.query(`UPDATE outbox_messages SET dispatched_at = now() WHERE dispatched_at IS NULL AND job_name LIKE 'payout.%'`).catch(() => undefined);

@@ -9,7 +9,7 @@ import { ReconciliationWorkerModule } from '../../apps/reconciliation-worker/src
 import { startPurchaseGateway, type RunningApp } from './apps.js';
 import { testConfig } from './test-config.js';
 import { bearer, createTestVendor, type TestVendor } from './vendors.js';
-import { closeEarlierPurchaseWork } from './earlier-purchase-work.js';
+import { closeEarlierPurchaseWork, stopPurchaseClaims } from './earlier-purchase-work.js';
 
 /** Short clocks so every sandbox test value settles within a few seconds. */
 export const FAST_SANDBOX: Partial<SandboxOptions> = {
@@ -130,6 +130,7 @@ export async function startPurchaseStack(
       return created;
     },
     close: async () => {
+      await stopPurchaseClaims(stack.worker);
       await stack.worker?.close();
       await gateway.close();
       await sandbox.close();

@@ -13,7 +13,7 @@ import { PAYOUT_SANDBOX_TIMINGS, PAYOUT_STACK_CONFIG } from '../payout-stack.js'
 import { testConfig } from '../test-config.js';
 import { FaultProxy } from './fault-proxy.js';
 import { createTestVendor, type TestVendor } from '../vendors.js';
-import { closeEarlierPurchaseWork } from '../earlier-purchase-work.js';
+import { closeEarlierPurchaseWork, stopPurchaseClaims } from '../earlier-purchase-work.js';
 
 /**
  * Both gateways, one provider sandbox serving both capabilities, and (optionally) the worker in
@@ -109,6 +109,7 @@ export async function startReliabilityStack(options: ReliabilityStackOptions = {
     async stopWorker() {
       const worker = stack.worker;
       stack.worker = undefined;
+      await stopPurchaseClaims(worker);
       await worker?.close();
     },
     async sql<T>(text: string, parameters: unknown[] = []) {

@@ -33,7 +33,7 @@ describe('ClaimLoopService', () => {
     loop.onApplicationBootstrap();
     await run(250);
     await expect(loop.firstRound).resolves.toBeUndefined();
-    await loop.onApplicationShutdown();
+    await loop.onModuleDestroy();
     // Rounds 1-3 back to back (two full batches; a zero timeout is one fake millisecond), then 100 ms after the short third, then idle again.
     const gaps = loop.ranAt.slice(1).map((at, index) => at - loop.ranAt[index]);
     expect(gaps.slice(0, 4)).toEqual([1, 1, 100, 100]);
@@ -43,7 +43,7 @@ describe('ClaimLoopService', () => {
     const loop = new ScriptedLoop([new Error('database down'), { claimed: 5, backOff: true }, new Error('again'), new Error('again'), new Error('again'), { claimed: 1 }, { claimed: 0 }]);
     loop.onApplicationBootstrap();
     await run(4_000);
-    await loop.onApplicationShutdown();
+    await loop.onModuleDestroy();
     const gaps = loop.ranAt.slice(1).map((at, index) => at - loop.ranAt[index]);
     expect(gaps.slice(0, 7)).toEqual([200, 400, 800, 1_000, 1_000, 100, 100]);
   });
@@ -52,7 +52,7 @@ describe('ClaimLoopService', () => {
     const loop = new ScriptedLoop([]);
     loop.onApplicationBootstrap();
     await run(50);
-    await loop.onApplicationShutdown();
+    await loop.onModuleDestroy();
     const rounds = loop.ranAt.length;
     await run(1_000);
     expect(loop.ranAt.length).toBe(rounds);

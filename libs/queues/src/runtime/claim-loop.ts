@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 
 /** How a claim loop paces itself (ClaimLoopService). */
 export interface ClaimLoopPace {
@@ -24,7 +24,7 @@ export interface ClaimRound {
  * one waits `idleMs`; a failed round, or one that asks to back off, waits twice as long as the
  * last, up to `maxBackoffMs`. Never two rounds at once; shutdown waits for the round in flight.
  */
-export abstract class ClaimLoopService implements OnApplicationBootstrap, OnApplicationShutdown {
+export abstract class ClaimLoopService implements OnApplicationBootstrap, OnModuleDestroy {
   protected readonly logger: Logger;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
@@ -49,7 +49,12 @@ export abstract class ClaimLoopService implements OnApplicationBootstrap, OnAppl
     this.schedule(0);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops at the first shutdown hook, before the queue workers' close (which waits for Redis and
+   * for jobs in flight and can take long): a closing process claims nothing more, whatever else of
+   * its shutdown is still pending, and the database is still open for the round in flight.
+   */
+  async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
