@@ -11,7 +11,6 @@ import { PurchaseCallbackClaims } from './verification/purchase-callback-claims.
 import { PurchaseCheckClaims } from './verification/purchase-check-claims.service.js';
 import { PurchaseProviderLookup } from './verification/purchase-provider-lookup.js';
 import { PurchaseVerificationService } from './verification/purchase-verification.service.js';
-import { VerificationScheduler } from './verification/verification-scheduler.js';
 
 /**
  * The purchase work of the reconciliation worker: submission (claimed from PostgreSQL by
@@ -22,7 +21,7 @@ import { VerificationScheduler } from './verification/verification-scheduler.js'
  */
 @Module({
   imports: [PurchaseDomainModule, WorkerQueuesModule, ReconciliationModule],
-  providers: [PurchaseTimings, VerificationScheduler, PurchaseProviderLookup, PurchaseOutcomesService, PurchaseSubmissionService, PurchaseSubmissionClaims, PurchaseVerificationService, PurchaseCheckClaims, PurchaseCallbackClaims, PurchaseSweeperService],
+  providers: [PurchaseTimings, PurchaseProviderLookup, PurchaseOutcomesService, PurchaseSubmissionService, PurchaseSubmissionClaims, PurchaseVerificationService, PurchaseCheckClaims, PurchaseCallbackClaims, PurchaseSweeperService],
   exports: [PurchaseSweeperService, PurchaseSubmissionClaims, PurchaseCheckClaims, PurchaseCallbackClaims, PurchaseOutcomesService, PurchaseSubmissionService, PurchaseVerificationService],
 })
 export class PurchaseWorkerModule {}

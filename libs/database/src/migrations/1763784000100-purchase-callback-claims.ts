@@ -11,51 +11,14 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * covers it. The function keeps its signature (job_id is always NULL now), so a gateway of the
  * previous release keeps working during a rolling deploy.
  */
-export class PurchaseCallbackClaims1763784000100 implements MigrationInterface {
-  name = 'PurchaseCallbackClaims1763784000100';
 
-  async up(queryRunner: QueryRunner): Promise<void> {
-    // When a worker's claim on the marker runs out (it died, or the provider could not answer): then it is claimed again.
-    await queryRunner.query(`ALTER TABLE purchase_callback_markers ADD COLUMN claimed_until timestamptz`);
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION purchase_callback_hint(p_external_id uuid, p_provider_transaction_id bigint, p_hint text)
-      RETURNS TABLE (transaction_id uuid, marker_id bigint, job_id text)
-      LANGUAGE plpgsql VOLATILE AS $$
-      DECLARE
-        v_transaction uuid;
-        v_marker bigint;
-      BEGIN
-        -- Our id comes back as the provider's external id; the provider's own id is a fallback.
-        SELECT t.id INTO v_transaction FROM purchase_transactions t WHERE t.id = p_external_id;
-        IF v_transaction IS NULL AND p_provider_transaction_id IS NOT NULL THEN
-          SELECT t.id INTO v_transaction FROM purchase_transactions t WHERE t.provider_transaction_id = p_provider_transaction_id;
-        END IF;
-        IF v_transaction IS NULL THEN
-          RETURN;
-        END IF;
+/** This migration's version: the marker alone. */
+const MARKER_ONLY = `
         INSERT INTO purchase_callback_markers (transaction_id, provider_status_hint) VALUES (v_transaction, p_hint)
-        RETURNING id INTO v_marker;
-        RETURN QUERY SELECT v_transaction, v_marker, NULL::text;
-      END $$`);
-  }
+        RETURNING id INTO v_marker;`;
 
-  async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION purchase_callback_hint(p_external_id uuid, p_provider_transaction_id bigint, p_hint text)
-      RETURNS TABLE (transaction_id uuid, marker_id bigint, job_id text)
-      LANGUAGE plpgsql VOLATILE AS $$
-      DECLARE
-        v_transaction uuid;
-        v_marker bigint;
-        v_job_id text;
-      BEGIN
-        SELECT t.id INTO v_transaction FROM purchase_transactions t WHERE t.id = p_external_id;
-        IF v_transaction IS NULL AND p_provider_transaction_id IS NOT NULL THEN
-          SELECT t.id INTO v_transaction FROM purchase_transactions t WHERE t.provider_transaction_id = p_provider_transaction_id;
-        END IF;
-        IF v_transaction IS NULL THEN
-          RETURN;
-        END IF;
+/** Migration 1763781700000's version: the marker and, for the first open one, its verification job (under a per-transaction lock). */
+const MARKER_AND_JOB = `
         PERFORM pg_advisory_xact_lock(hashtext('purchase-callback:' || v_transaction::text));
         INSERT INTO purchase_callback_markers (transaction_id, provider_status_hint) VALUES (v_transaction, p_hint)
         RETURNING id INTO v_marker;
@@ -65,9 +28,42 @@ export class PurchaseCallbackClaims1763784000100 implements MigrationInterface {
           INSERT INTO outbox_messages (job_name, job_id, payload, run_at)
           VALUES ('purchase.verify', v_job_id,
                   jsonb_build_object('transactionId', v_transaction::text, 'reason', 'callback', 'marker', v_marker::text), now());
+        END IF;`;
+
+/** purchase_callback_hint: the transaction named by either id (our id first), then `recording`. */
+function callbackFunction(recording: string): string {
+  return `
+      CREATE OR REPLACE FUNCTION purchase_callback_hint(p_external_id uuid, p_provider_transaction_id bigint, p_hint text)
+      RETURNS TABLE (transaction_id uuid, marker_id bigint, job_id text)
+      LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        v_transaction uuid;
+        v_marker bigint;
+        v_job_id text;
+      BEGIN
+        -- Our id comes back as the provider's external id; the provider's own id is a fallback.
+        SELECT t.id INTO v_transaction FROM purchase_transactions t WHERE t.id = p_external_id;
+        IF v_transaction IS NULL AND p_provider_transaction_id IS NOT NULL THEN
+          SELECT t.id INTO v_transaction FROM purchase_transactions t WHERE t.provider_transaction_id = p_provider_transaction_id;
         END IF;
+        IF v_transaction IS NULL THEN
+          RETURN;
+        END IF;${recording}
         RETURN QUERY SELECT v_transaction, v_marker, v_job_id;
-      END $$`);
+      END $$`;
+}
+
+export class PurchaseCallbackClaims1763784000100 implements MigrationInterface {
+  name = 'PurchaseCallbackClaims1763784000100';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    // When a worker's claim on the marker runs out (it died, or the provider could not answer): then it is claimed again.
+    await queryRunner.query(`ALTER TABLE purchase_callback_markers ADD COLUMN claimed_until timestamptz`);
+    await queryRunner.query(callbackFunction(MARKER_ONLY));
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(callbackFunction(MARKER_AND_JOB));
     await queryRunner.query(`ALTER TABLE purchase_callback_markers DROP COLUMN claimed_until`);
   }
 }

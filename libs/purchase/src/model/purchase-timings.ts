@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayEnv } from '#config';
+import type { ClaimLoopPace } from '#queues';
 
 /** The worker's clocks, from GatewayEnv (documented in docs/PURCHASE.md). */
 @Injectable()
@@ -37,10 +38,6 @@ export class PurchaseTimings {
     return this.config.PURCHASE_VERIFICATION_WINDOW_MS;
   }
 
-  get providerTimeoutMs(): number {
-    return this.config.PURCHASE_PROVIDER_TIMEOUT_MS;
-  }
-
   get reversalWatchMs(): number {
     return this.config.PURCHASE_REVERSAL_WATCH_MS;
   }
@@ -53,11 +50,16 @@ export class PurchaseTimings {
     return this.config.PURCHASE_SWEEP_INTERVAL_MS;
   }
 
-  get claimBatch(): number {
-    return this.config.PURCHASE_CLAIM_BATCH;
+  /**
+   * How the worker's purchase claim loops pace themselves: PURCHASE_CLAIM_BATCH a round,
+   * PURCHASE_CLAIM_IDLE_MS after a short one, backing off to 30 s while rounds fail.
+   */
+  get claimPace(): ClaimLoopPace {
+    return { batch: this.config.PURCHASE_CLAIM_BATCH, idleMs: this.config.PURCHASE_CLAIM_IDLE_MS, maxBackoffMs: 30_000 };
   }
 
-  get claimIdleMs(): number {
-    return this.config.PURCHASE_CLAIM_IDLE_MS;
+  /** A claim's lease: twice the provider timeout, past any provider call the claimant makes. */
+  get claimLeaseMs(): number {
+    return 2 * this.config.PURCHASE_PROVIDER_TIMEOUT_MS;
   }
 }

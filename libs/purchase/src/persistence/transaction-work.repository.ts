@@ -49,9 +49,14 @@ export class TransactionWorkRepository {
     return claimed.length > 0;
   }
 
-  /** Nothing left this process: the claim is released so a later job may submit. */
+  /**
+   * Nothing left this process: the claim is released so a later round or job may submit, and its
+   * safety-net check goes with it (no create can be in flight, so there is nothing to look up).
+   */
   async releaseSubmissionClaim(transactionId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE purchase_transactions SET submission_attempted_at = NULL WHERE id = $1`, [transactionId]);
+    await this.dataSource.query(`UPDATE purchase_transactions SET submission_attempted_at = NULL, next_check_at = NULL WHERE id = $1 AND submission_ended_at IS NULL`, [
+      transactionId,
+    ]);
   }
 
   /**

@@ -4,9 +4,6 @@ import { PurchaseTimings } from '../model/purchase-timings.js';
 import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
 import { PurchaseSubmissionService } from './purchase-submission.service.js';
 
-/** The longest pause while the provider cannot be reached (doubling from PURCHASE_CLAIM_IDLE_MS). */
-const MAX_BACKOFF_MS = 30_000;
-
 /**
  * How admitted purchases reach the provider: the worker leases them from PostgreSQL in batches
  * (TransactionWorkRepository.leaseSubmissions, `FOR UPDATE SKIP LOCKED`) and sends each batch at
@@ -23,12 +20,12 @@ export class PurchaseSubmissionClaims extends ClaimLoopService {
     private readonly submission: PurchaseSubmissionService,
     private readonly timings: PurchaseTimings,
   ) {
-    super(PurchaseSubmissionClaims.name, 'Purchase submission round', () => ({ batch: timings.claimBatch, idleMs: timings.claimIdleMs, maxBackoffMs: MAX_BACKOFF_MS }));
+    super(PurchaseSubmissionClaims.name, 'Purchase submission round', () => timings.claimPace);
   }
 
   override async round(batch: number): Promise<ClaimRound> {
-    // Leased for the lookups before the creates: twice the provider timeout, as the attempt's own safety net.
-    const claimed = await this.work.leaseSubmissions(batch, 2 * this.timings.providerTimeoutMs, this.timings.verificationWindowMs);
+    // Leased for the lookups before the creates.
+    const claimed = await this.work.leaseSubmissions(batch, this.timings.claimLeaseMs, this.timings.verificationWindowMs);
     if (claimed.length === 0) return { claimed: 0 };
     const result = await this.submission.submitClaimed(claimed);
     return { claimed: claimed.length, backOff: result.unreachable > 0 };

@@ -15,7 +15,6 @@ import { TransactionWorkRepository, type SubmissionOutcome } from '../persistenc
 import { PurchaseOutcomesService } from '../outcomes/purchase-outcomes.service.js';
 import { PurchaseProviderLookup } from '../verification/purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
-import { VerificationScheduler } from '../verification/verification-scheduler.js';
 
 /** What one create call told us, ready to be recorded with the attempt. */
 interface Attempt {
@@ -60,7 +59,6 @@ export class PurchaseSubmissionService {
     private readonly provider: PurchaseProviderClient,
     private readonly lookup: PurchaseProviderLookup,
     private readonly recorder: PurchaseOutcomesService,
-    private readonly scheduler: VerificationScheduler,
     private readonly readiness: PurchaseReadiness,
     private readonly timings: PurchaseTimings,
   ) {}
@@ -86,7 +84,7 @@ export class PurchaseSubmissionService {
       else if (observed.value.kind === 'unavailable') unreachable++;
       else answered.push([row.id, observed.value]);
     }
-    const started = absent.length > 0 ? await this.work.startAttempts(absent.map((row) => row.id), 2 * this.timings.providerTimeoutMs) : new Set<string>();
+    const started = absent.length > 0 ? await this.work.startAttempts(absent.map((row) => row.id), this.timings.claimLeaseMs) : new Set<string>();
     const notStarted = leased.filter((row) => !started.has(row.id)).map((row) => row.id);
     if (notStarted.length > 0) await this.work.releaseLeases(notStarted);
     for (const [transactionId, before] of answered) await this.settleFoundBeforeCreate(transactionId, before);
@@ -122,7 +120,7 @@ export class PurchaseSubmissionService {
     if (row.status !== 'pending') return;
     if (row.submissionAttemptedAt !== null || row.providerTransactionId !== null) {
       // Already attempted (a retry, a duplicate job, or the claims sent it): only lookups may follow.
-      if (row.nextCheckAt === null) await this.scheduler.scheduleCheck(transactionId, this.timings.verifyDelayMs(1));
+      if (row.nextCheckAt === null) await this.work.scheduleCheck(transactionId, this.timings.verifyDelayMs(1));
       return;
     }
 
@@ -143,7 +141,7 @@ export class PurchaseSubmissionService {
 
     // Claimed before the create call (see claimSubmission); a claim already taken means the
     // attempt is not ours to make.
-    if (!(await this.work.claimSubmission(transactionId, 2 * this.timings.providerTimeoutMs))) return;
+    if (!(await this.work.claimSubmission(transactionId, this.timings.claimLeaseMs))) return;
     let attempt: Attempt;
     try {
       attempt = await this.create(row);
@@ -166,7 +164,7 @@ export class PurchaseSubmissionService {
     }
     await this.work.markFoundBeforeCreate(transactionId);
     await this.recorder.record(transactionId, before);
-    await this.scheduler.scheduleCheck(transactionId, this.timings.verifyDelayMs(1));
+    await this.work.scheduleCheck(transactionId, this.timings.verifyDelayMs(1));
   }
 
   /** The one create call and its outcome as recorded; throws ProviderNotConfiguredError when nothing left this process. */

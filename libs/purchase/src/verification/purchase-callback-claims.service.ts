@@ -4,9 +4,6 @@ import { PurchaseTimings } from '../model/purchase-timings.js';
 import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
 import { PurchaseVerificationService } from './purchase-verification.service.js';
 
-/** The longest pause after failed rounds (a database that cannot be reached). */
-const MAX_BACKOFF_MS = 30_000;
-
 /**
  * Acts on the provider's callbacks: the gateway leaves a durable marker per callback
  * (purchase_callback_hint); the worker claims unanswered markers from PostgreSQL in batches
@@ -14,7 +11,7 @@ const MAX_BACKOFF_MS = 30_000;
  * once, with reason `callback` (a lookup even for a failed purchase: the provider may have created
  * it late). The verification consumes every open marker of the transaction with its recording, so
  * a burst of callbacks costs one lookup. A marker whose lookup could not answer (provider
- * unreachable) stays open and is claimed again when its lease (twice the provider timeout) ends.
+ * unreachable) stays open and is claimed again when its lease ends.
  */
 @Injectable()
 export class PurchaseCallbackClaims extends ClaimLoopService {
@@ -23,17 +20,14 @@ export class PurchaseCallbackClaims extends ClaimLoopService {
     private readonly verification: PurchaseVerificationService,
     private readonly timings: PurchaseTimings,
   ) {
-    super(PurchaseCallbackClaims.name, 'Purchase callback round', () => ({ batch: timings.claimBatch, idleMs: timings.claimIdleMs, maxBackoffMs: MAX_BACKOFF_MS }));
+    super(PurchaseCallbackClaims.name, 'Purchase callback round', () => timings.claimPace);
   }
 
   override async round(batch: number): Promise<ClaimRound> {
-    const markers = await this.work.claimCallbackMarkers(batch, 2 * this.timings.providerTimeoutMs);
+    const markers = await this.work.claimCallbackMarkers(batch, this.timings.claimLeaseMs);
     // One verification per transaction, however many of its markers this round claimed.
-    const transactions = new Map(markers.map((marker) => [marker.transactionId, marker.marker]));
-    const results = await Promise.allSettled([...transactions].map(([transactionId, marker]) => this.verification.verify({ transactionId, reason: 'callback', marker })));
-    for (const [index, result] of results.entries()) {
-      if (result.status === 'rejected') this.logger.warn({ transactionId: [...transactions.keys()][index], err: (result.reason as Error).message }, 'Callback check failed; claimed again when its lease ends');
-    }
+    const transactions = [...new Map(markers.map((marker) => [marker.transactionId, marker.marker]))];
+    await this.workEach(transactions, ([transactionId]) => transactionId, ([transactionId, marker]) => this.verification.verify({ transactionId, reason: 'callback', marker }));
     return { claimed: markers.length };
   }
 }

@@ -4,18 +4,15 @@ import { PurchaseTimings } from '../model/purchase-timings.js';
 import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
 import { PurchaseVerificationService } from './purchase-verification.service.js';
 
-/** The longest pause after failed rounds (a database that cannot be reached). */
-const MAX_BACKOFF_MS = 30_000;
-
 /**
  * Delivers the polling chain's checks: the worker claims transactions whose `next_check_at` is due
  * from PostgreSQL in batches (TransactionWorkRepository.claimDueChecks, `FOR UPDATE SKIP LOCKED`)
  * and verifies them at once. The schedule and its delivery are one thing, in PostgreSQL: no
  * delayed job per check, no job to withdraw when a callback's lookup supersedes a poll (it moves
  * `next_check_at`, so the poll is never claimed), and nothing for a sweeper to rebuild after a
- * Redis loss. A claim leases the check for twice the provider timeout: the verification writes
- * the chain's next check with its recording, and a check whose claimant died is claimed again
- * when the lease runs out.
+ * Redis loss. A claim leases the check (PurchaseTimings.claimLeaseMs): the verification writes the
+ * chain's next check with its recording, and a check whose claimant died is claimed again when
+ * the lease runs out.
  */
 @Injectable()
 export class PurchaseCheckClaims extends ClaimLoopService {
@@ -24,16 +21,12 @@ export class PurchaseCheckClaims extends ClaimLoopService {
     private readonly verification: PurchaseVerificationService,
     private readonly timings: PurchaseTimings,
   ) {
-    super(PurchaseCheckClaims.name, 'Purchase check round', () => ({ batch: timings.claimBatch, idleMs: timings.claimIdleMs, maxBackoffMs: MAX_BACKOFF_MS }));
+    super(PurchaseCheckClaims.name, 'Purchase check round', () => timings.claimPace);
   }
 
   override async round(batch: number): Promise<ClaimRound> {
-    const due = await this.work.claimDueChecks(batch, 2 * this.timings.providerTimeoutMs);
-    const results = await Promise.allSettled(due.map((record) => this.verification.verify({ transactionId: record.id, reason: 'poll', check: record.checkSeq }, record)));
-    for (const [index, result] of results.entries()) {
-      // The lease runs out and the check is claimed again.
-      if (result.status === 'rejected') this.logger.warn({ transactionId: due[index].id, err: (result.reason as Error).message }, 'Check failed; claimed again when its lease ends');
-    }
+    const due = await this.work.claimDueChecks(batch, this.timings.claimLeaseMs);
+    await this.workEach(due, (record) => record.id, (record) => this.verification.verify({ transactionId: record.id, reason: 'poll', check: record.checkSeq }, record));
     return { claimed: due.length };
   }
 }

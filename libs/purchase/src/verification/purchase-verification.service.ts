@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { JobPayloads } from '#queues';
+import type { JobPayloads, PurchaseVerifyPayload } from '#queues';
 import type { TransactionRecord } from '../model/transaction-record.js';
 import type { NextCheck } from '../outcomes/purchase-outcome.types.js';
 import { PurchaseOutcomesService } from '../outcomes/purchase-outcomes.service.js';
@@ -7,7 +7,10 @@ import { TransactionEvidenceRepository } from '../persistence/transaction-eviden
 import { TransactionRepository } from '../persistence/transaction.repository.js';
 import { PurchaseProviderLookup } from './purchase-provider-lookup.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
-import { VerificationScheduler, type CheckReason } from './verification-scheduler.js';
+import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
+
+/** The reasons a link of the polling chain is scheduled for. */
+type CheckReason = Extract<PurchaseVerifyPayload, { check: number }>['reason'];
 
 /** The chain's next link as planned from a recording, and why (`review`: the window elapsed, staff take over). */
 interface NextLink {
@@ -40,7 +43,7 @@ export class PurchaseVerificationService {
     private readonly evidence: TransactionEvidenceRepository,
     private readonly lookup: PurchaseProviderLookup,
     private readonly recorder: PurchaseOutcomesService,
-    private readonly scheduler: VerificationScheduler,
+    private readonly work: TransactionWorkRepository,
     private readonly timings: PurchaseTimings,
   ) {}
 
@@ -67,11 +70,11 @@ export class PurchaseVerificationService {
     if (before.status === 'reversed') {
       // Final at both ends: nothing a lookup could change.
       await this.consumeMarkers(transactionId, coveredMarker);
-      if (before.nextCheckAt !== null) await this.scheduler.stop(transactionId);
+      if (before.nextCheckAt !== null) await this.work.stopChecks(transactionId);
       return;
     }
     if (before.status === 'failed') {
-      if (before.nextCheckAt !== null) await this.scheduler.stop(transactionId);
+      if (before.nextCheckAt !== null) await this.work.stopChecks(transactionId);
       // Only a hint from the provider (callback) or staff make a failed purchase worth a lookup:
       // the provider may have created it after our not-found proof (late creation).
       if (reason !== 'callback' && reason !== 'manual') return;

@@ -45,6 +45,17 @@ export abstract class ClaimLoopService implements OnApplicationBootstrap, OnModu
   /** Claims up to `batch` items and works them; public so tests and tools can run one round. */
   abstract round(batch: number): Promise<ClaimRound>;
 
+  /**
+   * Works a round's claimed items at once. One that fails is logged and left: its lease runs out
+   * and a later round claims it again, so the others' work is not lost with it.
+   */
+  protected async workEach<T>(items: readonly T[], idOf: (item: T) => string, work: (item: T) => Promise<unknown>): Promise<void> {
+    const results = await Promise.allSettled(items.map(work));
+    for (const [index, result] of results.entries()) {
+      if (result.status === 'rejected') this.logger.warn({ id: idOf(items[index]), err: (result.reason as Error).message }, `${this.description}: an item failed; claimed again when its lease ends`);
+    }
+  }
+
   onApplicationBootstrap(): void {
     this.schedule(0);
   }
