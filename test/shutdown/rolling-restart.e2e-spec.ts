@@ -8,7 +8,8 @@ import { assertCompiled, freePort, spawnApp, type SpawnedApp } from '../support/
 
 const exec = promisify(execFile);
 const OPS = 'dist/apps/ops/src/main.js';
-const LOAD_SECONDS = 14;
+// An upper bound: the load is stopped a moment after the old gateway has exited.
+const LOAD_SECONDS = 45;
 const RATE_PER_SECOND = 150;
 
 /**
@@ -88,8 +89,12 @@ describe('rolling restart of the purchase gateway under load', () => {
     const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 32 });
     let proxyErrors = 0;
     let turn = 0;
+    // Requests routed to each endpoint, so the test can show the load spanned the whole rollout
+    // (a request count against a target rate would be a timing assertion on a shared CI machine).
+    const routed = new Map<SpawnedApp, number>();
     const service = http.createServer((request, response) => {
       const target = endpoints[turn++ % endpoints.length];
+      routed.set(target, (routed.get(target) ?? 0) + 1);
       const upstream = http.request(
         { host: '127.0.0.1', port: target.port, method: request.method, path: request.url, headers: request.headers, agent: upstreamAgent },
         (answer) => {
@@ -125,16 +130,32 @@ describe('rolling restart of the purchase gateway under load', () => {
     // preStop sleep: the endpoint removal reaches every proxy before the process is told to stop.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const exit = await old.kill('SIGTERM');
+    const routedBeforeExit = routed.get(replacement) ?? 0;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    load.stop();
 
     const result = await load;
     upstreamAgent.destroy();
     await new Promise((resolve) => service.close(resolve));
 
-    const figures = { requests: result.requests.total, rate: result.requests.average, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, proxyErrors };
+    const figures = {
+      requests: result.requests.total,
+      rate: result.requests.average,
+      toOld: routed.get(old) ?? 0,
+      toReplacement: routed.get(replacement) ?? 0,
+      toReplacementAfterOldExited: (routed.get(replacement) ?? 0) - routedBeforeExit,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      non2xx: result.non2xx,
+      proxyErrors,
+    };
     process.stdout.write(`rolling restart: ${JSON.stringify(figures)}\n`);
     expect(exit).toEqual({ code: 0, signal: null });
     expect(old.output()).toMatch(/Drained; exiting/);
-    expect(figures.requests).toBeGreaterThan(LOAD_SECONDS * RATE_PER_SECOND * 0.5);
+    // Load reached the old gateway, the replacement while both served, and went on after the old exited.
+    expect(figures.toOld).toBeGreaterThan(0);
+    expect(routedBeforeExit).toBeGreaterThan(0);
+    expect(figures.toReplacementAfterOldExited).toBeGreaterThan(0);
     expect({ errors: figures.errors, timeouts: figures.timeouts, non2xx: figures.non2xx, proxyErrors }).toEqual({ errors: 0, timeouts: 0, non2xx: 0, proxyErrors: 0 });
-  }, 60_000);
+  }, 90_000);
 });

@@ -13,5 +13,9 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
   }
-  export default function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;
+  /** The running load: awaitable for its result, and stoppable before its duration ends. */
+  interface AutocannonInstance extends PromiseLike<AutocannonResult> {
+    stop(): void;
+  }
+  export default function autocannon(options: AutocannonOptions): AutocannonInstance;
 }
