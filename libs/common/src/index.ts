@@ -14,6 +14,7 @@ export * from './http/body-shape.js';
 export * from './http/openapi-finish.js';
 export * from './time/johannesburg-day.js';
 export * from './time/time.errors.js';
+export * from './time/settle-within.js';
 export * from './crypto/field-encryption.js';
 export * from './rate-limit/index.js';
 export * from './uuid.js';

@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { settleWithin } from '#common';
 import { GatewayEnv } from '#config';
 import { createRedisConnection, reportEvictionPolicy } from './redis-connection.js';
 
@@ -14,8 +15,10 @@ class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
     await reportEvictionPolicy(this.redis, this.logger);
   }
 
+  /** QUIT waits in ioredis's offline queue while the client reconnects; past the bound the socket is simply dropped. */
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    const quitting = this.redis.quit().catch(() => this.redis.disconnect());
+    if (!(await settleWithin(quitting, 2_000))) this.redis.disconnect();
   }
 }
 

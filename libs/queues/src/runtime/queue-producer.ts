@@ -1,8 +1,12 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { settleWithin } from '#common';
 import { GatewayEnv } from '#config';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, queueOf, type JobSpec, type QueueName } from '../queue-registry.js';
 import { createRedisConnection } from '../redis-connection.js';
+
+/** How long each closing step may take before the connection is dropped instead. */
+const CLOSE_BOUND_MS = 2_000;
 
 /** Typed access to the BullMQ queues; used by the outbox relay and by idempotent re-schedulers. */
 @Injectable()
@@ -34,8 +38,10 @@ export class QueueProducer implements OnApplicationShutdown {
     return (await this.queue(queueOf(job.name)).remove(job.id, { removeChildren: false })) === 1;
   }
 
+  /** Bounded: a queue whose connection is stuck reconnecting never finishes closing (see WorkerRuntime). */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
-    await this.connection.quit().catch(() => this.connection.disconnect());
+    await settleWithin(Promise.all([...this.queues.values()].map((queue) => queue.close())), CLOSE_BOUND_MS);
+    const quitting = this.connection.quit().catch(() => this.connection.disconnect());
+    if (!(await settleWithin(quitting, CLOSE_BOUND_MS))) this.connection.disconnect();
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
+import { settleWithin } from '#common';
 import { GatewayEnv } from '#config';
 import { QUEUE_NAMES, QUEUES, type JobName } from '../queue-registry.js';
 import { createRedisConnection } from '../redis-connection.js';
@@ -62,9 +63,25 @@ export class WorkerRuntime implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  /** Stops taking new jobs and waits for the ones in flight (bounded by the shutdown grace). */
-  // Runs before any connection closes, so in-flight jobs finish with the database still open.
+  /**
+   * Stops taking new jobs and waits for the ones in flight, for at most 60 % of the shutdown grace
+   * (the rest is for the connections after it). Runs before any connection closes, so in-flight
+   * jobs finish with the database still open.
+   *
+   * The bound matters after a Redis outage: BullMQ's Worker.close() never settles while a
+   * connection of the worker is stuck reconnecting (taskforcesh/bullmq#4656, open), and the
+   * process would then hang until the orchestrator killed it. A worker still closing at the bound
+   * is disconnected; a job it was running is retried by another worker once its lock expires
+   * (handlers are idempotent).
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.close()));
+    const boundMs = Math.floor(this.config.SHUTDOWN_GRACE_MS * 0.6);
+    await Promise.all(
+      this.workers.map(async (worker) => {
+        if (await settleWithin(worker.close(), boundMs)) return;
+        this.logger.warn({ queue: worker.name, boundMs }, 'Worker did not close within its share of the shutdown grace; disconnecting it');
+        await settleWithin(worker.disconnect(), 1_000);
+      }),
+    );
   }
 }
