@@ -14,13 +14,13 @@ import { PurchaseSubmissionService } from './purchase-submission.service.js';
  * again by a later round, and a lease whose worker died runs out.
  */
 @Injectable()
-export class PurchaseSubmissionClaims extends ClaimLoopService {
+export class PurchaseSubmissionClaimsService extends ClaimLoopService {
   constructor(
     private readonly work: TransactionWorkRepository,
     private readonly submission: PurchaseSubmissionService,
     private readonly timings: PurchaseTimings,
   ) {
-    super(PurchaseSubmissionClaims.name, 'Purchase submission round', () => timings.claimPace);
+    super(PurchaseSubmissionClaimsService.name, 'Purchase submission round', () => timings.claimPace);
   }
 
   override async round(batch: number): Promise<ClaimRound> {

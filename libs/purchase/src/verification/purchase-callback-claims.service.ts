@@ -14,13 +14,13 @@ import { PurchaseVerificationService } from './purchase-verification.service.js'
  * unreachable) stays open and is claimed again when its lease ends.
  */
 @Injectable()
-export class PurchaseCallbackClaims extends ClaimLoopService {
+export class PurchaseCallbackClaimsService extends ClaimLoopService {
   constructor(
     private readonly work: TransactionWorkRepository,
     private readonly verification: PurchaseVerificationService,
     private readonly timings: PurchaseTimings,
   ) {
-    super(PurchaseCallbackClaims.name, 'Purchase callback round', () => timings.claimPace);
+    super(PurchaseCallbackClaimsService.name, 'Purchase callback round', () => timings.claimPace);
   }
 
   override async round(batch: number): Promise<ClaimRound> {

@@ -15,13 +15,13 @@ import { PurchaseVerificationService } from './purchase-verification.service.js'
  * the lease runs out.
  */
 @Injectable()
-export class PurchaseCheckClaims extends ClaimLoopService {
+export class PurchaseCheckClaimsService extends ClaimLoopService {
   constructor(
     private readonly work: TransactionWorkRepository,
     private readonly verification: PurchaseVerificationService,
     private readonly timings: PurchaseTimings,
   ) {
-    super(PurchaseCheckClaims.name, 'Purchase check round', () => timings.claimPace);
+    super(PurchaseCheckClaimsService.name, 'Purchase check round', () => timings.claimPace);
   }
 
   override async round(batch: number): Promise<ClaimRound> {
