@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ALL_ABILITIES } from '#auth';
 import { PAYOUT_METHODS, PayoutLedgerService } from '#payout';
-import { SpendControlsService } from '#purchase';
+import { PurchaseSpendControlsService } from '#purchase';
 import { StaffAuditLog } from '#staff';
 import { startBackOffice, type RunningApp } from '../support/apps.js';
 import { createStaffUser, staffSignIn, type StaffSignedIn } from '../support/back-office.js';
@@ -171,7 +171,7 @@ describe('back-office vendor operations', () => {
     const { vendor, token } = await createTestVendor(purchase.app, 'Limits lowered meanwhile');
     const fields = { daily_cap: '2000.00', transaction_max: '500.00', velocity_count: '5', velocity_window_seconds: '60' };
     // R2 000.00 a day, above the threshold, set earlier (by an approved proposal or the CLI).
-    await purchase.app.get(SpendControlsService).setLimits(vendor.id, { dailyCapMinor: 200_000, transactionMaxMinor: 50_000, velocityCount: 5, velocityWindowSeconds: 60 });
+    await purchase.app.get(PurchaseSpendControlsService).setLimits(vendor.id, { dailyCapMinor: 200_000, transactionMaxMinor: 50_000, velocityCount: 5, velocityWindowSeconds: 60 });
     // Another staff change holds the vendor's row and lowers the daily cap to R500.00 while this one is submitted.
     const other = db.createQueryRunner();
     await other.connect();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SpendControlsService } from '#purchase';
+import { PurchaseSpendControlsService } from '#purchase';
 import { bearer, eventually, PRODUCTS, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle, usedAllowance } from './purchase-helpers.js';
@@ -31,7 +31,7 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       await settle(stack, fresh, first.body.data.id, ['completed']);
 
       await stack.db.query(`UPDATE purchase_quotes SET expires_at = now() - interval '1 minute' WHERE id = $1`, [quoteId]);
-      const spend = stack.gateway.app.get(SpendControlsService);
+      const spend = stack.gateway.app.get(PurchaseSpendControlsService);
       await spend.pause(null);
       await spend.pause(fresh.vendor.id);
       try {
@@ -198,7 +198,7 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       expect(response.body.error.code).toBe('SPEND_CONTROLS_NOT_CONFIGURED');
       const limits = await stack.gateway.http().get('/api/v1/limits').set(bearer(unconfigured.token)).expect(200);
       expect(limits.body.data).toMatchObject({ configured: false, daily_cap_minor: null });
-      await stack.gateway.app.get(SpendControlsService).setLimits(unconfigured.vendor.id, { dailyCapMinor: 1_000_000, transactionMaxMinor: 100_000, velocityCount: 10, velocityWindowSeconds: 60 });
+      await stack.gateway.app.get(PurchaseSpendControlsService).setLimits(unconfigured.vendor.id, { dailyCapMinor: 1_000_000, transactionMaxMinor: 100_000, velocityCount: 10, velocityWindowSeconds: 60 });
       // Nothing was stored for the refused attempt, so the same key now succeeds.
       await buy({ quote_id: id, reference: 'r1' }, 'k1', unconfigured).expect(202);
     });
@@ -206,7 +206,7 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
     it('answers PURCHASES_PAUSED while paused for the vendor or globally; existing purchases are still readable', async () => {
       const paused = await stack.vendor();
       const bought = await purchase(stack, paused, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821230011') });
-      const spend = stack.gateway.app.get(SpendControlsService);
+      const spend = stack.gateway.app.get(PurchaseSpendControlsService);
       const read = () => stack.gateway.http().get('/api/v1/limits').set(bearer(paused.token));
 
       await spend.pause(paused.vendor.id);
@@ -295,7 +295,7 @@ describe('POST /transactions: idempotency, quotes, spend controls and tenancy', 
       expect(buckets[0].total).toBe(7);
       expect(buckets[0].seconds).toBeGreaterThan(1);
 
-      const spend = stack.gateway.app.get(SpendControlsService);
+      const spend = stack.gateway.app.get(PurchaseSpendControlsService);
       const compared: number[] = [];
       // Window starts every 17 ms from before the first purchase to after the last: inside, at and across second boundaries.
       for (let startMs = Math.floor(span.first_ms) - 500; startMs <= span.last_ms + 100; startMs += 17) {

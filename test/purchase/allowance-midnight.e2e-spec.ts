@@ -1,4 +1,4 @@
-import { AdmissionClock, SpendControlsService } from '#purchase';
+import { AdmissionClock, PurchaseSpendControlsService } from '#purchase';
 import { startPurchaseGateway, type RunningApp } from '../support/apps.js';
 import { bearer, CALLBACK_TOKEN, eventually, GENEROUS_LIMITS, PRODUCTS, SANDBOX_API_KEY, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
@@ -44,7 +44,7 @@ describe('daily allowance across midnight Johannesburg, with a controlled admiss
   it('counts an admission at 23:59:59.9 against that day and one at 00:00:00 against the next', async () => {
     const first = await quote();
     // A cap of exactly one purchase per day: a second purchase on the same day is refused.
-    await gateway.app.get(SpendControlsService).setLimits(vendor.vendor.id, { ...GENEROUS_LIMITS, dailyCapMinor: first.charge_minor });
+    await gateway.app.get(PurchaseSpendControlsService).setLimits(vendor.vendor.id, { ...GENEROUS_LIMITS, dailyCapMinor: first.charge_minor });
 
     const beforeMidnight = await buyAt('2026-03-14T23:59:59.900+02:00', first.id, 'night-1');
     expect(beforeMidnight.status).toBe(202);

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { SpendControlsService } from '#purchase';
+import { PurchaseSpendControlsService } from '#purchase';
 import { REDIS_CLIENT } from '#queues';
 import { startPurchaseGateway, type RunningApp } from '../support/apps.js';
 import { bearer, CALLBACK_TOKEN, GENEROUS_LIMITS, PRODUCTS, SANDBOX_API_KEY, startPurchaseStack, type PurchaseStack, type VendorSetup } from '../support/purchase-stack.js';
@@ -161,7 +161,7 @@ describe('purchase dry run', () => {
     [
       'PURCHASES_PAUSED (for the vendor)',
       async (vendor) => {
-        await stack.gateway.app.get(SpendControlsService).pause(vendor.vendor.id);
+        await stack.gateway.app.get(PurchaseSpendControlsService).pause(vendor.vendor.id);
         return fresh(vendor);
       },
       {},
@@ -170,7 +170,7 @@ describe('purchase dry run', () => {
       'PURCHASES_PAUSED (globally)',
       async (vendor) => {
         const request = await fresh(vendor);
-        const spend = stack.gateway.app.get(SpendControlsService);
+        const spend = stack.gateway.app.get(PurchaseSpendControlsService);
         await spend.pause(null);
         return { ...request, cleanUp: () => spend.resume(null) };
       },
@@ -184,7 +184,7 @@ describe('purchase dry run', () => {
         const first = await fresh(vendor);
         const { charge_minor } = (await stack.gateway.http().get(`/api/v1/quotes/${first.body.quote_id}`).set(bearer(vendor.token)).expect(200)).body.data;
         // One purchase fits the day's allowance, a second does not.
-        await stack.gateway.app.get(SpendControlsService).setLimits(vendor.vendor.id, { ...GENEROUS_LIMITS, dailyCapMinor: Math.floor(charge_minor * 1.5) });
+        await stack.gateway.app.get(PurchaseSpendControlsService).setLimits(vendor.vendor.id, { ...GENEROUS_LIMITS, dailyCapMinor: Math.floor(charge_minor * 1.5) });
         await real(vendor, first.body, first.key).expect(202);
         return fresh(vendor);
       },

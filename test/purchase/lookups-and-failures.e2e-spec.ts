@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { runMigrations } from '#database';
-import { CatalogueService, CatalogueSyncService } from '#purchase';
+import { PurchaseCatalogueService, PurchaseCatalogueSyncService } from '#purchase';
 import { REDIS_CLIENT } from '#queues';
 import { startPurchaseGateway, type RunningApp } from '../support/apps.js';
 import { bearer, CALLBACK_TOKEN, PRODUCTS, SANDBOX_API_KEY, startSandbox, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
@@ -122,7 +122,7 @@ describe('lookups, provider failures, production fail-closed and rate limits', (
       const production = await startPurchaseGateway({ config: { ...PRODUCTION_SECRETS } });
       try {
         const released = await createTestVendor(production.app);
-        await stack.gateway.app.get(CatalogueService).enableProducts(released.vendor.id, 'all');
+        await stack.gateway.app.get(PurchaseCatalogueService).enableProducts(released.vendor.id, 'all');
         await stack.db.query(`UPDATE vendors SET production_released_at = now() WHERE id = $1`, [released.vendor.id]);
         const lookupResponse = await lookup(production, 'account', { product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') }, released.token).expect(503);
         expect(lookupResponse.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');
@@ -274,9 +274,9 @@ describe('lookups, provider failures, production fail-closed and rate limits', (
       try {
         await runMigrations(url.toString());
         gateway = await startPurchaseGateway({ config: { DATABASE_URL: url.toString(), PURCHASE_PROVIDER_BASE_URL: sandbox.url } });
-        await gateway.app.get(CatalogueSyncService).sync();
+        await gateway.app.get(PurchaseCatalogueSyncService).sync();
         const fresh = await createTestVendor(gateway.app);
-        await gateway.app.get(CatalogueService).enableProducts(fresh.vendor.id, 'all');
+        await gateway.app.get(PurchaseCatalogueService).enableProducts(fresh.vendor.id, 'all');
         const product = await gateway.http().get(`/api/v1/products/${PRODUCTS.fixedAirtime}`).set(bearer(fresh.token)).expect(200);
         expect(product.body.data.price).toBeNull();
         const response = await gateway.http().post('/api/v1/quotes').set(bearer(fresh.token)).send({ product_id: PRODUCTS.fixedAirtime, ...mobile('27821234567') }).expect(409);

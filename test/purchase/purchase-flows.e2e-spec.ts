@@ -190,7 +190,7 @@ describe('purchases end to end: gateway, worker and provider sandbox', () => {
       responses.forEach((response) => expect(response.status).toBe(200));
       const markers = await stack.db.query(`SELECT id FROM purchase_callback_markers WHERE transaction_id = $1`, [id]);
       expect(markers).toHaveLength(3);
-      // The markers are the work: the worker claims them (PurchaseCallbackClaims); no outbox row or job per callback.
+      // The markers are the work: the worker claims them (PurchaseCallbackClaimsService); no outbox row or job per callback.
       const jobs = await stack.db.query(`SELECT job_id FROM outbox_messages WHERE job_name = 'purchase.verify' AND payload->>'transactionId' = $1`, [id]);
       expect(jobs).toHaveLength(0);
       // The provider says SUBMITTED for ever (05): callbacks claiming completion change nothing. Wait

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Response } from 'supertest';
-import { CatalogueReadCache, CatalogueService, PricingService } from '#purchase';
+import { CatalogueReadCache, PurchaseCatalogueService, PurchasePricingService } from '#purchase';
 import { PURCHASE_ENVELOPE } from '../../apps/purchase-gateway/src/http/purchase-envelope.js';
 import { bearer, PRODUCTS, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
@@ -30,7 +30,7 @@ describe('purchase gateway catalogue reads: cached response bodies', () => {
   });
 
   const cache = () => stack.gateway.app.get(CatalogueReadCache);
-  const catalogue = () => stack.gateway.app.get(CatalogueService);
+  const catalogue = () => stack.gateway.app.get(PurchaseCatalogueService);
   const get = (path: string) => stack.gateway.http().get(`/api/v1${path}`).set(bearer(vendor.token));
 
   /** Asks until the answer comes from the cache (a read racing an earlier change's notification is not kept). */
@@ -89,7 +89,7 @@ describe('purchase gateway catalogue reads: cached response bodies', () => {
     const productBefore = await hit(productPath);
     const listBefore = await hit(listPath);
 
-    const published = await stack.gateway.app.get(PricingService).publish(2_000);
+    const published = await stack.gateway.app.get(PurchasePricingService).publish(2_000);
 
     const productAfter = await get(productPath).expect(200);
     expect(productAfter.text).not.toBe(productBefore.text);

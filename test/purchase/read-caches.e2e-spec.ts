@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenAuthenticationCache, TokenService } from '#auth';
 import { ChangeNotifications } from '#database';
-import { CatalogueReadCache, CatalogueService, PricingService } from '#purchase';
+import { CatalogueReadCache, PurchaseCatalogueService, PurchasePricingService } from '#purchase';
 import { startPurchaseGateway, type RunningApp } from '../support/apps.js';
 import { bearer, CALLBACK_TOKEN, PRODUCTS, SANDBOX_API_KEY, startPurchaseStack, type PurchaseStack } from '../support/purchase-stack.js';
 import { testConfig } from '../support/test-config.js';
@@ -96,7 +96,7 @@ describe('purchase gateway read caches', () => {
     const listed = await cached(other, '/products?per_page=100');
     expect(listed.body.data.items.map((item: { id: number }) => item.id)).toContain(product);
 
-    await stack.gateway.app.get(CatalogueService).disableProducts(vendor.vendor.id, [product]);
+    await stack.gateway.app.get(PurchaseCatalogueService).disableProducts(vendor.vendor.id, [product]);
 
     await get(other, `/products/${product}`).expect(422);
     const after = await get(other, '/products?per_page=100').expect(200);
@@ -109,7 +109,7 @@ describe('purchase gateway read caches', () => {
     const before = await cached(other, `/products/${product}`);
     const listBefore = await cached(other, '/products?per_page=5');
 
-    const published = await stack.gateway.app.get(PricingService).publish(1_500);
+    const published = await stack.gateway.app.get(PurchasePricingService).publish(1_500);
 
     const after = await get(other, `/products/${product}`).expect(200);
     expect(after.body.data.price.pricing_version_id).toBe(published.id);

@@ -1,4 +1,4 @@
-import { PurchaseSubmissionClaims } from '#purchase';
+import { PurchaseSubmissionClaimsService } from '#purchase';
 import { PRODUCTS, type PurchaseStack, usePurchaseStack } from '../support/purchase-stack.js';
 import type { TestVendor } from '../support/vendors.js';
 import { mobile, purchase, settle } from './purchase-helpers.js';
@@ -29,14 +29,14 @@ describe('submission claimed from PostgreSQL', () => {
 
   it('rounds racing each other claim each purchase once: one create each, every purchase completed, no outbox row', async () => {
     const worker = await stack.startWorker(IDLE_WORKER);
-    await worker.get(PurchaseSubmissionClaims).firstRound;
+    await worker.get(PurchaseSubmissionClaimsService).firstRound;
     const bought = [];
     for (let index = 0; index < 12; index++) bought.push(await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile(`2782123613${index + 20}`) }));
     const ids = bought.map((one) => one.transaction.id);
     const [{ outbox }] = await stack.db.query(`SELECT count(*)::int AS outbox FROM outbox_messages WHERE job_name = 'purchase.submit' AND payload->>'transactionId' = ANY($1::text[])`, [ids]);
     expect(outbox).toBe(0);
 
-    const claims = worker.get(PurchaseSubmissionClaims);
+    const claims = worker.get(PurchaseSubmissionClaimsService);
     const rounds = await Promise.all([claims.round(5), claims.round(5), claims.round(5), claims.round(5)]);
     // Four rounds of five over twelve purchases (and any other test's leftovers): every one claimed, none twice.
     expect(rounds.reduce((sum, round) => sum + round.claimed, 0)).toBeGreaterThanOrEqual(12);
@@ -54,11 +54,11 @@ describe('submission claimed from PostgreSQL', () => {
 
   it('gives the claim back, sending nothing, while the provider cannot be reached; a later round sends it once', async () => {
     const unreachable = await stack.startWorker({ ...IDLE_WORKER, PURCHASE_PROVIDER_BASE_URL: 'http://127.0.0.1:9' });
-    await unreachable.get(PurchaseSubmissionClaims).firstRound;
+    await unreachable.get(PurchaseSubmissionClaimsService).firstRound;
     const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821236200') });
     const id = bought.transaction.id;
 
-    const round = await unreachable.get(PurchaseSubmissionClaims).round(50);
+    const round = await unreachable.get(PurchaseSubmissionClaimsService).round(50);
     expect(round.claimed).toBeGreaterThanOrEqual(1);
     expect(round.backOff).toBe(true);
     const [released] = await stack.db.query(`SELECT status, submission_attempted_at, submission_claimed_until, submission_outcome, next_check_at FROM purchase_transactions WHERE id = $1`, [id]);
@@ -75,12 +75,12 @@ describe('submission claimed from PostgreSQL', () => {
 
   it('leaves a purchase leased by a worker that died alone until the lease runs out, then sends it once', async () => {
     const worker = await stack.startWorker(IDLE_WORKER);
-    await worker.get(PurchaseSubmissionClaims).firstRound;
+    await worker.get(PurchaseSubmissionClaimsService).firstRound;
     const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821236300') });
     const id = bought.transaction.id;
     // A round of another worker leased it and died during its lookups: nothing was sent.
     await stack.db.query(`UPDATE purchase_transactions SET submission_claimed_until = now() + interval '1 hour' WHERE id = $1`, [id]);
-    const claims = worker.get(PurchaseSubmissionClaims);
+    const claims = worker.get(PurchaseSubmissionClaimsService);
     await claims.round(50);
     const [waiting] = await stack.db.query(`SELECT submission_attempted_at FROM purchase_transactions WHERE id = $1`, [id]);
     expect(waiting.submission_attempted_at).toBeNull();

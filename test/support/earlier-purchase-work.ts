@@ -1,11 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
-import { PurchaseCallbackClaims, PurchaseCheckClaims, PurchaseSubmissionClaims } from '#purchase';
+import { PurchaseCallbackClaimsService, PurchaseCheckClaimsService, PurchaseSubmissionClaimsService } from '#purchase';
 import type { ClaimLoopService } from '#queues';
 
 /**
  * The suites of a run share one database, and a worker claims purchase work from it whoever left
- * it: unsubmitted purchases, due checks and unanswered callback markers (PurchaseSubmissionClaims,
- * PurchaseCheckClaims, PurchaseCallbackClaims). A new stack first closes what earlier suites left
+ * it: unsubmitted purchases, due checks and unanswered callback markers (PurchaseSubmissionClaimsService,
+ * PurchaseCheckClaimsService, PurchaseCallbackClaimsService). A new stack first closes what earlier suites left
  * open, so its worker sends its sandbox only its own suite's purchases: an earlier suite's
  * unsubmitted purchase is marked attempted with an unknown outcome (never created: it stays
  * pending, no check scheduled), every scheduled check is dropped and every open marker answered.
@@ -26,7 +26,7 @@ export async function closeEarlierPurchaseWork(db: { query: (sql: string) => Pro
  */
 export async function stopPurchaseClaims(worker: INestApplication | undefined): Promise<void> {
   if (!worker) return;
-  for (const loop of [PurchaseSubmissionClaims, PurchaseCheckClaims, PurchaseCallbackClaims]) {
+  for (const loop of [PurchaseSubmissionClaimsService, PurchaseCheckClaimsService, PurchaseCallbackClaimsService]) {
     await worker.get<ClaimLoopService>(loop, { strict: false }).onModuleDestroy();
   }
 }

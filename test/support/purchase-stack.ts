@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService, type SpendLimits } from '#purchase';
+import { PurchaseCatalogueService, PurchaseCatalogueSyncService, PurchasePricingService, PurchaseSpendControlsService, type SpendLimits } from '#purchase';
 import { createSandboxApp } from '../../apps/provider-sandbox/src/create-sandbox-app.js';
 import type { SandboxOptions } from '../../apps/provider-sandbox/src/sandbox-options.js';
 import { ReconciliationWorkerModule } from '../../apps/reconciliation-worker/src/reconciliation-worker.module.js';
@@ -107,8 +107,8 @@ export async function startPurchaseStack(
   const gateway = await startPurchaseGateway({ config: { ...shared, ...options.gateway }, listen: true });
   const db = gateway.app.get(DataSource);
   await closeEarlierPurchaseWork(db);
-  await gateway.app.get(CatalogueSyncService).sync();
-  await gateway.app.get(PricingService).publish(500);
+  await gateway.app.get(PurchaseCatalogueSyncService).sync();
+  await gateway.app.get(PurchasePricingService).publish(500);
 
   const stack: PurchaseStack = {
     sandbox,
@@ -124,8 +124,8 @@ export async function startPurchaseStack(
     },
     vendor: async (setup: VendorSetup = {}) => {
       const created = await createTestVendor(gateway.app, setup.name ?? 'Purchase vendor');
-      if (setup.enable !== null) await gateway.app.get(CatalogueService).enableProducts(created.vendor.id, setup.enable ?? 'all');
-      if (setup.limits !== null) await gateway.app.get(SpendControlsService).setLimits(created.vendor.id, { ...GENEROUS_LIMITS, ...setup.limits });
+      if (setup.enable !== null) await gateway.app.get(PurchaseCatalogueService).enableProducts(created.vendor.id, setup.enable ?? 'all');
+      if (setup.limits !== null) await gateway.app.get(PurchaseSpendControlsService).setLimits(created.vendor.id, { ...GENEROUS_LIMITS, ...setup.limits });
       if (setup.release) await db.query(`UPDATE vendors SET production_released_at = now() WHERE id = $1`, [created.vendor.id]);
       return created;
     },

@@ -4,7 +4,7 @@ import { FieldEncryption } from '#common';
 import { GatewayEnv } from '#config';
 import { PayoutProviderClient } from '#providers';
 import { ReconciliationModule } from '#reconciliation';
-import { PayoutBatchesService } from './admission/payout-batches.service.js';
+import { PayoutBatchRequestService } from './admission/payout-batch-request.service.js';
 import { PayoutDeliveryService } from './delivery/payout-delivery.service.js';
 import { PayoutAccountService } from './ledger/payout-account.service.js';
 import { PayoutLedgerService } from './ledger/payout-ledger.service.js';
@@ -17,10 +17,10 @@ import { PayoutEvidenceRepository } from './persistence/payout-evidence.reposito
 import { PayoutOutcomeRepository } from './persistence/payout-outcome.repository.js';
 import { PayoutStaffRepository } from './persistence/payout-staff.repository.js';
 import { PayoutWorkRepository } from './persistence/payout-work.repository.js';
-import { PayoutStatusMovesService } from './outcomes/payout-status-moves.service.js';
+import { PayoutStatusMoves } from './outcomes/payout-status-moves.js';
 import { VendorPayoutMethodRepository } from './persistence/vendor-payout-method.repository.js';
 import { PayoutAdmissionService } from './admission/payout-admission.service.js';
-import { PayoutsService } from './admission/payouts.service.js';
+import { PayoutRequestService } from './admission/payout-request.service.js';
 import { PayoutAnswerSignals } from './persistence/payout-answer-signals.js';
 import { PayoutSmsResendService } from './delivery/payout-sms-resend.service.js';
 import { PayoutOperationsService } from './operations/payout-operations.service.js';
@@ -52,15 +52,15 @@ const SERVICES = [
   PayoutMethodsService,
   PayoutRails,
   PayoutPollSchedule,
-  PayoutStatusMovesService,
+  PayoutStatusMoves,
   PayoutOutcomesService,
   PayoutSubmissionService,
   PayoutStatusPollService,
   PayoutReviewService,
   PayoutAnswerSignals,
   PayoutAdmissionService,
-  PayoutsService,
-  PayoutBatchesService,
+  PayoutRequestService,
+  PayoutBatchRequestService,
   PayoutDeliveryService,
   PayoutSmsResendService,
   PayoutOperationsService,

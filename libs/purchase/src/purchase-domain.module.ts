@@ -1,16 +1,16 @@
 import { Module } from '@nestjs/common';
 import { VendorAccountsModule } from '#auth';
 import { FieldEncryption } from '#common';
-import { ProviderCallbackService } from './verification/provider-callback.service.js';
-import { CatalogueSyncService } from './catalogue/catalogue-sync.service.js';
-import { CatalogueService } from './catalogue/catalogue.service.js';
-import { FulfilmentService } from './outcomes/fulfilment.service.js';
-import { LookupsService } from './verification/lookups.service.js';
-import { PricingService } from './catalogue/pricing.service.js';
+import { PurchaseCallbackService } from './verification/purchase-callback.service.js';
+import { PurchaseCatalogueSyncService } from './catalogue/purchase-catalogue-sync.service.js';
+import { PurchaseCatalogueService } from './catalogue/purchase-catalogue.service.js';
+import { PurchaseFulfilmentService } from './outcomes/purchase-fulfilment.service.js';
+import { PurchaseLookupsService } from './verification/purchase-lookups.service.js';
+import { PurchasePricingService } from './catalogue/purchase-pricing.service.js';
 import { purchaseProviderClientProvider } from './catalogue/purchase-provider.factory.js';
 import { ProductionRelease } from './catalogue/production-release.js';
 import { PurchaseReadiness } from './catalogue/purchase-readiness.js';
-import { QuoteService } from './admission/quote.service.js';
+import { PurchaseQuoteService } from './admission/purchase-quote.service.js';
 import { CatalogueRepository } from './persistence/catalogue.repository.js';
 import { PricingRepository } from './persistence/pricing.repository.js';
 import { QuotesRepository } from './persistence/quotes.repository.js';
@@ -20,13 +20,13 @@ import { TransactionListRepository } from './persistence/transaction-list.reposi
 import { TransactionStaffRepository } from './persistence/transaction-staff.repository.js';
 import { TransactionWorkRepository } from './persistence/transaction-work.repository.js';
 import { TransactionRepository } from './persistence/transaction.repository.js';
-import { ReportsService } from './reports/reports.service.js';
+import { PurchaseSalesSummaryService } from './reports/purchase-sales-summary.service.js';
 import { PurchaseStatementService } from './reports/purchase-statement.service.js';
-import { SpendControlsService } from './admission/spend-controls.service.js';
+import { PurchaseSpendControlsService } from './admission/purchase-spend-controls.service.js';
 import { AdmissionClock } from './admission/admission-clock.js';
 import { PurchaseAdmissionService } from './admission/purchase-admission.service.js';
 import { PurchaseReviewService } from './verification/purchase-review.service.js';
-import { TransactionQueryService } from './reports/transaction-query.service.js';
+import { PurchaseQueryService } from './reports/purchase-query.service.js';
 import { PurchaseSettlementService } from './settlement/purchase-settlement.service.js';
 
 /** The repositories (per aggregate and purpose): the only classes that hold SQL on the purchase tables. */
@@ -43,20 +43,20 @@ const REPOSITORIES = [
 ];
 
 const SERVICES = [
-  CatalogueSyncService,
-  CatalogueService,
-  PricingService,
-  QuoteService,
-  SpendControlsService,
-  TransactionQueryService,
+  PurchaseCatalogueSyncService,
+  PurchaseCatalogueService,
+  PurchasePricingService,
+  PurchaseQuoteService,
+  PurchaseSpendControlsService,
+  PurchaseQueryService,
   PurchaseAdmissionService,
   AdmissionClock,
   PurchaseReviewService,
   PurchaseSettlementService,
-  FulfilmentService,
-  ProviderCallbackService,
-  LookupsService,
-  ReportsService,
+  PurchaseFulfilmentService,
+  PurchaseCallbackService,
+  PurchaseLookupsService,
+  PurchaseSalesSummaryService,
   PurchaseStatementService,
   PurchaseReadiness,
   ProductionRelease,

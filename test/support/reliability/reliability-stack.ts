@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { PAYOUT_METHODS, PayoutAccountService, PayoutLedgerService, PayoutMethodsService } from '#payout';
-import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService, type SpendLimits } from '#purchase';
+import { PurchaseCatalogueService, PurchaseCatalogueSyncService, PurchasePricingService, PurchaseSpendControlsService, type SpendLimits } from '#purchase';
 import { checkInvariants, type InvariantReport } from '#invariants';
 import type { SandboxOptions } from '../../../apps/provider-sandbox/src/sandbox-options.js';
 import { ReconciliationWorkerModule } from '../../../apps/reconciliation-worker/src/reconciliation-worker.module.js';
@@ -87,8 +87,8 @@ export async function startReliabilityStack(options: ReliabilityStackOptions = {
   const purchase = (await startPurchaseGateway({ config: env, listen: true })) as RunningApp & { url: string };
   const payout = (await startPayoutGateway({ config: env, listen: true })) as RunningApp & { url: string };
   env.CALLBACK_BASE_URL = `${purchase.url}/api/v1/provider/callback`;
-  await purchase.app.get(CatalogueSyncService).sync();
-  await purchase.app.get(PricingService).publish(500);
+  await purchase.app.get(PurchaseCatalogueSyncService).sync();
+  await purchase.app.get(PurchasePricingService).publish(500);
 
   const stack: ReliabilityStack = {
     sandbox,
@@ -117,8 +117,8 @@ export async function startReliabilityStack(options: ReliabilityStackOptions = {
     },
     async purchaseVendor({ limits, name = 'Reliability purchase vendor' } = {}) {
       const vendor = await createTestVendor(purchase.app, name);
-      await purchase.app.get(CatalogueService).enableProducts(vendor.vendor.id, 'all');
-      await purchase.app.get(SpendControlsService).setLimits(vendor.vendor.id, { ...GENEROUS_LIMITS, ...limits });
+      await purchase.app.get(PurchaseCatalogueService).enableProducts(vendor.vendor.id, 'all');
+      await purchase.app.get(PurchaseSpendControlsService).setLimits(vendor.vendor.id, { ...GENEROUS_LIMITS, ...limits });
       return vendor;
     },
     async payoutVendor({ fundCents = 10_000_000n, feePerPayoutCents = 0n, name = 'Reliability payout vendor' } = {}) {

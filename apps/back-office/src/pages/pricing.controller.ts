@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ValidationFailedError } from '#common';
-import { PricingService } from '#purchase';
+import { PurchasePricingService } from '#purchase';
 import { requireReason, StaffAuditLog, staffRoleAllows, VendorOperations, type StaffSession } from '#staff';
 import { html, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
@@ -25,7 +25,7 @@ class ConfirmFirst extends Error {
 @Controller('pricing')
 export class PricingController {
   constructor(
-    private readonly pricing: PricingService,
+    private readonly pricing: PurchasePricingService,
     private readonly audit: StaffAuditLog,
     private readonly operations: VendorOperations,
   ) {}

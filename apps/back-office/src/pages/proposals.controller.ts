@@ -3,7 +3,7 @@ import { ValidationFailedError } from '#common';
 import type { Response } from 'express';
 import { formatCents } from '#money';
 import { debtOf, PayoutLedgerService } from '#payout';
-import { SpendControlsService } from '#purchase';
+import { PurchaseSpendControlsService } from '#purchase';
 import { ExceptionDesk, FourEyes, requireReason, ReviewQueues, StaffAccounts, StaffAuditLog, type Proposal, type StaffSession } from '#staff';
 import { errorSummary, html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
@@ -61,7 +61,7 @@ export class ProposalsController {
     private readonly audit: StaffAuditLog,
     private readonly exceptions: ExceptionDesk,
     private readonly ledger: PayoutLedgerService,
-    private readonly spendControls: SpendControlsService,
+    private readonly spendControls: PurchaseSpendControlsService,
     private readonly queues: ReviewQueues,
     private readonly accounts: StaffAccounts,
   ) {}

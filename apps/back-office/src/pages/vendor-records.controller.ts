@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { NotFoundError, UUID_PATTERN } from '#common';
 import { PAYOUT_REFERENCE_PATTERN, PAYOUT_STATUSES, PayoutListsService } from '#payout';
-import { CatalogueService, TRANSACTION_STATUSES, TransactionQueryService } from '#purchase';
+import { PurchaseCatalogueService, TRANSACTION_STATUSES, PurchaseQueryService } from '#purchase';
 import { errorSummary, html, money, moneyFromDecimal, pager, quantity, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
@@ -35,9 +35,9 @@ function filterForm(action: string, label: string, fields: SafeHtml): SafeHtml {
 export class VendorRecordsController {
   constructor(
     private readonly vendors: VendorService,
-    private readonly transactions: TransactionQueryService,
+    private readonly transactions: PurchaseQueryService,
     private readonly payouts: PayoutListsService,
-    private readonly catalogue: CatalogueService,
+    private readonly catalogue: PurchaseCatalogueService,
   ) {}
 
   /** The vendor of the path; an id that is not a UUID names no vendor (404 without a query). */

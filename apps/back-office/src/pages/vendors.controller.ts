@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { ALL_ABILITIES, VendorService } from '#auth';
 import { formatCents } from '#money';
 import { PayoutLedgerService } from '#payout';
-import { CatalogueService, SpendControlsService, type LimitsView } from '#purchase';
+import { PurchaseCatalogueService, PurchaseSpendControlsService, type LimitsView } from '#purchase';
 import { FourEyes, productListOf, requireReason, StaffAuditLog, staffRoleAllows, VendorFunding, VendorOperations, type StaffAuditRecord, type StaffSession } from '#staff';
 import { html, money, when, type SafeHtml } from '#web';
 import { RequireStaffPermission } from '../web/access.js';
@@ -36,8 +36,8 @@ export class VendorsController {
     private readonly audit: StaffAuditLog,
     private readonly funding: VendorFunding,
     private readonly operations: VendorOperations,
-    private readonly spendControls: SpendControlsService,
-    private readonly catalogue: CatalogueService,
+    private readonly spendControls: PurchaseSpendControlsService,
+    private readonly catalogue: PurchaseCatalogueService,
   ) {}
 
   @Get()

@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import { CatalogueService, CatalogueSyncService, PricingService, SpendControlsService } from '#purchase';
+import { PurchaseCatalogueService, PurchaseCatalogueSyncService, PurchasePricingService, PurchaseSpendControlsService } from '#purchase';
 import { productListOf, VendorFunding, VendorOperations } from '#staff';
 import { cliActor } from '../cli-actor.js';
 import { cliProposer, printableOutcome, withProposerOptions, type ProposerOptions } from '../four-eyes-proposer.js';
@@ -11,7 +11,7 @@ export function registerPurchaseCommands(program: Command): void {
   program
     .command('catalogue:sync')
     .description("Import the purchase provider's catalogue")
-    .action(() => runCommand((context) => context.get(CatalogueSyncService).sync()));
+    .action(() => runCommand((context) => context.get(PurchaseCatalogueSyncService).sync()));
 
   for (const [name, enable] of [['catalogue:enable', true], ['catalogue:disable', false]] as const) {
     program
@@ -82,10 +82,10 @@ export function registerPurchaseCommands(program: Command): void {
 
 /** Demo vendor: whole catalogue, a pricing version if none exists, generous spend controls. */
 export const seedPurchaseDemo: DemoSeedStep = async (context: INestApplicationContext, vendorId: string) => {
-  await context.get(CatalogueSyncService).sync();
-  await context.get(CatalogueService).enableProducts(vendorId, 'all');
-  if (!(await context.get(PricingService).currentVersion())) await context.get(PricingService).publish(500);
-  await context.get(SpendControlsService).setLimits(vendorId, {
+  await context.get(PurchaseCatalogueSyncService).sync();
+  await context.get(PurchaseCatalogueService).enableProducts(vendorId, 'all');
+  if (!(await context.get(PurchasePricingService).currentVersion())) await context.get(PurchasePricingService).publish(500);
+  await context.get(PurchaseSpendControlsService).setLimits(vendorId, {
     dailyCapMinor: 5_000_000,
     transactionMaxMinor: 500_000,
     velocityCount: 120,

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { BatchRequestDto, PayoutBatchesService, type BatchValidation, type BatchView } from '#payout';
+import { BatchRequestDto, PayoutBatchRequestService, type BatchValidation, type BatchView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-openapi.js';
 import { PayoutCreationRoute, PayoutDryRunRoute } from '../http/payout-write-routes.js';
 import { BatchSchema, BatchValidationSchema } from './batches.schemas.js';
@@ -69,7 +69,7 @@ const VALIDATED_BATCH = {
 @ApiTags('batches')
 @Controller('batches')
 export class BatchesController {
-  constructor(private readonly batches: PayoutBatchesService) {}
+  constructor(private readonly batches: PayoutBatchRequestService) {}
 
   @PayoutCreationRoute(202, {
     operation: {

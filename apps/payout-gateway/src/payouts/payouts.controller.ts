@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
-import { PayoutRequestDto, PayoutDeliveryService, PayoutsService, PayoutSmsResendService, type DeliveryView, type PayoutValidation, type PayoutView } from '#payout';
+import { PayoutRequestDto, PayoutDeliveryService, PayoutRequestService, PayoutSmsResendService, type DeliveryView, type PayoutValidation, type PayoutView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-openapi.js';
 import { PayoutCreationRoute, PayoutDryRunRoute } from '../http/payout-write-routes.js';
 import { DeliverySchema, PayoutSchema, PayoutValidationSchema } from './payouts.schemas.js';
@@ -49,7 +49,7 @@ const REFERENCE_PARAM = ApiParam({
 @Controller('payouts')
 export class PayoutsController {
   constructor(
-    private readonly payouts: PayoutsService,
+    private readonly payouts: PayoutRequestService,
     private readonly delivery: PayoutDeliveryService,
     private readonly smsResends: PayoutSmsResendService,
   ) {}

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '#auth';
 import { NotFoundError } from '#common';
-import { ProviderCallbackService } from '#purchase';
+import { PurchaseCallbackService } from '#purchase';
 
 /**
  * The provider's callback: authenticated only by the secret last path segment. A wrong token
@@ -12,7 +12,7 @@ import { ProviderCallbackService } from '#purchase';
 @ApiExcludeController()
 @Controller('provider/callback')
 export class ProviderCallbackController {
-  constructor(private readonly callbacks: ProviderCallbackService) {}
+  constructor(private readonly callbacks: PurchaseCallbackService) {}
 
   @Post(':token')
   @HttpCode(200)

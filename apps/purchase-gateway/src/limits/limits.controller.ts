@@ -1,14 +1,14 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { SpendControlsService } from '#purchase';
+import { PurchaseSpendControlsService } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { LimitsSchema } from './limits.schemas.js';
 
 @ApiTags('limits')
 @Controller('limits')
 export class LimitsController {
-  constructor(private readonly spendControls: SpendControlsService) {}
+  constructor(private readonly spendControls: PurchaseSpendControlsService) {}
 
   @Get()
   @RequireAbilities('limits:read')

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { LookupsService } from '#purchase';
+import { PurchaseLookupsService } from '#purchase';
 import { DEFAULT_PER_PAGE, IdentifierLookupBody, MobileNumberLookupBody, StatementLookupBody } from '#purchase';
 import type { PurchaseApiErrorCode } from '../http/purchase-envelope.js';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
@@ -27,7 +27,7 @@ const LOOKUP_ERRORS: PurchaseApiErrorCode[] = [
 @ApiTags('lookups')
 @Controller('lookups')
 export class LookupsController {
-  constructor(private readonly lookups: LookupsService) {}
+  constructor(private readonly lookups: PurchaseLookupsService) {}
 
   @Post('mobile-number')
   @HttpCode(200)

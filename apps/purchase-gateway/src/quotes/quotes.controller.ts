@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { centsFromMinorUnits } from '#money';
-import { QuoteService, REQUIREMENT_GROUPS, type IdentifierGroups } from '#purchase';
+import { PurchaseQuoteService, REQUIREMENT_GROUPS, type IdentifierGroups } from '#purchase';
 import { CreateQuoteBody, REQUIREMENT_GROUP_SCHEMA } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { QuoteSchema } from './quotes.schemas.js';
@@ -49,7 +49,7 @@ const QUOTE_BODY = ApiBody({
 @ApiTags('quotes')
 @Controller('quotes')
 export class QuotesController {
-  constructor(private readonly quotes: QuoteService) {}
+  constructor(private readonly quotes: PurchaseQuoteService) {}
 
   @Post()
   @HttpCode(201)

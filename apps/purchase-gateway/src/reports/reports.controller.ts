@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { ReportsService } from '#purchase';
+import { PurchaseSalesSummaryService } from '#purchase';
 import { assertDateOrder, DateRangeQuery } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { SalesSummarySchema } from './reports.schemas.js';
@@ -9,7 +9,7 @@ import { SalesSummarySchema } from './reports.schemas.js';
 @ApiTags('reports')
 @Controller('reports')
 export class ReportsController {
-  constructor(private readonly reports: ReportsService) {}
+  constructor(private readonly reports: PurchaseSalesSummaryService) {}
 
   @Get('summary')
   @RequireAbilities('reports:read')

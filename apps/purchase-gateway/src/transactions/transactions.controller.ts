@@ -3,7 +3,7 @@ import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
 import { RateLimitBucketOf } from '#common';
-import { assertDateOrder, CreateTransactionBody, FulfilmentService, PurchaseAdmissionService, REFERENCE_PATTERN, TransactionListQuery, TransactionQueryService, type PurchaseRequest } from '#purchase';
+import { assertDateOrder, CreateTransactionBody, PurchaseFulfilmentService, PurchaseAdmissionService, REFERENCE_PATTERN, TransactionListQuery, PurchaseQueryService, type PurchaseRequest } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { IdempotencyKeyIntoBody } from './idempotency-key-into-body.interceptor.js';
 import { FulfilmentSchema, TransactionPageSchema, TransactionSchema, TransactionValidationSchema } from './transactions.schemas.js';
@@ -61,8 +61,8 @@ function purchaseRequestOf(body: CreateTransactionBody): PurchaseRequest {
 export class TransactionsController {
   constructor(
     private readonly admission: PurchaseAdmissionService,
-    private readonly transactions: TransactionQueryService,
-    private readonly fulfilments: FulfilmentService,
+    private readonly transactions: PurchaseQueryService,
+    private readonly fulfilments: PurchaseFulfilmentService,
   ) {}
 
   @Post()

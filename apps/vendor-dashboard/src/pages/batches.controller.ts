@@ -12,7 +12,7 @@ import {
   BatchRequestDto,
   MAX_BATCH_ITEMS,
   PAYOUT_REFERENCE_PATTERN,
-  PayoutBatchesService,
+  PayoutBatchRequestService,
   PayoutListsService,
   type BatchListQuery,
   type BatchRequestInput,
@@ -54,7 +54,7 @@ export class BatchesController {
 
   constructor(
     private readonly lists: PayoutListsService,
-    private readonly batches: PayoutBatchesService,
+    private readonly batches: PayoutBatchRequestService,
     private readonly audit: DashboardAuditService,
     private readonly vendors: VendorService,
   ) {}

@@ -2,7 +2,7 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { streamCsv } from '#common';
 import type { DashboardSession } from '#dashboard';
-import { PAYOUT_CSV_HEADER, PAYOUT_METHODS, PAYOUT_STATUSES, PayoutAccountService, PayoutListsService, PayoutMethodsService, PayoutsService, type PayoutListQuery } from '#payout';
+import { PAYOUT_CSV_HEADER, PAYOUT_METHODS, PAYOUT_STATUSES, PayoutAccountService, PayoutListsService, PayoutMethodsService, PayoutRequestService, type PayoutListQuery } from '#payout';
 import { CurrentSession, html, moneyFromDecimal, when } from '#web';
 import { RequirePermission } from '../web/access.js';
 import { sendPage } from '../web/layout.js';
@@ -24,7 +24,7 @@ export class PayoutsController {
     private readonly lists: PayoutListsService,
     private readonly accounts: PayoutAccountService,
     private readonly methods: PayoutMethodsService,
-    private readonly payouts: PayoutsService,
+    private readonly payouts: PayoutRequestService,
   ) {}
 
   @Get('payouts')

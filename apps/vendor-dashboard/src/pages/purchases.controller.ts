@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { VendorService } from '#auth';
 import { DashboardAuditService, type DashboardSession, roleAllows } from '#dashboard';
 import { streamCsv } from '#common';
-import { CatalogueService, FulfilmentService, PURCHASE_CSV_HEADER, PurchaseStatementService, REFERENCE_PATTERN, TRANSACTION_STATUSES, TransactionQueryService, type TransactionFilter } from '#purchase';
+import { PurchaseCatalogueService, PurchaseFulfilmentService, PURCHASE_CSV_HEADER, PurchaseStatementService, REFERENCE_PATTERN, TRANSACTION_STATUSES, PurchaseQueryService, type TransactionFilter } from '#purchase';
 import { csrfField, CurrentSession, errorSummary, html, money, PageForbidden, pager, quantity, type SafeHtml, when } from '#web';
 import { auditEvent, RequirePermission } from '../web/access.js';
 import type { DashboardRequest } from '../web/dashboard-request.js';
@@ -54,11 +54,11 @@ function deliveredValue(purchase: { status: string; destination_amount: string; 
 @RequirePermission('purchases:read')
 export class PurchasesController {
   constructor(
-    private readonly transactions: TransactionQueryService,
-    private readonly fulfilment: FulfilmentService,
+    private readonly transactions: PurchaseQueryService,
+    private readonly fulfilment: PurchaseFulfilmentService,
     private readonly vendors: VendorService,
     private readonly audit: DashboardAuditService,
-    private readonly catalogue: CatalogueService,
+    private readonly catalogue: PurchaseCatalogueService,
     private readonly statements: PurchaseStatementService,
   ) {}
 
@@ -153,7 +153,7 @@ ${deliveredValue(purchase)}
   }
 
   /**
-   * Shows the delivery data on an explicit click, through the same FulfilmentService as the API
+   * Shows the delivery data on an explicit click, through the same PurchaseFulfilmentService as the API
    * (vendor-scoped, only for a completed purchase, a read row written in the same transaction).
    * A POST answer with Cache-Control: no-store, so the browser neither caches nor replays it.
    */

@@ -2,7 +2,7 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange } from '#common';
-import { ReportsService, SpendControlsService, type SalesSummaryView } from '#purchase';
+import { PurchaseSalesSummaryService, PurchaseSpendControlsService, type SalesSummaryView } from '#purchase';
 import { CurrentSession, errorSummary, html, isoDayOrUndefined, money, type SafeHtml } from '#web';
 import type { DashboardSession } from '#dashboard';
 import { RequirePermission } from '../web/access.js';
@@ -20,8 +20,8 @@ function dayBefore(day: string, days: number): string {
 @RequirePermission('reports:read')
 export class SpendController {
   constructor(
-    private readonly spend: SpendControlsService,
-    private readonly reports: ReportsService,
+    private readonly spend: PurchaseSpendControlsService,
+    private readonly reports: PurchaseSalesSummaryService,
     private readonly dataSource: DataSource,
   ) {}
 

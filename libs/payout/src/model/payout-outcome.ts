@@ -26,7 +26,7 @@ export function providerErrorEvidence(error: unknown): ProviderContactEvidence {
 }
 
 /**
- * What a single payout's request writes with its submission's verdict when it can (PayoutsService):
+ * What a single payout's request writes with its submission's verdict when it can (PayoutRequestService):
  * the NOTIFY that wakes replays waiting for the answer, and the delivery-read audit row of a
  * response that embeds the delivery.
  */

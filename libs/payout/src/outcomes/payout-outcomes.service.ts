@@ -16,7 +16,7 @@ import { PayoutPollSchedule } from '../model/payout-poll-schedule.js';
 import { PayoutEvidenceRepository } from '../persistence/payout-evidence.repository.js';
 import { PayoutOutcomeRepository } from '../persistence/payout-outcome.repository.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
-import { PayoutStatusMovesService } from './payout-status-moves.service.js';
+import { PayoutStatusMoves } from './payout-status-moves.js';
 import { answerContact, answerMismatchesOf, validDate } from './provider-answer.js';
 
 /**
@@ -42,7 +42,7 @@ export class PayoutOutcomesService {
     private readonly payouts: PayoutRepository,
     private readonly records: PayoutOutcomeRepository,
     private readonly evidence: PayoutEvidenceRepository,
-    private readonly moves: PayoutStatusMovesService,
+    private readonly moves: PayoutStatusMoves,
     private readonly schedule: PayoutPollSchedule,
   ) {}
 

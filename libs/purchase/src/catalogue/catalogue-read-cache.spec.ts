@@ -1,7 +1,7 @@
 import { COMMON_ERRORS, type ApiEnvelopeFormat } from '#common';
 import type { ChangeNotifications, ChangeSubscriber } from '#database';
 import { CatalogueReadCache, PURCHASE_CATALOGUE_CHANGED } from './catalogue-read-cache.js';
-import type { CatalogueService } from './catalogue.service.js';
+import type { PurchaseCatalogueService } from './purchase-catalogue.service.js';
 
 /** The LISTEN connection as the cache sees it: the test announces changes itself. */
 class FakeNotifications {
@@ -48,7 +48,7 @@ describe('CatalogueReadCache', () => {
         loads++;
         return [{ id: 1, name: 'Airtime', charge_minor: chargeMinor }];
       },
-    } as unknown as CatalogueService;
+    } as unknown as PurchaseCatalogueService;
     cache = new CatalogueReadCache(catalogue, notifications as unknown as ChangeNotifications);
   });
 

@@ -3,7 +3,7 @@ import { CachedResult } from '#common';
 import { ChangeNotifications, ExactCache } from '#database';
 import type { CountryView, OperatorView, Page, ProductView, ServiceView } from '../model/catalogue-views.js';
 import type { ProductSearch } from '../persistence/catalogue.repository.js';
-import { CatalogueService } from './catalogue.service.js';
+import { PurchaseCatalogueService } from './purchase-catalogue.service.js';
 
 /** Channel of the triggers on the catalogue, enablement and pricing tables (migration ChangeNotifications1763781400000). */
 export const PURCHASE_CATALOGUE_CHANGED = 'purchase_catalogue_changed';
@@ -25,7 +25,7 @@ export class CatalogueReadCache {
   private readonly cache: ExactCache<CachedResult<CatalogueRead>>;
 
   constructor(
-    private readonly catalogue: CatalogueService,
+    private readonly catalogue: PurchaseCatalogueService,
     notifications: ChangeNotifications,
   ) {
     this.cache = new ExactCache(notifications, { channels: [PURCHASE_CATALOGUE_CHANGED], maxEntries: 5_000 });

@@ -40,7 +40,7 @@ export interface EsimStatusLookupView {
   activation_date: string | null;
 }
 
-// Each view is copied field by field from the provider's answer (LookupsService), so that nothing
+// Each view is copied field by field from the provider's answer (PurchaseLookupsService), so that nothing
 // the provider adds reaches the vendor; these links make a field the provider's wire type gains,
 // loses or retypes a compile error here rather than a silently dropped or mistyped field (a field
 // the vendor must not see is then left out on purpose: link the view to an `Omit` of the wire type).

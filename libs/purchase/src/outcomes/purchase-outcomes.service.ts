@@ -6,7 +6,7 @@ import type { LockedTransactionRecord, TransactionRecord } from '../model/transa
 import { isOpen, movesToward } from '../model/transaction-status.js';
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
 import { TransactionRepository } from '../persistence/transaction.repository.js';
-import { FulfilmentService } from './fulfilment.service.js';
+import { PurchaseFulfilmentService } from './purchase-fulfilment.service.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 import {
   PURCHASE_FAILURE_CODES,
@@ -38,7 +38,7 @@ export class PurchaseOutcomesService {
 
   constructor(
     private readonly dataSource: DataSource,
-    fulfilments: FulfilmentService,
+    fulfilments: PurchaseFulfilmentService,
     spendControls: SpendControlsRepository,
     private readonly timings: PurchaseTimings,
     private readonly exceptions: ReconciliationExceptionsService,

@@ -9,7 +9,7 @@ import type { TransactionView } from '../model/transaction-view.js';
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
 import { TRANSACTION_FIELD_OF_COLUMN } from '../persistence/transaction-shapes.js';
 import { TransactionRepository, type StatusEvent } from '../persistence/transaction.repository.js';
-import { FulfilmentService } from './fulfilment.service.js';
+import { PurchaseFulfilmentService } from './purchase-fulfilment.service.js';
 import { PURCHASE_FAILURE_CODES, parseInstant } from './purchase-outcome.types.js';
 
 /** Columns a recording changes, with the values they get when the transaction's row is written back. */
@@ -41,7 +41,7 @@ export class PurchaseStatusMoves {
   private readonly logger = new Logger(PurchaseStatusMoves.name);
 
   constructor(
-    private readonly fulfilments: FulfilmentService,
+    private readonly fulfilments: PurchaseFulfilmentService,
     private readonly spendControls: SpendControlsRepository,
     private readonly timings: PurchaseTimings,
     private readonly transactions: TransactionRepository,

@@ -47,7 +47,7 @@ const PRICED_PRODUCT = productShape(
      'amount', CASE WHEN p.pricing_kind = 'ranged' THEN p.range_min ELSE p.destination_amount END) END`,
 );
 
-/** Unpriced: the caller prices it (CatalogueService.getProduct). */
+/** Unpriced: the caller prices it (PurchaseCatalogueService.getProduct). */
 const PRODUCT = productShape('NULL');
 
 export interface ProductSearch {

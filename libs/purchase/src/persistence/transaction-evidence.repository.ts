@@ -17,7 +17,7 @@ export class TransactionEvidenceRepository {
   /**
    * Leaves a durable marker for a callback of the transaction named by either id: one statement,
    * purchase_callback_hint (migrations 1763781700000 and 1763784000100). The marker is the work:
-   * the worker claims it (PurchaseCallbackClaims). False when neither id names a transaction we hold.
+   * the worker claims it (PurchaseCallbackClaimsService). False when neither id names a transaction we hold.
    */
   async addCallbackMarker(externalId: string | null, providerTransactionId: number | null, hint: string | null): Promise<boolean> {
     const rows = await this.dataSource.query<unknown[]>(`SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3)`, [

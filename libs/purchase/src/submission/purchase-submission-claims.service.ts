@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ClaimLoopService, type ClaimRound } from '#queues';
+import type { ClaimRound } from '#queues';
 import { PurchaseTimings } from '../model/purchase-timings.js';
 import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
+import { PurchaseClaimLoop } from '../purchase-claim-loop.js';
 import { PurchaseSubmissionService } from './purchase-submission.service.js';
 
 /**
@@ -14,18 +15,20 @@ import { PurchaseSubmissionService } from './purchase-submission.service.js';
  * again by a later round, and a lease whose worker died runs out.
  */
 @Injectable()
-export class PurchaseSubmissionClaims extends ClaimLoopService {
+export class PurchaseSubmissionClaimsService extends PurchaseClaimLoop {
+  protected readonly description = 'Purchase submission round';
+
   constructor(
-    private readonly work: TransactionWorkRepository,
+    work: TransactionWorkRepository,
+    timings: PurchaseTimings,
     private readonly submission: PurchaseSubmissionService,
-    private readonly timings: PurchaseTimings,
   ) {
-    super(PurchaseSubmissionClaims.name, 'Purchase submission round', () => timings.claimPace);
+    super(work, timings);
   }
 
   override async round(batch: number): Promise<ClaimRound> {
     // Leased for the lookups before the creates.
-    const claimed = await this.work.leaseSubmissions(batch, this.timings.claimLeaseMs, this.timings.verificationWindowMs);
+    const claimed = await this.work.leaseSubmissions(batch, this.leaseMs, this.timings.verificationWindowMs);
     if (claimed.length === 0) return { claimed: 0 };
     const result = await this.submission.submitClaimed(claimed);
     return { claimed: claimed.length, backOff: result.unreachable > 0 };

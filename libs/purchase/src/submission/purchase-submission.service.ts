@@ -36,7 +36,7 @@ export interface ClaimedSubmissions {
  * Sends each purchase to the provider at most once, with our transaction id as its external id.
  * Two ways in, one rule:
  *
- * - `submitClaimed`: the worker's submission claims (PurchaseSubmissionClaims) hand it a batch of
+ * - `submitClaimed`: the worker's submission claims (PurchaseSubmissionClaimsService) hand it a batch of
  *   purchases already claimed from PostgreSQL; this is how every purchase is normally sent.
  * - `submit`: a `purchase.submit` job (the sweeper rebuilds one for a purchase the claims left
  *   unsent, e.g. admitted before the verification window closed but never claimed), which claims
@@ -104,7 +104,7 @@ export class PurchaseSubmissionService {
         this.logger.error({ transactionId: sending[index].id, err: (result.reason as Error).message }, 'Submission failed unexpectedly; lookups will resolve it');
       }
     }
-    // The first check of each chain is scheduled with it; PurchaseCheckClaims takes it when due.
+    // The first check of each chain is scheduled with it; PurchaseCheckClaimsService takes it when due.
     if (attempts.length > 0) await this.work.recordSubmissionAttempts(attempts, this.timings.verifyDelayMs(1));
     return { sent: attempts.length, unreachable };
   }

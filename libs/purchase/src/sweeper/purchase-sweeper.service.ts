@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { jobSpec, QueueProducer, queueOf, SweeperService, type JobSpec } from '#queues';
-import { MAX_VELOCITY_WINDOW_SECONDS } from '../admission/spend-controls.service.js';
+import { MAX_VELOCITY_WINDOW_SECONDS } from '../admission/purchase-spend-controls.service.js';
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
 import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
 import { PurchaseTimings } from '../model/purchase-timings.js';
@@ -11,12 +11,12 @@ const MAX_FAILED_HOPS = 20;
 
 /**
  * Rebuilds lost queue work from PostgreSQL (Redis may delay work, never lose it): admitted
- * purchases left unclaimed for submission (PurchaseSubmissionClaims leaves alone those admitted
+ * purchases left unclaimed for submission (PurchaseSubmissionClaimsService leaves alone those admitted
  * longer than the verification window ago, and claims nothing while the provider is unreachable)
  * get their job again, past any job that finished or failed for good (rebuild()). All jobs are
  * idempotent, so a sweep that races the normal path changes nothing. The polling chain and the
  * callback markers need no sweep: they are claimed from PostgreSQL when due, leased, and claimed
- * again when a lease runs out (PurchaseCheckClaims, PurchaseCallbackClaims). It also drops velocity counters older than the longest window spend
+ * again when a lease runs out (PurchaseCheckClaimsService, PurchaseCallbackClaimsService). It also drops velocity counters older than the longest window spend
  * controls accept.
  */
 @Injectable()

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ClaimLoopService, type ClaimRound } from '#queues';
-import { PurchaseTimings } from '../model/purchase-timings.js';
-import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
-import { PurchaseVerificationService } from './purchase-verification.service.js';
+import type { ClaimRound } from '#queues';
+import { PurchaseVerificationClaimLoop } from './purchase-verification-claim-loop.js';
 
 /**
  * Acts on the provider's callbacks: the gateway leaves a durable marker per callback
@@ -14,17 +12,11 @@ import { PurchaseVerificationService } from './purchase-verification.service.js'
  * unreachable) stays open and is claimed again when its lease ends.
  */
 @Injectable()
-export class PurchaseCallbackClaims extends ClaimLoopService {
-  constructor(
-    private readonly work: TransactionWorkRepository,
-    private readonly verification: PurchaseVerificationService,
-    private readonly timings: PurchaseTimings,
-  ) {
-    super(PurchaseCallbackClaims.name, 'Purchase callback round', () => timings.claimPace);
-  }
+export class PurchaseCallbackClaimsService extends PurchaseVerificationClaimLoop {
+  protected readonly description = 'Purchase callback round';
 
   override async round(batch: number): Promise<ClaimRound> {
-    const markers = await this.work.claimCallbackMarkers(batch, this.timings.claimLeaseMs);
+    const markers = await this.work.claimCallbackMarkers(batch, this.leaseMs);
     // One verification per transaction, however many of its markers this round claimed.
     const transactions = [...new Map(markers.map((marker) => [marker.transactionId, marker.marker]))];
     await this.workEach(transactions, ([transactionId]) => transactionId, ([transactionId, marker]) => this.verification.verify({ transactionId, reason: 'callback', marker }));

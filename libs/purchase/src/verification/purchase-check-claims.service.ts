@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ClaimLoopService, type ClaimRound } from '#queues';
-import { PurchaseTimings } from '../model/purchase-timings.js';
-import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
-import { PurchaseVerificationService } from './purchase-verification.service.js';
+import type { ClaimRound } from '#queues';
+import { PurchaseVerificationClaimLoop } from './purchase-verification-claim-loop.js';
 
 /**
  * Delivers the polling chain's checks: the worker claims transactions whose `next_check_at` is due
@@ -15,17 +13,11 @@ import { PurchaseVerificationService } from './purchase-verification.service.js'
  * the lease runs out.
  */
 @Injectable()
-export class PurchaseCheckClaims extends ClaimLoopService {
-  constructor(
-    private readonly work: TransactionWorkRepository,
-    private readonly verification: PurchaseVerificationService,
-    private readonly timings: PurchaseTimings,
-  ) {
-    super(PurchaseCheckClaims.name, 'Purchase check round', () => timings.claimPace);
-  }
+export class PurchaseCheckClaimsService extends PurchaseVerificationClaimLoop {
+  protected readonly description = 'Purchase check round';
 
   override async round(batch: number): Promise<ClaimRound> {
-    const due = await this.work.claimDueChecks(batch, this.timings.claimLeaseMs);
+    const due = await this.work.claimDueChecks(batch, this.leaseMs);
     await this.workEach(due, (record) => record.id, (record) => this.verification.verify({ transactionId: record.id, reason: 'poll', check: record.checkSeq }, record));
     return { claimed: due.length };
   }

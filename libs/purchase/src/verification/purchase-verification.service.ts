@@ -20,7 +20,7 @@ interface NextLink {
 
 /**
  * One provider GET, recorded by PurchaseOutcomesService, then the chain's next check. It runs for
- * a check of the polling chain that PurchaseCheckClaims claimed from PostgreSQL when it fell due,
+ * a check of the polling chain that PurchaseCheckClaimsService claimed from PostgreSQL when it fell due,
  * and for a `purchase.verify` job (the worker app's VerifyPurchaseHandler): a callback's or a
  * staff's request.
  *
@@ -47,7 +47,7 @@ export class PurchaseVerificationService {
     private readonly timings: PurchaseTimings,
   ) {}
 
-  /** `claimed`: the record as the check's claim left it (PurchaseCheckClaims), so it is not read again. */
+  /** `claimed`: the record as the check's claim left it (PurchaseCheckClaimsService), so it is not read again. */
   async verify(payload: JobPayloads['purchase.verify'], claimed?: TransactionRecord): Promise<void> {
     const { transactionId, reason } = payload;
     const check = 'check' in payload ? payload.check : undefined;
@@ -98,7 +98,7 @@ export class PurchaseVerificationService {
               return planned.check;
             },
     });
-    // The next check, if any, was written with the recording; PurchaseCheckClaims takes it when due.
+    // The next check, if any, was written with the recording; PurchaseCheckClaimsService takes it when due.
     if (planned.reason === 'review') await this.recorder.moveToReview(transactionId);
   }
 

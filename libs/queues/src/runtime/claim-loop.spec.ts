@@ -1,12 +1,17 @@
 import { jest } from '@jest/globals';
-import { ClaimLoopService, type ClaimRound } from './claim-loop.js';
+import { ClaimLoopService, type ClaimLoopPace, type ClaimRound } from './claim-loop.js';
 
 /** Answers each round with the next scripted result (a ClaimRound, or an error to throw), recording when it ran. */
 class ScriptedLoop extends ClaimLoopService {
   readonly ranAt: number[] = [];
+  protected readonly description = 'Scripted round';
 
   constructor(private readonly script: (ClaimRound | Error)[]) {
-    super('ScriptedLoop', 'Scripted round', () => ({ batch: 10, idleMs: 100, maxBackoffMs: 1_000 }));
+    super();
+  }
+
+  protected pace(): ClaimLoopPace {
+    return { batch: 10, idleMs: 100, maxBackoffMs: 1_000 };
   }
 
   override round(batch: number): Promise<ClaimRound> {

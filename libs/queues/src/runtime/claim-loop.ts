@@ -25,7 +25,8 @@ export interface ClaimRound {
  * last, up to `maxBackoffMs`. Never two rounds at once; shutdown waits for the round in flight.
  */
 export abstract class ClaimLoopService implements OnApplicationBootstrap, OnModuleDestroy {
-  protected readonly logger: Logger;
+  /** Under the concrete loop's class name, so a log line says which loop wrote it. */
+  protected readonly logger = new Logger(this.constructor.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
@@ -34,13 +35,11 @@ export abstract class ClaimLoopService implements OnApplicationBootstrap, OnModu
   /** Settles once the first round after bootstrap has ended, whatever it found (tests wait for it before claiming by hand). */
   readonly firstRound = new Promise<void>((resolve) => (this.endFirstRound = resolve));
 
-  protected constructor(
-    loggerName: string,
-    private readonly description: string,
-    private readonly pace: () => ClaimLoopPace,
-  ) {
-    this.logger = new Logger(loggerName);
-  }
+  /** What the log lines call one round ('Purchase check round'). */
+  protected abstract readonly description: string;
+
+  /** The pace, read again before every round. */
+  protected abstract pace(): ClaimLoopPace;
 
   /** Claims up to `batch` items and works them; public so tests and tools can run one round. */
   abstract round(batch: number): Promise<ClaimRound>;

@@ -4,7 +4,7 @@ import { VendorService } from '#auth';
 import { ValidationFailedError } from '#common';
 import { formatCents, type Cents } from '#money';
 import { PayoutAccountService, PayoutLedgerService, PayoutMethodsService, type MethodConfigurationChange, type VendorMethodSetting } from '#payout';
-import { CatalogueService, PricingService, SpendControlsService, type LimitsView, type PauseState, type ProductEnablement, type PublishedPricing, type SpendLimits } from '#purchase';
+import { PurchaseCatalogueService, PurchasePricingService, PurchaseSpendControlsService, type LimitsView, type PauseState, type ProductEnablement, type PublishedPricing, type SpendLimits } from '#purchase';
 import type { StaffActor } from '../model/staff.js';
 import { StaffAuditLog } from '../persistence/staff-audit.repository.js';
 
@@ -22,9 +22,9 @@ export class VendorOperations {
     private readonly dataSource: DataSource,
     private readonly vendors: VendorService,
     private readonly audit: StaffAuditLog,
-    private readonly spendControls: SpendControlsService,
-    private readonly catalogue: CatalogueService,
-    private readonly pricing: PricingService,
+    private readonly spendControls: PurchaseSpendControlsService,
+    private readonly catalogue: PurchaseCatalogueService,
+    private readonly pricing: PurchasePricingService,
     private readonly payoutMethods: PayoutMethodsService,
     private readonly payoutAccounts: PayoutAccountService,
     private readonly ledger: PayoutLedgerService,
@@ -128,7 +128,7 @@ export class VendorOperations {
    */
   publishPricing(marginBps: number, reason: string | null, actor: StaffActor): Promise<PublishedPricing> {
     return this.dataSource.transaction(async (manager) => {
-      // PricingService.publish serialises publications; take its lock first so "before" is the version this one replaces.
+      // PurchasePricingService.publish serialises publications; take its lock first so "before" is the version this one replaces.
       await this.pricing.lockPublication(manager);
       const before = await this.pricing.currentVersion(manager);
       const published = await this.pricing.publish(marginBps, manager);

@@ -15,7 +15,7 @@ export function amountOf(params: Record<string, unknown>): Cents {
 
 const LIMIT_FIELDS = { dailyCapMinor: 'daily_cap_minor', transactionMaxMinor: 'transaction_max_minor', velocityCount: 'velocity_count', velocityWindowSeconds: 'velocity_window_seconds' } as const;
 
-/** Spend limits from a `limits.set` proposal's params (integers as decimal strings, cents for amounts); SpendControlsService checks their ranges. */
+/** Spend limits from a `limits.set` proposal's params (integers as decimal strings, cents for amounts); PurchaseSpendControlsService checks their ranges. */
 export function limitsOf(params: Record<string, unknown>): SpendLimits {
   const problems: Record<string, string[]> = {};
   const limits = {} as SpendLimits;
@@ -37,7 +37,7 @@ export function limitParamsOf(limits: SpendLimits): Record<string, string> {
  * Spend limits from the back-office form: the daily cap (`daily_cap`) and the per-purchase maximum
  * (`transaction_max`) in ZAR with two decimals like every money field there, read exactly into
  * cents (no floating point: "12.34" is 1234 cents, "1.234" is refused); the velocity settings
- * as whole numbers. SpendControlsService checks the ranges.
+ * as whole numbers. PurchaseSpendControlsService checks the ranges.
  */
 export function limitsFromForm(form: Record<string, unknown>): SpendLimits {
   const problems: Record<string, string[]> = {};

@@ -3,8 +3,9 @@ import { johannesburgDayRange } from '#common';
 import type { SalesSummaryView } from '../model/transaction-view.js';
 import { TransactionListRepository } from '../persistence/transaction-list.repository.js';
 
+/** A vendor's sales over whole days (`GET /reports/summary`, the dashboard's spend page). */
 @Injectable()
-export class ReportsService {
+export class PurchaseSalesSummaryService {
   constructor(private readonly transactions: TransactionListRepository) {}
 
   /** Whole Africa/Johannesburg days; an omitted end leaves that end of the period open. */

@@ -22,8 +22,12 @@ const rejectedByProvider = (payout: PayoutRecord) => payout.status === 'failed' 
 /** How long a replay waits, beyond the provider timeout, for the verdict of a submission still in flight. */
 const REPLAY_WAIT_MARGIN_MS = 1_000;
 
+/**
+ * A vendor's request for one payout (`POST /api/v1/payouts`, its dry run `/validate`) and the
+ * payout it made, read back: unlike a batch item, it is submitted within the request.
+ */
 @Injectable()
-export class PayoutsService {
+export class PayoutRequestService {
   constructor(
     private readonly payouts: PayoutRepository,
     private readonly admission: PayoutAdmissionService,

@@ -23,8 +23,8 @@ import { validDate } from './provider-answer.js';
  * with ours, the reconciliation exception for staff.
  */
 @Injectable()
-export class PayoutStatusMovesService {
-  private readonly logger = new Logger(PayoutStatusMovesService.name);
+export class PayoutStatusMoves {
+  private readonly logger = new Logger(PayoutStatusMoves.name);
 
   constructor(
     private readonly ledger: PayoutLedgerService,

@@ -16,7 +16,7 @@ export interface ProductEnablement {
 
 /** Everything here is read through the vendor's enabled, active products: the vendorId is always the first argument. */
 @Injectable()
-export class CatalogueService {
+export class PurchaseCatalogueService {
   constructor(
     private readonly catalogue: CatalogueRepository,
     private readonly pricing: PricingRepository,

@@ -19,8 +19,8 @@ const MAX_MARGIN_BPS = 100_000;
 
 /** Publishes immutable pricing versions; quotes pin the version they were priced with. */
 @Injectable()
-export class PricingService {
-  private readonly logger = new Logger(PricingService.name);
+export class PurchasePricingService {
+  private readonly logger = new Logger(PurchasePricingService.name);
 
   constructor(
     private readonly dataSource: DataSource,

@@ -40,7 +40,7 @@ export const MAX_VELOCITY_WINDOW_SECONDS = 7 * 86_400;
  * TransactionRepository.admit).
  */
 @Injectable()
-export class SpendControlsService {
+export class PurchaseSpendControlsService {
   constructor(
     private readonly controls: SpendControlsRepository,
     private readonly transactions: TransactionListRepository,

@@ -18,8 +18,13 @@ import { PayoutAdmissionService } from './payout-admission.service.js';
 
 class ItemReferenceRaceError extends Error {}
 
+/**
+ * A vendor's request for a batch of payouts (`POST /api/v1/batches`, its dry run `/validate`, the
+ * dashboard's upload check) and the batch it made, read back: accepted or refused whole, its items
+ * submitted by the worker.
+ */
 @Injectable()
-export class PayoutBatchesService {
+export class PayoutBatchRequestService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly payouts: PayoutRepository,

@@ -25,7 +25,7 @@ export interface FulfilmentReader {
 
 /** Delivery data: sealed on the way in (worker), opened only for an audited vendor read. */
 @Injectable()
-export class FulfilmentService {
+export class PurchaseFulfilmentService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly encryption: FieldEncryption,

@@ -9,7 +9,7 @@ import { TransactionListRepository } from '../persistence/transaction-list.repos
 
 /** Vendor-scoped transaction reads: every method takes the vendorId, another vendor's id answers 404. */
 @Injectable()
-export class TransactionQueryService {
+export class PurchaseQueryService {
   constructor(private readonly transactions: TransactionListRepository) {}
 
   async get(vendorId: string, transactionId: string): Promise<TransactionView> {

@@ -11,11 +11,11 @@ export interface CallbackReceipt {
 /**
  * The provider's callback is a hint. A valid one leaves a durable marker
  * (TransactionEvidenceRepository.addCallbackMarker), which the worker claims and answers with a
- * lookup (PurchaseCallbackClaims). It never changes a transaction's status.
+ * lookup (PurchaseCallbackClaimsService). It never changes a transaction's status.
  */
 @Injectable()
-export class ProviderCallbackService {
-  private readonly logger = new Logger(ProviderCallbackService.name);
+export class PurchaseCallbackService {
+  private readonly logger = new Logger(PurchaseCallbackService.name);
 
   constructor(
     private readonly config: GatewayEnv,

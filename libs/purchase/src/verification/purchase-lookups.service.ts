@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ValidationFailedError } from '#common';
 import { PurchaseProviderClient } from '#providers';
 import { pageOf, type Page } from '../model/catalogue-views.js';
-import { CatalogueService } from '../catalogue/catalogue.service.js';
+import { PurchaseCatalogueService } from '../catalogue/purchase-catalogue.service.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
 import { ProductionRelease } from '../catalogue/production-release.js';
 import type { AccountLookupView, EsimBenefitsLookupView, EsimStatusLookupView, OperatorLookupView, StatementLookupView } from '../model/lookup-views.js';
@@ -15,10 +15,10 @@ type ProductLookupKind = 'statement' | 'account' | 'esim-benefits' | 'esim-statu
  * nothing the provider might add (delivery data included) reaches the vendor by accident.
  */
 @Injectable()
-export class LookupsService {
+export class PurchaseLookupsService {
   constructor(
     private readonly provider: PurchaseProviderClient,
-    private readonly catalogue: CatalogueService,
+    private readonly catalogue: PurchaseCatalogueService,
     private readonly release: ProductionRelease,
   ) {}
 

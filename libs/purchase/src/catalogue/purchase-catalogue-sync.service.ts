@@ -17,8 +17,8 @@ export interface CatalogueSyncResult {
 
 /** Imports the provider's catalogue (upsert by provider id) in one database transaction. */
 @Injectable()
-export class CatalogueSyncService {
-  private readonly logger = new Logger(CatalogueSyncService.name);
+export class PurchaseCatalogueSyncService {
+  private readonly logger = new Logger(PurchaseCatalogueSyncService.name);
 
   constructor(
     private readonly provider: PurchaseProviderClient,

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationFailedError } from '#common';
 import type { Cents } from '#money';
-import { CatalogueService } from '../catalogue/catalogue.service.js';
+import { PurchaseCatalogueService } from '../catalogue/purchase-catalogue.service.js';
 import type { ProductBenefit, IdentifierGroups } from '../model/catalogue-types.js';
 import type { PurchaseProductEntity } from '../persistence/catalogue.entities.js';
-import { PricingService } from '../catalogue/pricing.service.js';
+import { PurchasePricingService } from '../catalogue/purchase-pricing.service.js';
 import { priceAmount } from '../model/product-pricing.js';
 import { ProductionRelease } from '../catalogue/production-release.js';
 import { isUuid } from '../model/uuid-pattern.js';
@@ -30,11 +30,11 @@ export interface QuoteRequest {
  * refused here as they are on purchases.
  */
 @Injectable()
-export class QuoteService {
+export class PurchaseQuoteService {
   constructor(
     private readonly quotes: QuotesRepository,
-    private readonly catalogue: CatalogueService,
-    private readonly pricing: PricingService,
+    private readonly catalogue: PurchaseCatalogueService,
+    private readonly pricing: PurchasePricingService,
     private readonly release: ProductionRelease,
   ) {}
 
