@@ -1,4 +1,5 @@
 import type { HttpAppOptions } from '#common';
+import { WEBHOOKS_TAG } from '#webhooks';
 import { PAYOUT_ENVELOPE } from './http/payout-envelope.js';
 import { refinePayoutSchemas } from './openapi/payout-openapi.js';
 
@@ -36,7 +37,7 @@ export const PAYOUT_HTTP_OPTIONS: HttpAppOptions = {
         payouts: 'Single payouts: send, read, collection PIN or voucher delivery, SMS resend',
         batches: 'Up to 500 payouts validated and reserved at once, submitted in the background',
         statement: 'The account statement: one line per money movement with running balances, a range summary and a CSV export',
-        webhooks: 'Signed event notifications to HTTPS endpoints the vendor registers: hints to GET the resource, delivered at least once',
+        ...WEBHOOKS_TAG,
       },
       replayable: ['createPayout', 'createBatch'],
       refineSchemas: refinePayoutSchemas,

@@ -1,4 +1,5 @@
 import type { HttpAppOptions } from '#common';
+import { WEBHOOKS_TAG } from '#webhooks';
 import { PURCHASE_ENVELOPE } from './http/purchase-envelope.js';
 import { refinePurchaseSchemas } from './openapi/purchase-openapi.js';
 
@@ -38,7 +39,7 @@ export const PURCHASE_HTTP_OPTIONS: HttpAppOptions = {
         transactions: 'Idempotent purchases, their status (poll it) and the PIN or eSIM fulfilment',
         limits: "The vendor's daily allowance, per-transaction maximum and velocity limit",
         reports: 'Sales summary per Johannesburg day',
-        webhooks: 'Signed event notifications to HTTPS endpoints the vendor registers: hints to GET the resource, delivered at least once',
+        ...WEBHOOKS_TAG,
       },
       replayable: ['createTransaction'],
       refineSchemas: refinePurchaseSchemas,

@@ -12,6 +12,7 @@ export * from './http/configure-http-app.js';
 export * from './http/operational-port.js';
 export * from './http/body-shape.js';
 export * from './http/openapi-finish.js';
+export * from './http/page-schema.js';
 export * from './time/johannesburg-day.js';
 export * from './time/time.errors.js';
 export * from './time/settle-within.js';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import type { Documents } from '#common';
+import { PageOf, type Documents } from '#common';
 import type { WebhookDeliveryPage, WebhookDeliveryView, WebhookEndpointsService, WebhookEndpointView, WebhookEndpointWithSecret } from './webhook-endpoints.service.js';
 import { PAYOUT_WEBHOOK_EVENTS, PURCHASE_WEBHOOK_EVENTS } from './webhook-event-types.js';
 
@@ -114,13 +114,6 @@ export class WebhookDeliverySchema implements Documents<WebhookDeliveryView, Web
  * One page of the delivery log: `{items, page, total, last_page}`, the paging metadata every
  * list of both gateways carries (docs/INTEGRATION.md, "Lists and paging").
  */
-export class WebhookDeliveryPageSchema implements Documents<WebhookDeliveryPage, WebhookDeliveryPageSchema> {
-  @ApiProperty({ type: [WebhookDeliverySchema] })
-  items: WebhookDeliverySchema[];
-  @ApiProperty({ example: 1, description: 'This page (from 1)' })
-  page: number;
-  @ApiProperty({ example: 1, description: 'Deliveries in the whole log' })
-  total: number;
-  @ApiProperty({ example: 1, description: 'The last page (1 when the log is empty)' })
-  last_page: number;
-}
+export class WebhookDeliveryPageSchema
+  extends PageOf(WebhookDeliverySchema, { page: 1, total: 1, last_page: 1 }, { page: 'This page (from 1)', total: 'Deliveries in the whole log', last_page: 'The last page (1 when the log is empty)' })
+  implements Documents<WebhookDeliveryPage, WebhookDeliveryPageSchema> {}

@@ -13,6 +13,7 @@ import {
   ServerError,
   ValidationError,
 } from './errors.js';
+import * as sdk from './index.js';
 
 const purchaseBody = (code: string) => ({ success: false, message: code, error: { code } });
 const payoutBody = (code: string) => ({ success: false, code, message: code, errors: {} });
@@ -115,5 +116,13 @@ describe('Caller: an error through withResponse() only', () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+});
+
+describe('brands', () => {
+  it('gives every error class the SDK exports a brand of its own: the name it is exported under', () => {
+    const errorClasses = Object.entries(sdk).filter((entry): entry is [string, typeof GatewayError] => entry[1] === GatewayError || (typeof entry[1] === 'function' && entry[1].prototype instanceof GatewayError));
+    expect(errorClasses.map(([name]) => name)).toEqual(expect.arrayContaining(['GatewayError', 'RateLimitError', 'WaitTimeoutError', 'WebhookSignatureError']));
+    for (const [name, Kind] of errorClasses) expect([name, Object.hasOwn(Kind, 'brand') ? Kind.brand : 'no brand of its own']).toEqual([name, name]);
   });
 });

@@ -36,8 +36,11 @@ export class GatewayError extends Error {
     Object.defineProperty(this, 'name', { value: new.target.brand, enumerable: false, configurable: true, writable: true });
   }
 
-  /** The stable class name used by `instanceof` (class names can be minified; this cannot). */
-  static readonly brand: string = 'GatewayError';
+  /**
+   * The stable class name used by `instanceof`: the name the class is exported under, given by
+   * brandErrorClasses (class names can be minified; this cannot).
+   */
+  declare static readonly brand: string;
 
   static override [Symbol.hasInstance](instance: unknown): boolean {
     if (typeof instance !== 'object' || instance === null) return false;
@@ -81,7 +84,6 @@ export function responseMeta(response: Response): ResponseMeta {
  * `isPayoutError(error, 'createPayout')`, and a misspelt code no longer compiles.
  */
 export class GatewayApiError<Code extends string = string> extends GatewayError {
-  static override readonly brand: string = 'GatewayApiError';
   /** HTTP status of the answer. */
   readonly status: number;
   /** The contract's error code (e.g. `VALIDATION_FAILED`); `HTTP_<status>` when the body was not an envelope. */
@@ -118,48 +120,30 @@ export class GatewayApiError<Code extends string = string> extends GatewayError 
 }
 
 /** 401: missing, malformed, expired or revoked token. */
-export class AuthenticationError<Code extends string = string> extends GatewayApiError<Code> {
-  static override readonly brand: string = 'AuthenticationError';
-}
+export class AuthenticationError<Code extends string = string> extends GatewayApiError<Code> {}
 /** 403: the token or the vendor lacks the ability. */
-export class PermissionError<Code extends string = string> extends GatewayApiError<Code> {
-  static override readonly brand: string = 'PermissionError';
-}
+export class PermissionError<Code extends string = string> extends GatewayApiError<Code> {}
 /** 404. */
-export class NotFoundError<Code extends string = string> extends GatewayApiError<Code> {
-  static override readonly brand: string = 'NotFoundError';
-}
+export class NotFoundError<Code extends string = string> extends GatewayApiError<Code> {}
 /** The request itself was refused: `VALIDATION_FAILED` (see `errors`), a body too large, a wrong media type. */
-export class ValidationError<Code extends string = string> extends GatewayApiError<Code> {
-  static override readonly brand: string = 'ValidationError';
-}
+export class ValidationError<Code extends string = string> extends GatewayApiError<Code> {}
 /** 409: the request conflicts with the state on the gateway. */
-export class ConflictError<Code extends string = string> extends GatewayApiError<Code> {
-  static override readonly brand: string = 'ConflictError';
-}
+export class ConflictError<Code extends string = string> extends GatewayApiError<Code> {}
 /** 409 `IDEMPOTENCY_CONFLICT` (purchase) or `REFERENCE_CONFLICT` (payout): the key was used with another body. */
-export class IdempotencyConflictError<Code extends string = string> extends ConflictError<Code> {
-  static override readonly brand: string = 'IdempotencyConflictError';
-}
+export class IdempotencyConflictError<Code extends string = string> extends ConflictError<Code> {}
 /** 429: throttled. `retryAfter` is the gateway's `Retry-After` in seconds. */
 export class RateLimitError<Code extends string = string> extends GatewayApiError<Code> {
-  static override readonly brand: string = 'RateLimitError';
   get retryAfter(): number | undefined {
     return this.retryAfterSeconds;
   }
 }
 /** The provider refused, failed or is not configured (`PROVIDER_*` codes). */
-export class ProviderError<Code extends string = string> extends GatewayApiError<Code> {
-  static override readonly brand: string = 'ProviderError';
-}
+export class ProviderError<Code extends string = string> extends GatewayApiError<Code> {}
 /** 5xx: the gateway failed or is unavailable; safe requests were already retried. */
-export class ServerError<Code extends string = string> extends GatewayApiError<Code> {
-  static override readonly brand: string = 'ServerError';
-}
+export class ServerError<Code extends string = string> extends GatewayApiError<Code> {}
 
 /** No answer within the timeout (per attempt; safe requests were retried first). */
 export class GatewayTimeoutError extends GatewayError {
-  static override readonly brand: string = 'GatewayTimeoutError';
   constructor(
     readonly timeoutMs: number,
     readonly method: string,
@@ -171,7 +155,6 @@ export class GatewayTimeoutError extends GatewayError {
 
 /** The request never got an answer: DNS, refused connection, reset (safe requests were retried first). */
 export class GatewayConnectionError extends GatewayError {
-  static override readonly brand: string = 'GatewayConnectionError';
   constructor(
     readonly method: string,
     readonly url: string,
@@ -183,7 +166,6 @@ export class GatewayConnectionError extends GatewayError {
 
 /** Thrown by the wait helpers when the object is still not final at the deadline; `last` is the last read. */
 export class WaitTimeoutError<T = unknown> extends GatewayError {
-  static override readonly brand: string = 'WaitTimeoutError';
   constructor(
     readonly last: T,
     readonly timeoutMs: number,
@@ -191,6 +173,32 @@ export class WaitTimeoutError<T = unknown> extends GatewayError {
     super(`still not final after ${timeoutMs} ms`);
   }
 }
+
+/**
+ * Gives each error class its brand: the name it is exported under, written once as an object key,
+ * which minifiers keep (unlike class names). Every class the SDK throws is branded here or beside
+ * its declaration, so that none shares its parent's brand.
+ */
+export function brandErrorClasses(classes: Record<string, abstract new (...args: never[]) => GatewayError>): void {
+  for (const [name, Kind] of Object.entries(classes)) Object.defineProperty(Kind, 'brand', { value: name, enumerable: false });
+}
+
+brandErrorClasses({
+  GatewayError,
+  GatewayApiError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  ValidationError,
+  ConflictError,
+  IdempotencyConflictError,
+  RateLimitError,
+  ProviderError,
+  ServerError,
+  GatewayTimeoutError,
+  GatewayConnectionError,
+  WaitTimeoutError,
+});
 
 const CONFLICT_IDEMPOTENCY = new Set(['IDEMPOTENCY_CONFLICT', 'REFERENCE_CONFLICT']);
 

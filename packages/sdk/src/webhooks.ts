@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { GatewayError } from './errors.js';
+import { brandErrorClasses, GatewayError } from './errors.js';
 import type { components as payoutComponents } from './generated/payout.js';
 import type { components as purchaseComponents } from './generated/purchase.js';
 
@@ -43,7 +43,6 @@ export const PAYOUT_WEBHOOK_EVENT_TYPES = ['payout.paid', 'payout.failed', 'payo
 
 /** Why a delivery was refused. Answer it with 400 and do nothing else. */
 export class WebhookSignatureError extends GatewayError {
-  static override readonly brand: string = 'WebhookSignatureError';
   constructor(
     message: string,
     /** `missing_header`, `malformed_header`, `timestamp_outside_tolerance`, `no_matching_signature`, `invalid_payload`. */
@@ -52,6 +51,7 @@ export class WebhookSignatureError extends GatewayError {
     super(message);
   }
 }
+brandErrorClasses({ WebhookSignatureError });
 
 export interface VerifyOptions {
   /** Seconds a signature stays valid either side of now. Default 300. */

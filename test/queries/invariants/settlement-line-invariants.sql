@@ -33,7 +33,7 @@ WITH accepted AS (
 SELECT count(*)::int AS examined FROM payouts WHERE status = 'failed' AND ($1::uuid[] IS NULL OR vendor_id = ANY($1::uuid[]));
 
 -- checkReleasedPayoutsNotProvedPaid
-SELECT p.id, p.status_reason, (p.amount_cents + p.fee_cents)::text AS released_cents, l.id::text AS line_id, l.status AS line_status
+SELECT p.id, p.status_reason, (p.amount_cents + p.fee_cents)::text AS released_cents, l.id::text AS settlement_line_id, l.status AS line_status
    FROM payouts p JOIN settlement_lines l ON l.payout_id = p.id
   WHERE p.status = 'failed' AND ($1::uuid[] IS NULL OR p.vendor_id = ANY($1::uuid[]))
     -- A line that misstates the amount or the provider reference proves nothing about ours (it is an exception of its own).

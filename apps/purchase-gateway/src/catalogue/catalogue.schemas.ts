@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Documents } from '#common';
+import { PageOf, type Documents } from '#common';
 import type { CountryView, OperatorView, Page, ProductBenefit, ProductPriceView, ProductView, ServiceView } from '#purchase';
-import { PageOf } from '../openapi/page-schema.js';
 
 export class ServiceSchema implements Documents<ServiceView, ServiceSchema> {
   @ApiProperty({ example: 3 })

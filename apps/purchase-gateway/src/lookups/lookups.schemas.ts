@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Documents } from '#common';
+import { PageOf, type Documents } from '#common';
 import type { AccountLookupView, EsimBenefitsLookupView, EsimStatusLookupView, OperatorLookupView, Page, StatementLookupView } from '#purchase';
 import { OperatorRefSchema, OperatorSchema } from '../catalogue/catalogue.schemas.js';
-import { PageOf } from '../openapi/page-schema.js';
 
 export class OperatorPageSchema extends PageOf(OperatorSchema) implements Documents<Page<OperatorLookupView>, OperatorPageSchema> {}
 

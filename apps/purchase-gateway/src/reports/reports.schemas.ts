@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Documents } from '#common';
+import { PageOf, type Documents } from '#common';
 import type { PurchaseStatementPage, SalesSummaryView } from '#purchase';
-import { PageOf } from '../openapi/page-schema.js';
 
 export class SalesSummarySchema implements Documents<SalesSummaryView, SalesSummarySchema> {
   @ApiProperty({ type: String, nullable: true, format: 'date' })

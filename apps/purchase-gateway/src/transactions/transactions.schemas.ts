@@ -1,7 +1,6 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
-import type { Documents } from '#common';
+import { PageOf, type Documents } from '#common';
 import { TRANSACTION_STATUSES, type TransactionView, type TransactionValidation, type FulfilmentView, type Page } from '#purchase';
-import { PageOf } from '../openapi/page-schema.js';
 
 export class TransactionSchema implements Documents<TransactionView, TransactionSchema> {
   @ApiProperty({ format: 'uuid', description: 'Gateway id (also the provider’s external id)' })

@@ -59,3 +59,12 @@ export interface InvariantReport {
 export function addViolation(report: InvariantReport, invariant: InvariantName, subject: string, details: Record<string, unknown>): void {
   report.violations.push({ invariant, subject, details });
 }
+
+/**
+ * Records a violation of `invariant` for each row a check's query found: the row's `id` is the
+ * subject and its other columns, named in the query as the report names them, are the details
+ * (`extra` added to each).
+ */
+export function addRowViolations(report: InvariantReport, invariant: InvariantName, rows: ReadonlyArray<Record<string, unknown>>, extra: Record<string, unknown> = {}): void {
+  for (const { id, ...details } of rows) addViolation(report, invariant, String(id), { ...details, ...extra });
+}

@@ -1,4 +1,4 @@
-import { addViolation, type InvariantReport } from './invariant-report.js';
+import { addRowViolations, addViolation, type InvariantReport } from './invariant-report.js';
 import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
 
 // The payout side's money invariants: the ledger against the balances, each payout's entries
@@ -143,13 +143,5 @@ export async function checkPayoutHoldsJustified(query: InvariantQuery, vendors: 
       WHERE status = 'pending' AND submission_started_at IS NOT NULL AND next_poll_at IS NULL AND ${inScope('vendor_id')}`,
     [vendors],
   );
-  for (const row of rows) {
-    addViolation(report, 'payoutHoldsJustified', String(row.id), {
-      status: row.status,
-      status_reason: row.status_reason,
-      submission_started_at: row.submission_started_at,
-      hold_cents: row.hold_cents,
-      problem: 'submitted, still pending, and no status poll scheduled',
-    });
-  }
+  addRowViolations(report, 'payoutHoldsJustified', rows, { problem: 'submitted, still pending, and no status poll scheduled' });
 }

@@ -1,4 +1,4 @@
-import { addViolation, type InvariantReport } from './invariant-report.js';
+import { addRowViolations, addViolation, type InvariantReport } from './invariant-report.js';
 import { countExamined, inScope, type InvariantQuery } from './invariant-query.js';
 
 /**
@@ -102,19 +102,12 @@ export async function checkLinesNotHidden(query: InvariantQuery, vendors: string
 export async function checkReleasedPayoutsNotProvedPaid(query: InvariantQuery, vendors: string[] | null, report: InvariantReport): Promise<void> {
   report.examined.releasedPayoutNotProvedPaid = await countExamined(query, vendors, `FROM payouts WHERE status = 'failed' AND ${inScope('vendor_id')}`);
   const rows = await query(
-    `SELECT p.id, p.status_reason, (p.amount_cents + p.fee_cents)::text AS released_cents, l.id::text AS line_id, l.status AS line_status
+    `SELECT p.id, p.status_reason, (p.amount_cents + p.fee_cents)::text AS released_cents, l.id::text AS settlement_line_id, l.status AS line_status
        FROM payouts p JOIN settlement_lines l ON l.payout_id = p.id
       WHERE p.status = 'failed' AND ${inScope('p.vendor_id')}
         -- A line that misstates the amount or the provider reference proves nothing about ours (it is an exception of its own).
         AND l.amount_cents = p.amount_cents AND (p.provider_reference IS NULL OR p.provider_reference = l.provider_reference)`,
     [vendors],
   );
-  for (const row of rows) {
-    addViolation(report, 'releasedPayoutNotProvedPaid', String(row.id), {
-      status_reason: row.status_reason,
-      released_cents: row.released_cents,
-      settlement_line_id: row.line_id,
-      line_status: row.line_status,
-    });
-  }
+  addRowViolations(report, 'releasedPayoutNotProvedPaid', rows);
 }

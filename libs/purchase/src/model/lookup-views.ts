@@ -9,41 +9,20 @@ export interface OperatorLookupView {
   country_iso_code: string;
 }
 
-export interface StatementLookupView {
-  product_id: number;
-  account_number: string;
-  account_holder: string;
-  currency: string;
-  amount_due: string;
-  statement_date: string;
-  due_date: string;
-}
+export type StatementLookupView = Pick<ProviderStatementLookup, 'product_id' | 'account_number' | 'account_holder' | 'currency' | 'amount_due' | 'statement_date' | 'due_date'>;
 
-export interface AccountLookupView {
-  product_id: number;
-  valid: boolean;
-  status: string;
-  account_holder: string;
-  operator: { id: number; name: string };
-}
+export type AccountLookupView = Pick<ProviderAccountLookup, 'product_id' | 'valid' | 'status' | 'account_holder' | 'operator'>;
 
-export interface EsimBenefitsLookupView {
-  product_id: number;
-  benefits: { type: string; unit: string; total: string; remaining: string }[];
-  expires_at: string;
-}
+export type EsimBenefitsLookupView = Pick<ProviderEsimBenefitsLookup, 'product_id' | 'benefits' | 'expires_at'>;
 
-export interface EsimStatusLookupView {
-  product_id: number;
-  status: string;
-  installation_date: string | null;
-  activation_date: string | null;
-}
+export type EsimStatusLookupView = Pick<ProviderEsimStatusLookup, 'product_id' | 'status' | 'installation_date' | 'activation_date'>;
 
-// Each view is copied field by field from the provider's answer (PurchaseLookupsService), so that nothing
-// the provider adds reaches the vendor; these links make a field the provider's wire type gains,
-// loses or retypes a compile error here rather than a silently dropped or mistyped field (a field
-// the vendor must not see is then left out on purpose: link the view to an `Omit` of the wire type).
+// Each view names the fields of the provider's answer that PurchaseLookupsService copies, so that nothing
+// the provider adds reaches the vendor; their types are the wire type's, which the schema classes
+// (the purchase gateway's lookups.schemas.ts) check against the contract. These links make a field
+// the provider's wire type gains or loses a compile error here rather than a silently dropped field
+// (a field the vendor must not see is then left out on purpose: link the view to an `Omit` of the
+// wire type).
 type _StatementLinked = AssertDocuments<ProviderStatementLookup, StatementLookupView>;
 type _AccountLinked = AssertDocuments<ProviderAccountLookup, AccountLookupView>;
 type _EsimBenefitsLinked = AssertDocuments<ProviderEsimBenefitsLookup, EsimBenefitsLookupView>;

@@ -35,6 +35,12 @@ interface VendorPrincipal {
 }
 
 /**
+ * The OpenAPI tag of these operations and of the events a gateway sends (OpenApiFinish.webhooks),
+ * with its description, for the gateway's `tags`.
+ */
+export const WEBHOOKS_TAG = { webhooks: 'Signed event notifications to HTTPS endpoints the vendor registers: hints to GET the resource, delivered at least once' } as const;
+
+/**
  * The webhook-endpoints API (docs/INTEGRATION.md, Webhooks) for one gateway: the same routes,
  * abilities and operations on both, in the gateway's envelope, each vendor seeing only its own
  * endpoints (another vendor's answers 404). The gateway module lists the returned class among
