@@ -1,5 +1,6 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
+import { settleWithin } from '#common';
 
 /** What a subscriber of a channel is told. */
 export interface ChangeSubscriber {
@@ -198,12 +199,5 @@ export class ChangeNotifications implements OnApplicationShutdown {
  * must never wait on the listening connection (it carries no work to finish).
  */
 async function endWithin(client: pg.Client, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const ended = client.end().then(
-    () => true,
-    () => true,
-  );
-  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  if (!(await Promise.race([ended, timedOut]))) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-  clearTimeout(timer);
+  if (!(await settleWithin(client.end(), ms))) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
