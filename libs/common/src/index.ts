@@ -11,6 +11,7 @@ export * from './http/api-surface.module.js';
 export * from './http/configure-http-app.js';
 export * from './http/operational-port.js';
 export * from './http/body-shape.js';
+export * from './http/idempotent-replay.js';
 export * from './http/openapi-finish.js';
 export * from './http/page-schema.js';
 export * from './time/johannesburg-day.js';

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
+import { markIdempotentReplay } from '#common';
 import { BatchRequestDto, PayoutBatchRequestService, type BatchValidation, type BatchView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-openapi.js';
 import { PayoutCreationRoute, PayoutDryRunRoute } from '../http/payout-write-routes.js';
@@ -89,7 +90,7 @@ export class BatchesController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<BatchView> {
     const { batch, replayed } = await this.batches.createBatch(vendor, body);
-    if (replayed) response.setHeader('Idempotent-Replayed', 'true');
+    markIdempotentReplay(response, replayed);
     return batch;
   }
 

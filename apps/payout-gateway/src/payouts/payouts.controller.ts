@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import type { Response } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentVendor, RequireScopes, type VendorPrincipal } from '#auth';
+import { markIdempotentReplay } from '#common';
 import { PayoutRequestDto, PayoutDeliveryService, PayoutRequestService, PayoutSmsResendService, type DeliveryView, type PayoutValidation, type PayoutView } from '#payout';
 import { ApiEnvelope, ApiPayoutErrors } from '../openapi/payout-openapi.js';
 import { PayoutCreationRoute, PayoutDryRunRoute } from '../http/payout-write-routes.js';
@@ -75,8 +76,7 @@ export class PayoutsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<PayoutView> {
     const { payout, replayed } = await this.payouts.createPayout(vendor, body);
-    // Same signal as purchase replays: the stored payout, no second provider call.
-    if (replayed) response.setHeader('Idempotent-Replayed', 'true');
+    markIdempotentReplay(response, replayed);
     return payout;
   }
 

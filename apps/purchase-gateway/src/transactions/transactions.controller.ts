@@ -2,7 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res, UseIn
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentVendor, RequireAbilities, type VendorPrincipal } from '#auth';
-import { RateLimitBucketOf } from '#common';
+import { markIdempotentReplay, RateLimitBucketOf } from '#common';
 import { assertDateOrder, CreateTransactionBody, PurchaseFulfilmentService, PurchaseAdmissionService, REFERENCE_PATTERN, TransactionListQuery, PurchaseQueryService, type PurchaseRequest } from '#purchase';
 import { ApiEnvelope, ApiPurchaseErrors, RATE_LIMITED } from '../openapi/purchase-openapi.js';
 import { IdempotencyKeyIntoBody } from './idempotency-key-into-body.interceptor.js';
@@ -82,7 +82,7 @@ export class TransactionsController {
   @UseInterceptors(IdempotencyKeyIntoBody)
   async create(@CurrentVendor() vendor: VendorPrincipal, @Body() body: CreateTransactionBody, @Res({ passthrough: true }) response: Response) {
     const result = await this.admission.admit(vendor.vendorId, purchaseRequestOf(body));
-    if (result.replayed) response.setHeader('Idempotent-Replayed', 'true');
+    markIdempotentReplay(response, result.replayed);
     return result.transaction;
   }
 

@@ -3,6 +3,7 @@ import type { ApiEnvelopeFormat } from './api-envelope.js';
 import { exampleOf } from './openapi-examples.js';
 import { integerNumbers, toOpenApi31, walk, type Json } from './openapi-schema-passes.js';
 import { describeWebhooks, type OpenApiWebhooks } from './openapi-webhooks.js';
+import { IDEMPOTENT_REPLAYED_HEADER } from './idempotent-replay.js';
 
 export { exampleOf } from './openapi-examples.js';
 
@@ -214,7 +215,7 @@ function finishSuccessResponse(doc: Json, response: Json, replayable: boolean): 
     }
     if (media.example === undefined && media.examples === undefined) media.example = exampleOf(doc, schema, 'response');
   }
-  if (replayable) response.headers = { 'Idempotent-Replayed': IDEMPOTENT_REPLAYED, ...(response.headers ?? {}) };
+  if (replayable) response.headers = { [IDEMPOTENT_REPLAYED_HEADER]: IDEMPOTENT_REPLAYED, ...(response.headers ?? {}) };
 }
 
 /**
