@@ -12,7 +12,7 @@ export type Setting = Exclude<keyof GatewayEnv, 'isProduction'>;
 export const CONFIG_GROUPS = {
   /** Every process: environment, logging, the HTTP server and its drain. */
   runtime: ['APP_ENV', 'LOG_LEVEL', 'PORT', 'OPERATIONAL_PORT', 'SHUTDOWN_GRACE_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'TRUSTED_PROXY_HOPS'],
-  database: ['DATABASE_URL', 'DATABASE_POOL_SIZE'],
+  database: ['DATABASE_URL', 'DATABASE_POOL_SIZE', 'DATABASE_PREPARED_STATEMENTS'],
   /** The shared Redis client and the queue producer. */
   redis: ['REDIS_URL', 'QUEUE_PREFIX'],
   /** BullMQ consumers: the worker only. */

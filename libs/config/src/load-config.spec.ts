@@ -9,6 +9,13 @@ describe('loadConfig', () => {
     expect(config.CALLBACK_TOKEN).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('reads an on/off setting only from the words true and false', () => {
+    expect(loadConfig({}).DATABASE_PREPARED_STATEMENTS).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).DATABASE_PREPARED_STATEMENTS).toBe(false);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'true' }).DATABASE_PREPARED_STATEMENTS).toBe(true);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow('DATABASE_PREPARED_STATEMENTS must be true or false');
+  });
+
   it('never applies development secrets in production', () => {
     const config = loadConfig({ APP_ENV: 'production' });
     expect(config.CALLBACK_TOKEN).toBeUndefined();

@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString, IsUrl, Matches } from 'class-validator';
-import { APP_ENVS, IntSetting, IsPostgresUrl, type AppEnv } from './setting-decorators.js';
+import { APP_ENVS, FlagSetting, IntSetting, IsPostgresUrl, type AppEnv } from './setting-decorators.js';
 
 /**
  * The settings of GatewayEnv (gateway-env.ts) that the processes share: how each runs and drains,
@@ -61,6 +61,14 @@ export class PlatformSettings {
 
   @IntSetting(1, 200)
   DATABASE_POOL_SIZE = 10;
+
+  /**
+   * Parameterised statements run as named prepared statements of their connection: parsed once,
+   * planned once where PostgreSQL keeps a generic plan. `false` only behind a transaction-mode
+   * pooler that cannot keep them (PgBouncer before 1.21, or without `max_prepared_statements`).
+   */
+  @FlagSetting()
+  DATABASE_PREPARED_STATEMENTS = true;
 
   // ---- redis: the shared client and the queue producer ----
 

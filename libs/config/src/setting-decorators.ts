@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsBoolean, IsInt, Max, Min, ValidateBy, type ValidationOptions } from 'class-validator';
 
 /** The values of APP_ENV. */
 export const APP_ENVS = ['development', 'test', 'production'] as const;
@@ -36,6 +36,16 @@ const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /
 export function IntSetting(min: number, max?: number): PropertyDecorator {
   // Bottom up, as TypeScript applies a written stack `@Transform @IsInt @Min @Max`.
   const decorators = [...(max === undefined ? [] : [Max(max)]), Min(min), IsInt(), Transform(toInt)];
+  return (target, key) => {
+    for (const decorate of decorators) decorate(target, key);
+  };
+}
+
+const toFlag = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+/** An on/off setting read from its environment string: exactly `true` or `false`. */
+export function FlagSetting(): PropertyDecorator {
+  const decorators = [IsBoolean({ message: '$property must be true or false' }), Transform(toFlag)];
   return (target, key) => {
     for (const decorate of decorators) decorate(target, key);
   };

@@ -1,5 +1,6 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations/index.js';
+import { PreparedStatementClient } from './prepared-statement-client.js';
 import { QueryErrorLogger } from './query-logger.js';
 
 /** Entity classes as TypeORM takes them. */
@@ -9,6 +10,8 @@ export interface DatabaseSettings {
   url: string;
   poolSize: number;
   applicationName: string;
+  /** Parameterised statements as named prepared statements of their connection (PreparedStatementClient); default true. */
+  preparedStatements?: boolean;
   /**
    * The entity classes this process reads and writes through TypeORM, composed by the app from
    * the lists the domain libs export (PURCHASE_ENTITIES, PAYOUT_ENTITIES, AUTH_ENTITIES,
@@ -42,6 +45,7 @@ export function buildDataSourceOptions(settings: DatabaseSettings): DataSourceOp
       // separate SET TRANSACTION statement, a round trip on every purchase admission. Code that
       // needs a stronger level still asks for it explicitly.
       options: '-c default_transaction_isolation=read\\ committed',
+      ...(settings.preparedStatements === false ? {} : { Client: PreparedStatementClient }),
     },
   };
 }

@@ -31,7 +31,7 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [GatewayEnv],
           useFactory: (config: GatewayEnv) => ({
-            ...buildDataSourceOptions({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: options.applicationName, entities: options.entities }),
+            ...buildDataSourceOptions({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, preparedStatements: config.DATABASE_PREPARED_STATEMENTS, applicationName: options.applicationName, entities: options.entities }),
             // Start even when the database is briefly unreachable; readiness reports it.
             retryAttempts: 3,
             retryDelay: 1_000,

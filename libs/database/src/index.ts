@@ -1,4 +1,5 @@
 export * from './data-source-options.js';
+export * from './prepared-statement-client.js';
 export * from './database.module.js';
 export * from './persistence/ensure-database.js';
 export * from './run-migrations.js';
