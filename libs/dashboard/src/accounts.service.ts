@@ -67,8 +67,8 @@ export class DashboardAccounts {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.invites.accept(manager, invite.id))) throw new NotFoundError('invite');
       if (await this.users.emailTaken(manager, invite.email)) throw new ValidationFailedError({ email: ['This email already has a dashboard account.'] });
-      const user = await this.users.insert(manager, { vendorId: invite.vendor_id, email: invite.email, role: invite.role, passwordHash });
-      await this.audit.record({ vendorId: invite.vendor_id, actorUserId: user.id, actor: invite.email, action: 'user.joined', subject: invite.email, details: { role: invite.role }, address }, manager);
+      const user = await this.users.insert(manager, { vendorId: invite.vendorId, email: invite.email, role: invite.role, passwordHash });
+      await this.audit.record({ vendorId: invite.vendorId, actorUserId: user.id, actor: invite.email, action: 'user.joined', subject: invite.email, details: { role: invite.role }, address }, manager);
       return user;
     });
   }
@@ -77,12 +77,12 @@ export class DashboardAccounts {
    * Checks an email and password. Unknown emails still cost one argon2 verification, so the
    * answer time does not tell which emails have accounts.
    */
-  async checkCredentials(email: string, password: string): Promise<Omit<DashboardUserCredentials, 'password_hash'> | null> {
+  async checkCredentials(email: string, password: string): Promise<Omit<DashboardUserCredentials, 'passwordHash'> | null> {
     const row: Partial<DashboardUserCredentials> | undefined = await this.users.credentials(normaliseEmail(email));
-    const ok = await verifyPassword(row?.password_hash ?? DUMMY_PASSWORD_HASH, password);
+    const ok = await verifyPassword(row?.passwordHash ?? DUMMY_PASSWORD_HASH, password);
     if (!row || !ok) return null;
-    delete row.password_hash;
-    return row as Omit<DashboardUserCredentials, 'password_hash'>;
+    delete row.passwordHash;
+    return row as Omit<DashboardUserCredentials, 'passwordHash'>;
   }
 
   /**
@@ -98,7 +98,7 @@ export class DashboardAccounts {
     await this.dataSource.transaction(async (manager) => {
       await this.resets.retireOpen(manager, user.id);
       await this.resets.insert(manager, { userId: user.id, tokenHash: secretHash(secret), expiresAt });
-      await this.audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'user.password_reset_requested', subject: user.email, address }, manager);
+      await this.audit.record({ vendorId: user.vendorId, actorUserId: user.id, actor: user.email, action: 'user.password_reset_requested', subject: user.email, address }, manager);
     });
     return { secret, email: user.email, expiresAt };
   }
@@ -115,9 +115,9 @@ export class DashboardAccounts {
     const passwordHash = await newPasswordHash(password, reset.email);
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.resets.use(manager, reset.id))) throw new NotFoundError('password reset');
-      if ((await this.users.setPasswordHash(manager, reset.user_id, passwordHash)) === 0) throw new NotFoundError('password reset');
-      await this.sessions.revokeAllOf(reset.user_id, manager);
-      await this.audit.record({ vendorId: reset.vendor_id, actorUserId: reset.user_id, actor: reset.email, action: 'user.password_reset', subject: reset.email, address }, manager);
+      if ((await this.users.setPasswordHash(manager, reset.userId, passwordHash)) === 0) throw new NotFoundError('password reset');
+      await this.sessions.revokeAllOf(reset.userId, manager);
+      await this.audit.record({ vendorId: reset.vendorId, actorUserId: reset.userId, actor: reset.email, action: 'user.password_reset', subject: reset.email, address }, manager);
     });
   }
 
@@ -151,7 +151,7 @@ export class DashboardAccounts {
     await this.dataSource.transaction(async (manager) => {
       if (required) {
         const self = actor.userId ? await this.users.find(vendorId, actor.userId, manager) : undefined;
-        if (!self?.totp_enabled) throw new ValidationFailedError({ require_two_step: ['Turn on two-step sign-in for your own account first (Your account).'] });
+        if (!self?.totpEnabled) throw new ValidationFailedError({ require_two_step: ['Turn on two-step sign-in for your own account first (Your account).'] });
       }
       await this.users.setTeamRequiresTwoStep(manager, vendorId, required);
       await this.audit.record({ vendorId, actorUserId: actor.userId, actor: actor.label, action: required ? 'team.two_step_required' : 'team.two_step_optional', address: actor.address }, manager);
@@ -197,7 +197,7 @@ export class DashboardAccounts {
   /** The sealed TOTP secret of a user and the last step accepted, if two-step sign-in is on. */
   async totpSecret(vendorId: string, userId: string): Promise<{ sealed: string; lastStep: number | null } | null> {
     const row = await this.users.totpSecret(vendorId, userId);
-    return row ? { sealed: row.totp_secret_ciphertext, lastStep: row.totp_last_step === null ? null : Number(row.totp_last_step) } : null;
+    return row ? { sealed: row.sealed, lastStep: row.lastStep === null ? null : Number(row.lastStep) } : null;
   }
 
   /**

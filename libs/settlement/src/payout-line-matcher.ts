@@ -30,7 +30,7 @@ export class PayoutLineMatcher {
   ) {}
 
   async match(context: LineContext, line: StoredLine): Promise<LineResult> {
-    const found = await this.payouts.findByMerchantReference(line.merchant_reference);
+    const found = await this.payouts.findByMerchantReference(line.merchantReference);
     const base = { domain: 'payout' as const, provider: context.provider, reportDate: context.reportDate };
     return this.dataSource.transaction(async (manager) => {
       const payout = found && methodDefinition(found.method).channel === context.provider ? await this.payouts.lockForLine(manager, found.id) : null;
@@ -40,10 +40,10 @@ export class PayoutLineMatcher {
       const ours = { vendorId: payout.vendorId, payoutId: payout.id };
       const evidence = { ...lineEvidence(line), our_status: payout.status, our_amount: formatCents(payout.amountCents), our_currency: payout.currency };
 
-      if (payout.amountCents !== BigInt(line.amount_cents) || payout.currency !== line.currency) {
+      if (payout.amountCents !== BigInt(line.amountCents) || payout.currency !== line.currency) {
         return raise({ ...base, ...ours, kind: 'amount_mismatch', dedupeKey: lineDedupeKey(line, 'amount_mismatch'), details: evidence }, links);
       }
-      if (payout.providerReference !== null && payout.providerReference !== line.provider_reference) {
+      if (payout.providerReference !== null && payout.providerReference !== line.providerReference) {
         const details = { ...evidence, our_provider_reference: payout.providerReference };
         return raise({ ...base, ...ours, kind: 'reference_mismatch', dedupeKey: lineDedupeKey(line, 'reference_mismatch'), details }, links);
       }
@@ -74,9 +74,9 @@ function paymentOf(line: StoredLine, outcome: 'paid' | 'reversed'): PayoutProvid
   return {
     outcome,
     found: true,
-    merchantReference: line.merchant_reference,
+    merchantReference: line.merchantReference,
     providerStatus: line.line.status,
-    providerReference: line.provider_reference,
+    providerReference: line.providerReference,
     amount: line.line.amount,
     rejectionReason: null,
     paidAt: line.line.settled_at,

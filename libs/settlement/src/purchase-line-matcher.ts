@@ -40,10 +40,10 @@ export class PurchaseLineMatcher {
     const ours = { vendorId: record.vendorId, purchaseTransactionId: record.id };
     const evidence = { ...lineEvidence(line), our_status: record.status, our_amount: formatCents(record.wholesaleCents), our_currency: record.currency };
 
-    if (record.wholesaleCents !== BigInt(line.amount_cents) || record.currency !== line.currency) {
+    if (record.wholesaleCents !== BigInt(line.amountCents) || record.currency !== line.currency) {
       return raise({ ...base, ...ours, kind: 'amount_mismatch', dedupeKey: lineDedupeKey(line, 'amount_mismatch'), details: evidence }, links);
     }
-    if (!/^\d{1,18}$/.test(line.provider_reference) || (record.providerTransactionId !== null && record.providerTransactionId !== line.provider_reference)) {
+    if (!/^\d{1,18}$/.test(line.providerReference) || (record.providerTransactionId !== null && record.providerTransactionId !== line.providerReference)) {
       const details = { ...evidence, our_provider_transaction_id: record.providerTransactionId };
       return raise({ ...base, ...ours, kind: 'reference_mismatch', dedupeKey: lineDedupeKey(line, 'reference_mismatch'), details }, links);
     }
@@ -59,9 +59,9 @@ export class PurchaseLineMatcher {
           record.id,
           {
             source: 'settlement_report',
-            providerTransactionId: line.provider_reference,
+            providerTransactionId: line.providerReference,
             providerStatus: line.line.status,
-            wholesaleAmount: formatCents(BigInt(line.amount_cents)),
+            wholesaleAmount: formatCents(BigInt(line.amountCents)),
             wholesaleCurrency: line.currency,
             reportDate: context.reportDate,
           },
@@ -83,12 +83,12 @@ export class PurchaseLineMatcher {
   }
 
   private async find(line: StoredLine): Promise<TransactionRecord | undefined> {
-    if (isUuid(line.merchant_reference)) {
-      const byId = await this.purchases.record(line.merchant_reference);
+    if (isUuid(line.merchantReference)) {
+      const byId = await this.purchases.record(line.merchantReference);
       if (byId) return byId;
     }
-    if (!/^\d{1,18}$/.test(line.provider_reference)) return undefined;
-    return this.purchases.recordByProviderTransactionId(line.provider_reference);
+    if (!/^\d{1,18}$/.test(line.providerReference)) return undefined;
+    return this.purchases.recordByProviderTransactionId(line.providerReference);
   }
 
   /**
@@ -105,7 +105,7 @@ export class PurchaseLineMatcher {
     }
     return {
       outcome: wanted,
-      providerTransactionId: Number(line.provider_reference),
+      providerTransactionId: Number(line.providerReference),
       externalId: record.id,
       providerStatus: line.line.status,
       productId: record.productId,

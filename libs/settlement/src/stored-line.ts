@@ -34,8 +34,8 @@ export function lineDedupeKey(line: Pick<StoredLine, 'id'>, kind: string): strin
 /** What staff see of a line in an exception: the provider's words, never anything secret (a report has no PINs). */
 export function lineEvidence(line: StoredLine): Record<string, unknown> {
   return {
-    provider_reference: line.provider_reference,
-    merchant_reference: line.merchant_reference,
+    provider_reference: line.providerReference,
+    merchant_reference: line.merchantReference,
     provider_amount: line.line.amount,
     provider_currency: line.currency,
     provider_status: line.line.status,

@@ -8,11 +8,11 @@ UPDATE dashboard_invites SET accepted_at = now() WHERE id = $1 AND accepted_at I
 INSERT INTO dashboard_invites (vendor_id, email, role, token_hash, invited_by_user_id, expires_at) VALUES ($1, $2, $3, $4, $5, $6);
 
 -- DashboardInviteRepository.listPending
-SELECT i.id, i.vendor_id, '' AS vendor_name, i.email, i.role, i.expires_at FROM dashboard_invites i
+SELECT i.id, i.vendor_id AS "vendorId", '' AS "vendorName", i.email, i.role, i.expires_at AS "expiresAt" FROM dashboard_invites i
   WHERE i.vendor_id = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now() ORDER BY i.created_at DESC;
 
 -- DashboardInviteRepository.pending
-SELECT i.id, i.vendor_id, v.name AS vendor_name, i.email, i.role, i.expires_at
+SELECT i.id, i.vendor_id AS "vendorId", v.name AS "vendorName", i.email, i.role, i.expires_at AS "expiresAt"
    FROM dashboard_invites i JOIN vendors v ON v.id = i.vendor_id
   WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now();
 

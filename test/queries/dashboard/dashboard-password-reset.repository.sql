@@ -5,7 +5,7 @@
 INSERT INTO dashboard_password_resets (user_id, token_hash, expires_at) VALUES ($1, $2, $3);
 
 -- DashboardPasswordResetRepository.pending
-SELECT r.id, r.user_id, u.vendor_id, u.email, r.expires_at
+SELECT r.id, r.user_id AS "userId", u.vendor_id AS "vendorId", u.email, r.expires_at AS "expiresAt"
    FROM dashboard_password_resets r JOIN dashboard_users u ON u.id = r.user_id AND u.removed_at IS NULL
   WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now();
 

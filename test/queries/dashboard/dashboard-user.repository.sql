@@ -2,23 +2,22 @@
 -- issued in the e2e suite. Do not edit; test/queries/query-snapshots.e2e-spec.ts PREPAREs each against the migrated schema.
 
 -- DashboardUserRepository.credentials
-SELECT u.id AS "id", u.vendor_id AS "vendor_id", u.email AS "email", u.role AS "role", (u.totp_secret_ciphertext IS NOT NULL) AS "totp_enabled", u.created_at AS "created_at", u.password_hash AS "password_hash", u.totp_secret_ciphertext AS "totp_secret_ciphertext", u.totp_last_step::text AS "totp_last_step" FROM dashboard_users u WHERE u.email = $1 AND u.removed_at IS NULL;
+SELECT u.id AS "id", u.vendor_id AS "vendorId", u.email AS "email", u.role AS "role", (u.totp_secret_ciphertext IS NOT NULL) AS "totpEnabled", u.created_at AS "createdAt", u.password_hash AS "passwordHash", u.totp_secret_ciphertext AS "totpSecretCiphertext", u.totp_last_step::text AS "totpLastStep" FROM dashboard_users u WHERE u.email = $1 AND u.removed_at IS NULL;
 
 -- DashboardUserRepository.emailTaken
 SELECT 1 FROM dashboard_users WHERE email = $1 AND removed_at IS NULL;
 
 -- DashboardUserRepository.find
-SELECT u.id AS "id", u.vendor_id AS "vendor_id", u.email AS "email", u.role AS "role", (u.totp_secret_ciphertext IS NOT NULL) AS "totp_enabled", u.created_at AS "created_at" FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL;
+SELECT u.id AS "id", u.vendor_id AS "vendorId", u.email AS "email", u.role AS "role", (u.totp_secret_ciphertext IS NOT NULL) AS "totpEnabled", u.created_at AS "createdAt" FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL;
 
 -- DashboardUserRepository.find
-SELECT u.id AS "id", u.vendor_id AS "vendor_id", u.email AS "email", u.role AS "role", (u.totp_secret_ciphertext IS NOT NULL) AS "totp_enabled", u.created_at AS "created_at" FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL FOR UPDATE;
+SELECT u.id AS "id", u.vendor_id AS "vendorId", u.email AS "email", u.role AS "role", (u.totp_secret_ciphertext IS NOT NULL) AS "totpEnabled", u.created_at AS "createdAt" FROM dashboard_users u WHERE u.vendor_id = $1 AND u.id = $2 AND u.removed_at IS NULL FOR UPDATE;
 
 -- DashboardUserRepository.insert
-INSERT INTO dashboard_users (vendor_id, email, role, password_hash) VALUES ($1, $2, $3, $4)
-  RETURNING id, vendor_id, email, role, false AS totp_enabled, created_at;
+INSERT INTO dashboard_users AS u (vendor_id, email, role, password_hash) VALUES ($1, $2, $3, $4) RETURNING u.id AS "id", u.vendor_id AS "vendorId", u.email AS "email", u.role AS "role", (u.totp_secret_ciphertext IS NOT NULL) AS "totpEnabled", u.created_at AS "createdAt";
 
 -- DashboardUserRepository.list
-SELECT u.id AS "id", u.vendor_id AS "vendor_id", u.email AS "email", u.role AS "role", (u.totp_secret_ciphertext IS NOT NULL) AS "totp_enabled", u.created_at AS "created_at" FROM dashboard_users u WHERE u.vendor_id = $1 AND u.removed_at IS NULL ORDER BY u.created_at, u.id;
+SELECT u.id AS "id", u.vendor_id AS "vendorId", u.email AS "email", u.role AS "role", (u.totp_secret_ciphertext IS NOT NULL) AS "totpEnabled", u.created_at AS "createdAt" FROM dashboard_users u WHERE u.vendor_id = $1 AND u.removed_at IS NULL ORDER BY u.created_at, u.id;
 
 -- DashboardUserRepository.lockWithOwners
 SELECT id FROM dashboard_users WHERE vendor_id = $1 AND role = 'owner' AND removed_at IS NULL FOR UPDATE;
@@ -40,7 +39,7 @@ UPDATE dashboard_users SET totp_secret_ciphertext = $3, totp_last_step = $4, upd
 SELECT require_two_step FROM dashboard_team_settings WHERE vendor_id = $1;
 
 -- DashboardUserRepository.totpSecret
-SELECT totp_secret_ciphertext, totp_last_step::text FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL AND totp_secret_ciphertext IS NOT NULL;
+SELECT totp_secret_ciphertext AS sealed, totp_last_step::text AS "lastStep" FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL AND totp_secret_ciphertext IS NOT NULL;
 
 -- DashboardUserRepository.useTotpStep
 UPDATE dashboard_users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2);

@@ -21,7 +21,7 @@ WITH locked AS (SELECT id, status, submission_attempted_at, provider_transaction
    RETURNING t.id;
 
 -- TransactionWorkRepository.closedWithoutSettlementLine
-SELECT t.id, t.vendor_id, t.status, t.wholesale_cents::text AS amount_cents, t.provider_transaction_id::text AS provider_reference
+SELECT t.id, t.vendor_id AS "vendorId", t.status, t.wholesale_cents::text AS "amountCents", t.provider_transaction_id::text AS "providerReference"
    FROM purchase_transactions t
   WHERE t.status IN ('completed', 'reversed')
     AND ((t.completed_at >= $2 AND t.completed_at < $3) OR (t.status = 'reversed' AND t.reversed_at >= $2 AND t.reversed_at < $3))

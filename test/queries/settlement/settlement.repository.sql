@@ -27,8 +27,8 @@ WITH withdrawn AS (
      WHERE report_id = $1 AND withdrawn_at IS NULL AND match_result IN ('matched', 'applied')
        AND NOT (line_key = ANY($2::text[])) AND NOT (merchant_reference = ANY($3::text[]))
      RETURNING id, payout_id, purchase_transaction_id, merchant_reference, provider_reference, match_result, line)
-  SELECT w.id::text AS id, w.payout_id, w.purchase_transaction_id, COALESCE(p.vendor_id, t.vendor_id) AS vendor_id,
-         w.merchant_reference, w.provider_reference, w.match_result, w.line
+  SELECT w.id::text AS id, w.payout_id AS "payoutId", w.purchase_transaction_id AS "purchaseTransactionId", COALESCE(p.vendor_id, t.vendor_id) AS "vendorId",
+         w.merchant_reference AS "merchantReference", w.provider_reference AS "providerReference", w.match_result AS "matchResult", w.line
     FROM withdrawn w LEFT JOIN payouts p ON p.id = w.payout_id LEFT JOIN purchase_transactions t ON t.id = w.purchase_transaction_id
    ORDER BY w.id;
 
@@ -43,7 +43,7 @@ SELECT l.id::text AS id, to_char(r.report_date, 'YYYY-MM-DD') AS report_date, l.
 UPDATE settlement_reports SET reconciled_at = now() WHERE id = $1;
 
 -- SettlementRepository.unmatchedLines
-SELECT id AS "id", provider_reference AS "provider_reference", merchant_reference AS "merchant_reference", amount_cents::text AS "amount_cents", currency AS "currency", status AS "status", line AS "line" FROM settlement_lines WHERE report_id = $1 AND match_result IS NULL ORDER BY id;
+SELECT id AS "id", provider_reference AS "providerReference", merchant_reference AS "merchantReference", amount_cents::text AS "amountCents", currency AS "currency", status AS "status", line AS "line" FROM settlement_lines WHERE report_id = $1 AND match_result IS NULL ORDER BY id;
 
 -- SettlementRepository.withReportLock
 SELECT pg_advisory_lock(hashtext($1));

@@ -28,8 +28,8 @@ export class AuthController extends SignInRoutes<SigningIn> {
         limiter,
         verify: async ({ email, password, totp }) => {
           const user = await accounts.checkCredentials(email, password);
-          if (user?.totp_secret_ciphertext) {
-            const sealed = { secret: user.totp_secret_ciphertext, context: totpContext(user.id), lastStep: user.totp_last_step === null ? null : Number(user.totp_last_step) };
+          if (user?.totpSecretCiphertext) {
+            const sealed = { secret: user.totpSecretCiphertext, context: totpContext(user.id), lastStep: user.totpLastStep === null ? null : Number(user.totpLastStep) };
             if (!(await useTotpCode(encryption, sealed, totp, (step) => accounts.useTotpStep(user.id, step)))) return { refused: 'Enter the 6-digit code from your authenticator app.' };
           }
           // One message for an unknown email and a wrong password, so the form does not reveal accounts.
@@ -37,8 +37,8 @@ export class AuthController extends SignInRoutes<SigningIn> {
           return { user };
         },
         sessions,
-        start: (user) => sessions.start({ userId: user.id, vendorId: user.vendor_id }),
-        audit: (user, address) => audit.record({ vendorId: user.vendor_id, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address }),
+        start: (user) => sessions.start({ userId: user.id, vendorId: user.vendorId }),
+        audit: (user, address) => audit.record({ vendorId: user.vendorId, actorUserId: user.id, actor: user.email, action: 'session.signed_in', address }),
         page: {
           title: 'Sign in',
           totpLabel: html`Authenticator code <span class="hint">(only if you turned on two-step sign-in)</span>`,
@@ -92,7 +92,7 @@ export class AuthController extends SignInRoutes<SigningIn> {
         // As at sign-in: whoever was signed in on this browser before is signed out.
         const previous = await this.sessions.resolve(readCookie(request, this.cookies.session));
         if (previous) await this.sessions.end(previous.id);
-        const { secret, expiresAt } = await this.sessions.start({ userId: user.id, vendorId: user.vendor_id });
+        const { secret, expiresAt } = await this.sessions.start({ userId: user.id, vendorId: user.vendorId });
         this.cookies.setSession(response, secret, expiresAt);
         response.redirect(303, '/');
       },
@@ -187,14 +187,14 @@ export class AuthController extends SignInRoutes<SigningIn> {
     }, status);
   }
 
-  private inviteForm(response: Response, status: number, token: string | undefined, invite: { email: string; role: string; vendor_name: string } | null, errors?: Record<string, string[]>): void {
+  private inviteForm(response: Response, status: number, token: string | undefined, invite: { email: string; role: string; vendorName: string } | null, errors?: Record<string, string[]>): void {
     if (!invite) {
       sendPage(response, { title: 'Invite not valid', body: html`<p>This invite link is not valid: it was already used, has expired or was withdrawn. Ask for a new one.</p>` }, status);
       return;
     }
     sendPage(response, {
       title: 'Set your password',
-      body: html`<p>You were invited to <strong>${invite.vendor_name}</strong> as <strong>${invite.role}</strong> (${invite.email}).</p>
+      body: html`<p>You were invited to <strong>${invite.vendorName}</strong> as <strong>${invite.role}</strong> (${invite.email}).</p>
 ${errorSummary(errors)}
 <form method="post" action="/invite?token=${encodeURIComponent(token ?? '')}">
   <input type="hidden" name="_pre" value="${this.cookies.newPreSession(response)}">

@@ -163,18 +163,18 @@ export class TeamController {
         (user) => html`<tr><td>${user.email}</td><td>
 <form method="post" action="/team/${user.id}/role" class="inline">${csrfField(session)}<label for="role-${user.id}" class="visually-hidden">Role of ${user.email}</label>
 <select id="role-${user.id}" name="role">${roleOptions(user.role)}</select> <button type="submit" class="secondary">Change role</button></form></td>
-<td>${user.totp_enabled ? 'on' : 'off'}</td><td>${when(user.created_at)}</td>
+<td>${user.totpEnabled ? 'on' : 'off'}</td><td>${when(user.createdAt)}</td>
 <td>${user.id === session.userId ? 'you' : html`<a href="/team/${user.id}/remove">Remove ${user.email}</a>`}</td></tr>`,
       )}</tbody></table>
 <h2>Two-step sign-in for the team</h2>
-<p id="two-step-policy">${twoStepRequired ? 'Required: everyone signs in with a code from an authenticator app.' : 'Up to each person.'} ${users.filter((user) => !user.totp_enabled).length} of ${users.length} have not set it up.</p>
+<p id="two-step-policy">${twoStepRequired ? 'Required: everyone signs in with a code from an authenticator app.' : 'Up to each person.'} ${users.filter((user) => !user.totpEnabled).length} of ${users.length} have not set it up.</p>
 <form method="post" action="/team/two-step">${csrfField(session)}<input type="hidden" name="require" value="${twoStepRequired ? 'off' : 'on'}">
 <button type="submit"${twoStepRequired ? html` class="secondary"` : ''}>${twoStepRequired ? 'Stop requiring two-step sign-in' : 'Require two-step sign-in for everyone'}</button></form>
 <h2>Pending invites</h2>
 <ul>${
         invites.length
           ? invites.map(
-              (invite) => html`<li>${invite.email} as ${invite.role}, expires ${when(invite.expires_at)}
+              (invite) => html`<li>${invite.email} as ${invite.role}, expires ${when(invite.expiresAt)}
 <form method="post" action="/team/invites/${invite.id}/withdraw" class="inline">${csrfField(session)}<button type="submit" class="secondary">Withdraw invite for ${invite.email}</button></form></li>`,
             )
           : html`<li>None.</li>`

@@ -6,11 +6,11 @@ import type { DashboardRole } from '../roles.js';
 /** An invite still usable (not accepted, revoked or expired). */
 export interface PendingInvite {
   id: string;
-  vendor_id: string;
-  vendor_name: string;
+  vendorId: string;
+  vendorName: string;
   email: string;
   role: DashboardRole;
-  expires_at: Date;
+  expiresAt: Date;
 }
 
 /** dashboard_invites: one-time links, keyed by the secret's SHA-256. */
@@ -31,7 +31,7 @@ export class DashboardInviteRepository {
 
   async pending(tokenHash: string): Promise<PendingInvite | undefined> {
     const [row] = (await this.dataSource.query(
-      `SELECT i.id, i.vendor_id, v.name AS vendor_name, i.email, i.role, i.expires_at
+      `SELECT i.id, i.vendor_id AS "vendorId", v.name AS "vendorName", i.email, i.role, i.expires_at AS "expiresAt"
          FROM dashboard_invites i JOIN vendors v ON v.id = i.vendor_id
         WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()`,
       [tokenHash],
@@ -49,10 +49,10 @@ export class DashboardInviteRepository {
     return used.length > 0;
   }
 
-  /** The vendor's pending invites, newest first (vendor_name left empty: the caller knows it). */
+  /** The vendor's pending invites, newest first (vendorName left empty: the caller knows it). */
   listPending(vendorId: string): Promise<PendingInvite[]> {
     return this.dataSource.query(
-      `SELECT i.id, i.vendor_id, '' AS vendor_name, i.email, i.role, i.expires_at FROM dashboard_invites i
+      `SELECT i.id, i.vendor_id AS "vendorId", '' AS "vendorName", i.email, i.role, i.expires_at AS "expiresAt" FROM dashboard_invites i
         WHERE i.vendor_id = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now() ORDER BY i.created_at DESC`,
       [vendorId],
     );

@@ -5,10 +5,10 @@ import { updateReturning } from '#database';
 /** A reset link still usable (not used, not expired), with whose password it resets. */
 export interface PendingPasswordReset {
   id: string;
-  user_id: string;
-  vendor_id: string;
+  userId: string;
+  vendorId: string;
   email: string;
-  expires_at: Date;
+  expiresAt: Date;
 }
 
 /** dashboard_password_resets: single-use links, keyed by the secret's SHA-256. */
@@ -27,7 +27,7 @@ export class DashboardPasswordResetRepository {
 
   async pending(tokenHash: string): Promise<PendingPasswordReset | undefined> {
     const [row] = (await this.dataSource.query(
-      `SELECT r.id, r.user_id, u.vendor_id, u.email, r.expires_at
+      `SELECT r.id, r.user_id AS "userId", u.vendor_id AS "vendorId", u.email, r.expires_at AS "expiresAt"
          FROM dashboard_password_resets r JOIN dashboard_users u ON u.id = r.user_id AND u.removed_at IS NULL
         WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now()`,
       [tokenHash],

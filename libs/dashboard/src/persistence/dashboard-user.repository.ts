@@ -6,27 +6,26 @@ import type { DashboardRole } from '../roles.js';
 /** A dashboard user as the dashboard shows it (never the password hash or the TOTP secret). */
 export interface DashboardUser {
   id: string;
-  vendor_id: string;
+  vendorId: string;
   email: string;
   role: DashboardRole;
-  totp_enabled: boolean;
-  created_at: Date;
+  totpEnabled: boolean;
+  createdAt: Date;
 }
 
 /** What signing in needs besides the user: the sealed TOTP secret and the last step it accepted. */
 export interface DashboardUserCredentials extends DashboardUser {
-  password_hash: string;
-  totp_secret_ciphertext: string | null;
-  totp_last_step: string | null;
+  passwordHash: string;
+  totpSecretCiphertext: string | null;
+  totpLastStep: string | null;
 }
 
-// The field names are the pages' (apps/vendor-dashboard reads `vendor_id`, `totp_enabled`, ...).
 const USER_FIELDS: ReadColumns<DashboardUser> = {
-  id: 'u.id', vendor_id: 'u.vendor_id', email: 'u.email', role: 'u.role', totp_enabled: '(u.totp_secret_ciphertext IS NOT NULL)', created_at: 'u.created_at',
+  id: 'u.id', vendorId: 'u.vendor_id', email: 'u.email', role: 'u.role', totpEnabled: '(u.totp_secret_ciphertext IS NOT NULL)', createdAt: 'u.created_at',
 };
 const USER = readShape<DashboardUser>(USER_FIELDS);
 const CREDENTIALS = readShape<DashboardUserCredentials>({
-  ...USER_FIELDS, password_hash: 'u.password_hash', totp_secret_ciphertext: 'u.totp_secret_ciphertext', totp_last_step: 'u.totp_last_step::text',
+  ...USER_FIELDS, passwordHash: 'u.password_hash', totpSecretCiphertext: 'u.totp_secret_ciphertext', totpLastStep: 'u.totp_last_step::text',
 });
 
 /** dashboard_users: every vendor-facing read and change carries the vendor id. */
@@ -42,8 +41,7 @@ export class DashboardUserRepository {
 
   async insert(manager: EntityManager, user: { vendorId: string; email: string; role: DashboardRole; passwordHash: string }): Promise<DashboardUser> {
     const [created] = (await manager.query(
-      `INSERT INTO dashboard_users (vendor_id, email, role, password_hash) VALUES ($1, $2, $3, $4)
-         RETURNING id, vendor_id, email, role, false AS totp_enabled, created_at`,
+      `INSERT INTO dashboard_users AS u (vendor_id, email, role, password_hash) VALUES ($1, $2, $3, $4) RETURNING ${USER.columns}`,
       [user.vendorId, user.email, user.role, user.passwordHash],
     )) as DashboardUser[];
     return created;
@@ -104,11 +102,11 @@ export class DashboardUserRepository {
     return Number(count);
   }
 
-  async totpSecret(vendorId: string, userId: string): Promise<{ totp_secret_ciphertext: string; totp_last_step: string | null } | undefined> {
+  async totpSecret(vendorId: string, userId: string): Promise<{ sealed: string; lastStep: string | null } | undefined> {
     const [row] = (await this.dataSource.query(
-      `SELECT totp_secret_ciphertext, totp_last_step::text FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL AND totp_secret_ciphertext IS NOT NULL`,
+      `SELECT totp_secret_ciphertext AS sealed, totp_last_step::text AS "lastStep" FROM dashboard_users WHERE vendor_id = $1 AND id = $2 AND removed_at IS NULL AND totp_secret_ciphertext IS NOT NULL`,
       [vendorId, userId],
-    )) as { totp_secret_ciphertext: string; totp_last_step: string | null }[];
+    )) as { sealed: string; lastStep: string | null }[];
     return row;
   }
 

@@ -26,8 +26,8 @@ export type PayoutStaffItem = Pick<
 /** A paid or reversed payout that no line of a settlement report names (what the report would carry for it). */
 export interface PayoutWithoutSettlementLine {
   id: string;
-  vendor_id: string;
+  vendorId: string;
   status: PayoutRecord['status'];
-  amount_cents: string;
-  provider_reference: string | null;
+  amountCents: string;
+  providerReference: string | null;
 }

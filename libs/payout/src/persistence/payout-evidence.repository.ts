@@ -39,7 +39,7 @@ export class PayoutEvidenceRepository {
    */
   async closedWithoutSettlementLine(reportId: string, from: Date, to: Date, methods: readonly string[]): Promise<PayoutWithoutSettlementLine[]> {
     return this.dataSource.query(
-      `SELECT p.id, p.vendor_id, p.status, p.amount_cents::text AS amount_cents, p.provider_reference
+      `SELECT p.id, p.vendor_id AS "vendorId", p.status, p.amount_cents::text AS "amountCents", p.provider_reference AS "providerReference"
          FROM payouts p
         WHERE p.method = ANY($4::text[]) AND p.status IN (${statusLiteral('paid').sql}, ${statusLiteral('reversed').sql})
           AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = ${statusLiteral('reversed').sql} AND p.reversed_at >= $2 AND p.reversed_at < $3))

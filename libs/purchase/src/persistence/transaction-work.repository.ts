@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { updateReturning } from '#database';
-import type { SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
-import type { TransactionStatus } from '../model/transaction-status.js';
+import type { PurchaseWithoutSettlementLine, SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
 import { TRANSACTION } from './transaction-shapes.js';
 
 export type SubmissionOutcome = 'accepted' | 'rejected' | 'http_error' | 'unknown';
@@ -208,10 +207,9 @@ export class TransactionWorkRepository {
     reportId: string,
     from: Date,
     to: Date,
-    // The settlement ingestor reads this and the payout domain's list alike: the two keep one shape.
-  ): Promise<{ id: string; vendor_id: string; status: TransactionStatus; amount_cents: string; provider_reference: string | null }[]> {
+  ): Promise<PurchaseWithoutSettlementLine[]> {
     return this.dataSource.query(
-      `SELECT t.id, t.vendor_id, t.status, t.wholesale_cents::text AS amount_cents, t.provider_transaction_id::text AS provider_reference
+      `SELECT t.id, t.vendor_id AS "vendorId", t.status, t.wholesale_cents::text AS "amountCents", t.provider_transaction_id::text AS "providerReference"
          FROM purchase_transactions t
         WHERE t.status IN ('completed', 'reversed')
           AND ((t.completed_at >= $2 AND t.completed_at < $3) OR (t.status = 'reversed' AND t.reversed_at >= $2 AND t.reversed_at < $3))

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TransactionRecord } from '../model/transaction-record.js';
-import type { TransactionStatus } from '../model/transaction-status.js';
+import type { PurchaseWithoutSettlementLine, TransactionRecord } from '../model/transaction-record.js';
 import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
 import { TransactionRepository } from '../persistence/transaction.repository.js';
 
@@ -27,7 +26,7 @@ export class PurchaseSettlementService {
     reportId: string,
     from: Date,
     to: Date,
-  ): Promise<{ id: string; vendor_id: string; status: TransactionStatus; amount_cents: string; provider_reference: string | null }[]> {
+  ): Promise<PurchaseWithoutSettlementLine[]> {
     return this.work.closedWithoutSettlementLine(reportId, from, to);
   }
 }

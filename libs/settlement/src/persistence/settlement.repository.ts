@@ -7,9 +7,9 @@ import type { LineResult, SettlementProvider } from '../settlement-provider.js';
 /** A settlement line as stored, waiting to be matched (the matchers read it as stored). */
 export interface StoredLine {
   id: string;
-  provider_reference: string;
-  merchant_reference: string;
-  amount_cents: string;
+  providerReference: string;
+  merchantReference: string;
+  amountCents: string;
   currency: string;
   status: 'settled' | 'reversed';
   line: { status: string; amount: string; settled_at: string; reversed_at: string | null };
@@ -17,7 +17,7 @@ export interface StoredLine {
 
 // Field names as the matchers read a line (its provider's own words).
 const STORED_LINE = readShape<StoredLine>({
-  id: 'id', provider_reference: 'provider_reference', merchant_reference: 'merchant_reference', amount_cents: 'amount_cents::text', currency: 'currency', status: 'status', line: 'line',
+  id: 'id', providerReference: 'provider_reference', merchantReference: 'merchant_reference', amountCents: 'amount_cents::text', currency: 'currency', status: 'status', line: 'line',
 });
 
 export interface LineLinks {
@@ -38,12 +38,12 @@ export interface KeyedReportLine {
 /** A line we had matched or applied that a re-issued report no longer holds. */
 export interface WithdrawnLine {
   id: string;
-  payout_id: string | null;
-  purchase_transaction_id: string | null;
-  vendor_id: string | null;
-  merchant_reference: string;
-  provider_reference: string;
-  match_result: 'matched' | 'applied';
+  payoutId: string | null;
+  purchaseTransactionId: string | null;
+  vendorId: string | null;
+  merchantReference: string;
+  providerReference: string;
+  matchResult: 'matched' | 'applied';
   line: StoredLine['line'];
 }
 
@@ -148,8 +148,8 @@ export class SettlementRepository {
             WHERE report_id = $1 AND withdrawn_at IS NULL AND match_result IN ('matched', 'applied')
               AND NOT (line_key = ANY($2::text[])) AND NOT (merchant_reference = ANY($3::text[]))
             RETURNING id, payout_id, purchase_transaction_id, merchant_reference, provider_reference, match_result, line)
-         SELECT w.id::text AS id, w.payout_id, w.purchase_transaction_id, COALESCE(p.vendor_id, t.vendor_id) AS vendor_id,
-                w.merchant_reference, w.provider_reference, w.match_result, w.line
+         SELECT w.id::text AS id, w.payout_id AS "payoutId", w.purchase_transaction_id AS "purchaseTransactionId", COALESCE(p.vendor_id, t.vendor_id) AS "vendorId",
+                w.merchant_reference AS "merchantReference", w.provider_reference AS "providerReference", w.match_result AS "matchResult", w.line
            FROM withdrawn w LEFT JOIN payouts p ON p.id = w.payout_id LEFT JOIN purchase_transactions t ON t.id = w.purchase_transaction_id
           ORDER BY w.id`,
         [id, lines.map(({ key }) => key), lines.map(({ line }) => line.merchantReference)],
