@@ -72,8 +72,19 @@ export class ProviderSettings extends PlatformSettings {
   @IntSetting(0)
   PURCHASE_REVERSAL_WATCH_MS = 86_400_000;
 
+  /**
+   * The first reversal-watch check comes this long after completion. Each later one waits as long
+   * as the purchase has been completed (15 min, 30 min, 1 h, 2 h, ...), up to
+   * PURCHASE_REVERSAL_WATCH_MAX_INTERVAL_MS: reversals come early if at all, the provider's
+   * callback and its settlement report catch the rest, and a fixed 15-minute interval cost 96
+   * lookups per completed purchase over the 24-hour watch.
+   */
   @IntSetting(10)
   PURCHASE_REVERSAL_WATCH_INTERVAL_MS = 900_000;
+
+  /** The longest wait between two reversal-watch checks (with the defaults: 9 checks in 24 h). */
+  @IntSetting(10)
+  PURCHASE_REVERSAL_WATCH_MAX_INTERVAL_MS = 21_600_000;
 
   /** How often the worker re-enqueues overdue checks from PostgreSQL (covers lost Redis jobs). */
   @IntSetting(10)

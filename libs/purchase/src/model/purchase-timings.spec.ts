@@ -53,3 +53,37 @@ describe('PurchaseTimings: failure latency of a purchase the provider never crea
     expect(defaults.pendingCheckDelayMs(2, 1)).toBe(4_000);
   });
 });
+
+describe('PurchaseTimings: the reversal watch after completion', () => {
+  const MINUTE = 60_000;
+  const HOUR = 60 * MINUTE;
+
+  /** The times after completion (ms) at which the watch looks, replayed the way the verification schedules them. */
+  function watchChecks(timings: PurchaseTimings, watchMs: number): number[] {
+    const checks: number[] = [];
+    let elapsed = 0;
+    while (elapsed < watchMs && checks.length < 1_000) {
+      elapsed += timings.reversalWatchDelayMs(watchMs - elapsed);
+      checks.push(elapsed);
+    }
+    return checks;
+  }
+
+  it('with default settings looks 9 times in 24 h, spaced by how long the purchase has been completed, the last at the end of the watch', () => {
+    const defaults = new PurchaseTimings(loadConfig({ APP_ENV: 'test' }, {}));
+    expect(watchChecks(defaults, 24 * HOUR)).toEqual([15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR]);
+  });
+
+  it('a maximum interval equal to the first interval is the fixed schedule (96 checks in 24 h)', () => {
+    const fixed = new PurchaseTimings(loadConfig({ APP_ENV: 'test', PURCHASE_REVERSAL_WATCH_MAX_INTERVAL_MS: String(15 * MINUTE) }, {}));
+    const checks = watchChecks(fixed, 24 * HOUR);
+    expect(checks).toHaveLength(96);
+    expect(new Set(checks.map((at, index) => at - (checks[index - 1] ?? 0)))).toEqual(new Set([15 * MINUTE]));
+  });
+
+  it('never schedules past the end of the watch', () => {
+    const defaults = new PurchaseTimings(loadConfig({ APP_ENV: 'test' }, {}));
+    expect(defaults.reversalWatchDelayMs(5_000)).toBe(5_000);
+    expect(defaults.reversalWatchDelayMs(24 * HOUR)).toBe(15 * MINUTE);
+  });
+});

@@ -42,8 +42,16 @@ export class PurchaseTimings {
     return this.config.PURCHASE_REVERSAL_WATCH_MS;
   }
 
-  get reversalWatchIntervalMs(): number {
-    return this.config.PURCHASE_REVERSAL_WATCH_INTERVAL_MS;
+  /**
+   * Delay before the next reversal-watch check of a purchase whose watch ends in `remainingMs`:
+   * as long as the purchase has been completed (the watch started at completion), at least
+   * PURCHASE_REVERSAL_WATCH_INTERVAL_MS and at most PURCHASE_REVERSAL_WATCH_MAX_INTERVAL_MS, and
+   * never past the end of the watch, whose last check falls on it.
+   */
+  reversalWatchDelayMs(remainingMs: number): number {
+    const completedForMs = Math.max(this.config.PURCHASE_REVERSAL_WATCH_MS - remainingMs, 0);
+    const spacing = Math.min(Math.max(completedForMs, this.config.PURCHASE_REVERSAL_WATCH_INTERVAL_MS), this.config.PURCHASE_REVERSAL_WATCH_MAX_INTERVAL_MS);
+    return Math.min(spacing, remainingMs);
   }
 
   get sweepIntervalMs(): number {

@@ -130,7 +130,7 @@ export class PurchaseVerificationService {
     }
     if (state.status === 'completed' && state.reversalWatchUntil !== null) {
       const remaining = new Date(state.reversalWatchUntil).getTime() - now;
-      if (remaining > 0) return { check: { delayMs: Math.min(this.timings.reversalWatchIntervalMs, remaining) }, reason: 'reversal-watch' };
+      if (remaining > 0) return { check: { delayMs: this.timings.reversalWatchDelayMs(remaining) }, reason: 'reversal-watch' };
     }
     // Final, in review, or the watch is over: no further automatic checks (callbacks still trigger one).
     return { check: ownsChain ? 'stop' : 'keep', reason: null };
