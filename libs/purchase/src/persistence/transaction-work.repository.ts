@@ -184,17 +184,24 @@ export class TransactionWorkRepository {
    * worker is claiming are skipped. The lookup that answers a marker consumes it (processed_at)
    * with its recording; a marker whose lookup could not answer is claimed again when its lease ends.
    */
-  async claimCallbackMarkers(limit: number, leaseMs: number): Promise<{ transactionId: string; marker: string }[]> {
-    const rows = await updateReturning<{ transaction_id: string; id: string }>(
-      this.dataSource,
-      `UPDATE purchase_callback_markers m SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
-        WHERE m.id IN (SELECT id FROM purchase_callback_markers
-                        WHERE processed_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
-                        LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING m.transaction_id, m.id`,
+  async claimCallbackMarkers(limit: number, leaseMs: number): Promise<{ claimed: number; transactions: (TransactionRecord & { openMarker: string })[] }> {
+    // Each named transaction once, read in the claim's statement (its verification does not read
+    // it again), with the highest marker claimed for it: what its verification answers.
+    const rows = await this.dataSource.query<(object & { openMarker: string; markers: number })[]>(
+      `WITH claimed AS (
+         UPDATE purchase_callback_markers m SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
+          WHERE m.id IN (SELECT id FROM purchase_callback_markers
+                          WHERE processed_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+                          LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING m.transaction_id, m.id),
+       named AS (SELECT transaction_id, max(id)::text AS open_marker, count(*)::int AS markers FROM claimed GROUP BY transaction_id)
+       SELECT ${TRANSACTION.columns}, n.open_marker AS "openMarker", n.markers FROM named n JOIN purchase_transactions t ON t.id = n.transaction_id`,
       [limit, leaseMs],
     );
-    return rows.map((row) => ({ transactionId: row.transaction_id, marker: String(row.id) }));
+    return {
+      claimed: rows.reduce((sum, row) => sum + row.markers, 0),
+      transactions: rows.map((row) => ({ ...TRANSACTION.read(row), openMarker: row.openMarker })),
+    };
   }
 
   // --- settlement ---

@@ -16,10 +16,9 @@ export class PurchaseCallbackClaimsService extends PurchaseVerificationClaimLoop
   protected readonly description = 'Purchase callback round';
 
   override async round(batch: number): Promise<ClaimRound> {
-    const markers = await this.work.claimCallbackMarkers(batch, this.leaseMs);
     // One verification per transaction, however many of its markers this round claimed.
-    const transactions = [...new Map(markers.map((marker) => [marker.transactionId, marker.marker]))];
-    await this.workEach(transactions, ([transactionId]) => transactionId, ([transactionId, marker]) => this.verification.verify({ transactionId, reason: 'callback', marker }));
-    return { claimed: markers.length };
+    const { claimed, transactions } = await this.work.claimCallbackMarkers(batch, this.leaseMs);
+    await this.workEach(transactions, (record) => record.id, (record) => this.verification.verify({ transactionId: record.id, reason: 'callback', marker: record.openMarker }, record));
+    return { claimed };
   }
 }

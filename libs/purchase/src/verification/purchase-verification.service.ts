@@ -47,13 +47,16 @@ export class PurchaseVerificationService {
     private readonly timings: PurchaseTimings,
   ) {}
 
-  /** `claimed`: the record as the check's claim left it (PurchaseCheckClaimsService), so it is not read again. */
-  async verify(payload: JobPayloads['purchase.verify'], claimed?: TransactionRecord): Promise<void> {
+  /**
+   * `claimed`: the record as a claim left it, so it is not read again: a due check's
+   * (PurchaseCheckClaimsService), or a callback's with the highest marker its round claimed
+   * (PurchaseCallbackClaimsService).
+   */
+  async verify(payload: JobPayloads['purchase.verify'], claimed?: TransactionRecord & { openMarker?: string | null }): Promise<void> {
     const { transactionId, reason } = payload;
     const check = 'check' in payload ? payload.check : undefined;
-    // A callback's job reads the state and the markers it covers in one statement.
-    const withMarker = reason === 'callback' ? await this.evidence.recordWithOpenMarker(transactionId) : undefined;
-    const before = reason === 'callback' ? withMarker : (claimed ?? (await this.transactions.record(transactionId)));
+    // A callback's job (staff, or an earlier release's) reads the state and the markers it covers in one statement.
+    const before: (TransactionRecord & { openMarker?: string | null }) | undefined = claimed ?? (reason === 'callback' ? await this.evidence.recordWithOpenMarker(transactionId) : await this.transactions.record(transactionId));
     if (!before) {
       this.logger.warn({ transactionId }, 'Verification job for an unknown transaction; ignored');
       return;
@@ -66,7 +69,7 @@ export class PurchaseVerificationService {
     // Callback markers received up to now are covered by this job; later ones get their own job.
     // They are consumed only once a lookup has answered (or none is needed), so a provider that
     // is unreachable now leaves them for the sweeper, and a late reversal is not lost.
-    const coveredMarker = withMarker?.openMarker ?? null;
+    const coveredMarker = reason === 'callback' ? (before.openMarker ?? null) : null;
     if (before.status === 'reversed') {
       // Final at both ends: nothing a lookup could change.
       await this.consumeMarkers(transactionId, coveredMarker);
