@@ -25,8 +25,6 @@ export function preparedStatementName(text: string): string {
   return name;
 }
 
-type QueryArguments = Parameters<pg.Client['query']>;
-
 /**
  * A pg client that runs every parameterised statement as a named prepared statement of its
  * connection. node-postgres sends a text with values as an unnamed statement: PostgreSQL parses,
@@ -42,21 +40,25 @@ type QueryArguments = Parameters<pg.Client['query']>;
  * client (PgBouncer 1.21+ `max_prepared_statements`), or DATABASE_PREPARED_STATEMENTS=false.
  */
 export class PreparedStatementClient extends pg.Client {
-  private readonly prepared = new Set<string>();
-
-  constructor(config?: string | pg.ClientConfig) {
-    super(config);
-    // An instance property over the prototype's overloaded method: the overloads stay as typed.
-    const query = super.query.bind(this) as (...args: unknown[]) => unknown;
-    this.query = ((...args: QueryArguments) => {
-      const [text, values, callback] = args as [unknown, unknown, unknown];
-      if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) return query(...args);
-      const name = preparedStatementName(text);
-      if (!this.prepared.has(name)) {
-        if (this.prepared.size >= MAX_PREPARED_STATEMENTS_PER_CONNECTION) return query(...args);
-        this.prepared.add(name);
-      }
-      return callback === undefined ? query({ name, text, values }) : query({ name, text, values }, callback);
-    }) as pg.Client['query'];
-  }
+  /** The names this connection has prepared (or is preparing). */
+  readonly prepared = new Set<string>();
 }
+
+// The override is a prototype method that calls pg.Client.prototype.query as it is at each call,
+// so instrumentation that wraps pg's method (APM agents, the benchmark's and tests' statement
+// counters), before or after this client was made, sees every statement, named or not.
+Object.defineProperty(PreparedStatementClient.prototype, 'query', {
+  configurable: true,
+  writable: true,
+  value: function query(this: PreparedStatementClient, ...args: unknown[]): unknown {
+    const base = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+    const [text, values, callback] = args;
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) return base.apply(this, args);
+    const name = preparedStatementName(text);
+    if (!this.prepared.has(name)) {
+      if (this.prepared.size >= MAX_PREPARED_STATEMENTS_PER_CONNECTION) return base.apply(this, args);
+      this.prepared.add(name);
+    }
+    return callback === undefined ? base.call(this, { name, text, values }) : base.call(this, { name, text, values }, callback);
+  },
+});
