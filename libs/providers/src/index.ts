@@ -37,6 +37,7 @@ export {
 export {
   type SettlementReport,
   type SettlementReportLine,
+  type ClosedWithoutLine,
   SettlementReportFormatError,
   settlementLineOf,
 } from './settlement/settlement-report.js';

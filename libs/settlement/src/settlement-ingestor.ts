@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { johannesburgDayOf, johannesburgDayRange, parseIsoDay } from '#common';
 import { GatewayEnv } from '#config';
 import { PAYOUT_METHODS, PayoutSettlementService, methodDefinition } from '#payout';
-import { PayoutProviderClient, PurchaseProviderClient, type SettlementReport } from '#providers';
+import { PayoutProviderClient, PurchaseProviderClient, type ClosedWithoutLine, type SettlementReport } from '#providers';
 import { PurchaseSettlementService } from '#purchase';
 import { ReconciliationExceptionsService, type RaiseReconciliationException } from '#reconciliation';
 import { PayoutLineMatcher } from './payout-line-matcher.js';
@@ -152,7 +152,7 @@ export class SettlementIngestor {
   /** Our records closed (settled or reversed) on the day at this provider that no line of its report names. */
   private async raiseMissingLines(provider: SettlementProvider, day: string, reportId: string): Promise<number> {
     const { start, endExclusive } = johannesburgDayRange(day);
-    const missing =
+    const missing: readonly ClosedWithoutLine[] =
       provider === 'dvs'
         ? await this.purchases.closedWithoutSettlementLine(reportId, start, endExclusive)
         : await this.payouts.closedWithoutSettlementLine(reportId, start, endExclusive, PAYOUT_METHODS.filter((method) => methodDefinition(method).channel === provider));

@@ -5,7 +5,7 @@
 INSERT INTO payout_provider_contacts (payout_id, kind, outcome, http_status, summary) VALUES ($1, $2, $3, $4, $5);
 
 -- PayoutEvidenceRepository.closedWithoutSettlementLine
-SELECT p.id, p.vendor_id AS "vendorId", p.status, p.amount_cents::text AS "amountCents", p.provider_reference AS "providerReference"
+SELECT p.id AS "id", p.vendor_id AS "vendorId", p.status AS "status", p.amount_cents::text AS "amountCents", p.provider_reference AS "providerReference"
    FROM payouts p
   WHERE p.method = ANY($4::text[]) AND p.status IN ('paid', 'reversed')
     AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = 'reversed' AND p.reversed_at >= $2 AND p.reversed_at < $3))

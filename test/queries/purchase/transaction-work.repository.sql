@@ -2,11 +2,14 @@
 -- issued in the e2e suite. Do not edit; test/queries/query-snapshots.e2e-spec.ts PREPAREs each against the migrated schema.
 
 -- TransactionWorkRepository.claimCallbackMarkers
-UPDATE purchase_callback_markers m SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
-  WHERE m.id IN (SELECT id FROM purchase_callback_markers
-                  WHERE processed_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
-                  LIMIT $1 FOR UPDATE SKIP LOCKED)
-  RETURNING m.transaction_id, m.id;
+WITH claimed AS (
+    UPDATE purchase_callback_markers m SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
+     WHERE m.id IN (SELECT id FROM purchase_callback_markers
+                     WHERE processed_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+                     LIMIT $1 FOR UPDATE SKIP LOCKED)
+     RETURNING m.transaction_id, m.id),
+  named AS (SELECT transaction_id, max(id)::text AS open_marker, count(*)::int AS markers FROM claimed GROUP BY transaction_id)
+  SELECT t.id AS "id", t.vendor_id AS "vendorId", t.reference AS "reference", t.status AS "status", t.product_id AS "productId", t.charge_cents AS "chargeCents", t.wholesale_cents AS "wholesaleCents", t.currency AS "currency", t.destination_amount AS "destinationAmount", t.destination_unit AS "destinationUnit", t.identifiers AS "identifiers", to_char(t.admission_day, 'YYYY-MM-DD') AS "admissionDay", t.created_at AS "createdAt", t.error_code AS "errorCode", t.submission_attempted_at AS "submissionAttemptedAt", t.submission_ended_at AS "submissionEndedAt", t.submission_outcome AS "submissionOutcome", t.provider_transaction_id AS "providerTransactionId", t.provider_status AS "providerStatus", t.last_checked_at AS "lastCheckedAt", t.allowance_returned_at AS "allowanceReturnedAt", t.not_found_streak AS "notFoundStreak", t.check_seq AS "checkSeq", t.next_check_at AS "nextCheckAt", t.reversal_watch_until AS "reversalWatchUntil", n.open_marker AS "openMarker", n.markers FROM named n JOIN purchase_transactions t ON t.id = n.transaction_id;
 
 -- TransactionWorkRepository.claimDueChecks
 UPDATE purchase_transactions t SET check_seq = t.check_seq + 1, next_check_at = now() + make_interval(secs => $2::double precision / 1000)
@@ -21,7 +24,7 @@ WITH locked AS (SELECT id, status, submission_attempted_at, provider_transaction
    RETURNING t.id;
 
 -- TransactionWorkRepository.closedWithoutSettlementLine
-SELECT t.id, t.vendor_id AS "vendorId", t.status, t.wholesale_cents::text AS "amountCents", t.provider_transaction_id::text AS "providerReference"
+SELECT t.id AS "id", t.vendor_id AS "vendorId", t.status AS "status", t.wholesale_cents::text AS "amountCents", t.provider_transaction_id::text AS "providerReference"
    FROM purchase_transactions t
   WHERE t.status IN ('completed', 'reversed')
     AND ((t.completed_at >= $2 AND t.completed_at < $3) OR (t.status = 'reversed' AND t.reversed_at >= $2 AND t.reversed_at < $3))
@@ -61,5 +64,5 @@ UPDATE purchase_transactions SET next_check_at = NULL WHERE id = $1;
 SELECT t.id FROM purchase_transactions t
   WHERE t.status = 'pending' AND t.submission_attempted_at IS NULL AND t.provider_transaction_id IS NULL
     AND t.created_at < now() - make_interval(secs => $1)
-    AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'purchase.submit' AND o.payload->>'transactionId' = t.id::text)
-  ORDER BY t.created_at LIMIT $2;
+    AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = $2::text AND o.payload->>'transactionId' = t.id::text)
+  ORDER BY t.created_at LIMIT $3;

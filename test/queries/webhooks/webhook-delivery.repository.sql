@@ -29,9 +29,8 @@ SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
 UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()
   WHERE id IN (SELECT d.id FROM webhook_deliveries d
                 WHERE d.status = 'pending' AND d.next_attempt_at < now() - make_interval(secs => $1)
-                  AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'webhook.deliver'
-                                     AND o.payload->>'deliveryId' = d.id::text AND (o.payload->>'seq')::int = d.seq)
-                ORDER BY d.next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+                  AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = $2::text AND o.payload->>'deliveryId' = d.id::text AND (o.payload->>'seq')::int = d.seq)
+                ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
   RETURNING id, seq;
 
 -- WebhookDeliveryRepository.recordAttempt

@@ -22,12 +22,3 @@ export type PayoutStaffItem = Pick<
   /** When it entered needs_review (else its creation). */
   waitingSince: Date;
 };
-
-/** A paid or reversed payout that no line of a settlement report names (what the report would carry for it). */
-export interface PayoutWithoutSettlementLine {
-  id: string;
-  vendorId: string;
-  status: PayoutRecord['status'];
-  amountCents: string;
-  providerReference: string | null;
-}

@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Queryable } from '#database';
-import type { PayoutContact, PayoutWithoutSettlementLine, ProviderContactEntry } from '../model/payout-evidence.js';
+import { readShape, type Queryable } from '#database';
+import type { ClosedWithoutLine } from '#providers';
+import type { PayoutContact, ProviderContactEntry } from '../model/payout-evidence.js';
 import type { DeliveryReadChannel, SmsResendOutcome } from '../model/payout-record.js';
+import type { PayoutStatus } from '../model/payout-status.js';
 import { statusLiteral } from './payout-shapes.js';
+
+/** A payout a settlement report leaves unnamed: its amount and provider reference, as the report would carry them. */
+const CLOSED_WITHOUT_LINE = readShape<ClosedWithoutLine<PayoutStatus>>({
+  id: 'p.id', vendorId: 'p.vendor_id', status: 'p.status', amountCents: 'p.amount_cents::text', providerReference: 'p.provider_reference',
+});
 
 /**
  * The payout's evidence and audit trails: its exchanges with the provider
@@ -37,15 +44,16 @@ export class PayoutEvidenceRepository {
    * Payouts by one of `methods` paid (or reversed) in [from, to) that no line of the settlement
    * report names, with the amount and provider reference as the report would carry them.
    */
-  async closedWithoutSettlementLine(reportId: string, from: Date, to: Date, methods: readonly string[]): Promise<PayoutWithoutSettlementLine[]> {
-    return this.dataSource.query(
-      `SELECT p.id, p.vendor_id AS "vendorId", p.status, p.amount_cents::text AS "amountCents", p.provider_reference AS "providerReference"
+  async closedWithoutSettlementLine(reportId: string, from: Date, to: Date, methods: readonly string[]): Promise<ClosedWithoutLine<PayoutStatus>[]> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${CLOSED_WITHOUT_LINE.columns}
          FROM payouts p
         WHERE p.method = ANY($4::text[]) AND p.status IN (${statusLiteral('paid').sql}, ${statusLiteral('reversed').sql})
           AND ((p.paid_at >= $2 AND p.paid_at < $3) OR (p.status = ${statusLiteral('reversed').sql} AND p.reversed_at >= $2 AND p.reversed_at < $3))
           AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.payout_id = p.id)`,
       [reportId, from, to, methods],
     );
+    return rows.map(CLOSED_WITHOUT_LINE.read);
   }
 
   /** One audit row per payout whose delivery the token read, in one statement. */

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { PayoutWithoutSettlementLine } from '../model/payout-evidence.js';
+import type { ClosedWithoutLine } from '#providers';
 import type { PayoutMethod } from '../model/payout-method-catalogue.js';
 import type { PayoutRecord } from '../model/payout-record.js';
+import type { PayoutStatus } from '../model/payout-status.js';
 import { PayoutEvidenceRepository } from '../persistence/payout-evidence.repository.js';
 import { PayoutRepository } from '../persistence/payout.repository.js';
 
@@ -29,7 +30,7 @@ export class PayoutSettlementService {
   }
 
   /** Payouts by one of `methods` paid (or reversed) in [from, to) that no line of the report names. */
-  closedWithoutSettlementLine(reportId: string, from: Date, to: Date, methods: readonly PayoutMethod[]): Promise<PayoutWithoutSettlementLine[]> {
+  closedWithoutSettlementLine(reportId: string, from: Date, to: Date, methods: readonly PayoutMethod[]): Promise<ClosedWithoutLine<PayoutStatus>[]> {
     return this.evidence.closedWithoutSettlementLine(reportId, from, to, methods);
   }
 }

@@ -29,6 +29,20 @@ export interface SettlementReport {
 }
 
 /**
+ * One of our records closed (settled or reversed; `S` is its domain's status) on a report's day
+ * that no line of the provider's report names, with its amount and the provider's id as the
+ * report would carry them. Read by each domain (purchase_transactions, payouts) and raised as a
+ * `missing_line` exception by the settlement ingestor.
+ */
+export interface ClosedWithoutLine<S extends string = string> {
+  id: string;
+  vendorId: string;
+  status: S;
+  amountCents: string;
+  providerReference: string | null;
+}
+
+/**
  * The report did not have the promised shape. Not a network problem, so never retried: the
  * ingestion stops before recording anything and names the page and line for staff.
  */

@@ -74,16 +74,3 @@ export interface TransactionEventView {
 export interface PurchaseStaffEvent extends TransactionEventView {
   provider_status: string | null;
 }
-
-/**
- * A purchase settled or reversed on a day that the provider's settlement report leaves unnamed,
- * with its wholesale amount and the provider's id as the report would carry them (the payout
- * domain's PayoutWithoutSettlementLine has the same fields: the settlement ingestor reads both).
- */
-export interface PurchaseWithoutSettlementLine {
-  id: string;
-  vendorId: string;
-  status: TransactionStatus;
-  amountCents: string;
-  providerReference: string | null;
-}

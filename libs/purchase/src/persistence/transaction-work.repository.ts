@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import sql from 'sql-template-tag';
 import { DataSource } from 'typeorm';
-import { updateReturning } from '#database';
-import type { PurchaseWithoutSettlementLine, SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
+import { readShape, updateReturning } from '#database';
+import type { ClosedWithoutLine } from '#providers';
+import { undispatchedOutboxRow } from '#queues';
+import type { SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
+import type { TransactionStatus } from '../model/transaction-status.js';
 import { TRANSACTION } from './transaction-shapes.js';
 
 export type SubmissionOutcome = 'accepted' | 'rejected' | 'http_error' | 'unknown';
+
+/** A purchase a settlement report leaves unnamed: its wholesale amount and the provider's transaction id, as the report would carry them. */
+const CLOSED_WITHOUT_LINE = readShape<ClosedWithoutLine<TransactionStatus>>({
+  id: 't.id', vendorId: 't.vendor_id', status: 't.status', amountCents: 't.wholesale_cents::text', providerReference: 't.provider_transaction_id::text',
+});
 
 /**
  * What the worker, the sweeper and settlement claim or pick up: the submission's one claim and its
@@ -167,14 +176,12 @@ export class TransactionWorkRepository {
 
   /** Admitted more than `slackSeconds` ago, never claimed for submission, and no undispatched outbox row will submit them. */
   async unsubmitted(slackSeconds: number, limit: number): Promise<string[]> {
-    const rows = await this.dataSource.query<{ id: string }[]>(
-      `SELECT t.id FROM purchase_transactions t
+    const statement = sql`SELECT t.id FROM purchase_transactions t
         WHERE t.status = 'pending' AND t.submission_attempted_at IS NULL AND t.provider_transaction_id IS NULL
-          AND t.created_at < now() - make_interval(secs => $1)
-          AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'purchase.submit' AND o.payload->>'transactionId' = t.id::text)
-        ORDER BY t.created_at LIMIT $2`,
-      [slackSeconds, limit],
-    );
+          AND t.created_at < now() - make_interval(secs => ${slackSeconds})
+          AND NOT ${undispatchedOutboxRow('purchase.submit', sql`o.payload->>'transactionId' = t.id::text`)}
+        ORDER BY t.created_at LIMIT ${limit}`;
+    const rows = await this.dataSource.query<{ id: string }[]>(statement.text, statement.values);
     return rows.map((row) => row.id);
   }
 
@@ -214,14 +221,15 @@ export class TransactionWorkRepository {
     reportId: string,
     from: Date,
     to: Date,
-  ): Promise<PurchaseWithoutSettlementLine[]> {
-    return this.dataSource.query(
-      `SELECT t.id, t.vendor_id AS "vendorId", t.status, t.wholesale_cents::text AS "amountCents", t.provider_transaction_id::text AS "providerReference"
+  ): Promise<ClosedWithoutLine<TransactionStatus>[]> {
+    const rows: object[] = await this.dataSource.query(
+      `SELECT ${CLOSED_WITHOUT_LINE.columns}
          FROM purchase_transactions t
         WHERE t.status IN ('completed', 'reversed')
           AND ((t.completed_at >= $2 AND t.completed_at < $3) OR (t.status = 'reversed' AND t.reversed_at >= $2 AND t.reversed_at < $3))
           AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.report_id = $1 AND l.purchase_transaction_id = t.id)`,
       [reportId, from, to],
     );
+    return rows.map(CLOSED_WITHOUT_LINE.read);
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { PurchaseWithoutSettlementLine, TransactionRecord } from '../model/transaction-record.js';
+import type { ClosedWithoutLine } from '#providers';
+import type { TransactionRecord } from '../model/transaction-record.js';
+import type { TransactionStatus } from '../model/transaction-status.js';
 import { TransactionWorkRepository } from '../persistence/transaction-work.repository.js';
 import { TransactionRepository } from '../persistence/transaction.repository.js';
 
@@ -26,7 +28,7 @@ export class PurchaseSettlementService {
     reportId: string,
     from: Date,
     to: Date,
-  ): Promise<PurchaseWithoutSettlementLine[]> {
+  ): Promise<ClosedWithoutLine<TransactionStatus>[]> {
     return this.work.closedWithoutSettlementLine(reportId, from, to);
   }
 }

@@ -54,6 +54,15 @@ export function outboxRowsFrom(from: Sql, jobName: JobName, values: OutboxRowVal
 }
 
 /** The outbox row of one job for each row of `from` (usually the CTE of the change it follows). */
+/**
+ * `EXISTS` over the not yet dispatched outbox rows of `jobName` that `matches` (a condition on
+ * `o`, the outbox row): whether a job the relay will still enqueue already covers the work, so a
+ * sweeper does not rebuild it. The job name is a bound value, never text inside the SQL.
+ */
+export function undispatchedOutboxRow(jobName: JobName, matches: Sql): Sql {
+  return sql`EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = ${jobName}::text AND ${matches})`;
+}
+
 export function outboxRowOf(from: Sql, job: JobSpec, runAt: Date | Sql): Sql {
   const [id, payload] = outboxBindValues(job);
   return outboxRowsFrom(from, job.name, { id, payload, runAt });

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import sql from 'sql-template-tag';
 import { DataSource, type EntityManager } from 'typeorm';
 import { readShape, updateReturning } from '#database';
+import { undispatchedOutboxRow } from '#queues';
 import type { WebhookEventType } from '../webhook-event-types.js';
 import type { WebhookDeliveryWritten } from './webhook-event.repository.js';
 
@@ -164,16 +166,15 @@ export class WebhookDeliveryRepository {
    * current job get a new job generation (seq + 1), at most `limit` of them.
    */
   overdueToRebuild(slackSeconds: number, limit: number): Promise<WebhookDeliveryWritten[]> {
+    const currentJob = sql`o.payload->>'deliveryId' = d.id::text AND (o.payload->>'seq')::int = d.seq`;
     return updateReturning<WebhookDeliveryWritten>(
       this.dataSource,
-      `UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()
+      sql`UPDATE webhook_deliveries SET seq = seq + 1, next_attempt_at = now(), updated_at = now()
         WHERE id IN (SELECT d.id FROM webhook_deliveries d
-                      WHERE d.status = 'pending' AND d.next_attempt_at < now() - make_interval(secs => $1)
-                        AND NOT EXISTS (SELECT 1 FROM outbox_messages o WHERE o.dispatched_at IS NULL AND o.job_name = 'webhook.deliver'
-                                           AND o.payload->>'deliveryId' = d.id::text AND (o.payload->>'seq')::int = d.seq)
-                      ORDER BY d.next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+                      WHERE d.status = 'pending' AND d.next_attempt_at < now() - make_interval(secs => ${slackSeconds})
+                        AND NOT ${undispatchedOutboxRow('webhook.deliver', currentJob)}
+                      ORDER BY d.next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         RETURNING id, seq`,
-      [slackSeconds, limit],
     );
   }
 }
