@@ -49,13 +49,13 @@ export function readSettings() {
      * Sustained capacity: purchases arrive at a fixed rate for BENCH_SUSTAINED_S seconds with the
      * worker running. BENCH_SUSTAINED_RATES (comma list, purchases/s) fixes the rates tried; without
      * it the first step runs at BENCH_SUSTAINED_START_RATE and each next one is chosen from the
-     * previous step (higher after a sustained step, just under the completion rate after one that
-     * fell behind), for BENCH_SUSTAINED_STEPS steps.
+     * steps before (×1.4 while all were sustained, then halfway between the highest sustained rate
+     * and the lowest that was not), for up to BENCH_SUSTAINED_STEPS steps.
      */
     sustainedSeconds: int('BENCH_SUSTAINED_S', 60),
     sustainedRates: (process.env.BENCH_SUSTAINED_RATES ?? '').split(',').filter(Boolean).map(Number),
     sustainedStartRate: int('BENCH_SUSTAINED_START_RATE', 100),
-    sustainedSteps: int('BENCH_SUSTAINED_STEPS', 3),
+    sustainedSteps: int('BENCH_SUSTAINED_STEPS', 5),
     /** BENCH_ROUND_TRIPS=1 counts the worker's SQL statements and Redis commands during the sustained steps (bench/lib/round-trips.cjs). */
     roundTrips: process.env.BENCH_ROUND_TRIPS === '1',
     /** BENCH_SUSTAINED_PROFILE=1 runs the worker under --cpu-prof during the sustained steps. */

@@ -1,4 +1,5 @@
 import type { JobsOptions } from 'bullmq';
+import sql, { type Sql } from 'sql-template-tag';
 
 /**
  * Every queue and job of the system. Redis keys are prefixed with a hash tag (GatewayEnv
@@ -50,6 +51,19 @@ const JOB_IDS: { [J in JobName]: (payload: JobPayloads[J]) => string } = {
   'payout.poll-status': ({ payoutId, link }) => `payout-poll.${payoutId}.${link}`,
   'webhook.deliver': ({ deliveryId, seq }) => `webhook-${deliveryId}-${seq}`,
 };
+
+/**
+ * A `webhook.deliver` job's id and payload as SQL over a delivery's `id` and `seq` (JOB_IDS's id
+ * and jobSpec's payload, written out in SQL): for a statement that writes a delivery and its job
+ * together, where the delivery's id exists only inside the statement (webhookEventWithJobsCtes).
+ * test/purchase/unlocked-recording checks a job written so against jobSpec's.
+ */
+export function webhookDeliverJobSql(deliveryId: Sql, seq: Sql): { id: Sql; payload: Sql } {
+  return {
+    id: sql`'webhook-' || ${deliveryId}::text || '-' || ${seq}::text`,
+    payload: sql`jsonb_build_object('deliveryId', ${deliveryId}::text, 'seq', ${seq})`,
+  };
+}
 
 /** A job ready to enqueue: its name, its payload and the id the registry built for it. */
 export interface JobSpec<J extends JobName = JobName> {

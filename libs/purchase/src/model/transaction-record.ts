@@ -46,6 +46,32 @@ export interface LockedTransactionRecord extends TransactionRecord {
   now: Date;
 }
 
+/**
+ * A record as a worker's claim read it (a due check, a callback marker), with what lets its
+ * recording write without taking the row's lock (PurchaseOutcomesService.record): the row version
+ * the claim saw (its `xmin`, which every write of the row changes) and the claim's clock.
+ */
+export interface ClaimedTransactionRecord extends TransactionRecord {
+  version: string;
+  clock: ClaimClock;
+}
+
+/**
+ * The database's clock as a claim read it (`now()` of its statement) and the worker's monotonic
+ * clock when the claim answered: a recording made later reads the database's time as the one plus
+ * what the other has advanced since (clockAfterClaim), within a round trip of `now()`, never behind
+ * the claim, and immune to the worker's wall clock being set.
+ */
+export interface ClaimClock {
+  databaseNow: Date;
+  monotonicMs: number;
+}
+
+/** The database's time now, as far as a claim's clock tells it. */
+export function clockAfterClaim(clock: ClaimClock): Date {
+  return new Date(clock.databaseNow.getTime() + Math.max(0, performance.now() - clock.monotonicMs));
+}
+
 /** A transaction about to be submitted, with its product's pricing kind. */
 export interface SubmissionRecord extends TransactionRecord {
   pricingKind: string;

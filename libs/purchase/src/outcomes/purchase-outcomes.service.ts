@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NOT_FOUND_PROOF_STREAK } from '#providers';
 import { ReconciliationExceptionsService } from '#reconciliation';
-import type { LockedTransactionRecord, TransactionRecord } from '../model/transaction-record.js';
+import { clockAfterClaim, type ClaimedTransactionRecord, type LockedTransactionRecord, type TransactionRecord } from '../model/transaction-record.js';
 import { isOpen, movesToward } from '../model/transaction-status.js';
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
 import { TransactionRepository } from '../persistence/transaction.repository.js';
@@ -20,6 +20,27 @@ import {
   type StaffResolution,
 } from './purchase-outcome.types.js';
 import { PurchaseStatusMoves, recordAfter, type RowChanges } from './purchase-status-moves.js';
+
+/** What a recording decided (PurchaseOutcomesService.collect), before it is written. */
+interface CollectedRecording {
+  changes: RowChanges;
+  consumeMarkersUpTo: string | null | undefined;
+  scheduledCheck: number | undefined;
+}
+
+/** Thrown by ROW_LOCK_NEEDED: the recording writes more than its row's statement can carry. */
+class RowLockNeeded extends Error {}
+
+/**
+ * The manager of a recording made without the row's lock: any use of it (a fulfilment, the
+ * allowance's return, an exception) throws RowLockNeeded before a statement is sent, and the
+ * recording is made under the lock instead.
+ */
+const ROW_LOCK_NEEDED = new Proxy({} as EntityManager, {
+  get: () => {
+    throw new RowLockNeeded('this recording writes beyond its row: made under the row lock');
+  },
+});
 
 /**
  * The only code that changes a transaction's status. It runs under the transaction's row lock
@@ -52,50 +73,98 @@ export class PurchaseOutcomesService {
    * `extras`, a verification's marker consumption and the next link of its polling chain are
    * written in the same database transaction (and the chain in the same UPDATE), so a verified
    * move is one commit; `scheduledCheck` is then the sequence of the check it scheduled.
+   *
+   * With `claimed` (the record as a worker's claim read it), the recording is first made from that
+   * read, without the row's lock: when all it changes is the row, its status event, the markers
+   * and the webhook event, it is written as ONE statement that applies only if the row is still
+   * the version the claim read (recordUnlocked). Otherwise, or if the row moved on, it is made
+   * again from the locked row, as without `claimed`: the same rules decide from the same kind of
+   * state either way, and only a write of the version they decided from is ever applied.
    */
   async record(
     transactionId: string,
     observation: ProviderObservation,
     extras: RecordingExtras = {},
+    claimed?: ClaimedTransactionRecord,
   ): Promise<TransactionRecord & { statusMoved: boolean; scheduledCheck?: number }> {
+    if (claimed) {
+      const unlocked = await this.recordUnlocked(claimed, observation, extras);
+      if (unlocked) return unlocked;
+    }
     return this.dataSource.transaction(async (manager) => {
       const row = await this.transactions.lockRecord(manager, transactionId);
       if (!row) throw new Error(`transaction ${transactionId} vanished while being verified`);
-      const changes: RowChanges = new Map([['last_checked_at', row.now]]);
-
-      if (observation.kind === 'found') {
-        const found = observation.transaction;
-        changes.set('provider_transaction_id', found.providerTransactionId);
-        changes.set('provider_status', found.providerStatus);
-        changes.set('not_found_streak', 0);
-        if (row.status === 'failed') {
-          // A failed purchase stays failed whatever the provider now holds: the allowance went back
-          // and the vendor was told; only staff can settle that disagreement. The row keeps what
-          // we concluded (no provider id written over the "not created" proof).
-          changes.delete('provider_transaction_id');
-          changes.delete('provider_status');
-          changes.delete('not_found_streak');
-          if (found.outcome !== 'failed') await this.raiseLateCreation(manager, row, evidenceOf(found));
-        } else if (found.outcome !== 'in_progress') {
-          const moves = movesToward(row.status, found.outcome);
-          if (moves.length === 0 && row.status !== found.outcome) {
-            this.logger.error({ transactionId, status: row.status, provider: found.outcome }, 'Provider outcome contradicts a final status; left for staff');
-          }
-          for (const move of moves) await this.moves.move(manager, row, changes, move, { found, reason: `provider ${found.providerStatus}` });
-          // A PIN or eSIM can arrive on a later lookup of a completed purchase (the provider
-          // delivered after it reported completion): stored once, the insert ignores an existing row.
-          if (moves.length === 0 && row.status === 'completed') await this.moves.storeFulfilment(manager, row.id, found);
-        }
-      } else if (observation.kind === 'not_found') {
-        await this.recordNotFound(manager, row, changes);
-      } else if (observation.kind === 'mismatched') {
-        await this.recordMismatched(manager, row, changes, observation);
-      }
-      // Markers are answered only by a lookup that answered; they are marked in the row's UPDATE.
-      const consumeMarkersUpTo = observation.kind !== 'unavailable' ? extras.consumeMarkersUpTo : null;
-      const scheduledCheck = extras.nextCheck ? this.planNextCheck(row, changes, extras.nextCheck) : undefined;
+      const { changes, consumeMarkersUpTo, scheduledCheck } = await this.collect(manager, row, observation, extras);
       return { ...(await this.moves.writeBack(manager, row.id, changes, consumeMarkersUpTo)), statusMoved: changes.has('status'), scheduledCheck };
     });
+  }
+
+  /**
+   * The recording from the claim's read, at the database's time as the claim's clock tells it:
+   * BEGIN, the locked read, the write, the webhook event and COMMIT become one statement (the
+   * benchmark's per-purchase budget, docs/BENCHMARKS.md). A recording that would write anything
+   * else (a fulfilment, the allowance's return, an exception for staff) touches the database
+   * through its manager, which here refuses (RowLockNeeded) before anything is written; undefined
+   * then, and when the row moved on since the claim.
+   */
+  private async recordUnlocked(
+    claimed: ClaimedTransactionRecord,
+    observation: ProviderObservation,
+    extras: RecordingExtras,
+  ): Promise<(TransactionRecord & { statusMoved: boolean; scheduledCheck?: number }) | undefined> {
+    const row: LockedTransactionRecord = { ...claimed, now: clockAfterClaim(claimed.clock) };
+    let collected: CollectedRecording;
+    try {
+      collected = await this.collect(ROW_LOCK_NEEDED, row, observation, extras);
+    } catch (error) {
+      if (error instanceof RowLockNeeded) return undefined;
+      throw error;
+    }
+    const record = await this.moves.writeBackIfUnchanged(claimed, collected.changes, collected.consumeMarkersUpTo);
+    return record ? { ...record, statusMoved: collected.changes.has('status'), scheduledCheck: collected.scheduledCheck } : undefined;
+  }
+
+  /**
+   * What one lookup changes, decided from `row` (locked, or as a claim read it): the row's column
+   * changes with the moves' status events, the markers it answers and the chain's next check.
+   * Writes through `manager` only what the row's statement cannot carry (fulfilment, allowance,
+   * exceptions).
+   */
+  private async collect(manager: EntityManager, row: LockedTransactionRecord, observation: ProviderObservation, extras: RecordingExtras): Promise<CollectedRecording> {
+    const transactionId = row.id;
+    const changes: RowChanges = new Map([['last_checked_at', row.now]]);
+    if (observation.kind === 'found') {
+      const found = observation.transaction;
+      changes.set('provider_transaction_id', found.providerTransactionId);
+      changes.set('provider_status', found.providerStatus);
+      changes.set('not_found_streak', 0);
+      if (row.status === 'failed') {
+        // A failed purchase stays failed whatever the provider now holds: the allowance went back
+        // and the vendor was told; only staff can settle that disagreement. The row keeps what
+        // we concluded (no provider id written over the "not created" proof).
+        changes.delete('provider_transaction_id');
+        changes.delete('provider_status');
+        changes.delete('not_found_streak');
+        if (found.outcome !== 'failed') await this.raiseLateCreation(manager, row, evidenceOf(found));
+      } else if (found.outcome !== 'in_progress') {
+        const moves = movesToward(row.status, found.outcome);
+        if (moves.length === 0 && row.status !== found.outcome) {
+          this.logger.error({ transactionId, status: row.status, provider: found.outcome }, 'Provider outcome contradicts a final status; left for staff');
+        }
+        for (const move of moves) await this.moves.move(manager, row, changes, move, { found, reason: `provider ${found.providerStatus}` });
+        // A PIN or eSIM can arrive on a later lookup of a completed purchase (the provider
+        // delivered after it reported completion): stored once, the insert ignores an existing row.
+        if (moves.length === 0 && row.status === 'completed') await this.moves.storeFulfilment(manager, row.id, found);
+      }
+    } else if (observation.kind === 'not_found') {
+      await this.recordNotFound(manager, row, changes);
+    } else if (observation.kind === 'mismatched') {
+      await this.recordMismatched(manager, row, changes, observation);
+    }
+    // Markers are answered only by a lookup that answered; they are marked in the row's UPDATE.
+    const consumeMarkersUpTo = observation.kind !== 'unavailable' ? extras.consumeMarkersUpTo : null;
+    const scheduledCheck = extras.nextCheck ? this.planNextCheck(row, changes, extras.nextCheck) : undefined;
+    return { changes, consumeMarkersUpTo, scheduledCheck };
   }
 
   /**

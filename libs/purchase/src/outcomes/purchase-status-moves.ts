@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { PurchaseProviderTransaction } from '#providers';
 import { recordWebhookEvent, type PurchaseWebhookEvent } from '#webhooks';
 import { PurchaseTimings } from '../model/purchase-timings.js';
-import type { LockedTransactionRecord, TransactionRecord } from '../model/transaction-record.js';
+import type { ClaimedTransactionRecord, LockedTransactionRecord, TransactionRecord } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
 import type { TransactionView } from '../model/transaction-view.js';
 import { SpendControlsRepository } from '../persistence/spend-controls.repository.js';
@@ -61,7 +61,28 @@ export class PurchaseStatusMoves {
     const moves = movesOf.get(changes) ?? [];
     const { record, view } = await this.transactions.write(manager, transactionId, changes, moves, { consumeMarkersUpTo, withView: moves.length > 0 });
     for (const move of moves) await this.recordStatusEvent(manager, record, move.to, view!);
+    this.logMoves(transactionId, moves);
     return record;
+  }
+
+  /**
+   * writeBack without the row's lock, for a recording made from a claim's read of the row: the row,
+   * its status event, the answered markers and the move's webhook event (with its deliveries'
+   * jobs) in ONE statement that is its own database transaction, applied only if the row is still
+   * the version the claim read. Undefined, having written nothing, when it is not, or when the
+   * recording moves twice (two webhook events): the caller records under the lock instead.
+   */
+  async writeBackIfUnchanged(claimed: ClaimedTransactionRecord, changes: RowChanges, consumeMarkersUpTo: string | null | undefined): Promise<TransactionRecord | undefined> {
+    const moves = movesOf.get(changes) ?? [];
+    if (moves.length > 1) return undefined;
+    const record = await this.transactions.writeIfUnchanged(claimed, changes, moves[0], consumeMarkersUpTo);
+    if (record) this.logMoves(claimed.id, moves);
+    return record;
+  }
+
+  /** Logged once the moves are written, so a recording that falls back to the lock logs its moves once. */
+  private logMoves(transactionId: string, moves: readonly StatusEvent[]): void {
+    for (const { from, to } of moves) this.logger.log({ transactionId, from, to }, 'Transaction status verified');
   }
 
   /**
@@ -127,6 +148,5 @@ export class PurchaseStatusMoves {
         throw new Error('nothing moves back to pending');
     }
     row.status = to;
-    this.logger.log({ transactionId: row.id, from, to }, 'Transaction status verified');
   }
 }

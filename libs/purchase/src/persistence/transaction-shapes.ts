@@ -43,6 +43,25 @@ const VIEW_FIELDS: ReadColumns<TransactionView> = {
 };
 export const TRANSACTION_VIEW = readShape<TransactionView>(VIEW_FIELDS);
 
+/** An instant as `toISOString` writes it (UTC, milliseconds, `Z`), computed by PostgreSQL; both truncate the microseconds. */
+const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The same view as ONE jsonb value computed by PostgreSQL from the row (alias `t`): the data of
+ * a webhook event written by the statement that moves the status (TransactionRepository's
+ * unlocked write), where no reader in this process sees the row first. Derived from VIEW_FIELDS
+ * field by field, so the two cannot list different fields: instants become toISOString's text,
+ * every other column is its value as JSON (cents as a JSON integer, like minorUnitsColumn's;
+ * the fulfilment flag as a boolean). test/purchase/unlocked-recording checks an event's data
+ * against GET /transactions/{id}.
+ */
+export const TRANSACTION_VIEW_JSON = `jsonb_build_object(${Object.entries(VIEW_FIELDS)
+  .map(([field, column]) => {
+    const [expression, reader] = typeof column === 'string' ? [column, undefined] : column;
+    return `'${field}', ${reader === iso || reader === isoOrNull ? isoText(expression) : expression}`;
+  })
+  .join(', ')})`;
+
 /**
  * The same view returned next to the record by a recording's UPDATE (TransactionRepository.write),
  * each field aliased `view.<field>`: the webhook event of a status move needs it, and reading it

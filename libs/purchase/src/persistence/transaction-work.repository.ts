@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { readShape, updateReturning } from '#database';
 import type { ClosedWithoutLine } from '#providers';
 import { undispatchedOutboxRow } from '#queues';
-import type { SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
+import type { ClaimedTransactionRecord, SubmissionRecord } from '../model/transaction-record.js';
 import type { TransactionStatus } from '../model/transaction-status.js';
 import { TRANSACTION } from './transaction-shapes.js';
 
@@ -14,6 +14,13 @@ export type SubmissionOutcome = 'accepted' | 'rejected' | 'http_error' | 'unknow
 const CLOSED_WITHOUT_LINE = readShape<ClosedWithoutLine<TransactionStatus>>({
   id: 't.id', vendorId: 't.vendor_id', status: 't.status', amountCents: 't.wholesale_cents::text', providerReference: 't.provider_transaction_id::text',
 });
+
+/** What a claim reads of each transaction beside its record: the row's version and the claim's clock (ClaimedTransactionRecord). */
+const CLAIMED_EXTRA = `t.xmin::text AS "version", now() AS "databaseNow"`;
+
+function claimedRecord(row: object & { version: string; databaseNow: Date }, monotonicMs: number): ClaimedTransactionRecord {
+  return { ...TRANSACTION.read(row), version: row.version, clock: { databaseNow: row.databaseNow, monotonicMs } };
+}
 
 /**
  * What the worker, the sweeper and settlement claim or pick up: the submission's one claim and its
@@ -157,15 +164,16 @@ export class TransactionWorkRepository {
    * Rows another worker is claiming are skipped (purchase_transactions_next_check_idx). Any status:
    * a check left on a final or reviewed purchase is claimed too, and its verification stops it.
    */
-  async claimDueChecks(limit: number, leaseMs: number): Promise<TransactionRecord[]> {
-    const rows = await updateReturning<object>(
+  async claimDueChecks(limit: number, leaseMs: number): Promise<ClaimedTransactionRecord[]> {
+    const rows = await updateReturning<object & { version: string; databaseNow: Date }>(
       this.dataSource,
       `UPDATE purchase_transactions t SET check_seq = t.check_seq + 1, next_check_at = now() + make_interval(secs => $2::double precision / 1000)
         WHERE t.id IN (SELECT id FROM purchase_transactions WHERE next_check_at <= now() ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${TRANSACTION.columns}`,
+        RETURNING ${TRANSACTION.columns}, ${CLAIMED_EXTRA}`,
       [limit, leaseMs],
     );
-    return rows.map((row) => TRANSACTION.read(row));
+    const answeredAt = performance.now();
+    return rows.map((row) => claimedRecord(row, answeredAt));
   }
 
   async stopChecks(transactionId: string): Promise<void> {
@@ -191,10 +199,10 @@ export class TransactionWorkRepository {
    * worker is claiming are skipped. The lookup that answers a marker consumes it (processed_at)
    * with its recording; a marker whose lookup could not answer is claimed again when its lease ends.
    */
-  async claimCallbackMarkers(limit: number, leaseMs: number): Promise<{ claimed: number; transactions: (TransactionRecord & { openMarker: string })[] }> {
+  async claimCallbackMarkers(limit: number, leaseMs: number): Promise<{ claimed: number; transactions: (ClaimedTransactionRecord & { openMarker: string })[] }> {
     // Each named transaction once, read in the claim's statement (its verification does not read
     // it again), with the highest marker claimed for it: what its verification answers.
-    const rows = await this.dataSource.query<(object & { openMarker: string; markers: number })[]>(
+    const rows = await this.dataSource.query<(object & { openMarker: string; markers: number; version: string; databaseNow: Date })[]>(
       `WITH claimed AS (
          UPDATE purchase_callback_markers m SET claimed_until = now() + make_interval(secs => $2::double precision / 1000)
           WHERE m.id IN (SELECT id FROM purchase_callback_markers
@@ -202,12 +210,13 @@ export class TransactionWorkRepository {
                           LIMIT $1 FOR UPDATE SKIP LOCKED)
           RETURNING m.transaction_id, m.id),
        named AS (SELECT transaction_id, max(id)::text AS open_marker, count(*)::int AS markers FROM claimed GROUP BY transaction_id)
-       SELECT ${TRANSACTION.columns}, n.open_marker AS "openMarker", n.markers FROM named n JOIN purchase_transactions t ON t.id = n.transaction_id`,
+       SELECT ${TRANSACTION.columns}, ${CLAIMED_EXTRA}, n.open_marker AS "openMarker", n.markers FROM named n JOIN purchase_transactions t ON t.id = n.transaction_id`,
       [limit, leaseMs],
     );
+    const answeredAt = performance.now();
     return {
       claimed: rows.reduce((sum, row) => sum + row.markers, 0),
-      transactions: rows.map((row) => ({ ...TRANSACTION.read(row), openMarker: row.openMarker })),
+      transactions: rows.map((row) => ({ ...claimedRecord(row, answeredAt), openMarker: row.openMarker })),
     };
   }
 

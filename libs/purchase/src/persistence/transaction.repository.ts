@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { DataSource } from 'typeorm';
 import { updateReturning, type Queryable } from '#database';
-import type { LockedTransactionRecord, SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
+import { webhookEventWithJobsCtes, type PurchaseWebhookEvent } from '#webhooks';
+import type { ClaimedTransactionRecord, LockedTransactionRecord, SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
 import { sourcesOf, type TransactionStatus } from '../model/transaction-status.js';
 import type { TransactionView } from '../model/transaction-view.js';
 import { ADMISSION_LEFT, admitStatement, type AdmissionRequest, type TriedAdmission } from './admission-statement.js';
 import { admissionError } from './admission-refusal.js';
-import { TRANSACTION, TRANSACTION_VIEW, TRANSACTION_VIEW_ALONGSIDE } from './transaction-shapes.js';
+import { TRANSACTION, TRANSACTION_VIEW, TRANSACTION_VIEW_ALONGSIDE, TRANSACTION_VIEW_JSON } from './transaction-shapes.js';
 
 /** One status move's event row, written with the move (TransactionRepository.write). */
 export interface StatusEvent {
@@ -136,34 +137,34 @@ export class TransactionRepository {
     events: readonly StatusEvent[],
     options: { consumeMarkersUpTo?: string | null; withView?: boolean } = {},
   ): Promise<{ record: TransactionRecord; view?: TransactionView }> {
-    // Column names are the only raw text: the recording's own column keys, checked to be plain identifiers; every value is bound.
-    const assignments = join([...changes].map(([column, value]) => sql`${columnName(column)} = ${value}`), ', ');
-    const move = events.length > 0 ? events[0].to : null;
-    // The guard binds every status the table lets `to` be reached from, `status = ANY(sourcesOf(to))`, as
-    // payout's moveStatus does (guardedSources(to) without a narrower `from`); not the first event's `from`.
-    const guard = move ? sql` AND t.status = ANY(${sourcesOf(move)}::text[])` : empty;
     const returning = options.withView ? raw(`${TRANSACTION.columns}, ${TRANSACTION_VIEW_ALONGSIDE.columns}`) : raw(TRANSACTION.columns);
-    // The id is bound at each use rather than shared through a CTE: the UPDATE keeps its plain
-    // primary-key lookup, as measured (docs/BENCHMARKS.md).
-    const update = sql`UPDATE purchase_transactions t SET ${assignments} WHERE t.id = ${transactionId}::uuid${guard} RETURNING ${returning}`;
-    const ctes: Sql[] = [];
-    if (events.length > 0) {
-      const [from, to, providerStatus, reason] = [events.map((e) => e.from), events.map((e) => e.to), events.map((e) => e.providerStatus), events.map((e) => e.reason)];
-      ctes.push(sql`events AS (
-              INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
-              SELECT ${transactionId}::uuid, e.from_status, e.to_status, e.provider_status, e.reason
-                FROM unnest(${from}::text[], ${to}::text[], ${providerStatus}::text[], ${reason}::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
-               ORDER BY e.n)`);
-    }
-    if (options.consumeMarkersUpTo) {
-      // A data-modifying CTE runs to completion whether or not the query reads it.
-      ctes.push(sql`markers AS (
-              UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = ${transactionId}::uuid AND id <= ${options.consumeMarkersUpTo}::bigint AND processed_at IS NULL)`);
-    }
-    const statement = ctes.length === 0 ? update : sql`WITH updated AS (${update}), ${join(ctes, ', ')} SELECT * FROM updated`;
-    const [row] = await updateReturning<object>(manager, statement);
-    if (!row) throw await this.refusedWrite(manager, transactionId, move);
+    const { update, ctes } = writeParts(transactionId, changes, events, options.consumeMarkersUpTo, returning);
+    const [row] = await updateReturning<object>(manager, withCtes(update, ctes));
+    if (!row) throw await this.refusedWrite(manager, transactionId, events.length > 0 ? events[0].to : null);
     return { record: TRANSACTION.read(row), view: options.withView ? TRANSACTION_VIEW_ALONGSIDE.read(row) : undefined };
+  }
+
+  /**
+   * `write` without the row's lock, as ONE statement that is its whole database transaction (no
+   * BEGIN, no COMMIT): it applies only while the row is still the version a claim read (`version`,
+   * its xmin, which every write of the row moves), and its one status move's webhook event (with the
+   * event's deliveries and their jobs) is written by the same statement, the event's data the row as
+   * the vendor reads it after the write (TRANSACTION_VIEW_JSON). Undefined, having written nothing
+   * at all, when the row has moved on since the claim: the caller records under the lock instead.
+   */
+  async writeIfUnchanged(
+    claimed: Pick<ClaimedTransactionRecord, 'id' | 'vendorId' | 'version'>,
+    changes: ReadonlyMap<string, unknown>,
+    move: StatusEvent | undefined,
+    consumeMarkersUpTo: string | null | undefined,
+  ): Promise<TransactionRecord | undefined> {
+    const { update, ctes } = writeParts(claimed.id, changes, move ? [move] : [], consumeMarkersUpTo, raw(`${TRANSACTION.columns}, ${TRANSACTION_VIEW_JSON} AS "viewJson"`), claimed.version);
+    if (move) {
+      const event = { vendorId: claimed.vendorId, type: `transaction.${move.to}` as PurchaseWebhookEvent, resourceId: claimed.id };
+      ctes.push(webhookEventWithJobsCtes(event, sql`(SELECT "viewJson" FROM updated)`, WRITTEN));
+    }
+    const [row] = await updateReturning<object>(this.dataSource, withCtes(update, ctes));
+    return row ? TRANSACTION.read(row) : undefined;
   }
 
   /**
@@ -175,6 +176,59 @@ export class TransactionRepository {
     if (!move || status === undefined) return new Error(`transaction ${transactionId} does not exist`);
     return new Error(`transaction ${transactionId} is ${status}: the status guard refused its move to ${move}, which may come only from ${sourcesOf(move).join(', ')}`);
   }
+}
+
+/** The unlocked write's sibling CTEs write only if its UPDATE did. */
+const WRITTEN = sql`EXISTS (SELECT 1 FROM updated)`;
+
+/**
+ * The parts of a recording's statement: the `UPDATE ... RETURNING` alone, and the CTEs (one round
+ * trip, sharing the statement's snapshot) for the status events of the moves it carries (in order)
+ * and the callback markers it answered (`consumeMarkersUpTo`), each writing only if the UPDATE
+ * did. A move is guarded: the UPDATE applies only from a status its first move may come from (the
+ * status table's `sourcesOf`), and with `version` only to the row version given. Column names are
+ * the only raw text: the recording's own column keys, checked to be plain identifiers; every
+ * value is bound.
+ */
+function writeParts(
+  transactionId: string,
+  changes: ReadonlyMap<string, unknown>,
+  events: readonly StatusEvent[],
+  consumeMarkersUpTo: string | null | undefined,
+  returning: Sql,
+  version?: string,
+): { update: Sql; ctes: Sql[] } {
+  const assignments = join([...changes].map(([column, value]) => sql`${columnName(column)} = ${value}`), ', ');
+  const move = events.length > 0 ? events[0].to : null;
+  // The guard binds every status the table lets `to` be reached from, `status = ANY(sourcesOf(to))`, as
+  // payout's moveStatus does (guardedSources(to) without a narrower `from`); not the first event's `from`.
+  const guard = move ? sql` AND t.status = ANY(${sourcesOf(move)}::text[])` : empty;
+  const unchanged = version === undefined ? empty : sql` AND t.xmin = ${version}::xid`;
+  // The id is bound at each use rather than shared through a CTE: the UPDATE keeps its plain
+  // primary-key lookup, as measured (docs/BENCHMARKS.md).
+  const update = sql`UPDATE purchase_transactions t SET ${assignments} WHERE t.id = ${transactionId}::uuid${guard}${unchanged} RETURNING ${returning}`;
+  const ctes: Sql[] = [];
+  if (events.length > 0) {
+    const [from, to, providerStatus, reason] = [events.map((e) => e.from), events.map((e) => e.to), events.map((e) => e.providerStatus), events.map((e) => e.reason)];
+    ctes.push(sql`events AS (
+            INSERT INTO purchase_transaction_events (transaction_id, from_status, to_status, provider_status, reason)
+            SELECT ${transactionId}::uuid, e.from_status, e.to_status, e.provider_status, e.reason
+              FROM unnest(${from}::text[], ${to}::text[], ${providerStatus}::text[], ${reason}::text[]) WITH ORDINALITY AS e(from_status, to_status, provider_status, reason, n)
+             WHERE ${WRITTEN}
+             ORDER BY e.n)`);
+  }
+  if (consumeMarkersUpTo) {
+    // A data-modifying CTE runs to completion whether or not the query reads it.
+    ctes.push(sql`markers AS (
+            UPDATE purchase_callback_markers SET processed_at = now()
+             WHERE transaction_id = ${transactionId}::uuid AND id <= ${consumeMarkersUpTo}::bigint AND processed_at IS NULL AND ${WRITTEN})`);
+  }
+  return { update, ctes };
+}
+
+/** The UPDATE alone, or as the CTE `updated` beside the others, answering its rows. */
+function withCtes(update: Sql, ctes: readonly Sql[]): Sql {
+  return ctes.length === 0 ? update : sql`WITH updated AS (${update}), ${join(ctes, ', ')} SELECT * FROM updated`;
 }
 
 /** A column of `purchase_transactions` as the raw text of an assignment: a plain lower-case identifier, or a programming error. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { JobPayloads, PurchaseVerifyPayload } from '#queues';
-import type { TransactionRecord } from '../model/transaction-record.js';
+import type { ClaimedTransactionRecord, TransactionRecord } from '../model/transaction-record.js';
 import type { NextCheck } from '../outcomes/purchase-outcome.types.js';
 import { PurchaseOutcomesService } from '../outcomes/purchase-outcomes.service.js';
 import { TransactionEvidenceRepository } from '../persistence/transaction-evidence.repository.js';
@@ -50,9 +50,10 @@ export class PurchaseVerificationService {
   /**
    * `claimed`: the record as a claim left it, so it is not read again: a due check's
    * (PurchaseCheckClaimsService), or a callback's with the highest marker its round claimed
-   * (PurchaseCallbackClaimsService).
+   * (PurchaseCallbackClaimsService). Its recording is then written without the row's lock while
+   * the row is still as the claim read it (PurchaseOutcomesService.record).
    */
-  async verify(payload: JobPayloads['purchase.verify'], claimed?: TransactionRecord & { openMarker?: string | null }): Promise<void> {
+  async verify(payload: JobPayloads['purchase.verify'], claimed?: ClaimedTransactionRecord & { openMarker?: string | null }): Promise<void> {
     const { transactionId, reason } = payload;
     const check = 'check' in payload ? payload.check : undefined;
     // A callback's job (staff, or an earlier release's) reads the state and the markers it covers in one statement.
@@ -91,16 +92,21 @@ export class PurchaseVerificationService {
     // The markers this lookup answered and the chain's next link are written with the recording,
     // in its transaction (one commit per verification).
     let planned: NextLink = { check: 'keep', reason: null };
-    await this.recorder.record(transactionId, observation, {
-      consumeMarkersUpTo: coveredMarker,
-      nextCheck:
-        before.status === 'failed'
-          ? undefined
-          : (state) => {
-              planned = this.planNext(state, check);
-              return planned.check;
-            },
-    });
+    await this.recorder.record(
+      transactionId,
+      observation,
+      {
+        consumeMarkersUpTo: coveredMarker,
+        nextCheck:
+          before.status === 'failed'
+            ? undefined
+            : (state) => {
+                planned = this.planNext(state, check);
+                return planned.check;
+              },
+      },
+      claimed,
+    );
     // The next check, if any, was written with the recording; PurchaseCheckClaimsService takes it when due.
     if (planned.reason === 'review') await this.recorder.moveToReview(transactionId);
   }

@@ -46,8 +46,9 @@ export interface OutboxRowValues {
  * The same outbox rows as enqueueInTransaction, as an SQL fragment for a statement that writes
  * them together with the change they follow: one row per row of `from` (a CTE or a set-returning
  * call), so the job exists only if that change happened. The job name is bound like every other
- * value; the id and payload are those of outboxBindValues (from jobSpec, never from SQL), so every
- * job goes through the typed registry.
+ * value; the id and payload are those of outboxBindValues (from jobSpec), so every job goes
+ * through the typed registry, or, for a job whose payload exists only inside the statement, the
+ * registry's own SQL form of it (webhookDeliverJobSql).
  */
 export function outboxRowsFrom(from: Sql, jobName: JobName, values: OutboxRowValues): Sql {
   return sql`INSERT INTO outbox_messages (job_name, job_id, payload, run_at) SELECT ${jobName}::text, ${values.id}::text, ${values.payload}::jsonb, ${values.runAt}::timestamptz FROM ${from}`;

@@ -1,6 +1,6 @@
 import sql, { type Sql } from 'sql-template-tag';
 import type { EntityManager } from 'typeorm';
-import { jobSpec, outboxRowsOfJobs } from '#queues';
+import { jobSpec, outboxRowsFrom, outboxRowsOfJobs, webhookDeliverJobSql } from '#queues';
 import type { WebhookEventType } from '../webhook-event-types.js';
 
 export interface NewWebhookEvent {
@@ -53,9 +53,26 @@ export interface WebhookDeliveryWritten {
  * to enqueueWebhookDeliveries.
  */
 export function webhookEventCtes(event: NewWebhookEvent, onlyIf: Sql): Sql {
+  return eventCtes(event, sql`${JSON.stringify(event.data)}::jsonb`, onlyIf);
+}
+
+/**
+ * webhookEventCtes for a statement that is a whole database transaction by itself (no BEGIN): the
+ * event's `data` is an SQL expression of the statement (the row its change returns, as the vendor
+ * reads it), and each delivery's first job is written by the statement too (CTE `delivery_job`),
+ * where enqueueWebhookDeliveries would write it in the caller's transaction. The event, its
+ * deliveries and their jobs exist exactly when the change does, as with the other form.
+ */
+export function webhookEventWithJobsCtes(event: Omit<NewWebhookEvent, 'data'>, data: Sql, onlyIf: Sql): Sql {
+  const job = webhookDeliverJobSql(sql`delivery.id`, sql`delivery.seq`);
+  return sql`${eventCtes(event, data, onlyIf)},
+     delivery_job AS (${outboxRowsFrom(sql`delivery`, 'webhook.deliver', { ...job, runAt: sql`now()` })})`;
+}
+
+function eventCtes(event: Omit<NewWebhookEvent, 'data'>, data: Sql, onlyIf: Sql): Sql {
   return sql`event AS (
        INSERT INTO webhook_events (vendor_id, type, resource_id, data, dedupe_key)
-       SELECT ${event.vendorId}::uuid, ${event.type}::text, ${event.resourceId}::uuid, ${JSON.stringify(event.data)}::jsonb, ${event.dedupeKey ?? null}::text WHERE ${onlyIf}
+       SELECT ${event.vendorId}::uuid, ${event.type}::text, ${event.resourceId}::uuid, ${data}, ${event.dedupeKey ?? null}::text WHERE ${onlyIf}
        ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, vendor_id, type),
      delivery AS (
        INSERT INTO webhook_deliveries (event_id, endpoint_id)
