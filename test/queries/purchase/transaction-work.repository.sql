@@ -42,6 +42,9 @@ WITH claimable AS (
    WHERE t.id = claimable.id AND p.id = t.product_id
    RETURNING t.id AS "id", t.vendor_id AS "vendorId", t.reference AS "reference", t.status AS "status", t.product_id AS "productId", t.charge_cents AS "chargeCents", t.wholesale_cents AS "wholesaleCents", t.currency AS "currency", t.destination_amount AS "destinationAmount", t.destination_unit AS "destinationUnit", t.identifiers AS "identifiers", to_char(t.admission_day, 'YYYY-MM-DD') AS "admissionDay", t.created_at AS "createdAt", t.error_code AS "errorCode", t.submission_attempted_at AS "submissionAttemptedAt", t.submission_ended_at AS "submissionEndedAt", t.submission_outcome AS "submissionOutcome", t.provider_transaction_id AS "providerTransactionId", t.provider_status AS "providerStatus", t.last_checked_at AS "lastCheckedAt", t.allowance_returned_at AS "allowanceReturnedAt", t.not_found_streak AS "notFoundStreak", t.check_seq AS "checkSeq", t.next_check_at AS "nextCheckAt", t.reversal_watch_until AS "reversalWatchUntil", p.pricing_kind;
 
+-- TransactionWorkRepository.markFoundBeforeCreate
+UPDATE purchase_transactions SET submission_outcome = 'found_before_create' WHERE id = $1 AND submission_outcome IS NULL;
+
 -- TransactionWorkRepository.recordSubmissionAttempts
 UPDATE purchase_transactions t SET submission_ended_at = now(), submission_outcome = a.outcome,
    provider_transaction_id = COALESCE(t.provider_transaction_id, a.provider_transaction_id), provider_status = COALESCE(a.provider_status, t.provider_status),
@@ -51,6 +54,10 @@ UPDATE purchase_transactions t SET submission_ended_at = now(), submission_outco
 
 -- TransactionWorkRepository.releaseLeases
 UPDATE purchase_transactions SET submission_claimed_until = NULL WHERE id = ANY($1::uuid[]);
+
+-- TransactionWorkRepository.scheduleCheck
+UPDATE purchase_transactions SET check_seq = check_seq + 1, next_check_at = now() + make_interval(secs => $2::double precision / 1000)
+  WHERE id = $1 RETURNING check_seq;
 
 -- TransactionWorkRepository.startAttempts
 UPDATE purchase_transactions SET submission_attempted_at = now(), next_check_at = now() + make_interval(secs => $2::double precision / 1000)

@@ -178,7 +178,7 @@ export class TransactionRepository {
   }
 }
 
-/** The unlocked write's sibling CTEs write only if its UPDATE did. */
+/** A recording's other CTEs write only if its UPDATE did: always under the row lock, not when an unlocked write finds the row moved on. */
 const WRITTEN = sql`EXISTS (SELECT 1 FROM updated)`;
 
 /**
