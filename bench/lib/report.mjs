@@ -371,7 +371,7 @@ function sustainedSection(sustained, tx) {
     '### Sustained capacity',
     '',
     `New purchases arrive at a fixed, evenly spaced rate (open loop) for ${sustained.steps[0]?.seconds ?? '?'} s while the worker runs; every second the harness counts the step's purchases that are not final yet (the backlog). ` +
-      'A rate is sustained when completions keep up within 5 % and the backlog grows by less than 5 % of the arrival rate per second (least-squares slope after the first 10 s). Each step starts after the previous one drained. ' +
+      'A rate is sustained when completions keep up within 5 % and the backlog grows by less than 5 % of the arrival rate per second (least-squares slope after the first 10 s). Each step starts after the previous one drained. The rates rise ×1.4 while every step is sustained; after the first that is not, each next rate is halfway between the highest sustained rate and the lowest that was not, until they are within 8 % (bench/run.mjs, nextSustainedRate). ' +
       'CPU per completed purchase is utime+stime of each process (PostgreSQL and Redis: all their processes) over the step, divided by the purchases that became final in it; the gateway\'s share includes the admission and the provider callbacks. ' +
       '"Capacity without the sandbox" is the machine\'s cores divided by the CPU per purchase of gateway, worker, PostgreSQL and Redis: what the system would complete with the provider (sandbox) and the vendors (load generator) elsewhere, if CPU remained the limit.',
     '',
