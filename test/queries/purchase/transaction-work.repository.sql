@@ -60,9 +60,11 @@ UPDATE purchase_transactions SET check_seq = check_seq + 1, next_check_at = now(
   WHERE id = $1 RETURNING check_seq;
 
 -- TransactionWorkRepository.startAttempts
-UPDATE purchase_transactions SET submission_attempted_at = now(), next_check_at = now() + make_interval(secs => $2::double precision / 1000)
-  WHERE id = ANY($1::uuid[]) AND status = 'pending' AND submission_attempted_at IS NULL AND provider_transaction_id IS NULL
-  RETURNING id;
+WITH locked AS (SELECT id, status, submission_attempted_at, provider_transaction_id FROM purchase_transactions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE)
+  UPDATE purchase_transactions t SET submission_attempted_at = now(), next_check_at = now() + make_interval(secs => $2::double precision / 1000)
+    FROM locked
+   WHERE t.id = locked.id AND locked.status = 'pending' AND locked.submission_attempted_at IS NULL AND locked.provider_transaction_id IS NULL
+   RETURNING t.id;
 
 -- TransactionWorkRepository.stopChecks
 UPDATE purchase_transactions SET next_check_at = NULL WHERE id = $1;
