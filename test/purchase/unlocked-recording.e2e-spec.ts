@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { DataSource } from 'typeorm';
 import { jobSpec } from '#queues';
 // The repository itself: the version guard under test is its statement's WHERE, which the worker
 // reaches only when a write races the claim's read.
@@ -50,6 +51,7 @@ describe('purchase recording without the row lock', () => {
     let stack: PurchaseStack;
     let vendor: TestVendor;
     usePurchaseStack((suite) => ({ stack, vendor } = suite), { worker: false, gateway: FAST_WEBHOOKS });
+    beforeAll(() => registerEndpoint(stack, vendor, receiver));
 
     const stored = async (id: string) => ({
       row: (await stack.db.query(`SELECT to_jsonb(t) AS row FROM purchase_transactions t WHERE id = $1`, [id]))[0]?.row,
@@ -59,7 +61,6 @@ describe('purchase recording without the row lock', () => {
     });
 
     it('writes nothing when the row moved on since the claim; applied to the version read, it writes the event as GET answers the transaction and jobs as the registry builds them', async () => {
-      await registerEndpoint(stack, vendor, receiver);
       const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821239911') });
       const id = bought.transaction.id;
       const [marker] = await stack.db.query(`INSERT INTO purchase_callback_markers (transaction_id) VALUES ($1) RETURNING id::text AS id`, [id]);
@@ -95,6 +96,62 @@ describe('purchase recording without the row lock', () => {
       const [job] = event!.jobs;
       const spec = jobSpec('webhook.deliver', { deliveryId: job.delivery_id, seq: job.seq });
       expect({ id: job.job_id, payload: job.payload }).toEqual({ id: spec.id, payload: spec.payload });
+      await dropDeliveryJobs(stack);
+    });
+
+    it('writes the recordings of one turn of the event loop that share a shape as ONE statement, each row only at the version its claim read', async () => {
+      const numbers = ['27821239921', '27821239922', '27821239923'];
+      const ids = (await Promise.all(numbers.map((number) => purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile(number) })))).map((bought) => bought.transaction.id);
+      const markers = new Map<string, string>();
+      for (const id of ids) {
+        const [marker] = await stack.db.query(`INSERT INTO purchase_callback_markers (transaction_id) VALUES ($1) RETURNING id::text AS id`, [id]);
+        markers.set(id, marker.id);
+      }
+      const versions: Array<{ id: string; version: string }> = await stack.db.query(`SELECT id, xmin::text AS version FROM purchase_transactions WHERE id = ANY($1::uuid[])`, [ids]);
+      const [stale, ...fresh] = ids;
+      // The first one's row moves on after the claim read it.
+      await stack.db.query(`UPDATE purchase_transactions SET last_checked_at = now() WHERE id = $1`, [stale]);
+      const staleBefore = await stored(stale);
+
+      const now = new Date();
+      const repository = stack.gateway.app.get(TransactionRepository);
+      const dataSource = stack.gateway.app.get(DataSource);
+      const statements = jest.spyOn(dataSource, 'query');
+      const records = await Promise.all(
+        ids.map((id) => {
+          const changes = new Map<string, unknown>([
+            ['last_checked_at', now],
+            ['status', 'completed'],
+            ['updated_at', now],
+            ['completed_at', now],
+            ['provider_status', 'COMPLETED'],
+          ]);
+          const move = { from: 'pending', to: 'completed', providerStatus: 'COMPLETED', reason: `batched recording of ${id}` } as const;
+          const version = versions.find((row) => row.id === id)!.version;
+          return repository.writeIfUnchanged({ id, vendorId: vendor.vendor.id, version }, changes, move, markers.get(id));
+        }),
+      );
+      const written = statements.mock.calls.map(([text]) => text);
+      statements.mockRestore();
+      expect(written).toHaveLength(1);
+      expect(written[0]).toContain('unnest');
+
+      expect(records[0]).toBeUndefined();
+      expect(await stored(stale)).toEqual(staleBefore);
+      for (const [index, id] of fresh.entries()) {
+        expect(records[index + 1]).toMatchObject({ id, status: 'completed', providerStatus: 'COMPLETED' });
+        const after = await stored(id);
+        expect(after.events.map((event: { to_status: string }) => event.to_status)).toEqual(['pending', 'completed']);
+        const [reason] = await stack.db.query(`SELECT reason FROM purchase_transaction_events WHERE transaction_id = $1 AND to_status = 'completed'`, [id]);
+        expect(reason.reason).toBe(`batched recording of ${id}`);
+        expect(after.markers).toEqual([{ id: markers.get(id), processed_at: expect.any(Date) }]);
+        const event = await webhookEventOf(stack, id, 'transaction.completed');
+        expect(event?.data).toEqual(await readTransaction(stack, vendor, id));
+        expect(event?.jobs).toHaveLength(1);
+        const [job] = event!.jobs;
+        const spec = jobSpec('webhook.deliver', { deliveryId: job.delivery_id, seq: job.seq });
+        expect({ id: job.job_id, payload: job.payload }).toEqual({ id: spec.id, payload: spec.payload });
+      }
       await dropDeliveryJobs(stack);
     });
   });

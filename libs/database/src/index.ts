@@ -8,3 +8,4 @@ export * from './persistence/queryable.js';
 export * from './persistence/change-notifications.js';
 export * from './cache/exact-cache.js';
 export * from './persistence/read-shape.js';
+export * from './persistence/turn-batcher.js';

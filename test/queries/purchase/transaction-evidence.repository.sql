@@ -4,6 +4,11 @@
 -- TransactionEvidenceRepository.addCallbackMarker
 SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3);
 
+-- TransactionEvidenceRepository.addCallbackMarkers
+SELECT c.n::int AS n
+   FROM unnest($1::uuid[], $2::bigint[], $3::text[]) WITH ORDINALITY AS c(external_id, provider_transaction_id, hint, n)
+  CROSS JOIN LATERAL purchase_callback_hint(c.external_id, c.provider_transaction_id, c.hint) h;
+
 -- TransactionEvidenceRepository.consumeMarkers
 UPDATE purchase_callback_markers SET processed_at = now() WHERE transaction_id = $1 AND id <= $2 AND processed_at IS NULL;
 

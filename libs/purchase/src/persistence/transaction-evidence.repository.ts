@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Queryable } from '#database';
+import { TurnBatcher, type Queryable } from '#database';
 import type { TransactionRecord } from '../model/transaction-record.js';
 import { TRANSACTION } from './transaction-shapes.js';
+
+/** One provider callback's ids and status hint (TransactionEvidenceRepository.addCallbackMarker). */
+interface CallbackHint {
+  externalId: string | null;
+  providerTransactionId: number | null;
+  hint: string | null;
+}
 
 /**
  * A transaction's evidence and audit trails: the provider's callback markers, the sealed
@@ -19,7 +26,35 @@ export class TransactionEvidenceRepository {
    * purchase_callback_hint (migrations 1763781700000 and 1763784000100). The marker is the work:
    * the worker claims it (PurchaseCallbackClaimsService). False when neither id names a transaction we hold.
    */
-  async addCallbackMarker(externalId: string | null, providerTransactionId: number | null, hint: string | null): Promise<boolean> {
+  addCallbackMarker(externalId: string | null, providerTransactionId: number | null, hint: string | null): Promise<boolean> {
+    return this.callbackMarkers.add({ externalId, providerTransactionId, hint });
+  }
+
+  /**
+   * The callbacks that arrive in one turn of the gateway's event loop, one statement for all of
+   * them (a provider calls back for a round of creates at about the same time): the same function
+   * per callback, in order, through a LATERAL join. Should that statement fail, each callback is
+   * tried again alone, so one bad callback answers its own error and the others their markers.
+   */
+  private readonly callbackMarkers = new TurnBatcher<CallbackHint, boolean>((hints) => this.addCallbackMarkers(hints));
+
+  private async addCallbackMarkers(hints: readonly CallbackHint[]): Promise<(boolean | Promise<boolean>)[]> {
+    if (hints.length === 1) return [this.addOneCallbackMarker(hints[0])];
+    try {
+      const found = await this.dataSource.query<{ n: number }[]>(
+        `SELECT c.n::int AS n
+           FROM unnest($1::uuid[], $2::bigint[], $3::text[]) WITH ORDINALITY AS c(external_id, provider_transaction_id, hint, n)
+          CROSS JOIN LATERAL purchase_callback_hint(c.external_id, c.provider_transaction_id, c.hint) h`,
+        [hints.map((h) => h.externalId), hints.map((h) => h.providerTransactionId), hints.map((h) => h.hint)],
+      );
+      const marked = new Set(found.map((row) => row.n));
+      return hints.map((_, index) => marked.has(index + 1));
+    } catch {
+      return hints.map((hint) => this.addOneCallbackMarker(hint));
+    }
+  }
+
+  private async addOneCallbackMarker({ externalId, providerTransactionId, hint }: CallbackHint): Promise<boolean> {
     const rows = await this.dataSource.query<unknown[]>(`SELECT transaction_id, marker_id, job_id FROM purchase_callback_hint($1, $2, $3)`, [
       externalId,
       providerTransactionId,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { DataSource } from 'typeorm';
-import { updateReturning, type Queryable } from '#database';
+import { TurnBatcher, updateReturning, type Queryable } from '#database';
 import { webhookEventWithJobsCtes, type PurchaseWebhookEvent } from '#webhooks';
 import type { ClaimedTransactionRecord, LockedTransactionRecord, SubmissionRecord, TransactionRecord } from '../model/transaction-record.js';
 import { sourcesOf, type TransactionStatus } from '../model/transaction-status.js';
@@ -9,6 +9,7 @@ import type { TransactionView } from '../model/transaction-view.js';
 import { ADMISSION_LEFT, admitStatement, type AdmissionRequest, type TriedAdmission } from './admission-statement.js';
 import { admissionError } from './admission-refusal.js';
 import { TRANSACTION, TRANSACTION_VIEW, TRANSACTION_VIEW_ALONGSIDE, TRANSACTION_VIEW_JSON } from './transaction-shapes.js';
+import { batchStatement, shapeOf, type UnlockedWrite } from './unlocked-write-batches.js';
 
 /** One status move's event row, written with the move (TransactionRepository.write). */
 export interface StatusEvent {
@@ -158,13 +159,36 @@ export class TransactionRepository {
     move: StatusEvent | undefined,
     consumeMarkersUpTo: string | null | undefined,
   ): Promise<TransactionRecord | undefined> {
-    const { update, ctes } = writeParts(claimed.id, changes, move ? [move] : [], consumeMarkersUpTo, raw(`${TRANSACTION.columns}, ${TRANSACTION_VIEW_JSON} AS "viewJson"`), claimed.version);
-    if (move) {
-      const event = { vendorId: claimed.vendorId, type: `transaction.${move.to}` as PurchaseWebhookEvent, resourceId: claimed.id };
-      ctes.push(webhookEventWithJobsCtes(event, sql`(SELECT "viewJson" FROM updated)`, WRITTEN));
+    const write: UnlockedWrite = { id: claimed.id, vendorId: claimed.vendorId, version: claimed.version, changes, move, consumeMarkersUpTo };
+    let shape = shapeOf(write);
+    if (shape === null) return (await this.writeUnlocked([write]))[0];
+    // Two writes of one transaction in a turn go to separate statements: at most one can match its version.
+    if (this.unlockedWrites.has(shape, (other) => other.id === write.id)) shape = `${shape}|${write.version}`;
+    return this.unlockedWrites.add(write, shape);
+  }
+
+  /**
+   * writeIfUnchanged's writes of one event-loop turn, one statement per shape (TurnBatcher): a
+   * group of one is the single-row statement below, several are batchStatement's. Either way each
+   * row is written, with everything that goes with it, only at the version its claim read.
+   */
+  private readonly unlockedWrites = new TurnBatcher<UnlockedWrite, TransactionRecord | undefined>((writes) => this.writeUnlocked(writes));
+
+  private async writeUnlocked(writes: readonly UnlockedWrite[]): Promise<(TransactionRecord | undefined)[]> {
+    const returning = raw(`${TRANSACTION.columns}, ${TRANSACTION_VIEW_JSON} AS "viewJson"`);
+    let statement: Sql;
+    if (writes.length > 1) statement = batchStatement(writes, returning, sql`u."viewJson"`);
+    else {
+      const [{ id, vendorId, version, changes, move, consumeMarkersUpTo }] = writes;
+      const { update, ctes } = writeParts(id, changes, move ? [move] : [], consumeMarkersUpTo, returning, version);
+      if (move) {
+        const event = { vendorId, type: `transaction.${move.to}` as PurchaseWebhookEvent, resourceId: id };
+        ctes.push(webhookEventWithJobsCtes(event, sql`(SELECT "viewJson" FROM updated)`, WRITTEN));
+      }
+      statement = withCtes(update, ctes);
     }
-    const [row] = await updateReturning<object>(this.dataSource, withCtes(update, ctes));
-    return row ? TRANSACTION.read(row) : undefined;
+    const written = new Map((await updateReturning<object>(this.dataSource, statement)).map((row) => TRANSACTION.read(row)).map((record) => [record.id, record]));
+    return writes.map((write) => written.get(write.id));
   }
 
   /**

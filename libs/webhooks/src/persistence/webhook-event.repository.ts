@@ -53,7 +53,9 @@ export interface WebhookDeliveryWritten {
  * to enqueueWebhookDeliveries.
  */
 export function webhookEventCtes(event: NewWebhookEvent, onlyIf: Sql): Sql {
-  return eventCtes(event, sql`${JSON.stringify(event.data)}::jsonb`, onlyIf);
+  return eventCtes(
+    sql`SELECT ${event.vendorId}::uuid, ${event.type}::text, ${event.resourceId}::uuid, ${JSON.stringify(event.data)}::jsonb, ${event.dedupeKey ?? null}::text WHERE ${onlyIf}`,
+  );
 }
 
 /**
@@ -64,15 +66,23 @@ export function webhookEventCtes(event: NewWebhookEvent, onlyIf: Sql): Sql {
  * deliveries and their jobs exist exactly when the change does, as with the other form.
  */
 export function webhookEventWithJobsCtes(event: Omit<NewWebhookEvent, 'data'>, data: Sql, onlyIf: Sql): Sql {
+  return webhookEventsWithJobsCtes(sql`SELECT ${event.vendorId}::uuid, ${event.type}::text, ${event.resourceId}::uuid, ${data}, ${event.dedupeKey ?? null}::text WHERE ${onlyIf}`);
+}
+
+/**
+ * webhookEventWithJobsCtes for any number of events: `events` is a query answering their
+ * (vendor_id, type, resource_id, data, dedupe_key) rows, e.g. one per row a sibling CTE changed.
+ */
+export function webhookEventsWithJobsCtes(events: Sql): Sql {
   const job = webhookDeliverJobSql(sql`delivery.id`, sql`delivery.seq`);
-  return sql`${eventCtes(event, data, onlyIf)},
+  return sql`${eventCtes(events)},
      delivery_job AS (${outboxRowsFrom(sql`delivery`, 'webhook.deliver', { ...job, runAt: sql`now()` })})`;
 }
 
-function eventCtes(event: Omit<NewWebhookEvent, 'data'>, data: Sql, onlyIf: Sql): Sql {
+function eventCtes(events: Sql): Sql {
   return sql`event AS (
        INSERT INTO webhook_events (vendor_id, type, resource_id, data, dedupe_key)
-       SELECT ${event.vendorId}::uuid, ${event.type}::text, ${event.resourceId}::uuid, ${data}, ${event.dedupeKey ?? null}::text WHERE ${onlyIf}
+       ${events}
        ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, vendor_id, type),
      delivery AS (
        INSERT INTO webhook_deliveries (event_id, endpoint_id)
