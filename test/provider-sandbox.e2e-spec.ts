@@ -297,6 +297,30 @@ describe('provider sandbox, driven through the provider clients', () => {
       expect(callbacks.find((callback) => callback.external_id === externalId)?.transaction_id).toBe(created.providerTransactionId);
     });
 
+    it('gives up a callback whose receiver never answers after its timeout, fire and forget', async () => {
+      // A receiver that reads the callback and never answers.
+      const opened: number[] = [];
+      const closed: number[] = [];
+      const silent = createServer((request) => {
+        opened.push(Date.now());
+        request.resume();
+        request.socket.on('close', () => closed.push(Date.now()));
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/provider/callback/secret-token`;
+        const { promise } = create('10', { callbackUrl: silentUrl });
+        await promise;
+        // Cut by the sandbox (DELAYS.callbackTimeoutMs is 500 ms), not by this server, which never closes it.
+        await eventually(async () => expect(closed).toHaveLength(1), 5_000);
+        expect(opened).toHaveLength(1);
+        expect(closed[0] - opened[0]).toBeGreaterThanOrEqual(400);
+      } finally {
+        silent.closeAllConnections();
+        await new Promise((resolve) => silent.close(resolve));
+      }
+    });
+
     it('prices a ranged amount exactly and refuses amounts off the step or out of range', async () => {
       const [rangedProduct] = await purchase.listAllProducts({ operatorId: 101, type: 'RANGED_VALUE_RECHARGE' });
       expect(rangedProduct).toMatchObject({ destination_range: { min: '5.00', max: '1000.00', step: '1.00' }, wholesale_rate: '0.965' });

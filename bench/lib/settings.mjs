@@ -55,7 +55,7 @@ export function readSettings() {
     sustainedSeconds: int('BENCH_SUSTAINED_S', 60),
     sustainedRates: (process.env.BENCH_SUSTAINED_RATES ?? '').split(',').filter(Boolean).map(Number),
     sustainedStartRate: int('BENCH_SUSTAINED_START_RATE', 100),
-    sustainedSteps: int('BENCH_SUSTAINED_STEPS', 5),
+    sustainedSteps: int('BENCH_SUSTAINED_STEPS', 7),
     /** BENCH_ROUND_TRIPS=1 counts the worker's SQL statements and Redis commands during the sustained steps (bench/lib/round-trips.cjs). */
     roundTrips: process.env.BENCH_ROUND_TRIPS === '1',
     /** BENCH_SUSTAINED_PROFILE=1 runs the worker under --cpu-prof during the sustained steps. */

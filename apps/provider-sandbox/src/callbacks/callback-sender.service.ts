@@ -27,10 +27,12 @@ export class CallbackSender {
   ) {}
 
   send(callbackUrl: string, callback: StatusCallback): void {
-    const signal = AbortSignal.any([AbortSignal.timeout(this.options.callbackTimeoutMs), this.scheduler.shutdownSignal]);
+    // The timeout is undici's own (no timer and signal per callback): for the answer's headers, and for its body.
+    const timeoutMs = this.options.callbackTimeoutMs;
+    const options = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: this.scheduler.shutdownSignal };
     // Started inside the chain: undici throws at once, not in its promise, on a URL it cannot parse.
     Promise.resolve()
-      .then(() => request(callbackUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(callback), signal }))
+      .then(() => request(callbackUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(callback), ...options }))
       // The answer is not read, only drained, so the connection goes back to the pool.
       .then((response) => response.body.dump())
       .catch(() => {
