@@ -1033,7 +1033,10 @@ try {
 
   log(`database ${settings.database}: recreating and migrating`);
   await migrate();
-  await startApp('provider-sandbox');
+  // The sandbox keeps every transaction of the run in memory (a provider keeps them for ever); under the
+  // deployed 128 MB old space it collected ever harder and ran out of heap after about 105,000 creates
+  // (the seven-step ladder's sixth step). The provider is not our pod, so it gets room: 1 GB.
+  await startApp('provider-sandbox', { nodeOptions: ['--max-old-space-size=1024'] });
   await Promise.all([startApp('purchase-gateway'), startApp('payout-gateway'), startApp('reconciliation-worker')]);
   const vendors = await seedVendors(baseEnv, settings, log);
   const { product, catalogueTotal } = await pickPurchaseProduct(`${urls.purchase}/api/v1`, vendors[0].purchaseToken);

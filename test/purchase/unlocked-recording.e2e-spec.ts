@@ -60,6 +60,19 @@ describe('purchase recording without the row lock', () => {
       webhookEvents: await stack.db.query(`SELECT id FROM webhook_events WHERE resource_id = $1`, [id]),
     });
 
+    /** What a recording of `pending -> completed` that answered `marker` wrote: its event, the marker, the webhook event as GET answers the transaction, its delivery's job as the registry builds it. */
+    const expectCompletedWrite = async (id: string, marker: string) => {
+      const after = await stored(id);
+      expect(after.events.map((event: { to_status: string }) => event.to_status)).toEqual(['pending', 'completed']);
+      expect(after.markers).toEqual([{ id: marker, processed_at: expect.any(Date) }]);
+      const event = await webhookEventOf(stack, id, 'transaction.completed');
+      expect(event?.data).toEqual(await readTransaction(stack, vendor, id));
+      expect(event?.jobs).toHaveLength(1);
+      const [job] = event!.jobs;
+      const spec = jobSpec('webhook.deliver', { deliveryId: job.delivery_id, seq: job.seq });
+      expect({ id: job.job_id, payload: job.payload }).toEqual({ id: spec.id, payload: spec.payload });
+    };
+
     it('writes nothing when the row moved on since the claim; applied to the version read, it writes the event as GET answers the transaction and jobs as the registry builds them', async () => {
       const bought = await purchase(stack, vendor, { product_id: PRODUCTS.fixedAirtime, ...mobile('27821239911') });
       const id = bought.transaction.id;
@@ -86,16 +99,7 @@ describe('purchase recording without the row lock', () => {
 
       const record = await repository.writeIfUnchanged({ ...claimed, version: await version() }, changes, move, marker.id);
       expect(record).toMatchObject({ id, status: 'completed', providerStatus: 'COMPLETED' });
-      const after = await stored(id);
-      expect(after.events.map((event: { to_status: string }) => event.to_status)).toEqual(['pending', 'completed']);
-      expect(after.markers).toEqual([{ id: marker.id, processed_at: expect.any(Date) }]);
-
-      const event = await webhookEventOf(stack, id, 'transaction.completed');
-      expect(event?.data).toEqual(await readTransaction(stack, vendor, id));
-      expect(event?.jobs).toHaveLength(1);
-      const [job] = event!.jobs;
-      const spec = jobSpec('webhook.deliver', { deliveryId: job.delivery_id, seq: job.seq });
-      expect({ id: job.job_id, payload: job.payload }).toEqual({ id: spec.id, payload: spec.payload });
+      await expectCompletedWrite(id, marker.id);
       await dropDeliveryJobs(stack);
     });
 
@@ -140,17 +144,9 @@ describe('purchase recording without the row lock', () => {
       expect(await stored(stale)).toEqual(staleBefore);
       for (const [index, id] of fresh.entries()) {
         expect(records[index + 1]).toMatchObject({ id, status: 'completed', providerStatus: 'COMPLETED' });
-        const after = await stored(id);
-        expect(after.events.map((event: { to_status: string }) => event.to_status)).toEqual(['pending', 'completed']);
+        await expectCompletedWrite(id, markers.get(id)!);
         const [reason] = await stack.db.query(`SELECT reason FROM purchase_transaction_events WHERE transaction_id = $1 AND to_status = 'completed'`, [id]);
         expect(reason.reason).toBe(`batched recording of ${id}`);
-        expect(after.markers).toEqual([{ id: markers.get(id), processed_at: expect.any(Date) }]);
-        const event = await webhookEventOf(stack, id, 'transaction.completed');
-        expect(event?.data).toEqual(await readTransaction(stack, vendor, id));
-        expect(event?.jobs).toHaveLength(1);
-        const [job] = event!.jobs;
-        const spec = jobSpec('webhook.deliver', { deliveryId: job.delivery_id, seq: job.seq });
-        expect({ id: job.job_id, payload: job.payload }).toEqual({ id: spec.id, payload: spec.payload });
       }
       await dropDeliveryJobs(stack);
     });
