@@ -22,6 +22,16 @@ async function webhookEventOf(stack: PurchaseStack, transactionId: string, type:
   return { data: event.data as Record<string, unknown>, jobs };
 }
 
+/** The columns a recording of `pending -> completed` writes, at `now`. */
+const completionChanges = (now: Date) =>
+  new Map<string, unknown>([
+    ['last_checked_at', now],
+    ['status', 'completed'],
+    ['updated_at', now],
+    ['completed_at', now],
+    ['provider_status', 'COMPLETED'],
+  ]);
+
 /** This file's delivery jobs die with it: later stacks (other test files) must not relay them. */
 const dropDeliveryJobs = (stack: PurchaseStack) =>
   stack.db.query(`UPDATE outbox_messages SET dispatched_at = now() WHERE dispatched_at IS NULL AND job_name = 'webhook.deliver'`);
@@ -84,13 +94,7 @@ describe('purchase recording without the row lock', () => {
       const before = await stored(id);
 
       const now = new Date();
-      const changes = new Map<string, unknown>([
-        ['last_checked_at', now],
-        ['status', 'completed'],
-        ['updated_at', now],
-        ['completed_at', now],
-        ['provider_status', 'COMPLETED'],
-      ]);
+      const changes = completionChanges(now);
       const move = { from: 'pending', to: 'completed', providerStatus: 'COMPLETED', reason: 'unlocked recording test' } as const;
       const repository = stack.gateway.app.get(TransactionRepository);
       const claimed = { id, vendorId: vendor.vendor.id, version: claimedVersion };
@@ -123,13 +127,7 @@ describe('purchase recording without the row lock', () => {
       const statements = jest.spyOn(dataSource, 'query');
       const records = await Promise.all(
         ids.map((id) => {
-          const changes = new Map<string, unknown>([
-            ['last_checked_at', now],
-            ['status', 'completed'],
-            ['updated_at', now],
-            ['completed_at', now],
-            ['provider_status', 'COMPLETED'],
-          ]);
+          const changes = completionChanges(now);
           const move = { from: 'pending', to: 'completed', providerStatus: 'COMPLETED', reason: `batched recording of ${id}` } as const;
           const version = versions.find((row) => row.id === id)!.version;
           return repository.writeIfUnchanged({ id, vendorId: vendor.vendor.id, version }, changes, move, markers.get(id));
