@@ -71,7 +71,7 @@ describe('deploy manifests', () => {
       );
       breakFile(root, 'k8s/base/payout-gateway.yaml', '              cpu: "1"\n              memory: 512Mi\n', '              cpu: "1"\n');
       breakFile(root, 'k8s/base/purchase-gateway.yaml', 'args: ["node", "docker/wait-for-schema.mjs"]', 'args: ["node", "-e", "0"]');
-      breakFile(root, 'k8s/overlays/dev/provider-sandbox.yaml', '            - name: NODE_OPTIONS\n              value: --max-old-space-size=128 --max-semi-space-size=16\n', '');
+      breakFile(root, 'k8s/overlays/dev/provider-sandbox.yaml', '            - name: NODE_OPTIONS\n              value: --max-old-space-size=512 --max-semi-space-size=16\n', '');
       breakFile(root, 'k8s/base/kustomization.yaml', '- NODE_OPTIONS=--max-old-space-size=128 --max-semi-space-size=16', '- NODE_OPTIONS=--max-old-space-size=128');
       writeFileSync(join(root, 'k8s/overlays/production/leaked-secret.yaml'), 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: leaked\nstringData:\n  CALLBACK_TOKEN: abc\n');
       breakFile(root, 'k8s/overlays/production/kustomization.yaml', '  - namespace.yaml\n', '  - namespace.yaml\n  - leaked-secret.yaml\n');
@@ -105,7 +105,7 @@ describe('deploy manifests', () => {
       ['a grace period shorter than the drain', '[k8s/production] Deployment/purchase-gateway container "purchase-gateway": terminationGracePeriodSeconds 20 is shorter than'],
       ['a secret as a plain env value', '[k8s/production] Deployment/reconciliation-worker container "reconciliation-worker": env CALLBACK_TOKEN is named like a secret and must come from secretKeyRef'],
       ['a container without a memory limit', '[k8s/dev] Deployment/payout-gateway container "payout-gateway": resources.limits.memory is missing'],
-      ['a Node container whose heap is not capped below its memory limit', '[k8s/dev] Deployment/provider-sandbox container "provider-sandbox": NODE_OPTIONS must cap the heap (--max-old-space-size) below the 256Mi memory limit'],
+      ['a Node container whose heap is not capped below its memory limit', '[k8s/dev] Deployment/provider-sandbox container "provider-sandbox": NODE_OPTIONS must cap the heap (--max-old-space-size) below the 768Mi memory limit'],
       ['a capped heap whose young generation Node 24 would size from the cap', '[k8s/production] Deployment/purchase-gateway container "purchase-gateway": NODE_OPTIONS must size the young generation (--max-semi-space-size) beside --max-old-space-size'],
       ['a Deployment that would serve before its migrations ran', '[k8s/production] Deployment/purchase-gateway: uses the database but has no wait-for-schema init container'],
       ['a Secret with values in the production overlay', '[k8s/production] Secret/leaked: a Secret with values must not be in git'],
